@@ -1,0 +1,34 @@
+# Two commands set up a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint bench clean
+
+$(INSTALLED): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(INSTALLED)
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py ensure_demo_host
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(INSTALLED)
+	$(BIN)/python -m benchmarks.run
+
+clean:
+	rm -rf $(VENV) db.sqlite3
