@@ -39,6 +39,13 @@ def parse_client_message(text: str | None, data: bytes | None) -> dict[str, Any]
             raise ProtocolError("bad_message", "resync needs 'since', a version >= 0")
     if kind == "action":
         message_id = message.get("id")
+        action = message.get("action")
+        if "seat" in message or (isinstance(action, dict) and "seat" in action):
+            raise ProtocolError(
+                "forged_seat",
+                "the server knows your seat from your session; a message may not name one",
+                message_id if isinstance(message_id, str) else None,
+            )
         if not isinstance(message_id, str) or not 0 < len(message_id) <= 64:
             raise ProtocolError("bad_message", "an action needs 'id', a string of 1-64 chars")
         version = message.get("version")

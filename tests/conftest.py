@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import pytest
+
+import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, password: str = "pw-for-tests-1", **extra):
+        return django_user_model.objects.create_user(
+            username=username, password=password, first_name=username.title(), **extra
+        )
+
+    return make
+
+
+class FakeClock:
+    """A clock the test moves by hand; services read it through games.core.clock.now."""
+
+    def __init__(self) -> None:
+        from django.utils import timezone
+
+        self.current = timezone.now()
+
+    def __call__(self):
+        return self.current
+
+    def advance(self, seconds: float) -> None:
+        from datetime import timedelta
+
+        self.current += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr("games.core.clock.now", fake)
+    return fake
+
+
+@pytest.fixture
+def tally_match(make_user):
+    """A started fixture-game match: (match, seat 0 user, seat 1 user, host)."""
+    from games.core import services
+
+    host = make_user("hostess")
+    ada, bob = make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="t", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    match.refresh_from_db()
+    return match, ada, bob, host

@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.core import services
+from games.core.models import Deadline, Event, Match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_taking_every_seat_starts_the_match(clock, tally_match):
+    match, ada, bob, host = tally_match
+    assert match.status == Match.Status.LIVE
+    assert [e.kind for e in match.events.all()] == ["seat_taken", "seat_taken", "started"]
+    assert match.version == 3
+    assert Deadline.objects.filter(match=match, key="turn", fired_at=None).count() == 1
+
+
+def test_an_action_appends_one_event_with_the_next_version(clock, tally_match):
+    match, ada, bob, host = tally_match
+    accepted = services.submit_action(match, ada, {"type": "add", "amount": 2}, expected_version=3)
+    match.refresh_from_db()
+    assert accepted.version == 4 == match.version
+    assert match.state["total"] == 2
+    assert list(match.events.values_list("version", flat=True)) == [1, 2, 3, 4]
+
+
+def test_a_move_out_of_turn_is_refused_and_changes_nothing(clock, tally_match):
+    match, ada, bob, host = tally_match
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, bob, {"type": "add", "amount": 1})
+    assert refused.value.code == "not_your_turn"
+    match.refresh_from_db()
+    assert match.version == 3 and match.state["total"] == 0
+
+
+def test_a_stale_version_is_refused(clock, tally_match):
+    match, ada, bob, host = tally_match
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, ada, {"type": "add", "amount": 1}, expected_version=2)
+    assert refused.value.code == "stale_version"
+    assert Event.objects.filter(match=match).count() == 3
+
+
+def test_a_user_without_a_seat_cannot_act(clock, tally_match, make_user):
+    match, *_ = tally_match
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, make_user("eve"), {"type": "add", "amount": 1})
+    assert refused.value.code == "not_seated"
+
+
+@pytest.mark.parametrize(
+    "action", [None, "add", {"amount": 1}, {"type": 3}, {"type": "add", "amount": "1"}]
+)
+def test_malformed_actions_are_refused(clock, tally_match, action):
+    match, ada, *_ = tally_match
+    with pytest.raises(services.ActionRefused):
+        services.submit_action(match, ada, action)
+    match.refresh_from_db()
+    assert match.version == 3
+
+
+def test_a_duplicate_client_action_is_applied_once_and_acknowledged_again(clock, tally_match):
+    match, ada, *_ = tally_match
+    first = services.submit_action(match, ada, {"type": "add", "amount": 1}, client_action_id="a1")
+    again = services.submit_action(match, ada, {"type": "add", "amount": 1}, client_action_id="a1")
+    match.refresh_from_db()
+    assert (first.version, first.duplicate) == (4, False)
+    assert (again.version, again.duplicate) == (4, True)
+    assert match.state["total"] == 1
+
+
+def test_a_due_deadline_fires_a_timeout_event(clock, tally_match):
+    match, *_ = tally_match
+    clock.advance(29)
+    assert services.fire_due_deadlines() == 0
+    clock.advance(2)
+    assert services.fire_due_deadlines() == 1
+    match.refresh_from_db()
+    assert match.events.last().kind == "turn_skipped"
+    assert match.state["turn"] == 1
+
+
+def test_an_action_after_the_deadline_is_refused_even_before_the_scheduler_runs(
+    clock, tally_match
+):
+    match, ada, *_ = tally_match
+    clock.advance(31)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, ada, {"type": "add", "amount": 1})
+    assert refused.value.code == "not_your_turn"
+    match.refresh_from_db()
+    assert [e.kind for e in match.events.all()][-1] == "turn_skipped"
+    assert match.state["total"] == 0
+
+
+def test_a_replaced_deadline_never_fires(clock, tally_match):
+    match, ada, *_ = tally_match
+    clock.advance(10)
+    services.submit_action(match, ada, {"type": "add", "amount": 1})
+    clock.advance(25)  # 35 s after the first clock, 25 s after the second
+    assert services.fire_due_deadlines() == 0
+    assert Deadline.objects.filter(match=match, cancelled=True).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deadline_fires_exactly_once_when_two_schedulers_run(clock, tally_match):
+    match, *_ = tally_match
+    clock.advance(31)
+    barrier = threading.Barrier(2)
+    fired: list[int] = []
+
+    def scheduler() -> None:
+        barrier.wait()
+        try:
+            fired.append(services.fire_due_deadlines())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=scheduler) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(fired) == [0, 1]
+    assert Event.objects.filter(match=match, kind="turn_skipped").count() == 1
+
+
+def test_pause_stops_actions_and_resume_pushes_clocks_back(clock, tally_match):
+    match, ada, bob, host = tally_match
+    due_before = Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
+    services.host_pause(match, host)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, ada, {"type": "add", "amount": 1})
+    assert refused.value.code == "paused"
+    clock.advance(100)
+    assert services.fire_due_deadlines() == 0
+    services.host_resume(match, host)
+    due_after = Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
+    assert (due_after - due_before).total_seconds() == pytest.approx(100)
+
+
+def test_reaching_the_target_finishes_the_match(clock, tally_match):
+    match, ada, bob, host = tally_match
+    for user in [ada, bob, ada, bob]:
+        services.submit_action(match, user, {"type": "add", "amount": 3})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result == {"winner": 1}
+    assert not Deadline.objects.filter(match=match, fired_at=None, cancelled=False).exists()
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, ada, {"type": "add", "amount": 1})
+    assert refused.value.code == "match_over"
+
+
+def test_the_host_can_adjudicate_and_abort(clock, tally_match):
+    match, ada, bob, host = tally_match
+    services.host_adjudicate(match, host, {"winner_seat": 0, "scope": "match"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result == {"winner": 0}
+    assert match.events.last().kind == "adjudicated"
+    with pytest.raises(services.ActionRefused):
+        services.host_abort(match, host)
+
+
+def test_a_seat_cannot_be_taken_twice(clock, make_user):
+    host, ada, bob = make_user("h"), make_user("a"), make_user("b")
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
+    )
+    seat = match.seats.first()
+    services.take_seat(match, ada, seat.invite_token)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.take_seat(match, bob, seat.invite_token)
+    assert refused.value.code == "seat_taken"
+    with pytest.raises(services.ActionRefused) as refused:
+        services.take_seat(match, ada, "not-a-token")
+    assert refused.value.code == "bad_invite"
+
+
+def test_unknown_settings_are_refused(make_user):
+    with pytest.raises(ValueError, match="unknown setting"):
+        services.create_match(
+            host=make_user("h"),
+            game_key="fixture-tally",
+            title="",
+            settings={"speed": 3},
+            roles=["EC", "DMO"],
+        )
