@@ -54,3 +54,13 @@ def tally_match(make_user):
     services.take_seat(match, bob, seats[1].invite_token)
     match.refresh_from_db()
     return match, ada, bob, host
+
+
+@pytest.fixture
+def live_worker(transactional_db):
+    """One real Daphne worker (with its scheduler) serving the test database."""
+    from tests.live_server import Worker
+
+    worker = Worker().start()
+    yield worker
+    worker.stop()

@@ -84,9 +84,7 @@ def test_a_due_deadline_fires_a_timeout_event(clock, tally_match):
     assert match.state["turn"] == 1
 
 
-def test_an_action_after_the_deadline_is_refused_even_before_the_scheduler_runs(
-    clock, tally_match
-):
+def test_an_action_after_the_deadline_is_refused_even_before_the_scheduler_runs(clock, tally_match):
     match, ada, *_ = tally_match
     clock.advance(31)
     with pytest.raises(services.ActionRefused) as refused:

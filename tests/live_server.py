@@ -1,0 +1,89 @@
+"""Real Daphne workers in subprocesses, on the test database, for tests over real websockets."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def worker_environment(*, scheduler_poll: float = 0.05) -> dict[str, str]:
+    """The environment that points a worker at the database the tests are using."""
+    env = {**os.environ, "GEM_EXTRA_GAMES": "tests.fixture_game", "DEBUG": "1"}
+    env["SCHEDULER_POLL_SECONDS"] = str(scheduler_poll)
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        env["SQLITE_PATH"] = str(db["NAME"])
+        env.pop("DATABASE_URL", None)
+    else:
+        auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+        env["DATABASE_URL"] = (
+            f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    return env
+
+
+class Worker:
+    """One `manage.py serve` process. ``restart`` kills it hard and starts it again."""
+
+    def __init__(self, *, scheduler: bool = True) -> None:
+        self.port = free_port()
+        self.scheduler = scheduler
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Worker:
+        command = [sys.executable, "manage.py", "serve", "--port", str(self.port)]
+        if not self.scheduler:
+            command.append("--no-scheduler")
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=worker_environment(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"worker died: {self.process.stderr.read().decode()[-2000:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("worker did not start listening in 30 s")
+
+    def kill(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def restart(self) -> Worker:
+        self.kill()
+        return self.start()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
