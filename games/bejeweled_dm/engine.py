@@ -492,10 +492,23 @@ class _Turn:
     # the order of operations
 
     def play(self) -> None:
+        """The whole turn: the first starter use, then Refresh's second use if it went off."""
         proof = self.proof
-        g = self.g
+        self.play_first_use()
+        if self.refreshed:
+            if self.steps is not None:
+                self.record("refresh", starter=proof.starter, used=proof.second is not None)
+            if proof.second is not None:
+                self.use_starter(proof.second, "second ")
+                self.settle()
+        elif proof.second is not None:
+            raise ProofError(f"the second {proof.starter} is never used: Refresh did not activate")
+
+    def play_first_use(self) -> None:
+        """Place the active powerup, use the starter once and let the board settle."""
+        proof = self.proof
         cell = _check_cell(proof.active_cell)
-        if g[cell] == _ROCK:
+        if self.g[cell] == _ROCK:
             name = _NAMES[cell]
             raise ProofError(
                 f"{proof.active} {name}: {name} is a rock; an active powerup replaces a gem"
@@ -505,14 +518,6 @@ class _Turn:
             self.record("place", cell=_NAMES[cell], active=proof.active)
         self.use_starter(proof.first, "")
         self.settle()
-        if self.refreshed:
-            if self.steps is not None:
-                self.record("refresh", starter=proof.starter, used=proof.second is not None)
-            if proof.second is not None:
-                self.use_starter(proof.second, "second ")
-                self.settle()
-        elif proof.second is not None:
-            raise ProofError(f"the second {proof.starter} is never used: Refresh did not activate")
 
     def use_starter(self, cells: tuple[Cell, ...], which: str) -> None:
         g = self.g
@@ -708,6 +713,28 @@ def resolve_count(board: Board, proof: Proof) -> tuple[int, Board]:
     """The solver's fast path: the same rules as ``resolve``, without recording steps."""
     turn = _Turn(_grid(board), proof, None)
     turn.play()
+    return turn.count, _board(turn.g)
+
+
+def resolve_first_use(board: Board, proof: Proof) -> tuple[int, Board, bool]:
+    """The turn up to Refresh's second starter use (``proof.second`` is not looked at): the count
+    so far, the settled board, and whether Refresh went off. With ``resolve_second_use`` a solver
+    can try every second use from one settled board."""
+    turn = _Turn(_grid(board), proof, None)
+    turn.play_first_use()
+    return turn.count, _board(turn.g), turn.refreshed
+
+
+def resolve_second_use(board: Board, proof: Proof, cells: tuple[Cell, ...]) -> tuple[int, Board]:
+    """Refresh's second use of ``proof.starter`` at ``cells`` on ``board``, the settled board that
+    ``resolve_first_use`` returned, with ``proof.passive`` in force: the gems it removes and the
+    settled board. The Refresh powerup is spent by then, so no active is on the board; Recolor has
+    already had its effect (Refresh only goes off once something was removed).
+    ``resolve_first_use`` count + this count is what ``resolve_count`` gives for the whole proof."""
+    _check_starter(proof.starter, cells)
+    turn = _Turn(_grid(board), proof, None)
+    turn.use_starter(cells, "second ")
+    turn.settle()
     return turn.count, _board(turn.g)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import assume, given, settings
@@ -34,6 +35,8 @@ from games.bejeweled_dm.engine import (
     refill_rocks,
     resolve,
     resolve_count,
+    resolve_first_use,
+    resolve_second_use,
 )
 
 ROCKS = "########"
@@ -395,6 +398,17 @@ def test_a_proof_reads_in_any_order_and_case() -> None:
     )
 
 
+def test_the_refresh_uses_can_be_resolved_one_at_a_time() -> None:
+    start = board("RRBRGGYG")
+    proof = parse_proof("Refresh A7; Bend; Swap C7 D7")
+    first, settled, refreshed = resolve_first_use(start, proof)
+    assert (first, settled, refreshed) == (3, board("###BGGYG"), True)
+    assert resolve_second_use(settled, proof, (parse_cell("G7"), parse_cell("H7"))) == (
+        3,
+        board("###B###Y"),
+    )
+
+
 def test_resolve_count_agrees_with_resolve() -> None:
     start = parse_board(EXAMPLE)
     count, end = resolve_count(start, parse_proof("Plus F4; Bend; Swap F4 F5"))
@@ -609,6 +623,39 @@ def test_resolve_is_deterministic_and_leaves_its_input_alone(turn: tuple[Board, 
     assert second is not None
     assert (first.removed, first.board, first.steps) == (second.removed, second.board, second.steps)
     assert resolve_count(b, proof) == (first.removed, first.board)
+
+
+@st.composite
+def refreshed_turns(draw: st.DrawFn) -> tuple[Board, Proof]:
+    """A turn whose Refresh goes off: placed on a gem that the first starter use removes."""
+    b, proof = draw(turns())
+    second = draw(starter_use(b, proof.starter))
+    placements = [
+        cell
+        for cell in gems(b)
+        if resolve_first_use(b, replace(proof, active="Refresh", active_cell=cell, second=None))[2]
+    ]
+    assume(placements)
+    cell = draw(st.sampled_from(placements))
+    return b, replace(proof, active="Refresh", active_cell=cell, second=second)
+
+
+@settings(max_examples=150, deadline=None)
+@given(refreshed_turns())
+def test_the_two_starter_uses_add_up_to_the_whole_turn(turn: tuple[Board, Proof]) -> None:
+    b, proof = turn
+    assert proof.second is not None
+    first, settled, refreshed = resolve_first_use(b, proof)
+    assert refreshed
+    try:
+        second, end = resolve_second_use(settled, proof, proof.second)
+    except ProofError as error:
+        with pytest.raises(ProofError, match=re.escape(str(error))):
+            resolve(b, proof)
+        return
+    result = resolve(b, proof)
+    assert (first + second, end) == (result.removed, result.board)
+    assert result.board.count("#") - b.count("#") == result.removed
 
 
 @settings(max_examples=200, deadline=None)
