@@ -1,0 +1,619 @@
+"""The phase machine of a Bejeweled death match, as pure functions over JSON state.
+
+No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
+and returns an Outcome or raises ActionError. ``game.py`` wires these into the GameDefinition.
+
+A round runs through these phases (``state["phase"]``):
+
+- ``claim``: both players study the board and the offer; either may claim a number. The round
+  clock (``deadlines["round"]``) runs; when it ends, the round goes to the no-claim seat (the DMO).
+- ``counterclaim``: a claim stands; the opponent may counterclaim a higher number once, or pass,
+  before ``deadlines["claim_window"]``.
+- ``proof``: the higher claimant (``state["prover"]``) submits a proof before
+  ``deadlines["proof"]``.
+- ``second_starter``: Refresh went off in the proof; the prover sends the second starter use (or
+  ends the turn) within the same proof clock. ``state["pending"]`` holds the turn so far.
+- ``pick``: the round is over; each player picks one powerup per type for the next round before
+  ``deadlines["pick"]``. Picks stay private until both have picked or the clock ends.
+- ``over``: someone has 4 round wins.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.bejeweled_dm import engine
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+
+WINS_NEEDED = 4
+MAX_ROUNDS = 2 * WINS_NEEDED - 1
+GARNETS = 5
+MAX_CLAIM = engine.SIZE
+
+TYPES = ("starter", "passive", "active")
+CHOICES = {"starter": engine.STARTERS, "passive": engine.PASSIVES, "active": engine.ACTIVES}
+TYPE_LABELS = {"starter": "Starter", "passive": "Passive", "active": "Active"}
+
+TIMERS = {"round": 600, "claim_window": 30, "proof": 120, "pick": 60}
+CLOCK_OF_PHASE = {
+    "claim": "round",
+    "counterclaim": "claim_window",
+    "proof": "proof",
+    "second_starter": "proof",
+    "pick": "pick",
+}
+ROUND_PHASES = ("claim", "counterclaim", "proof", "second_starter")
+
+
+# --- seeds and the stored generator ------------------------------------------------------------
+
+
+def derived_seed(seed: int, *labels: object) -> int:
+    """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed."""
+    text = ":".join(str(part) for part in (seed, *labels))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def draw(state: State, options: list[str] | tuple[str, ...]) -> str:
+    """One uniform choice from the match's generator. The generator lives in the state as the
+    match seed and a draw counter (``state["draws"]``), which this bumps in place: call it on a
+    copy of the state."""
+    rng = random.Random(derived_seed(state["seed"], "draw", state["draws"]))
+    state["draws"] += 1
+    return rng.choice(list(options))
+
+
+# --- small helpers -----------------------------------------------------------------------------
+
+
+def _iso(when: datetime) -> str:
+    return when.isoformat()
+
+
+def _due(state: State, key: str) -> datetime | None:
+    value = state.get("deadlines", {}).get(key)
+    return datetime.fromisoformat(value) if value else None
+
+
+def _start_clock(state: State, key: str, now: datetime) -> None:
+    state["deadlines"] = {key: _iso(now + timedelta(seconds=state["timers"][key]))}
+
+
+def _check_clock(state: State, key: str, now: datetime, what: str) -> None:
+    due = _due(state, key)
+    if due is not None and now >= due:
+        raise ActionError(f"time is up: {what}", code="time_up")
+
+
+def _name(state: State, seat: int) -> str:
+    return state["seats"][seat]["name"]
+
+
+def _other(seat: int) -> int:
+    return 1 - seat
+
+
+def _phase(state: State, *wanted: str, doing: str) -> None:
+    phase = state["phase"]
+    if phase in wanted:
+        return
+    reasons = {
+        "claim": "no claim stands yet",
+        "counterclaim": "a claim stands and the counterclaim window is open",
+        "proof": "the proof is being shown",
+        "second_starter": "Refresh went off and the prover is choosing the second starter use",
+        "pick": "the round is over and the players are picking powerups",
+        "over": "the match is over",
+    }
+    raise ActionError(f"you cannot {doing} now: {reasons[phase]}", code="wrong_phase")
+
+
+def _whole_number(action: dict[str, Any], field: str) -> int:
+    value = action.get(field)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ActionError(f"{field} must be a whole number", code="bad_number")
+    if not 1 <= value <= MAX_CLAIM:
+        raise ActionError(
+            f"claim a whole number from 1 to {MAX_CLAIM} (the board has {MAX_CLAIM} cells)",
+            code="bad_number",
+        )
+    return value
+
+
+def target(state: State) -> dict[str, int] | None:
+    """The claim the proof must reach: the counterclaim if there is one, else the claim."""
+    return state.get("counterclaim") or state.get("claim")
+
+
+def allowed_picks(used: dict[str, str] | None) -> dict[str, list[str]]:
+    """Per type, the powerups a player may pick: any not used in the proof just made."""
+    return {
+        kind: [name for name in CHOICES[kind] if not used or name != used[kind]] for kind in TYPES
+    }
+
+
+# --- the match's start -------------------------------------------------------------------------
+
+
+def first_offer(settings: dict[str, Any], state: State) -> dict[str, list[str]]:
+    """Round 1's offer: one random powerup of each type, or the host's chosen sets."""
+    if settings["first_offer"] == "chosen":
+        return {
+            kind: [name for name in CHOICES[kind] if name in settings[f"offered_{kind}s"]]
+            for kind in TYPES
+        }
+    return {kind: [draw(state, CHOICES[kind])] for kind in TYPES}
+
+
+def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
+    roles = [seat.role for seat in seats]
+    dmo = roles.index("DMO") if "DMO" in roles else len(seats) - 1
+    ec = _other(dmo)
+    no_claim_to = ec if settings["no_claim_round_to"] == "EC" else dmo
+    state: State = {
+        "seed": seed,
+        "draws": 0,
+        "seats": [
+            {"index": s.index, "role": s.role, "name": s.name, "is_bot": s.is_bot} for s in seats
+        ],
+        "dmo": dmo,
+        "no_claim_to": no_claim_to,
+        "timers": {key: int(settings[f"{key}_seconds"]) for key in TIMERS},
+        "round": 1,
+        "score": [0, 0],
+        "phase": "claim",
+        "board": engine.format_board(engine.generate_board(derived_seed(seed, "board", 1))),
+        "offer": {},
+        "claim": None,
+        "counterclaim": None,
+        "prover": None,
+        "pending": None,
+        "last": None,
+        "history": [],
+        "picks": None,
+        "allowed": None,
+        "carry": None,
+        "winner": None,
+        "deadlines": {},
+    }
+    state["offer"] = first_offer(settings, state)
+    _start_clock(state, "round", now)
+    public = {"round": 1, "offer": state["offer"], "board": state["board"]}
+    return Outcome(state=state, kind="started", public=public)
+
+
+# --- claims ------------------------------------------------------------------------------------
+
+
+def claim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    if state["phase"] == "counterclaim":
+        standing = state["claim"]
+        if standing["seat"] == seat:
+            message = f"you already claimed {standing['count']}; wait for your opponent"
+        else:
+            message = (
+                f"{_name(state, standing['seat'])} already claimed {standing['count']}; "
+                f"counterclaim a higher number or pass"
+            )
+        raise ActionError(message, code="claim_exists")
+    _phase(state, "claim", doing="claim")
+    _check_clock(state, "round", now, "the round clock ran out before your claim")
+    count = _whole_number(action, "count")
+    new = copy.deepcopy(state)
+    new["claim"] = {"seat": seat, "count": count}
+    new["phase"] = "counterclaim"
+    _start_clock(new, "claim_window", now)
+    return Outcome(state=new, kind="claimed", public={"seat": seat, "count": count})
+
+
+def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _phase(state, "counterclaim", doing="counterclaim")
+    standing = state["claim"]
+    if seat == standing["seat"]:
+        raise ActionError(
+            "you made the claim; only your opponent may counterclaim", code="own_claim"
+        )
+    _check_clock(state, "claim_window", now, "the 30 seconds to counterclaim are over")
+    count = _whole_number(action, "count")
+    if count <= standing["count"]:
+        raise ActionError(
+            f"a counterclaim must be higher than {standing['count']}", code="not_higher"
+        )
+    new = copy.deepcopy(state)
+    new["counterclaim"] = {"seat": seat, "count": count}
+    new["prover"] = seat
+    new["phase"] = "proof"
+    _start_clock(new, "proof", now)
+    return Outcome(
+        state=new, kind="counterclaimed", public={"seat": seat, "count": count, "prover": seat}
+    )
+
+
+def pass_(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _phase(state, "counterclaim", doing="pass")
+    standing = state["claim"]
+    if seat == standing["seat"]:
+        raise ActionError("you made the claim; only your opponent may pass on it", code="own_claim")
+    _check_clock(state, "claim_window", now, "the counterclaim window already closed")
+    new = _to_proof(state, now)
+    return Outcome(state=new, kind="passed", public={"seat": seat, "prover": new["prover"]})
+
+
+def _to_proof(state: State, now: datetime) -> State:
+    new = copy.deepcopy(state)
+    new["prover"] = state["claim"]["seat"]
+    new["phase"] = "proof"
+    _start_clock(new, "proof", now)
+    return new
+
+
+# --- proofs ------------------------------------------------------------------------------------
+
+
+def _check_prover(state: State, seat: int) -> None:
+    if seat != state["prover"]:
+        holder = target(state)
+        raise ActionError(
+            f"only {_name(state, state['prover'])}, who claimed {holder['count']}, shows proof",
+            code="not_prover",
+        )
+
+
+def _check_offered(state: State, proof: engine.Proof) -> None:
+    for kind, name in (("active", proof.active), ("passive", proof.passive)):
+        _check_one_offered(state, kind, name)
+    _check_one_offered(state, "starter", proof.starter)
+
+
+def _check_one_offered(state: State, kind: str, name: str) -> None:
+    offered = state["offer"][kind]
+    if name not in offered:
+        raise ActionError(
+            f"{name} is not offered this round; the {kind} powerup must be {' or '.join(offered)}",
+            code="not_offered",
+        )
+
+
+def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    if state["phase"] == "second_starter" and seat == state["prover"]:
+        raise ActionError(
+            "Refresh went off: send only the second starter use (or end the turn)",
+            code="wrong_phase",
+        )
+    _phase(state, "proof", doing="show a proof")
+    _check_prover(state, seat)
+    _check_clock(state, "proof", now, "the proof time is over")
+    text = action.get("proof")
+    if not isinstance(text, str) or not text.strip():
+        raise ActionError("write the proof, e.g. 'Plus F4; Bend; Swap F4 F5'", code="illegal_proof")
+    try:
+        parsed = engine.parse_proof(text)
+        _check_offered(state, parsed)
+        resolution = engine.resolve(state["board"], parsed)
+    except ActionError:
+        raise
+    except ValueError as error:
+        raise ActionError(str(error), code="illegal_proof") from None
+    refreshed = any(step["kind"] == "refresh" for step in resolution.steps)
+    if refreshed and parsed.second is None:
+        new = copy.deepcopy(state)
+        new["phase"] = "second_starter"
+        new["pending"] = {
+            "proof": engine.format_proof(parsed),
+            "starter": parsed.starter,
+            "removed": resolution.removed,
+            "board": engine.format_board(resolution.board),
+            "steps": resolution.steps,
+        }
+        public = {
+            "seat": seat,
+            "proof": new["pending"]["proof"],
+            "removed": resolution.removed,
+            "starter": parsed.starter,
+        }
+        return Outcome(state=new, kind="refresh_activated", public=public)
+    return _finish_turn(state, engine.format_proof(parsed), resolution, now)
+
+
+def second_starter(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _phase(state, "second_starter", doing="use a second starter")
+    _check_prover(state, seat)
+    _check_clock(state, "proof", now, "the proof time is over")
+    pending = state["pending"]
+    starter = pending["starter"]
+    clause = action.get("clause")
+    if not isinstance(clause, str) or not clause.strip():
+        raise ActionError(
+            f"name the cells of your second {starter}, e.g. '{starter} A1 A2'",
+            code="illegal_proof",
+        )
+    words = clause.split()
+    first = words[0].lower()
+    if first in {name.lower() for name in engine.STARTERS + engine.ACTIVES + engine.PASSIVES}:
+        if first != starter.lower():
+            raise ActionError(
+                f"the second starter use must be {starter} again, not {words[0]}",
+                code="illegal_proof",
+            )
+    else:
+        clause = f"{starter} {clause}"
+    full = f"{pending['proof']}; {clause}"
+    try:
+        resolution = engine.resolve(state["board"], full)
+    except ValueError as error:
+        raise ActionError(str(error), code="illegal_proof") from None
+    return _finish_turn(state, engine.format_proof(resolution.proof), resolution, now)
+
+
+def skip_second_starter(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _phase(state, "second_starter", doing="end the turn")
+    _check_prover(state, seat)
+    _check_clock(state, "proof", now, "the proof time is over")
+    return _finish_pending(state, now)
+
+
+def _finish_pending(state: State, now: datetime) -> Outcome:
+    """The turn ends at the Refresh: the proof as made so far stands."""
+    pending = state["pending"]
+    turn = {
+        "proof": pending["proof"],
+        "removed": pending["removed"],
+        "board": pending["board"],
+        "steps": pending["steps"],
+    }
+    return _score_turn(state, turn, now)
+
+
+def _finish_turn(
+    state: State, proof_text: str, resolution: engine.Resolution, now: datetime
+) -> Outcome:
+    turn = {
+        "proof": proof_text,
+        "removed": resolution.removed,
+        "board": engine.format_board(resolution.board),
+        "steps": resolution.steps,
+    }
+    return _score_turn(state, turn, now)
+
+
+def _score_turn(state: State, turn: dict[str, Any], now: datetime) -> Outcome:
+    prover = state["prover"]
+    needed = target(state)["count"]
+    reached = turn["removed"] >= needed
+    winner = prover if reached else _other(prover)
+    parsed = engine.parse_proof(turn["proof"])
+    used = {"starter": parsed.starter, "passive": parsed.passive, "active": parsed.active}
+    return end_round(
+        state, winner, "proved" if reached else "fell_short", now, turn=turn, used=used
+    )
+
+
+# --- the end of a round and the picks ------------------------------------------------------------
+
+REASONS = {
+    "proved": "the proof reached the claim",
+    "fell_short": "the proof fell short of the claim",
+    "no_proof": "no valid proof in time",
+    "no_claim": "no one claimed within the round clock",
+    "adjudicated": "the host awarded the round",
+}
+
+
+def end_round(
+    state: State,
+    winner: int,
+    reason: str,
+    now: datetime,
+    *,
+    turn: dict[str, Any] | None = None,
+    used: dict[str, str] | None = None,
+    kind: str = "round_over",
+) -> Outcome:
+    new = copy.deepcopy(state)
+    new["score"][winner] += 1
+    holder = target(state)
+    carry = turn["board"] if turn else state["board"]
+    summary = {
+        "round": state["round"],
+        "winner": winner,
+        "reason": reason,
+        "claim": state["claim"],
+        "counterclaim": state["counterclaim"],
+        "prover": state["prover"],
+        "target": holder["count"] if holder else None,
+        "proof": turn["proof"] if turn else None,
+        "removed": turn["removed"] if turn else None,
+        "offer": state["offer"],
+        "score": list(new["score"]),
+    }
+    new["history"].append(summary)
+    new["last"] = {
+        **summary,
+        "start_board": state["board"],
+        "end_board": carry,
+        "steps": turn["steps"] if turn else [],
+    }
+    new["pending"] = None
+    new["carry"] = carry
+    public = dict(summary)
+    result = None
+    if new["score"][winner] >= WINS_NEEDED:
+        new["phase"] = "over"
+        new["winner"] = winner
+        new["deadlines"] = {}
+        result = {"winner": winner, "score": list(new["score"]), "garnets": GARNETS}
+        public["match_winner"] = winner
+    else:
+        new["phase"] = "pick"
+        new["picks"] = {"0": None, "1": None}
+        new["allowed"] = allowed_picks(used)
+        _start_clock(new, "pick", now)
+    return Outcome(state=new, kind=kind, public=public, result=result)
+
+
+def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _phase(state, "pick", doing="pick powerups")
+    _check_clock(state, "pick", now, "the picking time is over")
+    chosen: dict[str, str] = {}
+    for kind in TYPES:
+        name = action.get(kind)
+        allowed = state["allowed"][kind]
+        if name not in allowed:
+            shown = "nothing" if name in (None, "") else repr(name)
+            raise ActionError(
+                f"pick a {kind} powerup from {', '.join(allowed)} (you sent {shown})",
+                code="bad_pick",
+            )
+        chosen[kind] = name
+    new = copy.deepcopy(state)
+    new["picks"][str(seat)] = chosen
+    if all(new["picks"].values()):
+        return start_next_round(new, now, kind="round_started", seat=seat)
+    return Outcome(
+        state=new,
+        kind="picked",
+        public={"seat": seat, "picked": True},
+        private={seat: {"pick": chosen}},
+    )
+
+
+def random_picks(state: State) -> tuple[State, dict[str, dict[str, str]]]:
+    """Fill every missing pick with a random allowed powerup per type."""
+    new = copy.deepcopy(state)
+    drawn: dict[str, dict[str, str]] = {}
+    for key, chosen in new["picks"].items():
+        if chosen is None:
+            chosen = {kind: draw(new, new["allowed"][kind]) for kind in TYPES}
+            new["picks"][key] = chosen
+            drawn[key] = chosen
+    return new, drawn
+
+
+def start_next_round(
+    state: State,
+    now: datetime,
+    *,
+    kind: str,
+    seat: int | None = None,
+    drawn: dict[str, dict[str, str]] | None = None,
+) -> Outcome:
+    """Both picks are in (``state`` is already a private copy): make the offer, refill the
+    rocks of the carried-over board, start the round clock."""
+    picks = state["picks"]
+    offer = {
+        kind_: [name for name in CHOICES[kind_] if name in {p[kind_] for p in picks.values()}]
+        for kind_ in TYPES
+    }
+    state["history"][-1]["picks"] = picks
+    if drawn:
+        state["history"][-1]["random_picks"] = sorted(drawn)
+    state["round"] += 1
+    carried = engine.parse_board(state["carry"])
+    refilled = engine.refill_rocks(carried, derived_seed(state["seed"], "refill", state["round"]))
+    state.update(
+        board=engine.format_board(refilled),
+        offer=offer,
+        phase="claim",
+        claim=None,
+        counterclaim=None,
+        prover=None,
+        pending=None,
+        picks=None,
+        allowed=None,
+        carry=None,
+    )
+    _start_clock(state, "round", now)
+    public: dict[str, Any] = {
+        "round": state["round"],
+        "picks": picks,
+        "offer": offer,
+        "board": state["board"],
+    }
+    if seat is not None:
+        public["seat"] = seat
+    if drawn:
+        public["random_picks"] = {key: value for key, value in drawn.items()}
+    return Outcome(state=state, kind=kind, public=public)
+
+
+# --- clocks ------------------------------------------------------------------------------------
+
+
+def timeout(state: State, key: str, now: datetime) -> Outcome:
+    phase = state["phase"]
+    if key != CLOCK_OF_PHASE.get(phase):
+        new = copy.deepcopy(state)
+        new.get("deadlines", {}).pop(key, None)
+        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+    if phase == "claim":
+        return end_round(state, state["no_claim_to"], "no_claim", now, kind="round_over")
+    if phase == "counterclaim":
+        new = _to_proof(state, now)
+        return Outcome(state=new, kind="claim_window_closed", public={"prover": new["prover"]})
+    if phase == "proof":
+        return end_round(state, _other(state["prover"]), "no_proof", now)
+    if phase == "second_starter":
+        return _finish_pending(state, now)
+    new, drawn = random_picks(state)
+    return start_next_round(new, now, kind="pick_time_up", drawn=drawn)
+
+
+# --- the host ----------------------------------------------------------------------------------
+
+
+def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
+    winner = award.get("winner_seat")
+    scope = award.get("scope", "round")
+    if winner not in (0, 1) or isinstance(winner, bool):
+        raise ActionError("the winner is seat 0 or seat 1", code="bad_award")
+    if scope not in ("round", "match"):
+        raise ActionError("the scope is 'round' or 'match'", code="bad_award")
+    if state["phase"] == "over":
+        raise ActionError("the match is already over", code="match_over")
+    if scope == "match":
+        new = copy.deepcopy(state)
+        new["phase"] = "over"
+        new["winner"] = winner
+        new["deadlines"] = {}
+        new["pending"] = None
+        result = {"winner": winner, "score": list(new["score"]), "garnets": GARNETS}
+        public = {"scope": "match", "winner": winner, "score": list(new["score"])}
+        return Outcome(state=new, kind="adjudicated", public=public, result=result)
+    if state["phase"] not in ROUND_PHASES:
+        raise ActionError(
+            "no round is being played (the players are picking powerups); award the next "
+            "round once it starts, or award the match",
+            code="no_round",
+        )
+    outcome = end_round(state, winner, "adjudicated", now, kind="adjudicated")
+    outcome.public["scope"] = "round"
+    return outcome
+
+
+ACTIONS = {
+    "claim": claim,
+    "counterclaim": counterclaim,
+    "pass": pass_,
+    "proof": proof,
+    "second_starter": second_starter,
+    "skip_second_starter": skip_second_starter,
+    "pick": pick,
+}
+
+
+def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    handler = ACTIONS.get(action.get("type"))
+    if handler is None:
+        raise ActionError(
+            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
+            code="unknown_action",
+        )
+    if state.get("phase") == "over":
+        raise ActionError("the match is over", code="match_over")
+    return handler(state, seat, action, now)

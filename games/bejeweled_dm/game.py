@@ -1,0 +1,400 @@
+"""Bejeweled death match as a game definition: settings, the phase machine (flow.py) and the one
+function that decides what each viewer sees (``view``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.bejeweled_dm import engine, flow
+from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.registry import register
+
+POWERUP_HELP = {
+    "Swap": "Swap any 2 side-by-side gems.",
+    "Rotate": "Turn a 2x2 square of gems clockwise; name its top-left cell.",
+    "Pick": "Remove 1 gem, or 2 gems of different colours.",
+    "Recolor": "Choose colours A and B: after the first removal, every A gem becomes B.",
+    "Chain": "Choose a colour C: when a C gem is removed, the gem directly above it goes too.",
+    "Bend": "Any 2x2 square with 3 or 4 gems of one colour: those gems are removed.",
+    "Column": "Replaces a gem; when removed, it removes every gem in its column.",
+    "Plus": "Replaces a gem; when removed, it removes up to 2 gems in each of the 4 directions.",
+    "Refresh": "Replaces a gem; when removed, you get one more use of your starter.",
+}
+GEM_CLASSES = {
+    "R": "red",
+    "B": "blue",
+    "G": "green",
+    "Y": "yellow",
+    "P": "purple",
+    "#": "rock",
+    ".": "hole",
+}
+GEM_LABELS = {**engine.COLOUR_NAMES, "#": "rock", ".": "empty"}
+PHASE_LABELS = {
+    "claim": "Claim",
+    "counterclaim": "Counterclaim window",
+    "proof": "Proof",
+    "second_starter": "Proof: second starter after Refresh",
+    "pick": "Powerup picks for the next round",
+    "over": "Match over",
+}
+CLOCK_LABELS = {
+    "round": "Round clock",
+    "claim_window": "Counterclaim window",
+    "proof": "Proof time",
+    "pick": "Picking time",
+}
+
+
+class DeathMatch(GameDefinition):
+    key = "bejeweled-dm"
+    title = "Bejeweled death match"
+    roles = ("EC", "DMO")
+    template_dir = "bejeweled_dm"
+    bot_levels = ()
+    rules_summary = (
+        "Claim how many gems you can remove with one starter, one passive and one active "
+        "powerup; the higher claimant must prove it. First to 4 rounds."
+    )
+
+    # --- settings ------------------------------------------------------------------------------
+
+    def settings_form(self) -> type:
+        from games.bejeweled_dm.forms import DeathMatchSettingsForm
+
+        return DeathMatchSettingsForm.for_game(self)
+
+    def default_settings(self) -> dict[str, Any]:
+        return {
+            "first_offer": "random",
+            "offered_starters": [],
+            "offered_passives": [],
+            "offered_actives": [],
+            "claim_window_seconds": flow.TIMERS["claim_window"],
+            "proof_seconds": flow.TIMERS["proof"],
+            "round_seconds": flow.TIMERS["round"],
+            "pick_seconds": flow.TIMERS["pick"],
+            "no_claim_round_to": "DMO",
+        }
+
+    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        merged = super().clean_settings(settings)
+        if merged["first_offer"] not in ("random", "chosen"):
+            raise ValueError("round 1's powerups are 'random' or 'chosen'")
+        for kind in flow.TYPES:
+            field = f"offered_{kind}s"
+            names = merged[field]
+            if not isinstance(names, list | tuple) or any(
+                name not in flow.CHOICES[kind] for name in names
+            ):
+                raise ValueError(f"{field}: choose from {', '.join(flow.CHOICES[kind])}")
+            merged[field] = [name for name in flow.CHOICES[kind] if name in names]
+            if merged["first_offer"] == "chosen" and not names:
+                raise ValueError(f"{field}: choose at least one {kind} for round 1")
+        for key in flow.TIMERS:
+            field = f"{key}_seconds"
+            value = merged[field]
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{field} must be a whole number of seconds, at least 1")
+        if merged["no_claim_round_to"] not in ("DMO", "EC"):
+            raise ValueError("a round with no claim goes to the 'DMO' or the 'EC'")
+        return merged
+
+    # --- the rules -----------------------------------------------------------------------------
+
+    def start(
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+    ) -> Outcome:
+        return flow.start(self.clean_settings(settings), seats, seed, now)
+
+    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+        return flow.act(state, seat, action, now)
+
+    def timeout(self, state: State, key: str, now: datetime) -> Outcome:
+        return flow.timeout(state, key, now)
+
+    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
+        return flow.adjudicate(state, award, now)
+
+    def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
+        return None
+
+    # --- what a viewer sees --------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        if not state or "phase" not in state:
+            return {}
+        return _View(state, viewer).build()
+
+
+class _View:
+    """Builds the view dict of one state for one viewer. Everything here is public except the
+    picks of the pick phase, which only their own seat (and the host) see before both are in."""
+
+    def __init__(self, state: State, viewer: Viewer) -> None:
+        self.state = state
+        self.viewer = viewer
+        self.you = viewer.seat if viewer.seat in (0, 1) else None
+
+    def name(self, seat: int | None) -> str:
+        return self.state["seats"][seat]["name"] if seat is not None else ""
+
+    def build(self) -> dict[str, Any]:
+        state = self.state
+        phase = state["phase"]
+        holder = flow.target(state)
+        clock_key = flow.CLOCK_OF_PHASE.get(phase)
+        due = state.get("deadlines", {}).get(clock_key) if clock_key else None
+        view: dict[str, Any] = {
+            "round": state["round"],
+            "max_rounds": flow.MAX_ROUNDS,
+            "wins_needed": flow.WINS_NEEDED,
+            "score": list(state["score"]),
+            "phase": phase,
+            "phase_label": PHASE_LABELS[phase],
+            "seats": [
+                {**seat, "wins": state["score"][seat["index"]], "is_you": seat["index"] == self.you}
+                for seat in state["seats"]
+            ],
+            "you": self.you,
+            "is_player": self.you is not None,
+            "no_claim_to": state["no_claim_to"],
+            "to_move": self.to_move(),
+            "actions": self.actions(),
+            "prompt": self.prompt(),
+            "board": self.board(),
+            "offer": self.offer(),
+            "claim": self.claim_view(state["claim"]),
+            "counterclaim": self.claim_view(state["counterclaim"]),
+            "target": self.claim_view(holder),
+            "prover": state["prover"],
+            "prover_name": self.name(state["prover"]),
+            "clock": {"key": clock_key, "label": CLOCK_LABELS[clock_key], "due": due}
+            if due
+            else None,
+            "deadlines": dict(state.get("deadlines", {})),
+            "timers": dict(state["timers"]),
+            "pending": self.pending(),
+            "last_round": self.last_round(),
+            "history": [self.summary(entry) for entry in state["history"]],
+            "picks": self.picks(),
+            "winner": state["winner"],
+            "winner_name": self.name(state["winner"]),
+            "garnets": flow.GARNETS if state["winner"] is not None else 0,
+        }
+        return view
+
+    # who may do what
+
+    def to_move(self) -> list[int]:
+        state = self.state
+        phase = state["phase"]
+        if phase == "claim":
+            return [0, 1]
+        if phase == "counterclaim":
+            return [1 - state["claim"]["seat"]]
+        if phase in ("proof", "second_starter"):
+            return [state["prover"]]
+        if phase == "pick":
+            return [int(key) for key, chosen in state["picks"].items() if chosen is None]
+        return []
+
+    def actions(self) -> list[str]:
+        state = self.state
+        if self.you is None:
+            return []
+        phase = state["phase"]
+        if phase == "claim":
+            return ["claim"]
+        if phase == "counterclaim" and self.you != state["claim"]["seat"]:
+            return ["counterclaim", "pass"]
+        if phase == "proof" and self.you == state["prover"]:
+            return ["proof"]
+        if phase == "second_starter" and self.you == state["prover"]:
+            return ["second_starter", "skip_second_starter"]
+        if phase == "pick":
+            return ["pick"]
+        return []
+
+    def prompt(self) -> str:
+        state = self.state
+        phase = state["phase"]
+        you = self.you
+        no_claim = self.name(state["no_claim_to"])
+        if phase == "claim":
+            if you is None:
+                return "Both players study the board. Waiting for a claim."
+            return (
+                "Find how many gems you can remove with one offered powerup of each type, then "
+                f"claim that number. If no one claims before the round clock ends, {no_claim} "
+                "wins the round."
+            )
+        if phase == "counterclaim":
+            standing = state["claim"]
+            who = self.name(standing["seat"])
+            if you is None:
+                opponent = self.name(1 - standing["seat"])
+                return f"{who} claimed {standing['count']}. {opponent} may counterclaim higher."
+            if you == standing["seat"]:
+                return (
+                    f"You claimed {standing['count']}. Your opponent may counterclaim a higher "
+                    "number; if not, you show the proof."
+                )
+            return (
+                f"{who} claimed {standing['count']}. Counterclaim a higher number to steal the "
+                "round (then you must prove it), or pass."
+            )
+        if phase == "proof":
+            holder = flow.target(state)
+            if you == state["prover"]:
+                return (
+                    f"Show your proof: remove at least {holder['count']} gems. Build it on the "
+                    "board below, or type it, then submit. An illegal proof is refused with the "
+                    "reason and you may correct it before the clock ends."
+                )
+            return f"{self.name(state['prover'])} must prove {holder['count']} gems."
+        if phase == "second_starter":
+            pending = state["pending"]
+            if you == state["prover"]:
+                return (
+                    f"Refresh went off after {pending['removed']} gems: use your "
+                    f"{pending['starter']} once more on the board as it is now, or end the turn."
+                )
+            return (
+                f"Refresh went off; {self.name(state['prover'])} is choosing a second "
+                f"{pending['starter']}."
+            )
+        if phase == "pick":
+            if you is None:
+                return "The players are picking powerups for the next round."
+            if state["picks"][str(you)] is None:
+                return (
+                    "Pick one powerup of each type for the next round (not one used in the "
+                    "proof just made). Same picks: that one is offered; different: both are."
+                )
+            return "You have picked; waiting for your opponent. You may change your pick."
+        winner = state["winner"]
+        score = state["score"]
+        return (
+            f"{self.name(winner)} wins the match {score[winner]}-{score[1 - winner]} and earns "
+            f"{flow.GARNETS} garnets."
+        )
+
+    # the board and the offer
+
+    @staticmethod
+    def grid(text: str) -> dict[str, Any]:
+        rows = [line.strip() for line in text.strip().splitlines()]
+        return {
+            "text": "\n".join(rows),
+            "rows": [
+                [
+                    {
+                        "cell": f"{engine.COLUMN_LETTERS[c]}{r + 1}",
+                        "gem": gem,
+                        "css": GEM_CLASSES[gem],
+                        "label": GEM_LABELS[gem],
+                    }
+                    for c, gem in enumerate(row)
+                ]
+                for r, row in enumerate(rows)
+            ],
+        }
+
+    def board(self) -> dict[str, Any]:
+        state = self.state
+        phase = state["phase"]
+        if phase == "second_starter":
+            shown = self.grid(state["pending"]["board"])
+            shown["caption"] = "The board after Refresh went off (rocks fill the emptied cells)"
+        elif phase in ("pick", "over"):
+            shown = self.grid(state["carry"])
+            shown["caption"] = (
+                "The board this round left; its rocks are refilled with random gems for the "
+                "next round"
+                if phase == "pick"
+                else "The final board"
+            )
+        else:
+            shown = self.grid(state["board"])
+            shown["caption"] = f"Round {state['round']}'s board"
+        return shown
+
+    def offer(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "type": kind,
+                "label": flow.TYPE_LABELS[kind],
+                "options": [
+                    {"name": name, "help": POWERUP_HELP[name]} for name in self.state["offer"][kind]
+                ],
+            }
+            for kind in flow.TYPES
+        ]
+
+    def claim_view(self, claim: dict[str, int] | None) -> dict[str, Any] | None:
+        if claim is None:
+            return None
+        return {**claim, "name": self.name(claim["seat"])}
+
+    def pending(self) -> dict[str, Any] | None:
+        pending = self.state["pending"]
+        if pending is None:
+            return None
+        return {
+            "proof": pending["proof"],
+            "starter": pending["starter"],
+            "removed": pending["removed"],
+            "steps": pending["steps"],
+            "start_board": self.state["board"],
+        }
+
+    # results
+
+    def summary(self, entry: dict[str, Any]) -> dict[str, Any]:
+        shown = {
+            key: entry.get(key)
+            for key in ("round", "winner", "reason", "prover", "target", "proof", "removed")
+        }
+        shown["winner_name"] = self.name(entry["winner"])
+        shown["prover_name"] = self.name(entry["prover"])
+        shown["reason_text"] = flow.REASONS[entry["reason"]]
+        shown["claim"] = self.claim_view(entry["claim"])
+        shown["counterclaim"] = self.claim_view(entry["counterclaim"])
+        shown["score"] = entry["score"]
+        picks = entry.get("picks")  # stored only once both picks are public
+        shown["picks"] = (
+            [{"seat": int(key), "name": self.name(int(key)), **p} for key, p in picks.items()]
+            if picks
+            else None
+        )
+        shown["random_picks"] = [int(key) for key in entry.get("random_picks", [])]
+        return shown
+
+    def last_round(self) -> dict[str, Any] | None:
+        last = self.state["last"]
+        if last is None:
+            return None
+        shown = self.summary(last)
+        shown["steps"] = last["steps"]
+        shown["start_board"] = last["start_board"]
+        shown["end_board"] = last["end_board"]
+        return shown
+
+    def picks(self) -> dict[str, Any] | None:
+        state = self.state
+        if state["phase"] != "pick":
+            return None
+        picks = state["picks"]
+        shown: dict[str, Any] = {
+            "picked": [picks["0"] is not None, picks["1"] is not None],
+            "allowed": state["allowed"],
+            "mine": picks[str(self.you)] if self.you is not None else None,
+        }
+        if self.viewer.is_host and self.you is None:
+            shown["all"] = picks
+        return shown
+
+
+register(DeathMatch())
