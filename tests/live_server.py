@@ -25,6 +25,7 @@ def worker_environment(*, scheduler_poll: float = 0.05) -> dict[str, str]:
     """The environment that points a worker at the database the tests are using."""
     env = {**os.environ, "GEM_EXTRA_GAMES": "tests.fixture_game", "DEBUG": "1"}
     env["SCHEDULER_POLL_SECONDS"] = str(scheduler_poll)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
         env["SQLITE_PATH"] = str(db["NAME"])

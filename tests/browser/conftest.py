@@ -1,0 +1,59 @@
+"""Headless Debian chromium driven by Playwright against a live worker."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in the test thread; the ORM calls the tests make
+    # between browser steps are still plain synchronous calls.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def login_context(browser, live_worker):
+    """A fresh browser context logged in as ``username`` (or a guest when None)."""
+    contexts = []
+
+    def make(username: str | None, password: str = "pw-for-tests-1"):
+        context = browser.new_context(base_url=live_worker.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        if username:
+            page.goto("/accounts/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", password)
+            page.click("form.settings button[type=submit]")
+            page.wait_for_url("**/")
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
