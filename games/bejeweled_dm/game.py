@@ -182,6 +182,7 @@ class _View:
             "winner": state["winner"],
             "winner_name": self.name(state["winner"]),
             "garnets": flow.GARNETS if state["winner"] is not None else 0,
+            "colours": [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()],
         }
         return view
 
@@ -387,10 +388,27 @@ class _View:
         if state["phase"] != "pick":
             return None
         picks = state["picks"]
+        mine = picks[str(self.you)] if self.you is not None else None
         shown: dict[str, Any] = {
             "picked": [picks["0"] is not None, picks["1"] is not None],
             "allowed": state["allowed"],
-            "mine": picks[str(self.you)] if self.you is not None else None,
+            "mine": mine,
+            "options": [
+                {
+                    "type": kind,
+                    "label": flow.TYPE_LABELS[kind],
+                    "choices": [
+                        {
+                            "name": name,
+                            "help": POWERUP_HELP[name],
+                            "allowed": name in state["allowed"][kind],
+                            "chosen": bool(mine) and mine[kind] == name,
+                        }
+                        for name in flow.CHOICES[kind]
+                    ],
+                }
+                for kind in flow.TYPES
+            ],
         }
         if self.viewer.is_host and self.you is None:
             shown["all"] = picks

@@ -1,0 +1,248 @@
+"""The death match through the one action path (games.core.services), with the ``clock`` fixture:
+deadlines become rows, the scheduler fires them, racing claims are ordered by the database."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games.bejeweled_dm import engine, flow
+from games.core import services
+from games.core.gamedef import Viewer
+from games.core.models import Deadline, Event, Match
+from games.core.rendering import update_frame, view_of
+
+pytestmark = pytest.mark.django_db
+
+# Round 1 offers Pick, Bend and Plus: picking the Plus removes it and it goes off, so the proof
+# below removes at least 9 gems on any board without rocks.
+CHOSEN = {
+    "first_offer": "chosen",
+    "offered_starters": ["Pick"],
+    "offered_passives": ["Bend"],
+    "offered_actives": ["Plus"],
+}
+PLUS_PROOF = "Plus D4; Bend; Pick D4"
+
+
+@pytest.fixture
+def dm(make_user):
+    """A started death match: (match, the EC's user, the DMO's user, the host)."""
+
+    def make(**settings):
+        host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+        match = services.create_match(
+            host=host, game_key="bejeweled-dm", title="dm", settings=settings, roles=["EC", "DMO"]
+        )
+        seats = list(match.seats.all())
+        services.take_seat(match, ada, seats[0].invite_token)
+        services.take_seat(match, bob, seats[1].invite_token)
+        match.refresh_from_db()
+        return match, ada, bob, host
+
+    return make
+
+
+def pending_deadlines(match: Match) -> dict[str, object]:
+    rows = Deadline.objects.filter(match=match, fired_at=None, cancelled=False)
+    return {row.key: row.due_at for row in rows}
+
+
+def state_of(match: Match) -> dict:
+    match.refresh_from_db()
+    return match.state
+
+
+def pick(match, user, starter, passive, active):
+    action = {"type": "pick", "starter": starter, "passive": passive, "active": active}
+    services.submit_action(match, user, action)
+
+
+def test_it_starts_live_with_the_round_clock_as_a_deadline_row(clock, dm):
+    match, *_ = dm(**CHOSEN)
+    assert match.status == Match.Status.LIVE
+    assert match.state["phase"] == "claim"
+    assert match.state["offer"] == {"starter": ["Pick"], "passive": ["Bend"], "active": ["Plus"]}
+    assert list(pending_deadlines(match)) == ["round"]
+
+
+def test_a_claim_replaces_the_round_clock_with_the_counterclaim_window(clock, dm):
+    match, ada, bob, _ = dm()
+    services.submit_action(match, ada, {"type": "claim", "count": 7})
+    assert list(pending_deadlines(match)) == ["claim_window"]
+    clock.advance(29)
+    assert services.fire_due_deadlines() == 0
+    clock.advance(2)
+    assert services.fire_due_deadlines() == 1
+    state = state_of(match)
+    assert (state["phase"], state["prover"]) == ("proof", 0)
+    assert match.events.last().kind == "claim_window_closed"
+
+
+def test_a_refusal_carries_the_games_code_and_reason(clock, dm):
+    match, ada, bob, _ = dm()
+    services.submit_action(match, ada, {"type": "claim", "count": 7})
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, bob, {"type": "counterclaim", "count": 7})
+    assert refused.value.code == "not_higher"
+    assert refused.value.message == "a counterclaim must be higher than 7"
+
+
+def test_a_proof_after_the_proof_clock_is_refused_even_before_the_scheduler_runs(clock, dm):
+    match, ada, bob, _ = dm(**CHOSEN)
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.submit_action(match, bob, {"type": "pass"})
+    clock.advance(121)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    assert refused.value.code == "wrong_phase"
+    state = state_of(match)
+    assert state["score"] == [0, 1]
+    assert state["history"][-1]["reason"] == "no_proof"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_claims_at_once_leave_exactly_one_standing(clock, dm):
+    match, ada, bob, _ = dm()
+    barrier = threading.Barrier(2)
+    outcomes: dict[str, str] = {}
+
+    def claim(user, count: int) -> None:
+        barrier.wait()
+        try:
+            services.submit_action(match, user, {"type": "claim", "count": count})
+            outcomes[user.username] = "accepted"
+        except services.ActionRefused as refusal:
+            outcomes[user.username] = refusal.code
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=claim, args=(ada, 5)),
+        threading.Thread(target=claim, args=(bob, 9)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes.values()) == ["accepted", "claim_exists"]
+    assert Event.objects.filter(match=match, kind="claimed").count() == 1
+    state = state_of(match)
+    winner = next(name for name, result in outcomes.items() if result == "accepted")
+    assert state["claim"]["seat"] == (0 if winner == "ada" else 1)
+    assert state["counterclaim"] is None
+
+
+def test_a_complete_match_through_services(clock, dm):
+    match, ada, bob, host = dm(**CHOSEN)
+
+    # Round 1: Ada claims 5, Bob passes, Ada's proof reaches it.
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    state = state_of(match)
+    assert state["score"] == [1, 0] and state["last"]["removed"] >= 9
+    carry = state["carry"]
+    pick(match, ada, "Swap", "Chain", "Column")
+    pick(match, bob, "Rotate", "Chain", "Refresh")
+    state = state_of(match)
+    assert state["round"] == 2
+    assert state["offer"] == {
+        "starter": ["Swap", "Rotate"],
+        "passive": ["Chain"],
+        "active": ["Column", "Refresh"],
+    }
+    refill_seed = flow.derived_seed(match.seed, "refill", 2)
+    refilled = engine.refill_rocks(engine.parse_board(carry), refill_seed)
+    assert state["board"] == engine.format_board(refilled)
+
+    # Round 2: Bob claims 2, Ada counterclaims 50 and cannot prove it in time.
+    services.submit_action(match, bob, {"type": "claim", "count": 2})
+    services.submit_action(match, ada, {"type": "counterclaim", "count": 50})
+    clock.advance(121)
+    assert services.fire_due_deadlines() == 1
+    assert state_of(match)["score"] == [1, 1]
+    pick(match, ada, "Pick", "Bend", "Plus")  # no proof was made: anything may be picked
+    pick(match, bob, "Pick", "Bend", "Plus")
+
+    # Round 3: Ada claims 3, the counterclaim window closes, Ada proves it.
+    services.submit_action(match, ada, {"type": "claim", "count": 3})
+    clock.advance(31)
+    services.fire_due_deadlines()
+    services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    assert state_of(match)["score"] == [2, 1]
+    pick(match, ada, "Swap", "Recolor", "Column")
+    clock.advance(61)  # Bob never picks: a random allowed pick
+    services.fire_due_deadlines()
+    state = state_of(match)
+    assert match.events.last().kind == "pick_time_up"
+    assert state["history"][-1]["random_picks"] == ["1"]
+
+    # Round 4: no one claims; the round goes to the DMO.
+    clock.advance(601)
+    services.fire_due_deadlines()
+    assert state_of(match)["score"] == [2, 2]
+    pick(match, ada, "Pick", "Bend", "Plus")
+    pick(match, bob, "Pick", "Bend", "Plus")
+
+    # Round 5: Ada claims 1 and proves it.
+    services.submit_action(match, ada, {"type": "claim", "count": 1})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    assert state_of(match)["score"] == [3, 2]
+    pick(match, ada, "Rotate", "Recolor", "Column")
+    pick(match, bob, "Rotate", "Recolor", "Column")
+
+    # Round 6: Bob claims every cell and cannot prove it: Ada's fourth round.
+    services.submit_action(match, bob, {"type": "claim", "count": 56})
+    services.submit_action(match, ada, {"type": "pass"})
+    clock.advance(121)
+    services.fire_due_deadlines()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result == {"winner": 0, "score": [4, 2], "garnets": 5}
+    assert [entry["winner"] for entry in match.state["history"]] == [0, 1, 0, 1, 0, 0]
+    assert not pending_deadlines(match)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.submit_action(match, bob, {"type": "claim", "count": 3})
+    assert refused.value.code == "match_over"
+
+
+def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):
+    match, ada, bob, host = dm(**CHOSEN)
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    pick(match, ada, "Rotate", "Recolor", "Refresh")
+    match.refresh_from_db()
+    event = match.events.last()
+    secret = {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
+    for viewer in (Viewer(seat=1), Viewer.spectator()):
+        assert event.seen_by(viewer)["data"] == {"seat": 0, "picked": True}
+        frame = update_frame(match, viewer, event)
+        assert frame["view"]["game"]["picks"]["mine"] is None
+        assert "all" not in frame["view"]["game"]["picks"]
+        assert "You picked" not in frame["html"]
+    assert event.seen_by(Viewer(seat=0))["data"]["pick"] == secret
+    assert event.seen_by(Viewer.host())["data"]["pick"] == secret
+    assert view_of(match, Viewer(seat=0))["game"]["picks"]["mine"] == secret
+    assert "You picked Rotate, Recolor and Refresh" in update_frame(match, Viewer(seat=0), event)[
+        "html"
+    ].replace("\n", " ")
+
+
+def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
+    match, ada, bob, host = dm()
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "round"})
+    state = state_of(match)
+    assert state["score"] == [0, 1] and state["phase"] == "pick"
+    with pytest.raises(services.ActionRefused) as refused:
+        services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "round"})
+    assert refused.value.code == "no_round"
+    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result == {"winner": 1, "score": [0, 1], "garnets": 5}

@@ -1,0 +1,127 @@
+"""The death match's pages through Django's test client: the match page for players and
+spectators, and the host's settings form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.core import services
+from games.core.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def live_match(clock, make_user):
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="bejeweled-dm", title="Final", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    match.refresh_from_db()
+    return match, ada, bob, host
+
+
+def grid_cells(html: str) -> list[str]:
+    return re.findall(
+        r'<td class="cell (?:red|blue|green|yellow|purple|rock)" data-cell="(\w\d)"', html
+    )
+
+
+def test_the_match_page_shows_a_player_the_board_and_the_claim_form(client, live_match):
+    match, ada, *_ = live_match
+    client.force_login(ada)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert len(grid_cells(html)) == 56
+    assert grid_cells(html)[:3] == ["A1", "B1", "C1"]
+    assert 'data-action="claim"' in html
+    assert 'id="bjdm-claim-count"' in html
+    assert "Ada (you)" in html
+    assert "Round clock" in html and "data-deadline=" in html
+    assert "js/bejeweled_dm.js" in html and 'id="bjdm-data"' in html
+
+
+def test_the_match_page_shows_a_spectator_the_board_without_controls(client, live_match):
+    match, *_ = live_match
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert len(grid_cells(html)) == 56
+    assert "data-action=" not in html
+    assert "You are watching" in html
+    assert "Waiting for a claim" in html
+
+
+def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
+    from games.core.gamedef import Viewer
+    from games.core.rendering import render_panels, view_of
+
+    match, *_ = live_match
+    view = view_of(match, Viewer.spectator())
+    html = render_panels(match, Viewer.spectator(), view, version=match.version, oob=True)
+    tops = re.findall(r'^<section id="(bjdm-[a-z]+)"[^>]*hx-swap-oob="true"', html, re.M)
+    assert tops == ["bjdm-status", "bjdm-board", "bjdm-offer", "bjdm-actions", "bjdm-history"]
+
+
+def test_the_prover_sees_the_proof_builder_and_the_opponent_does_not(client, live_match):
+    match, ada, bob, _ = live_match
+    services.submit_action(match, ada, {"type": "claim", "count": 4})
+    services.submit_action(match, bob, {"type": "pass"})
+    client.force_login(ada)
+    mine = client.get(match.get_absolute_url()).content.decode()
+    assert 'data-action="proof"' in mine and "bjdm-builder" in mine
+    assert "bjdm-grid clickable" in mine
+    client.force_login(bob)
+    theirs = client.get(match.get_absolute_url()).content.decode()
+    assert 'data-action="proof"' not in theirs
+    assert "Ada is showing proof" in theirs
+
+
+def test_the_host_sets_up_a_match_with_a_chosen_offer_and_timers(client, make_user):
+    client.force_login(make_user("hostess"))
+    page = client.get("/matches/new/bejeweled-dm/").content.decode()
+    assert "Round 1 powerups" in page and "Counterclaim window" in page
+    response = client.post(
+        "/matches/new/bejeweled-dm/",
+        {
+            "title": "Cup final",
+            "seat_count": 2,
+            "auto_start": "on",
+            "first_offer": "chosen",
+            "offered_starters": ["Swap", "Pick"],
+            "offered_passives": ["Bend"],
+            "offered_actives": ["Plus"],
+            "claim_window_seconds": 20,
+            "proof_seconds": 90,
+            "round_seconds": 300,
+            "pick_seconds": 45,
+            "no_claim_round_to": "DMO",
+        },
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(title="Cup final")
+    assert match.settings["offered_starters"] == ["Swap", "Pick"]
+    assert match.settings["proof_seconds"] == 90
+    assert [seat.role for seat in match.seats.all()] == ["EC", "DMO"]
+
+
+def test_a_chosen_offer_without_every_type_is_refused_by_the_form(client, make_user):
+    client.force_login(make_user("hostess"))
+    response = client.post(
+        "/matches/new/bejeweled-dm/",
+        {
+            "seat_count": 2,
+            "first_offer": "chosen",
+            "offered_starters": ["Swap"],
+            "claim_window_seconds": 30,
+            "proof_seconds": 120,
+            "round_seconds": 600,
+            "pick_seconds": 60,
+            "no_claim_round_to": "DMO",
+        },
+    )
+    assert response.status_code == 200
+    assert "choose at least one" in response.content.decode()
+    assert not Match.objects.exists()
