@@ -19,8 +19,10 @@ CHROMIUM_FLAGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def browser():
+    """Per test: Playwright's sync API holds an event loop in this thread while it runs, which
+    would break the asyncio tests that come after it."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium)")
     from playwright.sync_api import sync_playwright
@@ -28,6 +30,13 @@ def browser():
     # Playwright's sync API keeps an event loop in the test thread; the ORM calls the tests make
     # between browser steps are still plain synchronous calls.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _launch(sync_playwright)
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def _launch(sync_playwright):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
