@@ -47,6 +47,10 @@ CLOCK_LABELS = {
 }
 
 
+def gems(count: int) -> str:
+    return f"{count} gem" if count == 1 else f"{count} gems"
+
+
 class DeathMatch(GameDefinition):
     key = "bejeweled-dm"
     title = "Bejeweled death match"
@@ -250,16 +254,16 @@ class _View:
             holder = flow.target(state)
             if you == state["prover"]:
                 return (
-                    f"Show your proof: remove at least {holder['count']} gems. Build it on the "
+                    f"Show your proof: remove at least {gems(holder['count'])}. Build it on the "
                     "board below, or type it, then submit. An illegal proof is refused with the "
                     "reason and you may correct it before the clock ends."
                 )
-            return f"{self.name(state['prover'])} must prove {holder['count']} gems."
+            return f"{self.name(state['prover'])} must prove {gems(holder['count'])}."
         if phase == "second_starter":
             pending = state["pending"]
             if you == state["prover"]:
                 return (
-                    f"Refresh went off after {pending['removed']} gems: use your "
+                    f"Refresh went off after {gems(pending['removed'])}: use your "
                     f"{pending['starter']} once more on the board as it is now, or end the turn."
                 )
             return (
