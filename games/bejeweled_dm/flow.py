@@ -582,6 +582,8 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         new["winner"] = winner
         new["deadlines"] = {}
         new["pending"] = None
+        new["carry"] = state["carry"] or state["board"]
+        new["awarded"] = True
         result = {"winner": winner, "score": list(new["score"]), "garnets": GARNETS}
         public = {"scope": "match", "winner": winner, "score": list(new["score"])}
         return Outcome(state=new, kind="adjudicated", public=public, result=result)

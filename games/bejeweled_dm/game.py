@@ -281,6 +281,11 @@ class _View:
             return "You have picked; waiting for your opponent. You may change your pick."
         winner = state["winner"]
         score = state["score"]
+        if state.get("awarded"):
+            return (
+                f"The host awarded the match to {self.name(winner)} (rounds {score[0]}-"
+                f"{score[1]}); {self.name(winner)} earns {flow.GARNETS} garnets."
+            )
         return (
             f"{self.name(winner)} wins the match {score[winner]}-{score[1 - winner]} and earns "
             f"{flow.GARNETS} garnets."
@@ -314,7 +319,7 @@ class _View:
             shown = self.grid(state["pending"]["board"])
             shown["caption"] = "The board after Refresh went off (rocks fill the emptied cells)"
         elif phase in ("pick", "over"):
-            shown = self.grid(state["carry"])
+            shown = self.grid(state["carry"] or state["board"])
             shown["caption"] = (
                 "The board this round left; its rocks are refilled with random gems for the "
                 "next round"

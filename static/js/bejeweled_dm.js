@@ -368,6 +368,12 @@
     if (id && id.indexOf("bjdm-") === 0) refresh();
   });
 
+  // The replay page swaps whole panels with htmx rather than through match.js.
+  document.addEventListener("htmx:afterSwap", () => {
+    stop();
+    refresh();
+  });
+
   document.addEventListener("gem:update", (event) => {
     readView();
     const kind = event.detail && event.detail.event && event.detail.event.kind;

@@ -449,6 +449,9 @@ def test_the_host_may_award_the_match():
     outcome = GAME.adjudicate(started(), {"winner_seat": EC, "scope": "match"}, NOW)
     assert outcome.result == {"winner": EC, "score": [0, 0], "garnets": 5}
     assert outcome.state["phase"] == "over"
+    view = GAME.view(outcome.state, Viewer.spectator())
+    assert view["board"]["text"] == outcome.state["board"]
+    assert view["prompt"] == "The host awarded the match to Ada (rounds 0-0); Ada earns 5 garnets."
 
 
 def test_there_is_no_round_to_award_while_picking():

@@ -125,3 +125,15 @@ def test_a_chosen_offer_without_every_type_is_refused_by_the_form(client, make_u
     assert response.status_code == 200
     assert "choose at least one" in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_replay_pages_render_before_and_after_the_start(client, live_match):
+    match, ada, bob, host = live_match
+    services.submit_action(match, ada, {"type": "claim", "count": 4})
+    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
+    match.refresh_from_db()
+    before = client.get(f"{match.get_absolute_url()}replay/?v=1").content.decode()
+    assert "has not started yet" in before
+    after = client.get(f"{match.get_absolute_url()}replay/?v={match.version}").content.decode()
+    assert len(grid_cells(after)) == 56
+    assert "awarded the match to Bob" in after
