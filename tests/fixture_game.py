@@ -92,3 +92,65 @@ class Tally(GameDefinition):
 
 
 TALLY = register(Tally())
+
+
+class SealedBids(GameDefinition):
+    """2-7 seats each submit a sealed number; all are revealed together when everyone has
+    submitted or the deadline passes. Proves the core fits sealed simultaneous submissions."""
+
+    key = "fixture-sealed"
+    title = "Sealed bids (test fixture)"
+    listed = False
+    min_seats = 2
+    max_seats = 7
+
+    def default_settings(self) -> dict[str, Any]:
+        return {"seconds": 60}
+
+    def start(self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime):
+        due = now + timedelta(seconds=settings["seconds"])
+        state = {"seats": len(seats), "sealed": {}, "revealed": None, "deadlines": {}}
+        state["deadlines"] = {"reveal": due.isoformat()}
+        return Outcome(state=state, kind="started")
+
+    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+        if state["revealed"] is not None:
+            raise ActionError("the bids are already revealed", code="wrong_phase")
+        if str(seat) in state["sealed"]:
+            raise ActionError("you have already submitted", code="already_submitted")
+        bid = action.get("bid")
+        if not isinstance(bid, int) or isinstance(bid, bool):
+            raise ActionError("a bid is a whole number")
+        sealed = {**state["sealed"], str(seat): bid}
+        new_state = {**state, "sealed": sealed}
+        if len(sealed) == state["seats"]:
+            return self._reveal(new_state, kind="submitted", seat=seat)
+        return Outcome(
+            state=new_state, kind="submitted", public={"seat": seat}, private={seat: {"bid": bid}}
+        )
+
+    def _reveal(self, state: State, kind: str, seat: int | None = None) -> Outcome:
+        revealed = dict(state["sealed"])
+        new_state = {**state, "revealed": revealed, "deadlines": {}}
+        public = {"revealed": revealed} if seat is None else {"seat": seat, "revealed": revealed}
+        return Outcome(state=new_state, kind=kind, public=public, result={"bids": revealed})
+
+    def timeout(self, state: State, key: str, now: datetime) -> Outcome:
+        return self._reveal(state, kind="revealed")
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        if not state:
+            return {}
+        view: dict[str, Any] = {
+            "submitted": sorted(int(seat) for seat in state["sealed"]),
+            "revealed": state["revealed"],
+            "deadlines": state["deadlines"],
+        }
+        if viewer.is_host:
+            view["sealed"] = state["sealed"]
+        elif viewer.seat is not None and str(viewer.seat) in state["sealed"]:
+            view["my_bid"] = state["sealed"][str(viewer.seat)]
+        return view
+
+
+SEALED = register(SealedBids())

@@ -259,3 +259,14 @@ async def test_two_workers_on_redis_deliver_a_move_to_a_spectator_on_the_other(o
     finally:
         first.stop()
         second.stop()
+
+
+async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(live_worker, open_tally):
+    async with ArenaClient(live_worker.url).match_socket(open_tally.public_id) as socket_:
+        await socket_.recv_until("full")
+        for _ in range(30):
+            await socket_.send({"type": "ping"})
+        limited = await socket_.recv_until("error", code="rate_limited")
+        assert limited["message"] == "too many messages; slow down"
+        pongs = [f for f in socket_.frames if f["type"] == "pong"]
+        assert 15 <= len(pongs) <= 25
