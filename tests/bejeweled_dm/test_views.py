@@ -62,7 +62,7 @@ def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
     view = view_of(match, Viewer.spectator())
     html = render_panels(match, Viewer.spectator(), view, version=match.version, oob=True)
     tops = re.findall(r'^<section id="(bjdm-[a-z]+)"[^>]*hx-swap-oob="true"', html, re.M)
-    assert tops == ["bjdm-status", "bjdm-board", "bjdm-offer", "bjdm-actions", "bjdm-history"]
+    assert tops == ["bjdm-status", "bjdm-board", "bjdm-actions", "bjdm-offer", "bjdm-history"]
 
 
 def test_the_prover_sees_the_proof_builder_and_the_opponent_does_not(client, live_match):
