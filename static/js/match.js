@@ -33,6 +33,12 @@
 
   function handle(frame) {
     if (frame.server_time) clockOffset = frame.server_time - Date.now();
+    // A page opened before the start has no game panels (nor their scripts) to swap: load it anew.
+    const status = frame.view && frame.view.match && frame.view.match.status;
+    if (status && status !== "open" && root.querySelector("[data-status='open']")) {
+      location.reload();
+      return;
+    }
     if (frame.type === "full") {
       applyHtml(frame.html);
       version = frame.version;
