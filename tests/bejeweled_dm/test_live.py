@@ -1,0 +1,131 @@
+"""A whole death match over real websockets: created on the new-match page, played to the end."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.db import connections
+
+from games.core.client import ArenaClient, MatchSocket, Refused
+from games.core.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "pw-for-tests-1"
+
+SIMPLE_CLAUSES = {
+    "Column": "Column H1",
+    "Plus": "Plus H1",
+    "Refresh": "Refresh H1",
+    "Recolor": "Recolor R B",
+    "Chain": "Chain R",
+    "Bend": "Bend",
+    "Swap": "Swap A7 B7",
+    "Rotate": "Rotate A6",
+    "Pick": "Pick A7",
+}
+
+
+def a_legal_proof(game_view: dict) -> str:
+    """One clause per type, each the first offered powerup, on cells that always hold gems."""
+    return "; ".join(SIMPLE_CLAUSES[kind["options"][0]["name"]] for kind in game_view["offer"])
+
+
+async def in_db(function):
+    def run():
+        try:
+            return function()
+        finally:
+            connections.close_all()
+
+    return await asyncio.to_thread(run)
+
+
+def create_through_the_page(url: str) -> Match:
+    host = ArenaClient(url)
+    host.login("boss", PASSWORD)
+    host.post_form(
+        "/matches/new/bejeweled-dm/",
+        {
+            "title": "Websocket death match",
+            "seat_count": "2",
+            "auto_start": "on",
+            "first_offer": "random",
+            "claim_window_seconds": "30",
+            "proof_seconds": "120",
+            "round_seconds": "600",
+            "pick_seconds": "60",
+            "no_claim_round_to": "DMO",
+        },
+    )
+    match = Match.objects.get(title="Websocket death match")
+    for username, seat in zip(["ec", "dmo"], match.seats.order_by("index"), strict=True):
+        player = ArenaClient(url)
+        player.login(username, PASSWORD)
+        player.post_form(seat.get_invite_url(), {})
+    connections.close_all()
+    return match
+
+
+async def step(actor: MatchSocket, action: dict, *others: MatchSocket) -> int:
+    version = await actor.act(action)
+    for other in others:
+        await other.wait_version(version)
+    await actor.wait_version(version)
+    return version
+
+
+@pytest.fixture
+def three_accounts(make_user):
+    for name in ("boss", "ec", "dmo"):
+        make_user(name)
+
+
+async def test_a_complete_four_round_match_over_websockets(live_worker, three_accounts):
+    match = await asyncio.to_thread(create_through_the_page, live_worker.url)
+    ec, dmo = ArenaClient(live_worker.url), ArenaClient(live_worker.url)
+    await asyncio.to_thread(ec.login, "ec", PASSWORD)
+    await asyncio.to_thread(dmo.login, "dmo", PASSWORD)
+    watcher_client = ArenaClient(live_worker.url)
+    async with (
+        ec.match_socket(match.public_id) as ec_ws,
+        dmo.match_socket(match.public_id) as dmo_ws,
+        watcher_client.match_socket(match.public_id) as watcher,
+    ):
+        for socket_ in (ec_ws, dmo_ws, watcher):
+            await socket_.recv_until("full")
+        for round_number in range(1, 5):
+            view = ec_ws.latest_view()["game"]
+            assert view["round"] == round_number and view["phase"] == "claim"
+            # The EC claims every gem, the DMO lets it stand, and the proof falls short.
+            await step(ec_ws, {"type": "claim", "count": 56}, dmo_ws, watcher)
+            with pytest.raises(Refused) as not_higher:
+                await dmo_ws.act({"type": "counterclaim", "count": 56})
+            assert not_higher.value.code == "not_higher"
+            await step(dmo_ws, {"type": "pass"}, ec_ws, watcher)
+            with pytest.raises(Refused) as not_prover:
+                await dmo_ws.act({"type": "proof", "proof": a_legal_proof(view)})
+            assert not_prover.value.code == "not_prover"
+            await step(ec_ws, {"type": "proof", "proof": a_legal_proof(view)}, dmo_ws, watcher)
+            watched = watcher.latest_view()["game"]
+            assert watched["score"] == [0, round_number]
+            assert watched["last_round"]["steps"], "the resolution steps reach spectators"
+            if round_number == 4:
+                break
+            for socket_ in (ec_ws, dmo_ws):
+                options = socket_.latest_view()["game"]["picks"]["options"]
+                pick = {
+                    kind["type"]: next(c["name"] for c in kind["choices"] if c["allowed"])
+                    for kind in options
+                }
+                others = [s for s in (ec_ws, dmo_ws, watcher) if s is not socket_]
+                await step(socket_, {"type": "pick", **pick}, *others)
+        final = watcher.latest_view()
+        assert final["match"]["status"] == "finished"
+        assert final["match"]["result"]["winner"] == 1
+        assert final["match"]["result"]["garnets"] == 5
+    await in_db(match.refresh_from_db)
+    assert match.status == Match.Status.FINISHED
+    versions = await in_db(lambda: list(match.events.values_list("version", flat=True)))
+    assert versions == list(range(1, match.version + 1))
