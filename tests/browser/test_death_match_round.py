@@ -1,0 +1,85 @@
+"""A whole death-match round in three browsers: the EC, the DMO and a spectator."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def second_pick_cell(board_text: str) -> str:
+    """A gem on the bottom row whose colour differs from A7's (Pick takes different colours)."""
+    bottom = board_text.splitlines()[-1]
+    column = next(i for i, gem in enumerate(bottom) if gem != bottom[0])
+    return f"{'ABCDEFGH'[column]}7"
+
+
+def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(login_context, make_user):
+    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
+    match = services.create_match(
+        host=host,
+        game_key="bejeweled-dm",
+        title="Browser death match",
+        settings={
+            "first_offer": "chosen",
+            "offered_starters": ["Pick"],
+            "offered_passives": ["Bend"],
+            "offered_actives": ["Plus"],
+        },
+        roles=["EC", "DMO"],
+    )
+    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    other = second_pick_cell(match.state["board"])
+
+    ec_page, dmo_page, spectator = (
+        login_context("erin"),
+        login_context("dmitri"),
+        login_context(None),
+    )
+    for page in (ec_page, dmo_page, spectator):
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+        expect(page.locator("#bjdm-board td[data-cell]")).to_have_count(56)
+
+    ec_page.fill("#bjdm-claim-count", "1")
+    ec_page.locator("form[data-action=claim] button[type=submit]").click()
+    expect(dmo_page.locator("#bjdm-counter-count")).to_be_visible()
+    expect(spectator.locator("#bjdm-status .phase-label")).to_contain_text("ounterclaim")
+    expect(spectator.locator("#bjdm-status [data-deadline]")).to_contain_text(":")
+
+    # A counterclaim that is not higher is refused by the server with its reason.
+    dmo_page.evaluate("window.gemArena.send({type: 'counterclaim', count: 1})")
+    expect(dmo_page.locator("#match-error")).to_contain_text("higher than 1")
+
+    dmo_page.fill("#bjdm-counter-count", "2")
+    dmo_page.locator("form[data-action=counterclaim] button[type=submit]").click()
+    expect(dmo_page.locator("#bjdm-proof")).to_be_visible()
+    expect(ec_page.locator("#bjdm-proof")).to_have_count(0)
+
+    dmo_page.click("#bjdm-board td[data-cell=A7]")
+    dmo_page.check("input[name=b-target][value=starter]")
+    dmo_page.click("#bjdm-board td[data-cell=A7]")
+    dmo_page.click(f"#bjdm-board td[data-cell={other}]")
+    expect(dmo_page.locator("#bjdm-proof")).to_have_value(f"Plus A7; Bend; Pick A7 {other}")
+    dmo_page.locator("form[data-action=proof] button[type=submit]").click()
+
+    for page in (ec_page, dmo_page, spectator):
+        expect(page.locator("#bjdm-board")).to_have_class("panel bjdm-board-panel animating")
+    for page in (ec_page, dmo_page, spectator):
+        expect(page.locator("#bjdm-board")).not_to_have_class(
+            "panel bjdm-board-panel animating", timeout=60_000
+        )
+        expect(page.locator(".bjdm-step-text")).to_contain_text("gems removed in all")
+        expect(page.locator("#bjdm-history .bjdm-result")).to_contain_text("Dmitri wins the round")
+    match.refresh_from_db()
+    removed = match.state["history"][-1]["removed"]
+    assert removed >= 2
+    expect(spectator.locator(".bjdm-counter .count")).to_have_text(str(removed))
+
+    spectator.click(".bjdm-replay")
+    expect(spectator.locator("#bjdm-board")).to_have_class("panel bjdm-board-panel animating")
