@@ -74,6 +74,17 @@ class Tally(GameDefinition):
         new_state = {**state, "winner": winner, "deadlines": {}}
         return Outcome(state=new_state, kind="adjudicated", result={"winner": winner})
 
+    def analysis_job(self, state: State) -> dict[str, Any] | None:
+        if state.get("winner") is None or "analysis" in state:
+            return None
+        return {"total": state["total"]}
+
+    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
+        return {"overshoot": job["total"] - 10}
+
+    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]):
+        return Outcome(state={**state, "analysis": result}, kind="analysed", public=result)
+
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         if not state:
             return {}

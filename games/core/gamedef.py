@@ -122,3 +122,16 @@ class GameDefinition:
     def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
         """The action a bot in ``seat`` takes now, or None to wait."""
         return None
+
+    # Analysis: slow, pure work done after the fact (e.g. a round's true optimum). The core runs
+    # it outside any lock and records the result as an event, so it survives restarts.
+
+    def analysis_job(self, state: State) -> dict[str, Any] | None:
+        """The next piece of analysis this state is waiting for, or None."""
+        return None
+
+    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+        raise NotImplementedError

@@ -52,6 +52,7 @@ class Match(models.Model):
     state = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
+    analysis_pending = models.BooleanField(default=False, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -17,9 +17,8 @@ MIN_SLEEP_SECONDS = 0.02
 
 
 def tick() -> float:
-    """Fire what is due and let bots act; return how long to sleep before the next tick."""
+    """Fire what is due; return how long to sleep before the next tick."""
     services.fire_due_deadlines()
-    services.run_bots()
     poll = settings.SCHEDULER_POLL_SECONDS
     upcoming = services.next_deadline_at()
     if upcoming is None:
@@ -28,12 +27,28 @@ def tick() -> float:
     return max(MIN_SLEEP_SECONDS, min(poll, wait))
 
 
-async def run_forever(stop: asyncio.Event | None = None) -> None:
-    log.info("scheduler running")
+def work() -> float:
+    """Let bots act and run pending analysis (both may be slow, so they have their own loop)."""
+    busy = services.run_bots() + services.run_analyses()
+    return MIN_SLEEP_SECONDS if busy else settings.SCHEDULER_POLL_SECONDS
+
+
+async def _loop(step, stop: asyncio.Event | None, *, thread_sensitive: bool) -> None:  # type: ignore[no-untyped-def]
+    run = database_sync_to_async(step, thread_sensitive=thread_sensitive)
     while stop is None or not stop.is_set():
         try:
-            wait = await database_sync_to_async(tick)()
+            wait = await run()
         except Exception:
-            log.exception("scheduler tick failed; retrying")
+            log.exception("scheduler step %s failed; retrying", step.__name__)
             wait = settings.SCHEDULER_POLL_SECONDS
         await asyncio.sleep(wait)
+
+
+async def run_forever(stop: asyncio.Event | None = None) -> None:
+    """Deadlines in one loop; bots and analysis in another thread, so a slow solve never delays
+    a clock."""
+    log.info("scheduler running")
+    await asyncio.gather(
+        _loop(tick, stop, thread_sensitive=True),
+        _loop(work, stop, thread_sensitive=False),
+    )

@@ -55,6 +55,7 @@ def _append(
     """Record an outcome on a locked match row: new version, event, state, deadlines, status."""
     match.version += 1
     match.state = outcome.state
+    match.analysis_pending = match.game.analysis_job(outcome.state) is not None
     if outcome.result is not None and match.status in {Match.Status.LIVE, Match.Status.OPEN}:
         match.status = Match.Status.FINISHED
         match.result = outcome.result
@@ -247,6 +248,26 @@ def run_bots() -> int:
                 log.info("bot in %s seat %s refused: %s", match, seat.index, refusal.message)
             break  # the match moved on; look again next tick
     return applied
+
+
+def run_analyses(limit: int = 5) -> int:
+    """Do the pending analysis of a few matches; the slow part runs outside any lock."""
+    done = 0
+    pending = Match.objects.filter(analysis_pending=True).order_by("pk")[:limit]
+    for match in pending:
+        game = match.game
+        job = game.analysis_job(match.state)
+        if job is None:
+            Match.objects.filter(pk=match.pk).update(analysis_pending=False)
+            continue
+        result = game.run_analysis(job)
+        with transaction.atomic():
+            locked = _lock(match.pk)
+            if game.analysis_job(locked.state) != job:
+                continue  # someone else recorded it, or the match moved past it
+            _append(locked, game.record_analysis(locked.state, job, result), now=clock.now())
+            done += 1
+    return done
 
 
 def _check_playable(match: Match) -> ActionRefused | None:

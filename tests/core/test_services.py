@@ -188,3 +188,18 @@ def test_unknown_settings_are_refused(make_user):
             settings={"speed": 3},
             roles=["EC", "DMO"],
         )
+
+
+def test_analysis_runs_once_after_the_match_and_is_logged_as_an_event(clock, tally_match):
+    match, ada, bob, host = tally_match
+    assert services.run_analyses() == 0
+    for user in [ada, bob, ada, bob]:
+        services.submit_action(match, user, {"type": "add", "amount": 3})
+    match.refresh_from_db()
+    assert match.analysis_pending
+    assert services.run_analyses() == 1
+    match.refresh_from_db()
+    assert match.state["analysis"] == {"overshoot": 2}
+    assert match.events.last().kind == "analysed"
+    assert not match.analysis_pending
+    assert services.run_analyses() == 0
