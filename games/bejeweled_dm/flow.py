@@ -430,6 +430,7 @@ def end_round(
         "proof": turn["proof"] if turn else None,
         "removed": turn["removed"] if turn else None,
         "offer": state["offer"],
+        "start_board": state["board"],
         "score": list(new["score"]),
     }
     new["history"].append(summary)

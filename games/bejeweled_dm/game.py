@@ -3,10 +3,11 @@ function that decides what each viewer sees (``view``)."""
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
 from typing import Any
 
-from games.bejeweled_dm import engine, flow
+from games.bejeweled_dm import bot, engine, flow
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 
@@ -56,7 +57,7 @@ class DeathMatch(GameDefinition):
     title = "Bejeweled death match"
     roles = ("EC", "DMO")
     template_dir = "bejeweled_dm"
-    bot_levels = ()
+    bot_levels = bot.LEVELS
     rules_summary = (
         "Claim how many gems you can remove with one starter, one passive and one active "
         "powerup; the higher claimant must prove it. First to 4 rounds."
@@ -122,7 +123,32 @@ class DeathMatch(GameDefinition):
         return flow.adjudicate(state, award, now)
 
     def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
+        return bot.decide(state, seat, level, now)
+
+    # --- the optimum of each played round, found by the exact solver after the round ----------
+
+    def analysis_job(self, state: State) -> dict[str, Any] | None:
+        for entry in state.get("history", []):
+            if "optimum" not in entry and "start_board" in entry:
+                return {
+                    "round": entry["round"],
+                    "board": entry["start_board"],
+                    "offer": entry["offer"],
+                }
         return None
+
+    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
+        return bot.analysed_round(job["board"], job["offer"])
+
+    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+        new = copy.deepcopy(state)
+        for entry in new["history"]:
+            if entry["round"] == job["round"]:
+                entry["optimum"] = {"count": result["count"], "proof": result["proof"]}
+        if new.get("last") and new["last"]["round"] == job["round"]:
+            new["last"]["optimum"] = result
+        public = {"round": job["round"], "count": result["count"], "proof": result["proof"]}
+        return Outcome(state=new, kind="optimum_found", public=public)
 
     # --- what a viewer sees --------------------------------------------------------------------
 
@@ -380,6 +406,7 @@ class _View:
             else None
         )
         shown["random_picks"] = [int(key) for key in entry.get("random_picks", [])]
+        shown["optimum"] = entry.get("optimum")
         return shown
 
     def last_round(self) -> dict[str, Any] | None:

@@ -337,6 +337,11 @@
       replay();
       return;
     }
+    if (event.target.closest("#bjdm-board .bjdm-show-optimum")) {
+      const last = view && view.last_round;
+      if (last && last.optimum) play(last.start_board, last.optimum.steps);
+      return;
+    }
     if (event.target.closest("#bjdm-actions .b-clear")) {
       if (builder) builder.cells = [];
       writeBuilder(document.querySelector("#bjdm-actions .bjdm-builder"));

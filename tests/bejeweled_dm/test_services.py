@@ -246,3 +246,37 @@ def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 1, "score": [0, 1], "garnets": 5}
+
+
+def test_two_bots_play_a_complete_match_and_every_round_gets_its_optimum(clock, make_user):
+    match = services.create_match(
+        host=make_user("bot-host"),
+        game_key="bejeweled-dm",
+        title="bots",
+        settings={},
+        roles=["EC", "DMO"],
+    )
+    services.seat_bot(match, 0, "fast")
+    services.seat_bot(match, 1, "waits")
+    for _ in range(400):
+        clock.advance(2)
+        services.fire_due_deadlines()
+        services.run_bots()
+        match.refresh_from_db()
+        if match.is_over:
+            break
+    assert match.status == Match.Status.FINISHED
+    assert max(match.result["score"]) == 4
+    while services.run_analyses():
+        pass
+    match.refresh_from_db()
+    for entry in match.state["history"]:
+        best, proof = engine.best_claim(
+            entry["start_board"],
+            entry["offer"]["starter"],
+            entry["offer"]["passive"],
+            entry["offer"]["active"],
+        )
+        assert entry["optimum"] == {"count": best, "proof": proof}
+    kinds = list(match.events.values_list("kind", flat=True))
+    assert kinds.count("optimum_found") == len(match.state["history"])
