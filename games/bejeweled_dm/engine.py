@@ -769,3 +769,19 @@ def refill_rocks(board: Board, seed: int) -> Board:
                 forbidden.add(x)
         grid[i] = rng.choice([x for x in range(len(COLOURS)) if x not in forbidden])
     return _board(grid)
+
+
+# --- the best claim --------------------------------------------------------------------------
+
+
+def best_claim(
+    board: Board | str,
+    starters: Iterable[str],
+    passives: Iterable[str],
+    actives: Iterable[str],
+) -> tuple[int, str]:
+    """The largest count any proof using one offered powerup of each type reaches, with one proof
+    that reaches it; exact (see games/bejeweled_dm/solver.py, which this forwards to)."""
+    from .solver import best_claim as solve  # the solver imports this module
+
+    return solve(board, starters, passives, actives)
