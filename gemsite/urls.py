@@ -6,4 +6,5 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.core.urls")),
+    path("", include("games.bejeweled_dm.urls")),
 ]

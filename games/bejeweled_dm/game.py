@@ -52,6 +52,26 @@ def gems(count: int) -> str:
     return f"{count} gem" if count == 1 else f"{count} gems"
 
 
+def board_grid(text: str) -> dict[str, Any]:
+    """A board's text as rows of cells ready for the grid template."""
+    rows = [line.strip() for line in text.strip().splitlines()]
+    return {
+        "text": "\n".join(rows),
+        "rows": [
+            [
+                {
+                    "cell": f"{engine.COLUMN_LETTERS[c]}{r + 1}",
+                    "gem": gem,
+                    "css": GEM_CLASSES[gem],
+                    "label": GEM_LABELS[gem],
+                }
+                for c, gem in enumerate(row)
+            ]
+            for r, row in enumerate(rows)
+        ],
+    }
+
+
 class DeathMatch(GameDefinition):
     key = "bejeweled-dm"
     title = "Bejeweled death match"
@@ -319,24 +339,7 @@ class _View:
 
     # the board and the offer
 
-    @staticmethod
-    def grid(text: str) -> dict[str, Any]:
-        rows = [line.strip() for line in text.strip().splitlines()]
-        return {
-            "text": "\n".join(rows),
-            "rows": [
-                [
-                    {
-                        "cell": f"{engine.COLUMN_LETTERS[c]}{r + 1}",
-                        "gem": gem,
-                        "css": GEM_CLASSES[gem],
-                        "label": GEM_LABELS[gem],
-                    }
-                    for c, gem in enumerate(row)
-                ]
-                for r, row in enumerate(rows)
-            ],
-        }
+    grid = staticmethod(board_grid)
 
     def board(self) -> dict[str, Any]:
         state = self.state
