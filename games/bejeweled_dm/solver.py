@@ -42,6 +42,7 @@ from .engine import (
     Proof,
     format_proof,
     parse_board,
+    parse_proof,
     resolve_count,
     resolve_first_use,
 )
@@ -198,20 +199,48 @@ def exhaustive_best_claim(
 # --- the search ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """A passive with its colours, as the turn applies it: Bend, the Chain colour (or -1), the
+    Recolor pair (or None)."""
+
+    bend: bool
+    chain: int
+    recolor: tuple[int, int] | None
+
+    @classmethod
+    def of(cls, passive: PassiveChoice) -> _Rules:
+        name, colours = passive
+        indices = tuple(COLOURS.index(colour) for colour in colours)
+        return cls(
+            name == "Bend",
+            indices[0] if name == "Chain" else -1,
+            (indices[0], indices[1]) if name == "Recolor" else None,
+        )
+
+    def after_first_use(self) -> _Rules:
+        """The rules for Refresh's second use: Recolor has done all it can once anything was
+        removed (no gem of its first colour is left and no gem appears during a turn)."""
+        return _Rules(self.bend, self.chain, None)
+
+
 @dataclass
 class SearchStats:
-    """What a search did: plain turns played, resumed turns after an activation, second uses."""
+    """What a search did: plain turns played, turns resumed after an activation, second uses
+    played, and second uses counted without playing them (two independent Picks)."""
 
     first_uses: int = 0
     activations: int = 0
     second_uses: int = 0
+    second_uses_summed: int = 0
 
     @property
     def states(self) -> int:
+        """Turns resolved (played or resumed), the benchmark's unit of work."""
         return self.first_uses + self.activations + self.second_uses
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Candidate:
     count: int
     active: str
@@ -221,6 +250,83 @@ class _Candidate:
     second: Move | None = None
 
 
+BitMove = tuple[int, ...]
+"""A starter use as bits (see solver_bits): Swap two, Rotate the top-left, Pick one or two."""
+
+
+def _move_bits(move: Move) -> BitMove:
+    return tuple(bits.BIT_OF_INDEX[row * COLUMNS + column] for row, column in move)
+
+
+def _bits_move(move: BitMove) -> Move:
+    return tuple(divmod(bits.INDEX_OF_BIT[bit], COLUMNS) for bit in move)
+
+
+def _play(
+    masks: bits.Masks | tuple[int, ...],
+    rocks: int,
+    starter: str,
+    move: BitMove,
+    rules: _Rules,
+    points: list[bits.Snapshot] | None,
+    settled: bool,
+) -> tuple[int, bits.Masks, int]:
+    """One starter use with no active on the board, and the turn until it settles: (count, masks,
+    rocks). ``settled`` says the board has nothing to remove before the starter (then a Pick
+    cannot make a line before gravity: holes only break lines)."""
+    grid = list(masks)
+    if starter == "Pick":
+        picked = 0
+        for bit in move:
+            picked |= 1 << bit
+        seeds = bits.remove_cells(grid, picked, rules.chain)
+        if rules.recolor is not None:
+            source, target = rules.recolor
+            grid[target] |= grid[source]
+            grid[source] = 0
+            settled = False
+        found = 0 if settled else bits.find_matches(grid, rules.bend)
+        return bits.settle(
+            grid,
+            rocks,
+            picked,
+            picked.bit_count(),
+            seeds,
+            None,
+            rules.bend,
+            rules.chain,
+            found,
+            picked,
+            points,
+            False,
+        )
+    if starter == "Swap":
+        bits.swap(grid, move[0], move[1])
+    else:
+        bits.rotate(grid, move[0])
+    found = bits.find_matches(grid, rules.bend)
+    if not found and settled:
+        return 0, grid, rocks
+    return bits.settle(
+        grid, rocks, 0, 0, 0, rules.recolor, rules.bend, rules.chain, found, 0, points, False
+    )
+
+
+def _changed_columns(before: int, after: int) -> int:
+    """The columns (bit c for column c) whose rocks differ: those where anything was removed."""
+    changed = before ^ after
+    columns = 0
+    for column in range(COLUMNS):
+        if changed >> (column * bits.BYTE) & bits.COLUMN_BITS:
+            columns |= 1 << column
+    return columns
+
+
+def _near(columns: int) -> int:
+    """The columns within two of the given ones: where a line through them can reach."""
+    return (columns | columns << 1 | columns << 2 | columns >> 1 | columns >> 2) & 0xFF
+
+
 class _Search:
     """One best-claim search on one board."""
 
@@ -228,50 +334,19 @@ class _Search:
         self.board = board
         self.masks, self.rocks = bits.board_masks(board)
         self.gem_count = SIZE - board.count(ROCK)
-        self.second_best: dict[tuple[object, ...], tuple[int, Move | None]] = {}
+        self.second_best: dict[tuple[object, ...], tuple[int, BitMove | None]] = {}
         self.stats = SearchStats()
 
-    # one starter use with no active on the board
-
-    def play(
-        self,
-        masks: bits.Masks | tuple[int, ...],
-        rocks: int,
-        starter: str,
-        move: Move,
-        bend: bool,
-        chain: int,
-        recolor: tuple[int, int] | None,
-        points: list[bits.Snapshot] | None,
-    ) -> tuple[int, bits.Masks, int]:
-        grid = list(masks)
-        if starter == "Pick":
-            picked = 0
-            for cell in move:
-                picked |= 1 << _cell_bit(cell)
-            seeds = bits.remove_cells(grid, picked, chain)
-            count = picked.bit_count()
-            if recolor is not None:
-                source, target = recolor
-                grid[target] |= grid[source]
-                grid[source] = 0
-            found = bits.find_matches(grid, bend)
-            return bits.settle(
-                grid, rocks, picked, count, seeds, None, bend, chain, found, picked, points, False
-            )
-        if starter == "Swap":
-            bits.swap(grid, _cell_bit(move[0]), _cell_bit(move[1]))
-        else:
-            bits.rotate(grid, _cell_bit(move[0]))
-        found = bits.find_matches(grid, bend)
-        return bits.settle(grid, rocks, 0, 0, 0, recolor, bend, chain, found, 0, points, False)
+    # Column and Plus
 
     def best_activation(
-        self, points: list[bits.Snapshot], active: str, bend: bool, chain: int, plain: int
+        self, points: list[bits.Snapshot], active: str, rules: _Rules, plain: int
     ) -> int:
         """The best count of a Column or Plus going off at any cell removed in the plain turn
-        (which counts ``plain``)."""
+        (which counts ``plain``): the turn resumed from each activation point, once for each
+        distinct set of gems in reach."""
         best = -1
+        reach_of = bits.COLUMN_OF_BIT if active == "Column" else bits.PLUS_MASK
         for point in points:
             gems = 0
             for mask in point.masks:
@@ -281,9 +356,7 @@ class _Search:
             while removed:
                 low = removed & -removed
                 removed ^= low
-                bit = low.bit_length() - 1
-                reach = bits.COLUMN_OF_BIT[bit] if active == "Column" else bits.PLUS_MASK[bit]
-                targets = reach & gems
+                targets = reach_of[low.bit_length() - 1] & gems
                 if targets in tried:
                     continue
                 tried.add(targets)
@@ -293,7 +366,7 @@ class _Search:
                     continue
                 self.stats.activations += 1
                 grid = list(point.masks)
-                seeds = point.seeds | bits.remove_cells(grid, targets, chain)
+                seeds = point.seeds | bits.remove_cells(grid, targets, rules.chain)
                 count, _, _ = bits.settle(
                     grid,
                     point.rocks,
@@ -301,84 +374,162 @@ class _Search:
                     point.count + targets.bit_count(),
                     seeds,
                     point.recolor,
-                    bend,
-                    chain,
+                    rules.bend,
+                    rules.chain,
                     0,
                     0,
                     None,
                     True,
                 )
-                best = max(best, count)
+                if count > best:
+                    best = count
         return best
 
+    # Refresh
+
     def best_second_use(
-        self, masks: bits.Masks, rocks: int, starter: str, bend: bool, chain: int
-    ) -> tuple[int, Move | None]:
-        """The best second use of the starter on a settled board (Recolor has done its work by then,
-        so only Bend and Chain matter), kept in a table."""
-        key = (*masks, rocks, starter, bend, chain)
+        self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
+    ) -> tuple[int, BitMove | None]:
+        """The best second use of the starter on a settled board, under ``rules`` (with no
+        Recolor), kept in a table keyed by the board up to the names of the colours (the rules
+        only compare colours, except Chain's, which keeps its place)."""
+        if rules.chain >= 0:
+            others = sorted(mask for colour, mask in enumerate(masks) if colour != rules.chain)
+            key: tuple[object, ...] = (masks[rules.chain], *others, rocks, starter, rules.bend)
+        else:
+            key = (*sorted(masks), rocks, starter, rules.bend, rules.chain)
         known = self.second_best.get(key)
-        if known is not None:
-            return known
-        settled = bits.masks_board(masks, rocks)
-        best: tuple[int, Move | None] = (0, None)
-        for move in starter_moves(settled, starter):
-            if starter == "Swap":
-                first, second = _cell_bit(move[0]), _cell_bit(move[1])
-                if bits.colour_at(masks, first) == bits.colour_at(masks, second):
-                    continue
+        if known is None:
+            if starter == "Pick":
+                known = self.best_second_pick(masks, rocks, rules)
+            else:
+                known = self.best_second_move(masks, rocks, starter, rules)
+            self.second_best[key] = known
+        return known
+
+    def best_second_move(
+        self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
+    ) -> tuple[int, BitMove | None]:
+        """Swap or Rotate on a settled board: only a use that makes a line (or Bend square)
+        removes anything."""
+        gems = masks[0] | masks[1] | masks[2] | masks[3] | masks[4]
+        if starter == "Swap":
+            moves = [(bit, bit + bits.BYTE) for bit in _bit_list(gems & (gems >> bits.BYTE))]
+            moves += [(bit, bit + 1) for bit in _bit_list(gems & (gems >> 1))]
+        else:
+            squares = gems & (gems >> 1) & (gems >> bits.BYTE) & (gems >> (bits.BYTE + 1))
+            moves = [(bit,) for bit in _bit_list(squares)]
+        best: tuple[int, BitMove | None] = (0, None)
+        for move in moves:
             self.stats.second_uses += 1
-            count, _, _ = self.play(masks, rocks, starter, move, bend, chain, None, None)
+            count, _, _ = _play(masks, rocks, starter, move, rules, None, True)
             if count > best[0]:
                 best = (count, move)
-        self.second_best[key] = best
         return best
+
+    def best_second_pick(
+        self, masks: bits.Masks, rocks: int, rules: _Rules
+    ) -> tuple[int, BitMove | None]:
+        """Pick on a settled board: every gem, then every pair of gems of different colours. Two
+        picks whose turns only touch columns more than two apart never meet (every line or
+        square that forms runs through a gem that moved, and reaches two columns at most), so
+        the pair counts what the two single picks count."""
+        gem_bits = []
+        colours = []
+        for colour, mask in enumerate(masks):
+            for bit in _bit_list(mask):
+                gem_bits.append(bit)
+                colours.append(colour)
+        order = sorted(range(len(gem_bits)), key=gem_bits.__getitem__)
+        gem_bits = [gem_bits[i] for i in order]
+        colours = [colours[i] for i in order]
+        singles = []
+        best: tuple[int, BitMove | None] = (0, None)
+        for bit in gem_bits:
+            self.stats.second_uses += 1
+            count, _, after = _play(masks, rocks, "Pick", (bit,), rules, None, True)
+            columns = _changed_columns(rocks, after)
+            singles.append((count, columns, _near(columns)))
+            if count > best[0]:
+                best = (count, (bit,))
+        for n, first in enumerate(gem_bits):
+            count_a, columns_a, near_a = singles[n]
+            colour_a = colours[n]
+            for m in range(n + 1, len(gem_bits)):
+                if colours[m] == colour_a:
+                    continue
+                count_b, columns_b, _ = singles[m]
+                if not near_a & columns_b:
+                    self.stats.second_uses_summed += 1
+                    count = count_a + count_b
+                else:
+                    self.stats.second_uses += 1
+                    count = _play(masks, rocks, "Pick", (first, gem_bits[m]), rules, None, True)[0]
+                if count > best[0]:
+                    best = (count, (first, gem_bits[m]))
+        return best
+
+    # the whole search
 
     def run(
         self, starters: tuple[str, ...], passives: tuple[str, ...], actives: tuple[str, ...]
     ) -> _Candidate:
         best: _Candidate | None = None
-        branching = [active for active in actives if active != "Refresh"]
+        branching = any(active != "Refresh" for active in actives)
+        first_moves = {starter: self.first_moves(starter) for starter in starters}
         for passive in passive_choices(passives):
-            name, colours = passive
-            bend = name == "Bend"
-            chain = COLOURS.index(colours) if name == "Chain" else -1
-            recolor = (
-                (COLOURS.index(colours[0]), COLOURS.index(colours[1]))
-                if name == "Recolor"
-                else None
-            )
+            if passive[0] == "Recolor" and passive[1] != "".join(
+                sorted(passive[1], key=COLOURS.index)
+            ):
+                # Recolor B A plays as Recolor A B with the two colours' names exchanged, and no
+                # rule looks at a colour's name: the same counts.
+                continue
+            rules = _Rules.of(passive)
+            second_rules = rules.after_first_use()
             for starter in starters:
-                unchanged_seen = False
-                for move in starter_moves(self.board, starter):
-                    if starter != "Pick" and self.leaves_board_as_is(starter, move):
-                        if unchanged_seen:
-                            continue
-                        unchanged_seen = True
+                for move, move_bits in first_moves[starter]:
                     points: list[bits.Snapshot] | None = [] if branching else None
                     self.stats.first_uses += 1
-                    count, settled, rocks = self.play(
-                        self.masks, self.rocks, starter, move, bend, chain, recolor, points
+                    count, settled, rocks = _play(
+                        self.masks, self.rocks, starter, move_bits, rules, points, False
                     )
                     for active in actives:
                         second: Move | None = None
                         if active == "Refresh":
                             value = count
                             if count:
-                                extra, second = self.best_second_use(
-                                    settled, rocks, starter, bend, chain
+                                extra, second_bits = self.best_second_use(
+                                    settled, rocks, starter, second_rules
                                 )
-                                value += extra
+                                if second_bits is not None:
+                                    value += extra
+                                    second = _bits_move(second_bits)
                         else:
                             assert points is not None
                             value = count if count < self.gem_count else -1
-                            activated = self.best_activation(points, active, bend, chain, count)
+                            activated = self.best_activation(points, active, rules, count)
                             value = max(value, activated)
                         if best is None or value > best.count:
                             best = _Candidate(value, active, passive, starter, move, second)
+                    if best is not None and best.count == self.gem_count:
+                        return best  # every gem: nothing can do better
         if best is None:
             raise ValueError(_NO_PROOF)
         return best
+
+    def first_moves(self, starter: str) -> list[tuple[Move, BitMove]]:
+        """The starter's uses on the board, leaving out all but the first Swap of two gems of one
+        colour and Rotate of four: they leave the board as it is (an active moved by one ends on
+        a gem where it could have been placed)."""
+        moves = []
+        unchanged_seen = False
+        for move in starter_moves(self.board, starter):
+            if starter != "Pick" and self.leaves_board_as_is(starter, move):
+                if unchanged_seen:
+                    continue
+                unchanged_seen = True
+            moves.append((move, _move_bits(move)))
+        return moves
 
     def leaves_board_as_is(self, starter: str, move: Move) -> bool:
         """A Swap of two gems of one colour or a Rotate of four."""
@@ -410,10 +561,74 @@ class _Search:
                 _, _, refreshed = resolve_first_use(self.board, proof)
                 if candidate.count and not refreshed:
                     continue
-                proof = replace(proof, second=candidate.second)
+                proof = replace(proof, second=candidate.second if refreshed else None)
             if resolve_count(self.board, proof)[0] == candidate.count:
                 return proof
         raise AssertionError(f"no placement reaches the count found: {candidate}")
+
+
+def _bit_list(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+# --- helpers for tests and tools -----------------------------------------------------------------
+
+
+def plain_turn(board: Board | str, proof: Proof | str) -> tuple[int, Board]:
+    """The first use of ``proof``'s starter with its passive and no active powerup on the board
+    (the proof's active is not looked at): the count and the settled board. The same as the
+    engine's first use with a Refresh that does not matter."""
+    start = _as_board(board)
+    parsed = proof if isinstance(proof, Proof) else parse_proof(proof)
+    masks, rocks = bits.board_masks(start)
+    count, settled, rocks = _play(
+        masks,
+        rocks,
+        parsed.starter,
+        _move_bits(parsed.first),
+        _Rules.of((parsed.passive, parsed.colours)),
+        None,
+        False,
+    )
+    return count, bits.masks_board(settled, rocks)
+
+
+def best_placement(board: Board | str, proof: Proof | str) -> int:
+    """The best count of ``proof``'s active, passive and first starter use over every placement
+    of the active (for Refresh: with the best second use, when it goes off)."""
+    start = _as_board(board)
+    parsed = proof if isinstance(proof, Proof) else parse_proof(proof)
+    search = _Search(start)
+    rules = _Rules.of((parsed.passive, parsed.colours))
+    points: list[bits.Snapshot] = []
+    count, settled, rocks = _play(
+        search.masks, search.rocks, parsed.starter, _move_bits(parsed.first), rules, points, False
+    )
+    if parsed.active == "Refresh":
+        if not count:
+            return 0
+        return (
+            count
+            + search.best_second_use(settled, rocks, parsed.starter, rules.after_first_use())[0]
+        )
+    plain = count if count < search.gem_count else -1
+    return max(plain, search.best_activation(points, parsed.active, rules, count))
+
+
+def best_second_use(board: Board | str, proof: Proof | str) -> int:
+    """The best count of a second use of ``proof``'s starter on a settled board under its passive
+    (with Recolor spent), as Refresh grants it."""
+    start = _as_board(board)
+    parsed = proof if isinstance(proof, Proof) else parse_proof(proof)
+    search = _Search(start)
+    rules = _Rules.of((parsed.passive, parsed.colours)).after_first_use()
+    return search.best_second_use(search.masks, search.rocks, parsed.starter, rules)[0]
 
 
 def search_best_claim(

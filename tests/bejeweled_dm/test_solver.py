@@ -1,0 +1,260 @@
+"""The exact best-claim solver: it agrees with the plain exhaustive search, its proofs resolve to
+the count it claims, and its fast rules agree with the engine.
+
+The exhaustive search resolves every proof with the engine, so it is only run on boards with few
+gems (the rest rocks); the fast rules are compared with the engine on whole random boards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bejeweled_dm import engine
+from games.bejeweled_dm.engine import (
+    ACTIVES,
+    COLOURS,
+    PASSIVES,
+    STARTERS,
+    Board,
+    Proof,
+    format_proof,
+    generate_board,
+    parse_board,
+    parse_proof,
+    resolve,
+    resolve_count,
+    resolve_first_use,
+    resolve_second_use,
+)
+from games.bejeweled_dm.solver import (
+    best_claim,
+    best_placement,
+    best_second_use,
+    enumerate_proofs,
+    exhaustive_best_claim,
+    passive_choices,
+    plain_turn,
+    starter_moves,
+)
+
+ROCKS = "########"
+
+
+def board(*rows: str) -> Board:
+    """A board from its bottom rows; the rows above them are rocks."""
+    return parse_board("\n".join([ROCKS] * (7 - len(rows)) + list(rows)))
+
+
+@st.composite
+def small_boards(draw: st.DrawFn, max_gems: int = 8) -> Board:
+    """Boards with a few gems at the bottom of a few columns, in 3 to 5 colours."""
+    palette = COLOURS[: draw(st.integers(3, 5))]
+    heights = draw(st.lists(st.integers(0, 3), min_size=8, max_size=8))
+    cells = [ROCKS[0]] * 56
+    left = draw(st.integers(2, max_gems))
+    for column, height in enumerate(heights):
+        for row in range(6, 6 - height, -1):
+            if left == 0:
+                break
+            cells[row * 8 + column] = draw(st.sampled_from(palette))
+            left -= 1
+    return Board("".join(cells))
+
+
+def offers(kinds: tuple[str, ...]) -> st.SearchStrategy[list[str]]:
+    return st.lists(st.sampled_from(kinds), min_size=1, max_size=len(kinds), unique=True)
+
+
+def random_proof(rng: random.Random, start: Board) -> Proof:
+    """A random legal first-use proof on a board (no second starter clause)."""
+    starter = rng.choice(STARTERS)
+    passive, colours = rng.choice(passive_choices(PASSIVES))
+    move = rng.choice(starter_moves(start, starter))
+    gems = [divmod(i, 8) for i in range(56) if start.cells[i] != "#"]
+    return Proof(rng.choice(ACTIVES), rng.choice(gems), passive, colours, starter, move)
+
+
+# --- exact: the same count as the exhaustive search ----------------------------------------------
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_boards(), offers(STARTERS), offers(PASSIVES), offers(ACTIVES))
+def test_it_finds_the_count_of_the_exhaustive_search(
+    start: Board, starters: list[str], passives: list[str], actives: list[str]
+) -> None:
+    try:
+        expected = exhaustive_best_claim(start, starters, passives, actives)
+    except ValueError:
+        with pytest.raises(ValueError, match="no legal proof"):
+            best_claim(start, starters, passives, actives)
+        return
+    count, proof = best_claim(start, starters, passives, actives)
+    assert count == expected[0]
+    assert resolve(start, proof).removed == count
+
+
+def test_it_finds_the_exhaustive_count_with_everything_offered() -> None:
+    start = board("RG######", "GRB#####", "BGRY####")
+    expected, _ = exhaustive_best_claim(start, STARTERS, PASSIVES, ACTIVES)
+    count, proof = best_claim(start, STARTERS, PASSIVES, ACTIVES)
+    assert count == expected
+    assert resolve(start, proof).removed == count
+
+
+# --- the proof it gives -----------------------------------------------------------------------
+
+
+def test_its_proof_resolves_to_its_count_on_a_whole_board() -> None:
+    start = generate_board(7)
+    count, proof = best_claim(start, {"Swap"}, {"Bend"}, {"Plus", "Column"})
+    result = resolve(start, proof)
+    assert result.removed == count
+    assert proof == format_proof(parse_proof(proof))
+    assert proof.startswith(("Plus ", "Column ")) and "; Bend; Swap " in proof
+
+
+def test_it_accepts_board_text_and_any_collection() -> None:
+    start = generate_board(3)
+    from_board = best_claim(start, ["Rotate"], ("Chain",), frozenset({"Column"}))
+    from_text = best_claim(engine.format_board(start), "rotate", ["chain"], {"COLUMN"})
+    assert from_board == from_text
+
+
+def test_it_is_deterministic() -> None:
+    start = generate_board(11)
+    first = best_claim(start, {"Swap", "Rotate"}, {"Chain", "Bend"}, {"Plus", "Refresh"})
+    again = best_claim(start, ["Rotate", "Swap"], ["Bend", "Chain"], ["Refresh", "Plus"])
+    assert first == again
+
+
+def test_the_engine_forwards_best_claim() -> None:
+    start = generate_board(5)
+    offer = ({"Swap"}, {"Chain"}, {"Column"})
+    assert engine.best_claim(start, *offer) == best_claim(start, *offer)
+
+
+# --- Refresh ------------------------------------------------------------------------------------
+
+
+def test_refresh_takes_the_best_second_use() -> None:
+    # Swap B7 C7 stands three yellows in column B, which carry the Refresh away; on the settled
+    # board a second Swap lines up three yellows on row 7.
+    start = board("#Y#Y####", "GY#Y####", "RBYBY###")
+    count, proof = best_claim(start, {"Swap"}, {"Chain"}, {"Refresh"})
+    assert count == exhaustive_best_claim(start, {"Swap"}, {"Chain"}, {"Refresh"})[0] == 6
+    clauses = proof.split("; ")
+    assert len(clauses) == 4
+    assert resolve(start, "; ".join(clauses[:3])).removed == 3
+    assert resolve(start, proof).removed == 6
+
+
+def test_refresh_that_never_goes_off_has_no_second_clause() -> None:
+    # Four gems of four colours: nothing can ever line up, so Refresh never goes off.
+    start = board("RGBY####")
+    count, proof = best_claim(start, {"Swap"}, {"Chain"}, {"Refresh"})
+    assert count == 0
+    assert len(proof.split("; ")) == 3
+
+
+def test_refresh_with_pick_counts_both_picks() -> None:
+    start = board("RG######", "BY######")
+    count, proof = best_claim(start, {"Pick"}, {"Bend"}, {"Refresh"})
+    assert count == 4
+    assert resolve(start, proof).removed == 4
+
+
+# --- the fast rules agree with the engine -------------------------------------------------------
+
+
+def test_the_plain_turn_is_the_engines_turn_with_an_idle_refresh() -> None:
+    rng = random.Random(2024)
+    for seed in range(40):
+        start = generate_board(seed)
+        proof = random_proof(rng, start)
+        idle = replace(proof, active="Refresh")
+        count, settled, _ = resolve_first_use(start, idle)
+        assert plain_turn(start, proof) == (count, settled), format_proof(proof)
+
+
+def test_every_placement_of_column_and_plus_is_covered() -> None:
+    rng = random.Random(7)
+    for seed in range(12):
+        start = generate_board(100 + seed)
+        proof = random_proof(rng, start)
+        for active in ("Column", "Plus"):
+            probe = replace(proof, active=active)
+            placements = [
+                resolve_count(start, replace(probe, active_cell=divmod(i, 8)))[0] for i in range(56)
+            ]
+            assert best_placement(start, probe) == max(placements), format_proof(probe)
+
+
+def test_the_best_second_use_is_the_engines_best() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(200, 300):
+        start = generate_board(seed)
+        proof = random_proof(rng, start)
+        refresh = replace(proof, active="Refresh")
+        _, settled, refreshed = resolve_first_use(start, refresh)
+        if not refreshed:
+            continue
+        if proof.starter == "Pick":
+            # Every pair through the engine is slow: keep the board's bottom rows only.
+            settled = board(*settled.rows[4:])
+        moves = starter_moves(settled, proof.starter)
+        expected = max([0] + [resolve_second_use(settled, refresh, move)[0] for move in moves])
+        assert best_second_use(settled, refresh) == expected, format_proof(refresh)
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8
+
+
+# --- the plain reference ---------------------------------------------------------------------
+
+
+def test_enumerate_proofs_lists_every_legal_proof_once() -> None:
+    start = board("RG######", "BRG#####")
+    proofs = [format_proof(p) for p in enumerate_proofs(start, {"Swap"}, {"Bend"}, {"Refresh"})]
+    assert len(proofs) == len(set(proofs))
+    for proof in proofs:
+        resolve(start, proof)  # legal: no ValueError
+    swaps = len(starter_moves(start, "Swap"))
+    assert sum(1 for p in proofs if p.count(";") == 2) == swaps * 5
+
+
+# --- bad arguments ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("starters", "passives", "actives", "message"),
+    [
+        (set(), {"Bend"}, {"Plus"}, "no starter powerup offered"),
+        ({"Swap"}, [], {"Plus"}, "no passive powerup offered"),
+        ({"Swap"}, {"Bend"}, (), "no active powerup offered"),
+        ({"Jump"}, {"Bend"}, {"Plus"}, "unknown starter powerup 'Jump'"),
+        ({"Swap"}, {"Plus"}, {"Plus"}, "unknown passive powerup 'Plus'"),
+        ({"Swap"}, {"Bend"}, {"Plus", 3}, "unknown active powerup 3"),
+    ],
+)
+def test_it_refuses_bad_offers(starters, passives, actives, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        best_claim(generate_board(0), starters, passives, actives)
+
+
+def test_it_refuses_a_bad_board() -> None:
+    with pytest.raises(ValueError, match="7 rows"):
+        best_claim("RGB", {"Swap"}, {"Bend"}, {"Plus"})
+    with pytest.raises(ValueError, match="Board or as its text"):
+        best_claim(42, {"Swap"}, {"Bend"}, {"Plus"})  # type: ignore[arg-type]
+
+
+def test_it_says_when_no_starter_can_be_used() -> None:
+    with pytest.raises(ValueError, match="no legal proof"):
+        best_claim(board("R#G#B#Y#"), {"Swap", "Rotate"}, {"Bend"}, {"Plus"})
