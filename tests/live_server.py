@@ -10,9 +10,22 @@ import sys
 import time
 from pathlib import Path
 
-from django.db import connection
+from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+async def in_db(function):  # type: ignore[no-untyped-def]
+    """Run ORM code from an async test in a thread, closing that thread's connection after."""
+    import asyncio
+
+    def run():  # type: ignore[no-untyped-def]
+        try:
+            return function()
+        finally:
+            connections.close_all()
+
+    return await asyncio.to_thread(run)
 
 
 def free_port() -> int:

@@ -59,6 +59,9 @@ class Outcome:
     public: dict[str, Any] = field(default_factory=dict)
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    # An informational event (e.g. an analysis) changes nothing a player acts on, so an action
+    # sent against the version before it is not stale.
+    informational: bool = False
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,7 @@ class Event(models.Model):
     public = models.JSONField(default=dict, blank=True)
     private = models.JSONField(default=dict, blank=True)
     state = models.JSONField(default=dict)
+    informational = models.BooleanField(default=False)
     created_at = models.DateTimeField()
 
     class Meta:

@@ -71,6 +71,7 @@ def _append(
         public=outcome.public,
         private={str(k): v for k, v in outcome.private.items()},
         state=outcome.state,
+        informational=outcome.informational,
         created_at=now,
     )
     match.save()
@@ -192,7 +193,7 @@ def _apply_seat_action(
                 if earlier is not None:
                     return Accepted(version=earlier.version, duplicate=True)
             refusal = _check_playable(locked)
-            if refusal is None and expected_version not in (None, locked.version):
+            if refusal is None and _moved_on_since(locked, expected_version):
                 refusal = ActionRefused(
                     "stale_version",
                     f"the match moved on (version {locked.version}, you sent "
@@ -223,6 +224,15 @@ def _apply_seat_action(
         if earlier is not None and client_action_id:
             return Accepted(version=earlier.version, duplicate=True)
         raise
+
+
+def _moved_on_since(match: Match, version: int | None) -> bool:
+    """Has anything a player acts on happened after ``version``?"""
+    if version is None or version == match.version:
+        return False
+    if version > match.version:
+        return True
+    return match.events.filter(version__gt=version, informational=False).exists()
 
 
 def run_bots() -> int:
@@ -265,7 +275,9 @@ def run_analyses(limit: int = 5) -> int:
             locked = _lock(match.pk)
             if game.analysis_job(locked.state) != job:
                 continue  # someone else recorded it, or the match moved past it
-            _append(locked, game.record_analysis(locked.state, job, result), now=clock.now())
+            outcome = game.record_analysis(locked.state, job, result)
+            outcome.informational = True
+            _append(locked, outcome, now=clock.now())
             done += 1
     return done
 
@@ -358,9 +370,7 @@ def take_seat(match: Match, user: Any, invite_token: str) -> Seat:
         seat.user = user
         seat.joined_at = clock.now()
         seat.save()
-        _append_lobby_event(locked, "seat_taken", {"seat": seat.index, "name": display_name(user)})
-        if locked.settings.get("auto_start", True) and all(s.is_taken for s in locked.seats.all()):
-            _start(locked, actor=None)
+        _seat_taken(locked, seat, display_name(user))
         return seat
 
 
@@ -374,14 +384,16 @@ def seat_bot(match: Match, seat_index: int, level: str) -> Seat:
             raise ActionRefused("seat_taken", "this seat is already taken")
         seat.bot_level = level
         seat.save()
-        _append_lobby_event(locked, "seat_taken", {"seat": seat.index, "name": seat.player_name})
-        if locked.settings.get("auto_start", True) and all(s.is_taken for s in locked.seats.all()):
-            _start(locked, actor=None)
+        _seat_taken(locked, seat, seat.player_name)
         return seat
 
 
-def _append_lobby_event(match: Match, kind: str, public: dict[str, Any]) -> None:
-    _append(match, Outcome(state=match.state, kind=kind, public=public), now=clock.now())
+def _seat_taken(match: Match, seat: Seat, name: str) -> None:
+    """Log the seat as taken; with auto_start, the last seat taken starts the match."""
+    public = {"seat": seat.index, "name": name}
+    _append(match, Outcome(state=match.state, kind="seat_taken", public=public), now=clock.now())
+    if match.settings.get("auto_start", True) and all(s.is_taken for s in match.seats.all()):
+        _start(match, actor=None)
 
 
 def _start(match: Match, actor: Any) -> None:

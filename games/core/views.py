@@ -81,9 +81,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
     viewer = match.viewer_for(request.user)
     view = view_of(match, viewer)
     panels = render_panels(match, viewer, view, version=match.version, oob=False)
-    is_host = request.user.is_authenticated and (
-        request.user.pk == match.host_id or request.user.is_staff
-    )
+    is_host = _is_host(request, match)
     return render(
         request,
         "core/match.html",
@@ -123,11 +121,17 @@ HOST_OPERATIONS = {
 }
 
 
+def _is_host(request: HttpRequest, match: Match) -> bool:
+    return request.user.is_authenticated and (
+        request.user.pk == match.host_id or request.user.is_staff
+    )
+
+
 @require_POST
 @login_required
 def host_operation(request: HttpRequest, public_id: str, operation: str) -> HttpResponse:
     match = _match(public_id)
-    if not (request.user.pk == match.host_id or request.user.is_staff):
+    if not _is_host(request, match):
         messages.error(request, "only the host can do that")
         return redirect(match)
     run = HOST_OPERATIONS.get(operation)
@@ -144,7 +148,7 @@ def host_operation(request: HttpRequest, public_id: str, operation: str) -> Http
 @login_required
 def seat_bot(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     match = _match(public_id)
-    if not (request.user.pk == match.host_id or request.user.is_staff):
+    if not _is_host(request, match):
         messages.error(request, "only the host can seat a bot")
         return redirect(match)
     level = request.POST.get("level", "")

@@ -9,6 +9,7 @@ from django.db import connections
 
 from games.core.client import ArenaClient, MatchSocket, Refused
 from games.core.models import Match
+from tests.live_server import in_db
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,16 +31,6 @@ SIMPLE_CLAUSES = {
 def a_legal_proof(game_view: dict) -> str:
     """One clause per type, each the first offered powerup, on cells that always hold gems."""
     return "; ".join(SIMPLE_CLAUSES[kind["options"][0]["name"]] for kind in game_view["offer"])
-
-
-async def in_db(function):
-    def run():
-        try:
-            return function()
-        finally:
-            connections.close_all()
-
-    return await asyncio.to_thread(run)
 
 
 def create_through_the_page(url: str) -> Match:

@@ -203,3 +203,19 @@ def test_analysis_runs_once_after_the_match_and_is_logged_as_an_event(clock, tal
     assert match.events.last().kind == "analysed"
     assert not match.analysis_pending
     assert services.run_analyses() == 0
+
+
+def test_an_action_sent_before_an_analysis_event_is_not_stale(clock, tally_match):
+    match, ada, bob, host = tally_match
+    services.submit_action(match, ada, {"type": "add", "amount": 1})
+    match.refresh_from_db()
+    seen = match.version
+    services._append(  # an informational event lands between seeing and acting
+        match,
+        services.Outcome(state=match.state, kind="analysed", informational=True),
+        now=clock(),
+    )
+    accepted = services.submit_action(
+        match, bob, {"type": "add", "amount": 1}, expected_version=seen
+    )
+    assert accepted.version == seen + 2
