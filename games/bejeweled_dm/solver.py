@@ -28,6 +28,11 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 
 from . import solver_bits as bits
+
+try:
+    from . import solver_numba as kernels
+except ImportError:  # numba is optional: the same search runs in pure Python, slower
+    kernels = None  # type: ignore[assignment]
 from .engine import (
     ACTIVES,
     COLOURS,
@@ -330,12 +335,63 @@ def _near(columns: int) -> int:
 class _Search:
     """One best-claim search on one board."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, compiled: bool | None = None) -> None:
         self.board = board
         self.masks, self.rocks = bits.board_masks(board)
         self.gem_count = SIZE - board.count(ROCK)
         self.second_best: dict[tuple[object, ...], tuple[int, BitMove | None]] = {}
         self.stats = SearchStats()
+        if compiled is None:
+            compiled = kernels is not None
+        if compiled and kernels is None:
+            raise RuntimeError("the compiled kernels need numba, which is not installed")
+        self.compiled = compiled
+        if compiled:
+            import numpy as np
+
+            self.start = np.array(self.masks, dtype=np.int64)
+            self.points = np.zeros((kernels.MAX_POINTS, kernels.POINT_FIELDS), dtype=np.int64)
+            self.grid = np.zeros(5, dtype=np.int64)
+            self.kind = {"Swap": kernels.SWAP, "Rotate": kernels.ROTATE, "Pick": kernels.PICK}
+
+    def first_use(
+        self, starter: str, move: BitMove, rules: _Rules, actives: tuple[str, ...]
+    ) -> tuple[int, bits.Masks, int, dict[str, int]]:
+        """The plain first use: (count, settled masks, rocks, the best count over every placement
+        for each of the offered Column and Plus)."""
+        self.stats.first_uses += 1
+        column = "Column" in actives
+        plus = "Plus" in actives
+        if self.compiled:
+            source, target = rules.recolor if rules.recolor is not None else (-1, -1)
+            count, rocks, best_column, best_plus, resumed = kernels.first_use(
+                self.start,
+                self.rocks,
+                self.kind[starter],
+                move[0],
+                move[1] if len(move) > 1 else -1,
+                rules.bend,
+                rules.chain,
+                source,
+                target,
+                self.gem_count,
+                column,
+                plus,
+                self.points,
+                self.grid,
+            )
+            self.stats.activations += resumed
+            best = {"Column": best_column, "Plus": best_plus}
+            return count, [int(mask) for mask in self.grid], int(rocks), best
+        points: list[bits.Snapshot] | None = [] if column or plus else None
+        count, settled, rocks = _play(self.masks, self.rocks, starter, move, rules, points, False)
+        best = {}
+        for active in ("Column", "Plus"):
+            if active in actives:
+                assert points is not None
+                plain = count if count < self.gem_count else -1
+                best[active] = max(plain, self.best_activation(points, active, rules, count))
+        return count, settled, rocks, best
 
     # Column and Plus
 
@@ -399,13 +455,38 @@ class _Search:
         else:
             key = (*sorted(masks), rocks, starter, rules.bend, rules.chain)
         known = self.second_best.get(key)
-        if known is None:
+        if known is None and self.compiled:
+            known = self.compiled_second_use(masks, rocks, starter, rules)
+            self.second_best[key] = known
+        elif known is None:
             if starter == "Pick":
                 known = self.best_second_pick(masks, rocks, rules)
             else:
                 known = self.best_second_move(masks, rocks, starter, rules)
             self.second_best[key] = known
         return known
+
+    def compiled_second_use(
+        self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
+    ) -> tuple[int, BitMove | None]:
+        import numpy as np
+
+        board = np.array(masks, dtype=np.int64)
+        if starter == "Pick":
+            best, first, second, played, summed = kernels.best_second_pick(
+                board, rocks, rules.bend, rules.chain, self.points
+            )
+            self.stats.second_uses_summed += summed
+        else:
+            best, first, second, played = kernels.best_second_move(
+                board, rocks, self.kind[starter], rules.bend, rules.chain, self.points
+            )
+        self.stats.second_uses += played
+        if first < 0:
+            return 0, None
+        if second < 0 or starter == "Rotate":
+            return int(best), (int(first),)
+        return int(best), (int(first), int(second))
 
     def best_second_move(
         self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
@@ -475,7 +556,6 @@ class _Search:
         self, starters: tuple[str, ...], passives: tuple[str, ...], actives: tuple[str, ...]
     ) -> _Candidate:
         best: _Candidate | None = None
-        branching = any(active != "Refresh" for active in actives)
         first_moves = {starter: self.first_moves(starter) for starter in starters}
         for passive in passive_choices(passives):
             if passive[0] == "Recolor" and passive[1] != "".join(
@@ -488,10 +568,8 @@ class _Search:
             second_rules = rules.after_first_use()
             for starter in starters:
                 for move, move_bits in first_moves[starter]:
-                    points: list[bits.Snapshot] | None = [] if branching else None
-                    self.stats.first_uses += 1
-                    count, settled, rocks = _play(
-                        self.masks, self.rocks, starter, move_bits, rules, points, False
+                    count, settled, rocks, activated = self.first_use(
+                        starter, move_bits, rules, actives
                     )
                     for active in actives:
                         second: Move | None = None
@@ -505,10 +583,7 @@ class _Search:
                                     value += extra
                                     second = _bits_move(second_bits)
                         else:
-                            assert points is not None
-                            value = count if count < self.gem_count else -1
-                            activated = self.best_activation(points, active, rules, count)
-                            value = max(value, activated)
+                            value = activated[active]
                         if best is None or value > best.count:
                             best = _Candidate(value, active, passive, starter, move, second)
                     if best is not None and best.count == self.gem_count:
@@ -599,34 +674,31 @@ def plain_turn(board: Board | str, proof: Proof | str) -> tuple[int, Board]:
     return count, bits.masks_board(settled, rocks)
 
 
-def best_placement(board: Board | str, proof: Proof | str) -> int:
+def best_placement(board: Board | str, proof: Proof | str, compiled: bool | None = None) -> int:
     """The best count of ``proof``'s active, passive and first starter use over every placement
     of the active (for Refresh: with the best second use, when it goes off)."""
     start = _as_board(board)
     parsed = proof if isinstance(proof, Proof) else parse_proof(proof)
-    search = _Search(start)
+    search = _Search(start, compiled)
     rules = _Rules.of((parsed.passive, parsed.colours))
-    points: list[bits.Snapshot] = []
-    count, settled, rocks = _play(
-        search.masks, search.rocks, parsed.starter, _move_bits(parsed.first), rules, points, False
+    actives = (parsed.active,)
+    count, settled, rocks, activated = search.first_use(
+        parsed.starter, _move_bits(parsed.first), rules, actives
     )
-    if parsed.active == "Refresh":
-        if not count:
-            return 0
-        return (
-            count
-            + search.best_second_use(settled, rocks, parsed.starter, rules.after_first_use())[0]
-        )
-    plain = count if count < search.gem_count else -1
-    return max(plain, search.best_activation(points, parsed.active, rules, count))
+    if parsed.active != "Refresh":
+        return activated[parsed.active]
+    if not count:
+        return 0
+    second_rules = rules.after_first_use()
+    return count + search.best_second_use(settled, rocks, parsed.starter, second_rules)[0]
 
 
-def best_second_use(board: Board | str, proof: Proof | str) -> int:
+def best_second_use(board: Board | str, proof: Proof | str, compiled: bool | None = None) -> int:
     """The best count of a second use of ``proof``'s starter on a settled board under its passive
     (with Recolor spent), as Refresh grants it."""
     start = _as_board(board)
     parsed = proof if isinstance(proof, Proof) else parse_proof(proof)
-    search = _Search(start)
+    search = _Search(start, compiled)
     rules = _Rules.of((parsed.passive, parsed.colours)).after_first_use()
     return search.best_second_use(search.masks, search.rocks, parsed.starter, rules)[0]
 
@@ -636,15 +708,17 @@ def search_best_claim(
     starters: Collection[str] | str,
     passives: Collection[str] | str,
     actives: Collection[str] | str,
+    compiled: bool | None = None,
 ) -> tuple[int, str, SearchStats]:
-    """``best_claim`` with the search's statistics, for the benchmark."""
+    """``best_claim`` with the search's statistics, for the benchmark. ``compiled``: use the numba
+    kernels (default: when numba is installed) or not."""
     start = _as_board(board)
     offered = (
         _offer("starter", starters, STARTERS),
         _offer("passive", passives, PASSIVES),
         _offer("active", actives, ACTIVES),
     )
-    search = _Search(start)
+    search = _Search(start, compiled)
     candidate = search.run(*offered)
     return candidate.count, format_proof(search.proof(candidate)), search.stats
 
