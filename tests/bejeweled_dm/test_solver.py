@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bejeweled_dm import engine
+from games.bejeweled_dm import engine, solver
 from games.bejeweled_dm.engine import (
     ACTIVES,
     COLOURS,
@@ -39,8 +39,12 @@ from games.bejeweled_dm.solver import (
     exhaustive_best_claim,
     passive_choices,
     plain_turn,
+    search_best_claim,
     starter_moves,
 )
+
+MODES = [False] + ([True] if solver.kernels is not None else [])
+"""The pure Python search, and the numba kernels when numba is installed."""
 
 ROCKS = "########"
 
@@ -93,17 +97,34 @@ def test_it_finds_the_count_of_the_exhaustive_search(
         with pytest.raises(ValueError, match="no legal proof"):
             best_claim(start, starters, passives, actives)
         return
-    count, proof = best_claim(start, starters, passives, actives)
-    assert count == expected[0]
-    assert resolve(start, proof).removed == count
+    for compiled in MODES:
+        count, proof, _ = search_best_claim(start, starters, passives, actives, compiled)
+        assert count == expected[0]
+        assert resolve(start, proof).removed == count
 
 
 def test_it_finds_the_exhaustive_count_with_everything_offered() -> None:
-    start = board("RG######", "GRB#####", "BGRY####")
+    start = board("G#######", "RBB#####", "BYRY####")
     expected, _ = exhaustive_best_claim(start, STARTERS, PASSIVES, ACTIVES)
-    count, proof = best_claim(start, STARTERS, PASSIVES, ACTIVES)
-    assert count == expected
-    assert resolve(start, proof).removed == count
+    for compiled in MODES:
+        count, proof, _ = search_best_claim(start, STARTERS, PASSIVES, ACTIVES, compiled)
+        assert count == expected
+        assert resolve(start, proof).removed == count
+
+
+@pytest.mark.skipif(solver.kernels is None, reason="numba is not installed")
+def test_the_compiled_search_finds_what_the_python_search_finds() -> None:
+    # Whole boards with Swap or Rotate (Pick takes the Python search seconds to minutes there),
+    # and every powerup on the bottom two rows of a board.
+    rng = random.Random(99)
+    cases = []
+    for seed in range(300, 310):
+        offer = ([rng.choice(["Swap", "Rotate"])], [rng.choice(PASSIVES)], ACTIVES)
+        cases.append((generate_board(seed), offer))
+    cases.append((board(*generate_board(310).rows[5:]), (STARTERS, PASSIVES, ACTIVES)))
+    for start, offer in cases:
+        compiled = search_best_claim(start, *offer, compiled=True)
+        assert compiled[:2] == search_best_claim(start, *offer, compiled=False)[:2]
 
 
 # --- the proof it gives -----------------------------------------------------------------------
@@ -181,7 +202,8 @@ def test_the_plain_turn_is_the_engines_turn_with_an_idle_refresh() -> None:
         assert plain_turn(start, proof) == (count, settled), format_proof(proof)
 
 
-def test_every_placement_of_column_and_plus_is_covered() -> None:
+@pytest.mark.parametrize("compiled", MODES)
+def test_every_placement_of_column_and_plus_is_covered(compiled: bool) -> None:
     rng = random.Random(7)
     for seed in range(12):
         start = generate_board(100 + seed)
@@ -191,10 +213,11 @@ def test_every_placement_of_column_and_plus_is_covered() -> None:
             placements = [
                 resolve_count(start, replace(probe, active_cell=divmod(i, 8)))[0] for i in range(56)
             ]
-            assert best_placement(start, probe) == max(placements), format_proof(probe)
+            assert best_placement(start, probe, compiled) == max(placements), format_proof(probe)
 
 
-def test_the_best_second_use_is_the_engines_best() -> None:
+@pytest.mark.parametrize("compiled", MODES)
+def test_the_best_second_use_is_the_engines_best(compiled: bool) -> None:
     rng = random.Random(11)
     checked = 0
     for seed in range(200, 300):
@@ -209,7 +232,7 @@ def test_the_best_second_use_is_the_engines_best() -> None:
             settled = board(*settled.rows[4:])
         moves = starter_moves(settled, proof.starter)
         expected = max([0] + [resolve_second_use(settled, refresh, move)[0] for move in moves])
-        assert best_second_use(settled, refresh) == expected, format_proof(refresh)
+        assert best_second_use(settled, refresh, compiled) == expected, format_proof(refresh)
         checked += 1
         if checked == 8:
             break
