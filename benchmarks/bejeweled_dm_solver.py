@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from games.bejeweled_dm import solver
 from games.bejeweled_dm.engine import (
     ACTIVES,
     PASSIVES,
@@ -56,10 +57,12 @@ class Settings:
     proof_samples: int  # proofs timed per board and offer for the extrapolation
     exhaustive_limit: int  # run the exhaustive search in full up to this many proofs
     resolve_samples: int  # proofs timed for the single-proof figures
+    python_boards: int  # one-of-each boards also solved by the pure Python search
+    python_full_boards: int  # full-offer boards also solved by the pure Python search
 
 
-FULL = Settings(50, 50, 10, 300, 40_000, 500)
-QUICK = Settings(4, 1, 1, 60, 10_000, 100)
+FULL = Settings(50, 50, 10, 300, 40_000, 500, 10, 1)
+QUICK = Settings(4, 1, 1, 60, 10_000, 100, 2, 0)
 
 
 @dataclass
@@ -89,10 +92,10 @@ def offer_name(offer: Offer) -> str:
     return " + ".join(names[0] for names in offer)
 
 
-def solve(seed: int, offer: Offer) -> Solved:
+def solve(seed: int, offer: Offer, compiled: bool | None = None) -> Solved:
     board = generate_board(seed)
     clock = time.perf_counter()
-    count, proof, stats = search_best_claim(board, *offer)
+    count, proof, stats = search_best_claim(board, *offer, compiled=compiled)
     seconds = time.perf_counter() - clock
     removed = resolve(board, proof).removed
     if removed != count:
@@ -260,11 +263,20 @@ def table(rows: list[Solved]) -> list[str]:
     return lines
 
 
+def warm_up() -> float:
+    """Seconds of the first search in this process: numba loads (or compiles) its kernels."""
+    clock = time.perf_counter()
+    search_best_claim(generate_board(0), STARTERS, PASSIVES, ("Column", "Plus", "Refresh"))
+    return time.perf_counter() - clock
+
+
 def run(quick: bool = False) -> str:
     settings = QUICK if quick else FULL
     seeds = list(range(settings.boards))
     boards = [generate_board(seed) for seed in seeds]
     offers = one_of_each_offers(len(seeds))
+    compiled = solver.kernels is not None
+    first_search = warm_up()
 
     one_of_each = []
     for seed, offer in zip(seeds, offers, strict=True):
@@ -286,6 +298,17 @@ def run(quick: bool = False) -> str:
             )
         full.append(result)
 
+    python_one = [
+        solve(seed, offer, compiled=False)
+        for seed, offer in zip(seeds[: settings.python_boards], offers, strict=False)
+    ]
+    python_full = [
+        solve(seed, FULL_OFFER, compiled=False) for seed in seeds[: settings.python_full_boards]
+    ]
+    for fast, slow in zip(one_of_each + full, python_one + python_full, strict=False):
+        if fast.count != slow.count:
+            raise AssertionError(f"board {fast.seed}: compiled {fast.count}, python {slow.count}")
+
     with_steps, count_only = single_resolves(boards, settings.resolve_samples)
 
     limit = f"{settings.exhaustive_limit:,}"
@@ -298,6 +321,10 @@ def run(quick: bool = False) -> str:
         f"`resolve_count` time on {settings.proof_samples} sampled first-use proofs (and as many "
         "two-use proofs with Refresh) of the same board and offer.",
         "",
+        f"Search: {'numba kernels (solver_numba)' if compiled else 'pure Python (no numba)'}; "
+        f"the first search of the process took {first_search:.2f} s (numba loading its cached "
+        "kernels, or compiling them on a first run; not counted below).",
+        "",
         "### One of each type",
         *summary(one_of_each),
         *(line.replace("{limit}", limit) for line in ratio_lines(one_of_each, "one of each")),
@@ -305,6 +332,21 @@ def run(quick: bool = False) -> str:
         "### All nine powerups",
         *summary(full),
         *ratio_lines(full, f"all nine, boards 0-{settings.extrapolated_full_boards - 1}"),
+        "",
+        "### The pure Python search (numba not installed)",
+        f"One-of-each offers on boards 0-{settings.python_boards - 1}"
+        + (
+            f" and the full offer on board 0-{settings.python_full_boards - 1}"
+            if python_full
+            else ""
+        )
+        + ", same counts as above:",
+        *(summary(python_one) if python_one else []),
+        *(
+            [f"- full offer: {', '.join(f'board {r.seed} {r.seconds:.1f} s' for r in python_full)}"]
+            if python_full
+            else []
+        ),
         "",
         "### One proof",
         f"- `resolve` (with steps): median {statistics.median(with_steps):.0f} us, mean "
@@ -315,5 +357,9 @@ def run(quick: bool = False) -> str:
         "",
         "### Every board",
         *table(one_of_each + full),
+        "",
+        "Pure Python search:",
+        "",
+        *table(python_one + python_full),
     ]
     return "\n".join(lines)
