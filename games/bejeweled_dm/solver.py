@@ -16,6 +16,16 @@ without resolving every proof on its own:
   passive, and is kept in a table, since many first uses settle to the same board.
 - A Swap of two gems of one colour, or a Rotate of four, leaves the board as it is: only the first
   such use is played (an active moved by it ends on a gem where it could have been placed).
+- Recolor B A counts what Recolor A B counts (the boards differ only in the merged colour's
+  name), so each pair of colours is played once; the table of second uses is keyed by the board
+  up to the names of its colours for the same reason.
+- A second Pick of two gems whose single picks change only columns more than two apart counts
+  the sum of the two single picks, without playing it.
+
+The turns are played on bitboards (``solver_bits``), checked against the engine by the tests.
+When numba is installed, the plain turn with its activations and the whole best second use run as
+compiled kernels (``solver_numba``), about a hundred times faster; otherwise the same search runs
+in pure Python.
 
 ``exhaustive_best_claim`` is the plain reference: every proof (``enumerate_proofs``) resolved by
 the engine. The tests check that both agree; the benchmark (benchmarks/bejeweled_dm_solver.py)
@@ -721,6 +731,17 @@ def search_best_claim(
     search = _Search(start, compiled)
     candidate = search.run(*offered)
     return candidate.count, format_proof(search.proof(candidate)), search.stats
+
+
+def warm_up() -> bool:
+    """Load (or, on a machine's first run, compile: several seconds) the numba kernels now rather
+    than in the first claim; returns whether they are in use. Nothing to do without numba."""
+    if kernels is None:
+        return False
+    search_best_claim(
+        Board("RGBYPRGB" * 7), STARTERS, ("Recolor", "Chain", "Bend"), ("Column", "Plus", "Refresh")
+    )
+    return True
 
 
 def best_claim(

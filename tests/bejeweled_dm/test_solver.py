@@ -281,3 +281,7 @@ def test_it_refuses_a_bad_board() -> None:
 def test_it_says_when_no_starter_can_be_used() -> None:
     with pytest.raises(ValueError, match="no legal proof"):
         best_claim(board("R#G#B#Y#"), {"Swap", "Rotate"}, {"Bend"}, {"Plus"})
+
+
+def test_warm_up_says_whether_the_kernels_are_in_use() -> None:
+    assert solver.warm_up() is (solver.kernels is not None)
