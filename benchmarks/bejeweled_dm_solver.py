@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -246,19 +247,20 @@ def ratio_lines(rows: list[Solved], what: str) -> list[str]:
 
 def table(rows: list[Solved]) -> list[str]:
     lines = [
-        "| board | offer | count | solver s | states | exhaustive s (extrapolated) | ratio "
-        "| proof |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| board | offer | count | solver s | states | exhaustive s: extrapolated | measured "
+        "| ratio | proof |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
-        if row.exhaustive_seconds is None:
-            exhaustive = ratio = "-"
-        else:
-            exhaustive = f"{row.exhaustive_seconds:,.0f}"
+        exhaustive = measured = ratio = "-"
+        if row.exhaustive_seconds is not None:
+            exhaustive = f"{row.exhaustive_seconds:,.1f}"
             ratio = f"{row.exhaustive_seconds / row.seconds:,.0f}x"
+        if row.exhaustive_measured is not None:
+            measured = f"{row.exhaustive_measured:,.1f}"
         lines.append(
             f"| {row.seed} | {offer_name(row.offer)} | {row.count} | {row.seconds:.3f} | "
-            f"{row.states:,} | {exhaustive} | {ratio} | `{row.proof}` |"
+            f"{row.states:,} | {exhaustive} | {measured} | {ratio} | `{row.proof}` |"
         )
     return lines
 
@@ -270,6 +272,10 @@ def warm_up() -> float:
     return time.perf_counter() - clock
 
 
+def progress(message: str) -> None:
+    print(f"  {time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+
+
 def run(quick: bool = False) -> str:
     settings = QUICK if quick else FULL
     seeds = list(range(settings.boards))
@@ -278,6 +284,7 @@ def run(quick: bool = False) -> str:
     compiled = solver.kernels is not None
     first_search = warm_up()
 
+    progress("one of each: solver and exhaustive search")
     one_of_each = []
     for seed, offer in zip(seeds, offers, strict=True):
         result = solve(seed, offer)
@@ -287,8 +294,10 @@ def run(quick: bool = False) -> str:
         )
         if result.proofs <= settings.exhaustive_limit:
             run_exhaustive(result)
+        progress(f"board {seed}, {offer_name(offer)}: {result.proofs:,} proofs")
         one_of_each.append(result)
 
+    progress("all nine: solver")
     full = []
     for seed in seeds[: settings.full_offer_boards]:
         result = solve(seed, FULL_OFFER)
@@ -296,8 +305,10 @@ def run(quick: bool = False) -> str:
             result.exhaustive_seconds, result.proofs = exhaustive_estimate(
                 boards[seed], FULL_OFFER, settings.proof_samples
             )
+            progress(f"board {seed}: {result.proofs:,} proofs")
         full.append(result)
 
+    progress("pure Python search")
     python_one = [
         solve(seed, offer, compiled=False)
         for seed, offer in zip(seeds[: settings.python_boards], offers, strict=False)
@@ -305,10 +316,13 @@ def run(quick: bool = False) -> str:
     python_full = [
         solve(seed, FULL_OFFER, compiled=False) for seed in seeds[: settings.python_full_boards]
     ]
-    for fast, slow in zip(one_of_each + full, python_one + python_full, strict=False):
+    pairs = list(zip(one_of_each, python_one, strict=False))
+    pairs += zip(full, python_full, strict=False)
+    for fast, slow in pairs:
         if fast.count != slow.count:
             raise AssertionError(f"board {fast.seed}: compiled {fast.count}, python {slow.count}")
 
+    progress("one proof")
     with_steps, count_only = single_resolves(boards, settings.resolve_samples)
 
     limit = f"{settings.exhaustive_limit:,}"

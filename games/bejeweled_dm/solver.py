@@ -327,6 +327,23 @@ def _play(
     )
 
 
+def _pick_and_fall(
+    masks: bits.Masks, rocks: int, picked: int, chain: int
+) -> tuple[bits.Masks, int, int]:
+    """A Pick on a settled board up to its first fall: the picked gems and the Chain above them
+    go, and their columns fall (nothing lines up before: holes only break lines). Returns the
+    masks, the rocks and the count."""
+    grid = list(masks)
+    seeds = bits.remove_cells(grid, picked, chain)
+    holes = picked
+    while seeds:
+        gems = grid[0] | grid[1] | grid[2] | grid[3] | grid[4]
+        above = (seeds >> 1) & gems
+        seeds = bits.remove_cells(grid, above, chain)
+        holes |= above
+    return grid, bits.gravity(grid, rocks, holes), holes.bit_count()
+
+
 def _changed_columns(before: int, after: int) -> int:
     """The columns (bit c for column c) whose rocks differ: those where anything was removed."""
     changed = before ^ after
@@ -535,16 +552,26 @@ class _Search:
         gem_bits = [gem_bits[i] for i in order]
         colours = [colours[i] for i in order]
         singles = []
+        fallen = []
         best: tuple[int, BitMove | None] = (0, None)
         for bit in gem_bits:
             self.stats.second_uses += 1
-            count, _, after = _play(masks, rocks, "Pick", (bit,), rules, None, True)
+            column = bits.COLUMN_OF_BIT[bit]
+            grid, after, removed = _pick_and_fall(masks, rocks, 1 << bit, rules.chain)
+            fallen.append((column, [mask & column for mask in grid], after & column, removed))
+            found = bits.find_matches(grid, rules.bend)
+            count = removed
+            if found:
+                count, _, after = bits.settle(
+                    grid, after, 0, removed, 0, None, rules.bend, rules.chain, found, 0, None, False
+                )
             columns = _changed_columns(rocks, after)
             singles.append((count, columns, _near(columns)))
             if count > best[0]:
                 best = (count, (bit,))
         for n, first in enumerate(gem_bits):
             count_a, columns_a, near_a = singles[n]
+            column_a, parts_a, rocks_a, removed_a = fallen[n]
             colour_a = colours[n]
             for m in range(n + 1, len(gem_bits)):
                 if colours[m] == colour_a:
@@ -555,7 +582,34 @@ class _Search:
                     count = count_a + count_b
                 else:
                     self.stats.second_uses += 1
-                    count = _play(masks, rocks, "Pick", (first, gem_bits[m]), rules, None, True)[0]
+                    column_b, parts_b, rocks_b, removed_b = fallen[m]
+                    if column_a == column_b:
+                        pair = (first, gem_bits[m])
+                        count = _play(masks, rocks, "Pick", pair, rules, None, True)[0]
+                    else:
+                        # Each pick falls in its own column as it does alone: join the two.
+                        keep = ~(column_a | column_b)
+                        grid = [
+                            (mask & keep) | part_a | part_b
+                            for mask, part_a, part_b in zip(masks, parts_a, parts_b, strict=True)
+                        ]
+                        count = removed_a + removed_b
+                        found = bits.find_matches(grid, rules.bend)
+                        if found:
+                            count = bits.settle(
+                                grid,
+                                (rocks & keep) | rocks_a | rocks_b,
+                                0,
+                                count,
+                                0,
+                                None,
+                                rules.bend,
+                                rules.chain,
+                                found,
+                                0,
+                                None,
+                                False,
+                            )[0]
                 if count > best[0]:
                     best = (count, (first, gem_bits[m]))
         return best

@@ -226,11 +226,10 @@ def settle(
 def gravity(masks: Masks, rocks: int, holes: int) -> int:
     """Let the gems fall into the holes, in place; returns the new rocks."""
     compact = _COMPACT
-    for column in range(COLUMNS):
-        shift = column * BYTE
+    while holes:
+        shift = ((holes & -holes).bit_length() - 1) & ~(BYTE - 1)  # the first column with holes
         column_holes = (holes >> shift) & COLUMN_BITS
-        if not column_holes:
-            continue
+        holes ^= column_holes << shift
         empty = column_holes | ((rocks >> shift) & COLUMN_BITS)
         clear = ~(COLUMN_BITS << shift)
         base = empty << ROWS
