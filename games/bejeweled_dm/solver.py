@@ -263,6 +263,7 @@ class _Candidate:
     starter: str
     move: Move
     second: Move | None = None
+    went_off: tuple[int, int] = (-1, -1)  # Column or Plus: (bit, activation point), or -1
 
 
 BitMove = tuple[int, ...]
@@ -383,15 +384,26 @@ class _Search:
 
     def first_use(
         self, starter: str, move: BitMove, rules: _Rules, actives: tuple[str, ...]
-    ) -> tuple[int, bits.Masks, int, dict[str, int]]:
-        """The plain first use: (count, settled masks, rocks, the best count over every placement
-        for each of the offered Column and Plus)."""
+    ) -> tuple[int, bits.Masks, int, dict[str, tuple[int, tuple[int, int]]]]:
+        """The plain first use: (count, settled masks, rocks, and for each of the offered Column
+        and Plus the best count over every placement, with the cell (bit) and the activation
+        point where it went off, or -1 when the plain count is the best)."""
         self.stats.first_uses += 1
         column = "Column" in actives
         plus = "Plus" in actives
         if self.compiled:
             source, target = rules.recolor if rules.recolor is not None else (-1, -1)
-            count, rocks, best_column, best_plus, resumed = kernels.first_use(
+            (
+                count,
+                rocks,
+                best_column,
+                best_plus,
+                resumed,
+                column_bit,
+                column_point,
+                plus_bit,
+                plus_point,
+            ) = kernels.first_use(
                 self.start,
                 self.rocks,
                 self.kind[starter],
@@ -408,7 +420,10 @@ class _Search:
                 self.grid,
             )
             self.stats.activations += resumed
-            best = {"Column": best_column, "Plus": best_plus}
+            best = {
+                "Column": (best_column, (column_bit, column_point)),
+                "Plus": (best_plus, (plus_bit, plus_point)),
+            }
             return count, [int(mask) for mask in self.grid], int(rocks), best
         points: list[bits.Snapshot] | None = [] if column or plus else None
         count, settled, rocks = _play(self.masks, self.rocks, starter, move, rules, points, False)
@@ -417,20 +432,23 @@ class _Search:
             if active in actives:
                 assert points is not None
                 plain = count if count < self.gem_count else -1
-                best[active] = max(plain, self.best_activation(points, active, rules, count))
+                activated, where = self.best_activation(points, active, rules, count)
+                best[active] = (plain, (-1, -1)) if plain > activated else (activated, where)
         return count, settled, rocks, best
 
     # Column and Plus
 
     def best_activation(
         self, points: list[bits.Snapshot], active: str, rules: _Rules, plain: int
-    ) -> int:
+    ) -> tuple[int, tuple[int, int]]:
         """The best count of a Column or Plus going off at any cell removed in the plain turn
         (which counts ``plain``): the turn resumed from each activation point, once for each
-        distinct set of gems in reach."""
+        distinct set of gems in reach. With it, the cell (bit) and the activation point where
+        the best went off."""
         best = -1
+        where = (-1, -1)
         reach_of = bits.COLUMN_OF_BIT if active == "Column" else bits.PLUS_MASK
-        for point in points:
+        for index, point in enumerate(points):
             gems = 0
             for mask in point.masks:
                 gems |= mask
@@ -445,7 +463,8 @@ class _Search:
                 tried.add(targets)
                 if not targets:
                     # Nothing in reach: the turn goes on as the plain turn does.
-                    best = max(best, plain)
+                    if plain > best:
+                        best, where = plain, (low.bit_length() - 1, index)
                     continue
                 self.stats.activations += 1
                 grid = list(point.masks)
@@ -465,8 +484,8 @@ class _Search:
                     True,
                 )
                 if count > best:
-                    best = count
-        return best
+                    best, where = count, (low.bit_length() - 1, index)
+        return best, where
 
     # Refresh
 
@@ -646,10 +665,13 @@ class _Search:
                                 if second_bits is not None:
                                     value += extra
                                     second = _bits_move(second_bits)
+                            went_off = (-1, -1)
                         else:
-                            value = activated[active]
+                            value, went_off = activated[active]
                         if best is None or value > best.count:
-                            best = _Candidate(value, active, passive, starter, move, second)
+                            best = _Candidate(
+                                value, active, passive, starter, move, second, went_off
+                            )
                     if best is not None and best.count == self.gem_count:
                         return best  # every gem: nothing can do better
         if best is None:
@@ -682,12 +704,10 @@ class _Search:
         return len(square) == 1
 
     def proof(self, candidate: _Candidate) -> Proof:
-        """A proof reaching the candidate's count: the first placement of the active (in reading
-        order) that does."""
+        """A proof reaching the candidate's count, checked with the engine: the active on the
+        first gem that does, trying first the gems likeliest to (see ``placements``)."""
         passive, colours = candidate.passive
-        for i in range(SIZE):
-            if self.board.cells[i] == ROCK:
-                continue
+        for i in self.placements(candidate):
             proof = Proof(
                 candidate.active,
                 divmod(i, COLUMNS),
@@ -704,6 +724,31 @@ class _Search:
             if resolve_count(self.board, proof)[0] == candidate.count:
                 return proof
         raise AssertionError(f"no placement reaches the count found: {candidate}")
+
+    def placements(self, candidate: _Candidate) -> list[int]:
+        """Every gem (cell index) for the active, in the order to try: for Refresh, the gems the
+        starter moves or picks (the first line usually runs through one); for a Column or Plus,
+        where its best went off, traced back through the starter (exact at the first activation
+        point, before anything fell; later, the gems above it in its column, which may have
+        fallen there); then every gem in reading order."""
+        move = _move_bits(candidate.move)
+        came_from = {bit: bit for bit in move}
+        if candidate.starter == "Swap":
+            came_from = {move[0]: move[1], move[1]: move[0]}
+        elif candidate.starter == "Rotate":
+            square = bits.rotate_cells(move[0])
+            came_from = {square[k]: square[k - 1] for k in range(4)}
+        likely = []
+        if candidate.active == "Refresh":
+            likely = list(move)
+        elif candidate.went_off[0] >= 0:
+            bit, point = candidate.went_off
+            column, row = divmod(bit, bits.BYTE)
+            rows = [row] if point == 0 else range(row, -1, -1)
+            likely = [came_from.get(column * bits.BYTE + r, column * bits.BYTE + r) for r in rows]
+        order = [bits.INDEX_OF_BIT[bit] for bit in likely] + list(range(SIZE))
+        cells = self.board.cells
+        return [i for i in dict.fromkeys(order) if cells[i] != ROCK]
 
 
 def _bit_list(mask: int) -> list[int]:
@@ -750,7 +795,7 @@ def best_placement(board: Board | str, proof: Proof | str, compiled: bool | None
         parsed.starter, _move_bits(parsed.first), rules, actives
     )
     if parsed.active != "Refresh":
-        return activated[parsed.active]
+        return activated[parsed.active][0]
     if not count:
         return 0
     second_rules = rules.after_first_use()

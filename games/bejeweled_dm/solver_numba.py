@@ -260,9 +260,12 @@ def play(
 def best_activation(
     points: np.ndarray, recorded: int, column: bool, bend: bool, chain: int, plain: int
 ) -> tuple[int, int]:
-    """``_Search.best_activation``: (best count or -1, turns resumed)."""
+    """``_Search.best_activation``: (best count or -1, turns resumed, the best's cell and
+    activation point, or -1)."""
     reach_of = _COLUMN if column else _PLUS
     best = -1
+    best_bit = -1
+    best_point = -1
     resumed = 0
     tried = np.empty(64, dtype=np.int64)
     grid = np.empty(5, dtype=np.int64)
@@ -287,6 +290,8 @@ def best_activation(
             if targets == 0:
                 if plain > best:
                     best = plain
+                    best_bit = popcount(low - 1)
+                    best_point = p
                 continue
             resumed += 1
             for colour in range(5):
@@ -313,7 +318,9 @@ def best_activation(
             )
             if count > best:
                 best = count
-    return best, resumed
+                best_bit = popcount(low - 1)
+                best_point = p
+    return best, resumed, best_bit, best_point
 
 
 @njit(cache=True)
@@ -332,9 +339,10 @@ def first_use(
     plus: bool,
     points: np.ndarray,
     grid: np.ndarray,
-) -> tuple[int, int, int, int, int]:
+) -> tuple[int, int, int, int, int, int, int, int, int]:
     """The plain first use into ``grid`` and the best Column and Plus over every placement:
-    (count, rocks, best Column, best Plus, turns resumed); a best is -1 when not asked."""
+    (count, rocks, best Column, best Plus, turns resumed, then for Column and for Plus the cell
+    and activation point where the best went off, or -1); a best is -1 when not asked."""
     record = column or plus
     count, settled_rocks, recorded = play(
         start, rocks, kind, first, second, bend, chain, source, target, False, points, record, grid
@@ -342,16 +350,33 @@ def first_use(
     plain = count if count < gem_count else -1
     best_column = -1
     best_plus = -1
+    column_bit = column_point = plus_bit = plus_point = -1
     resumed = 0
     if column:
-        best, n = best_activation(points, recorded, True, bend, chain, count)
-        best_column = max(plain, best)
+        best, n, column_bit, column_point = best_activation(
+            points, recorded, True, bend, chain, count
+        )
+        if plain > best:
+            best, column_bit, column_point = plain, -1, -1
+        best_column = best
         resumed += n
     if plus:
-        best, n = best_activation(points, recorded, False, bend, chain, count)
-        best_plus = max(plain, best)
+        best, n, plus_bit, plus_point = best_activation(points, recorded, False, bend, chain, count)
+        if plain > best:
+            best, plus_bit, plus_point = plain, -1, -1
+        best_plus = best
         resumed += n
-    return count, settled_rocks, best_column, best_plus, resumed
+    return (
+        count,
+        settled_rocks,
+        best_column,
+        best_plus,
+        resumed,
+        column_bit,
+        column_point,
+        plus_bit,
+        plus_point,
+    )
 
 
 @njit(cache=True)
