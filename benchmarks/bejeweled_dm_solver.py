@@ -345,7 +345,7 @@ def run(quick: bool = False) -> str:
         "",
         "### All nine powerups",
         *summary(full),
-        *ratio_lines(full, f"all nine, boards 0-{settings.extrapolated_full_boards - 1}"),
+        *ratio_lines(full, f"all nine, the first {settings.extrapolated_full_boards} boards"),
         "",
         "### The pure Python search (numba not installed)",
         f"One-of-each offers on boards 0-{settings.python_boards - 1}"
