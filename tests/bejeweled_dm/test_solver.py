@@ -55,7 +55,7 @@ def board(*rows: str) -> Board:
 
 
 @st.composite
-def small_boards(draw: st.DrawFn, max_gems: int = 8) -> Board:
+def small_boards(draw: st.DrawFn, max_gems: int = 6) -> Board:
     """Boards with a few gems at the bottom of a few columns, in 3 to 5 colours."""
     palette = COLOURS[: draw(st.integers(3, 5))]
     heights = draw(st.lists(st.integers(0, 3), min_size=8, max_size=8))
@@ -86,7 +86,7 @@ def random_proof(rng: random.Random, start: Board) -> Proof:
 # --- exact: the same count as the exhaustive search ----------------------------------------------
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_boards(), offers(STARTERS), offers(PASSIVES), offers(ACTIVES))
 def test_it_finds_the_count_of_the_exhaustive_search(
     start: Board, starters: list[str], passives: list[str], actives: list[str]
@@ -110,6 +110,21 @@ def test_it_finds_the_exhaustive_count_with_everything_offered() -> None:
         count, proof, _ = search_best_claim(start, STARTERS, PASSIVES, ACTIVES, compiled)
         assert count == expected
         assert resolve(start, proof).removed == count
+
+
+@pytest.mark.parametrize(
+    ("seed", "offer"),
+    [
+        (9, ({"Rotate"}, {"Bend"}, {"Plus"})),
+        (46, ({"Rotate"}, {"Chain"}, {"Column"})),
+    ],
+)
+def test_it_finds_the_exhaustive_count_on_a_whole_board(seed: int, offer) -> None:
+    # The offers whose proofs are few enough (2,352 and 11,760) to resolve them all quickly.
+    start = generate_board(seed)
+    expected, _ = exhaustive_best_claim(start, *offer)
+    for compiled in MODES:
+        assert search_best_claim(start, *offer, compiled)[0] == expected
 
 
 @pytest.mark.skipif(solver.kernels is None, reason="numba is not installed")
