@@ -275,7 +275,8 @@ def _move_bits(move: Move) -> BitMove:
 
 
 def _bits_move(move: BitMove) -> Move:
-    return tuple(divmod(bits.INDEX_OF_BIT[bit], COLUMNS) for bit in move)
+    """The cells of a move, in reading order."""
+    return tuple(sorted(divmod(bits.INDEX_OF_BIT[bit], COLUMNS) for bit in move))
 
 
 def _play(
