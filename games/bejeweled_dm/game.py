@@ -7,7 +7,7 @@ import copy
 from datetime import datetime
 from typing import Any
 
-from games.bejeweled_dm import bot, engine, flow
+from games.bejeweled_dm import bot, engine, flow, solver
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 
@@ -141,6 +141,9 @@ class DeathMatch(GameDefinition):
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         return flow.adjudicate(state, award, now)
+
+    def warm_up(self) -> None:
+        solver.warm_up()
 
     def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
         return bot.decide(state, seat, level, now)

@@ -122,6 +122,9 @@ class GameDefinition:
         """Everything ``viewer`` may see of ``state``, as JSON-ready data. The only gate."""
         raise NotImplementedError
 
+    def warm_up(self) -> None:
+        """Load anything slow (compiled kernels, tables) before the first bot move or analysis."""
+
     def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
         """The action a bot in ``seat`` takes now, or None to wait."""
         return None

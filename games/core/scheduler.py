@@ -9,7 +9,7 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games.core import clock, services
+from games.core import clock, registry, services
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,21 @@ async def _loop(step, stop: asyncio.Event | None, *, thread_sensitive: bool) -> 
         await asyncio.sleep(wait)
 
 
+def warm_up_games() -> None:
+    for game in registry.all_games():
+        try:
+            game.warm_up()
+        except Exception:
+            log.exception("warming up %s failed", game.key)
+
+
+async def _work_loop(stop: asyncio.Event | None) -> None:
+    await asyncio.to_thread(warm_up_games)
+    await _loop(work, stop, thread_sensitive=False)
+
+
 async def run_forever(stop: asyncio.Event | None = None) -> None:
     """Deadlines in one loop; bots and analysis in another thread, so a slow solve never delays
     a clock."""
     log.info("scheduler running")
-    await asyncio.gather(
-        _loop(tick, stop, thread_sensitive=True),
-        _loop(work, stop, thread_sensitive=False),
-    )
+    await asyncio.gather(_loop(tick, stop, thread_sensitive=True), _work_loop(stop))
