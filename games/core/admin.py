@@ -10,7 +10,7 @@ from django.utils.html import format_html
 
 from games.core import services
 from games.core.forms import AdjudicateForm
-from games.core.models import Deadline, Event, Match, Seat
+from games.core.models import Deadline, Event, LedgerEntry, Match, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -125,3 +125,12 @@ class MatchAdmin(admin.ModelAdmin):
             "title": f"Adjudicate {match}",
         }
         return render(request, "admin/core/adjudicate.html", context)
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    """The season ledger: matches credit it; the host adjusts it with an entry and a reason."""
+
+    list_display = ("user", "garnets", "tokens_of_life", "reason", "match", "created_at")
+    list_filter = ("user",)
+    search_fields = ("user__username", "reason")

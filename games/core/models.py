@@ -194,3 +194,31 @@ class Deadline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} at {self.due_at:%H:%M:%S}"
+
+
+class LedgerEntry(models.Model):
+    """Garnets (and Tokens of Life) a player earned or spent: credited by matches, adjustable by
+    the host with a reason. A player's balance is the sum of their entries."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger_entries"
+    )
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    garnets = models.IntegerField(default=0)
+    tokens_of_life = models.IntegerField(default=0)
+    reason = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "ledger entries"
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.garnets:+d} garnets ({self.reason})"
+
+    @staticmethod
+    def balance(user: Any) -> dict[str, int]:
+        totals = LedgerEntry.objects.filter(user=user).aggregate(
+            garnets=models.Sum("garnets"), tokens=models.Sum("tokens_of_life")
+        )
+        return {"garnets": totals["garnets"] or 0, "tokens_of_life": totals["tokens"] or 0}

@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_datetime
 
 from games.core import clock
 from games.core.gamedef import ActionError, Outcome, SeatInfo
-from games.core.models import Deadline, Event, Match, Seat, display_name
+from games.core.models import Deadline, Event, LedgerEntry, Match, Seat, display_name
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,7 @@ def _append(
         match.status = Match.Status.FINISHED
         match.result = outcome.result
         match.finished_at = now
+        _credit_winner(match, outcome.result)
     event = Event.objects.create(
         match=match,
         version=match.version,
@@ -79,6 +80,18 @@ def _append(
     version = match.version
     transaction.on_commit(lambda: _broadcast_after_commit(match.pk, version))
     return event
+
+
+def _credit_winner(match: Match, result: dict[str, Any]) -> None:
+    """A finished match's prize goes into the winner's ledger (bots earn nothing)."""
+    winner, garnets = result.get("winner"), result.get("garnets", 0)
+    if winner is None or not garnets:
+        return
+    seat = match.seats.filter(index=winner, user__isnull=False).first()
+    if seat is not None:
+        LedgerEntry.objects.create(
+            user=seat.user, match=match, garnets=garnets, reason=f"won {match.title}"
+        )
 
 
 def _broadcast_after_commit(match_pk: int, version: int) -> None:

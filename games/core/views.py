@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.core import services
 from games.core.forms import SignupForm
-from games.core.models import Match
+from games.core.models import LedgerEntry, Match
 from games.core.registry import UnknownGame, get_game, listed_games
 from games.core.rendering import render_panels, view_of
 
@@ -27,6 +27,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
             status__in=[Match.Status.FINISHED, Match.Status.ABORTED]
         )[:50],
         "games": listed_games(),
+        "balance": LedgerEntry.balance(request.user) if request.user.is_authenticated else None,
     }
     template = "core/_match_lists.html" if request.htmx else "core/lobby.html"
     return render(request, template, context)

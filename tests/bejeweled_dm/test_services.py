@@ -11,7 +11,7 @@ from django.db import connection
 from games.bejeweled_dm import engine, flow
 from games.core import services
 from games.core.gamedef import Viewer
-from games.core.models import Deadline, Event, Match
+from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.rendering import update_frame, view_of
 
 pytestmark = pytest.mark.django_db
@@ -248,6 +248,16 @@ def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
     assert match.result == {"winner": 1, "score": [0, 1], "garnets": 5}
 
 
+def test_the_match_winner_is_credited_five_garnets_once(clock, dm, client):
+    match, ada, bob, host = dm()
+    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
+    assert LedgerEntry.balance(bob) == {"garnets": 5, "tokens_of_life": 0}
+    assert LedgerEntry.balance(ada) == {"garnets": 0, "tokens_of_life": 0}
+    assert LedgerEntry.objects.get(user=bob).match == match
+    client.force_login(bob)
+    assert "Your ledger: <b>5</b> garnets" in client.get("/").content.decode()
+
+
 def test_two_bots_play_a_complete_match_and_every_round_gets_its_optimum(clock, make_user):
     match = services.create_match(
         host=make_user("bot-host"),
@@ -280,3 +290,4 @@ def test_two_bots_play_a_complete_match_and_every_round_gets_its_optimum(clock, 
         assert entry["optimum"] == {"count": best, "proof": proof}
     kinds = list(match.events.values_list("kind", flat=True))
     assert kinds.count("optimum_found") == len(match.state["history"])
+    assert not LedgerEntry.objects.exists()  # bots earn no garnets
