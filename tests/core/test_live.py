@@ -49,7 +49,7 @@ async def test_a_match_runs_from_lobby_to_result_over_websockets(live_worker, op
     match = open_tally
     lobby = ArenaClient(live_worker.url).get("/")
     assert "Live tally" in lobby and "Waiting for players" in lobby
-    ada, bob = await asyncio.to_thread(join_all, live_worker, match)
+    ada, bob = await in_db(lambda: join_all(live_worker, match))
     async with (
         ada.match_socket(match.public_id) as ada_ws,
         bob.match_socket(match.public_id) as bob_ws,
@@ -75,7 +75,7 @@ async def test_a_match_runs_from_lobby_to_result_over_websockets(live_worker, op
 
 async def test_a_reconnecting_client_gets_exactly_the_missed_updates(live_worker, open_tally):
     match = open_tally
-    ada, bob = await asyncio.to_thread(join_all, live_worker, match)
+    ada, bob = await in_db(lambda: join_all(live_worker, match))
     async with (
         ada.match_socket(match.public_id) as ada_ws,
         bob.match_socket(match.public_id) as bob_ws,
@@ -99,7 +99,7 @@ async def test_a_reconnecting_client_gets_exactly_the_missed_updates(live_worker
 
 async def test_no_one_else_ever_receives_a_seats_private_information(live_worker, open_tally):
     match = open_tally
-    ada, bob = await asyncio.to_thread(join_all, live_worker, match)
+    ada, bob = await in_db(lambda: join_all(live_worker, match))
     await in_db(match.refresh_from_db)
     ada_secret = match.state["secrets"]["0"]
     html_watcher = ArenaClient(live_worker.url).match_socket(match.public_id, json_only=False)
@@ -127,7 +127,7 @@ async def test_no_one_else_ever_receives_a_seats_private_information(live_worker
 
 async def test_bad_input_gets_a_clear_error_and_changes_nothing(live_worker, open_tally):
     match = open_tally
-    ada, bob = await asyncio.to_thread(join_all, live_worker, match)
+    ada, bob = await in_db(lambda: join_all(live_worker, match))
     async with ada.match_socket(match.public_id) as ada_ws:
         await ada_ws.recv_until("full")
         cases = [
@@ -208,7 +208,7 @@ async def test_a_worker_restart_loses_no_event_and_still_fires_clocks(
     live_worker, fast_clock_tally
 ):
     match = fast_clock_tally
-    ada, _bob = await asyncio.to_thread(join_all, live_worker, match)
+    ada, _bob = await in_db(lambda: join_all(live_worker, match))
     async with ada.match_socket(match.public_id) as ada_ws:
         await ada_ws.recv_until("full")
         await ada_ws.act({"type": "add", "amount": 2})
@@ -237,7 +237,7 @@ async def test_two_workers_on_redis_deliver_a_move_to_a_spectator_on_the_other(o
     first, second = Worker().start(), Worker(scheduler=False).start()
     try:
         match = open_tally
-        ada, _bob = await asyncio.to_thread(join_all, first, match)
+        ada, _bob = await in_db(lambda: join_all(first, match))
         async with ArenaClient(second.url).match_socket(match.public_id) as watcher:
             await watcher.recv_until("full")
             async with ada.match_socket(match.public_id) as ada_ws:
