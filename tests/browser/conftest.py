@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -66,3 +67,5 @@ def login_context(browser, live_worker):
     yield make
     for context in contexts:
         context.close()
+    # ORM calls made while Playwright's loop runs get their own connection; close it here.
+    connections.close_all()
