@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench soak clean
 
 $(INSTALLED): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -29,6 +29,10 @@ test: lint
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
+
+# The fault scripts at length (benchmarks/soak.py): its own PostgreSQL cluster and redis-server.
+soak: $(INSTALLED)
+	$(BIN)/python -m benchmarks.soak
 
 clean:
 	rm -rf $(VENV) db.sqlite3

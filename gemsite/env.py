@@ -5,6 +5,13 @@ from __future__ import annotations
 import os
 from urllib.parse import unquote, urlparse
 
+from django.core.exceptions import ImproperlyConfigured
+
+# The key `make run` and the tests use. It is in the repository, so it signs nothing real: with
+# DEBUG off the site refuses to start on it (or on any other placeholder or short key).
+DEVELOPMENT_SECRET_KEY = "gem-arena-development-key-change-me-in-production"
+PLACEHOLDER_SECRET_KEYS = frozenset({DEVELOPMENT_SECRET_KEY, "change-me", "changeme", "secret"})
+
 
 def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
@@ -27,6 +34,34 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not value:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+class MissingSecretKey(ImproperlyConfigured):
+    """SECRET_KEY is unset or not a real key while DEBUG is off."""
+
+
+def secret_key(*, debug: bool) -> str:
+    """SECRET_KEY from the environment; the development key only while DEBUG is on.
+
+    With DEBUG off the key must be set, not a known placeholder, and as strong as Django's
+    deployment check asks (at least 50 characters, at least 5 of them different).
+    """
+    value = os.environ.get("SECRET_KEY", "").strip()
+    if debug:
+        return value or DEVELOPMENT_SECRET_KEY
+    if not value:
+        problem = "SECRET_KEY is not set"
+    elif value in PLACEHOLDER_SECRET_KEYS:
+        problem = "SECRET_KEY is a placeholder committed in the repository"
+    elif len(value) < 50 or len(set(value)) < 5:
+        problem = "SECRET_KEY is too short (50 characters or more, not all alike)"
+    else:
+        return value
+    raise MissingSecretKey(
+        f"{problem}: with DEBUG off the site will not start without a real secret key. Set "
+        "SECRET_KEY to a long random value, e.g. the output of "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'` (or DEBUG=1 to develop)."
+    )
 
 
 def database_from_url(url: str) -> dict[str, object]:

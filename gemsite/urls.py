@@ -6,5 +6,8 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.core.urls")),
+    path("seasons/", include("games.core.season_urls")),
     path("", include("games.bejeweled_dm.urls")),
+    path("", include("games.bejeweled2.urls")),
+    path("", include("games.seven_gem_swap.urls")),
 ]

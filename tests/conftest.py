@@ -1,8 +1,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
+
+# Property tests check outcomes, never speed: a loaded 2-core machine must not fail them on time.
+hypothesis_settings.register_profile(
+    "arena", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("arena")
 
 
 @pytest.fixture

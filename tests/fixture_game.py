@@ -22,6 +22,9 @@ class Tally(GameDefinition):
     title = "Tally (test fixture)"
     listed = False
     roles = ("EC", "DMO")
+    bot_levels = ("peek",)
+    # Every view a bot was shown, so a test can prove it never saw another seat's secret.
+    bot_views: list[dict[str, Any]] = []  # noqa: RUF012
 
     def default_settings(self) -> dict[str, Any]:
         return {"target": 10, "turn_seconds": 30}
@@ -56,7 +59,11 @@ class Tally(GameDefinition):
         public = {"added": amount, "total": total}
         if total >= state["target"]:
             new_state.update(winner=seat, deadlines={})
-            return Outcome(state=new_state, kind="added", public=public, result={"winner": seat})
+            # Both seats are paid: the winner in garnets, the other a Token of Life.
+            prizes = {seat: {"garnets": 3}, 1 - seat: {"tokens": 1}}
+            return Outcome(
+                state=new_state, kind="added", public=public, result={"winner": seat}, prizes=prizes
+            )
         return Outcome(
             state=self._with_clock(new_state, now),
             kind="added",
@@ -64,10 +71,28 @@ class Tally(GameDefinition):
             private={seat: {"note": f"your secret is still {state['secrets'][str(seat)]}"}},
         )
 
-    def timeout(self, state: State, key: str, now: datetime) -> Outcome:
+    def timeout(self, state: State, key: str, now: datetime, drafts: dict) -> Outcome:
+        """A seat that does not move in time is skipped, unless its draft holds an amount: then
+        the deadline adds that amount for it (the draft is sealed)."""
         skipped = state["turn"]
+        drafted = (drafts or {}).get(skipped, {}).get("amount")
+        if drafted:
+            outcome = self.act(state, skipped, {"type": "add", "amount": drafted}, now)
+            outcome.kind = "draft_sealed"
+            outcome.drafts_sealed = (skipped,)
+            return outcome
         new_state = self._with_clock({**state, "turn": 1 - skipped}, now)
         return Outcome(state=new_state, kind="turn_skipped", public={"skipped": skipped})
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        amount = draft.get("amount")
+        if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 3:
+            raise ActionError("a drafted amount is 1, 2 or 3", code="bad_draft")
+        return {"amount": amount}
+
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime):
+        self.bot_views.append(view)
+        return {"type": "add", "amount": 1} if view["turn"] == seat else None
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         winner = award["winner_seat"]
@@ -114,6 +139,7 @@ class SealedBids(GameDefinition):
     listed = False
     min_seats = 2
     max_seats = 7
+    unversioned_actions = frozenset({"bid"})
 
     def default_settings(self) -> dict[str, Any]:
         return {"seconds": 60}
@@ -146,7 +172,7 @@ class SealedBids(GameDefinition):
         public = {"revealed": revealed} if seat is None else {"seat": seat, "revealed": revealed}
         return Outcome(state=new_state, kind=kind, public=public, result={"bids": revealed})
 
-    def timeout(self, state: State, key: str, now: datetime) -> Outcome:
+    def timeout(self, state: State, key: str, now: datetime, drafts: dict) -> Outcome:
         return self._reveal(state, kind="revealed")
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from django.conf import settings
 from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,9 @@ def free_port() -> int:
 def worker_environment(*, scheduler_poll: float = 0.05) -> dict[str, str]:
     """The environment that points a worker at the database the tests are using."""
     env = {**os.environ, "GEM_EXTRA_GAMES": "tests.fixture_game", "DEBUG": "1"}
+    # The settings module the tests run on (gemsite.test_settings: its password hasher made the
+    # test users' passwords, so a worker on other settings could not log them in).
+    env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE
     env["SCHEDULER_POLL_SECONDS"] = str(scheduler_poll)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     db = connection.settings_dict

@@ -1,136 +1,466 @@
-"""The host dashboard: matches with seats, state, event log and clocks, and the host's actions."""
+"""The host dashboard: matches with seats, the host's view of the board, clocks and the event
+log, and the host's actions.
+
+A match changes only through the logged host actions (start, pause, resume, abort, award), each
+an event through games.core.services; the dashboard edits nothing else of a match but its title.
+"""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
 from django.contrib import admin, messages
-from django.http import HttpRequest, HttpResponse
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.http import require_POST
 
-from games.core import services
+from games.core import clock, services
 from games.core.forms import AdjudicateForm
-from games.core.models import Deadline, Event, LedgerEntry, Match, Seat
+from games.core.gamedef import ActionError, Viewer, seat_label
+from games.core.models import Deadline, Event, LedgerEntry, Match, Season, Seat
+from games.core.rendering import render_panels, view_of
+
+# The host actions, in the order the console offers them: (service, button, statuses it fits).
+HostOperation = tuple[Callable[..., None], str, frozenset[str]]
+HOST_OPERATIONS: dict[str, HostOperation] = {
+    "start": (services.host_start, "Start", frozenset({Match.Status.OPEN})),
+    "pause": (services.host_pause, "Pause", frozenset({Match.Status.LIVE})),
+    "resume": (services.host_resume, "Resume", frozenset({Match.Status.PAUSED})),
+    "abort": (
+        services.host_abort,
+        "Abort",
+        frozenset({Match.Status.OPEN, Match.Status.LIVE, Match.Status.PAUSED}),
+    ),
+}
+AWARD_STATUSES = frozenset({Match.Status.LIVE, Match.Status.PAUSED})
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+# --- clocks, written for a host watching them ------------------------------------------------
+
+
+def clock_time(when: datetime) -> str:
+    """A time of day with seconds, in the site's time zone: "12:03:11"."""
+    return timezone.localtime(when).strftime("%H:%M:%S")
+
+
+def duration(span: timedelta) -> str:
+    """A span as a clock shows it: "0:42", "12:05", "1:02:03" (whole seconds, rounded down)."""
+    seconds = max(0, int(span.total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def time_left(due: datetime, now: datetime) -> str:
+    """ "0:42 left", or "due now" once it has run out (the scheduler fires it shortly)."""
+    return f"{duration(due - now)} left" if due > now else "due now"
+
+
+def deadline_status(deadline: Deadline, now: datetime) -> str:
+    """What became of a Deadline row: "0:42 left", "fired 12:03:11" or "cancelled"."""
+    if deadline.fired_at is not None:
+        return f"fired {clock_time(deadline.fired_at)}"
+    if deadline.cancelled:
+        return "cancelled"
+    return time_left(deadline.due_at, now)
+
+
+def running_clocks(match: Match, now: datetime) -> list[tuple[str, str]]:
+    """The clocks of the match's state as (key, what the host reads): due time and time left;
+    while paused, the time each clock will have left when the match resumes."""
+    clocks = []
+    for key, due in sorted(services.state_deadlines(match.state).items(), key=lambda kv: kv[1]):
+        if match.status == Match.Status.PAUSED and match.paused_at is not None:
+            clocks.append((key, f"{duration(due - match.paused_at)} left when resumed (paused)"))
+        elif match.status == Match.Status.LIVE:
+            clocks.append((key, f"due {clock_time(due)}, {time_left(due, now)}"))
+    return clocks
+
+
+# --- seats and awards as players see them -----------------------------------------------------
+
+
+def award_form(match: Match, data: Any = None) -> AdjudicateForm:
+    """The award form with what this match's game lets the host award now."""
+    choices = match.game.award_choices(match.state, match.seat_infos())
+    return AdjudicateForm(data, choices=choices)
+
+
+def _seat_name(match: Match, index: int | None) -> str:
+    seat = next((s for s in match.seats.all() if s.index == index), None)
+    if seat is None:
+        return ""
+    return seat_label(seat.info())
+
+
+def result_text(match: Match) -> str:
+    """How the match ended, in words: who won (named as players see them) or why it was
+    aborted; empty while it runs."""
+    result = match.result or {}
+    if match.status == Match.Status.ABORTED:
+        reason = result.get("reason") or "no reason given"
+        return f"Aborted ({reason})."
+    if match.status != Match.Status.FINISHED:
+        return ""
+    winner = result.get("winner")
+    if isinstance(winner, int) and not isinstance(winner, bool):
+        told = f"{_seat_name(match, winner)} won."
+    else:
+        told = "No single winner."
+    summary = result.get("summary")
+    return f"{told} {summary}" if summary else told
+
+
+def _json_block(data: Any) -> str:
+    return format_html("<pre>{}</pre>", json.dumps(data, indent=2, sort_keys=True))
+
+
+def _json_line(data: Any) -> str:
+    """Event data on one wrapping line, so long boards do not widen the event table."""
+    text = json.dumps(data, ensure_ascii=False)
+    return format_html('<code style="white-space:pre-wrap;word-break:break-all">{}</code>', text)
+
+
+# --- inlines: seats, clocks and events, all read-only ----------------------------------------
+
+
+class _ReadOnlyInline(admin.TabularInline):
     extra = 0
-    fields = ("index", "role", "user", "bot_level", "invite_link", "joined_at")
-    readonly_fields = ("invite_link", "joined_at")
+    max_num = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(_ReadOnlyInline):
+    """Seats are taken through invite links and the match page's "Seat a bot", each a logged
+    event; the dashboard only shows them, named as every page names them."""
+
+    model = Seat
+    fields = ("seat", "user", "bot_level", "invite_link", "joined_at", "draft")
+    readonly_fields = fields
+
+    @admin.display(description="seat")
+    def seat(self, seat: Seat) -> str:
+        return seat_label(seat.info())
 
     @admin.display(description="invite link")
     def invite_link(self, seat: Seat) -> str:
-        return seat.get_invite_url() if seat.pk else ""
+        if seat.is_taken:
+            return "taken"
+        return seat.get_invite_url()
 
 
-class EventInline(admin.TabularInline):
+class DeadlineInline(_ReadOnlyInline):
+    model = Deadline
+    verbose_name_plural = "clock history"
+    fields = ("key", "due", "status", "set_at_version")
+    readonly_fields = fields
+
+    @admin.display(description="due")
+    def due(self, deadline: Deadline) -> str:
+        return clock_time(deadline.due_at)
+
+    @admin.display(description="status")
+    def status(self, deadline: Deadline) -> str:
+        return deadline_status(deadline, clock.now())
+
+
+class EventInline(_ReadOnlyInline):
     model = Event
-    extra = 0
-    can_delete = False
-    fields = ("version", "kind", "seat", "actor", "public", "private", "created_at")
+    fields = ("version", "time", "kind", "by", "public_data", "private_data")
     readonly_fields = fields
     ordering = ("-version",)
-    max_num = 0
 
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
+        rows = super().get_queryset(request).defer("state").select_related("actor", "match")
+        return rows.prefetch_related("match__seats")
+
+    @admin.display(description="time")
+    def time(self, event: Event) -> str:
+        return clock_time(event.created_at)
+
+    @admin.display(description="by")
+    def by(self, event: Event) -> str:
+        if event.seat is not None:
+            return _seat_name(event.match, event.seat)
+        if event.actor_id is not None:
+            return f"host ({event.actor})"
+        return ""
+
+    @admin.display(description="public")
+    def public_data(self, event: Event) -> str:
+        return _json_line(event.public)
+
+    @admin.display(description="private (by seat)")
+    def private_data(self, event: Event) -> str:
+        return _json_line(event.private) if event.private else ""
 
 
-class DeadlineInline(admin.TabularInline):
-    model = Deadline
-    extra = 0
-    can_delete = False
-    fields = ("key", "due_at", "fired_at", "cancelled", "set_at_version")
-    readonly_fields = fields
-    max_num = 0
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
+# --- the match --------------------------------------------------------------------------------
 
 
-def _run_host_operation(operation, label: str):  # type: ignore[no-untyped-def]
-    @admin.action(description=label)
-    def action(modeladmin: MatchAdmin, request: HttpRequest, queryset) -> None:  # type: ignore[no-untyped-def]
+def _bulk(name: str) -> Any:
+    operation, button, _ = HOST_OPERATIONS[name]
+
+    @admin.action(description=f"{button} the selected matches")
+    def action(modeladmin: MatchAdmin, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         for match in queryset:
-            try:
-                operation(match, request.user)
-            except services.ActionRefused as refusal:
-                modeladmin.message_user(request, f"{match}: {refusal.message}", messages.ERROR)
-            else:
-                modeladmin.message_user(request, f"{match}: done")
+            modeladmin.run_operation(request, match, operation)
 
-    action.__name__ = f"host_{operation.__name__}"
+    action.__name__ = f"host_{name}"
     return action
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("title", "game_key", "status", "version", "host", "created_at", "page")
+    list_display = ("title", "game_title", "status", "players", "version", "host", "created_at")
+    list_display_links = ("title",)
     list_filter = ("status", "game_key")
     search_fields = ("title", "public_id")
+    inlines = [SeatInline, DeadlineInline, EventInline]
+    actions = [_bulk(name) for name in HOST_OPERATIONS]
+    fieldsets = (
+        (None, {"fields": ("title", "game_title", "status", "players", "host", "page")}),
+        ("The host's view of the board", {"fields": ("board",)}),
+        ("Clocks", {"fields": ("clocks", "started_at", "paused_at", "finished_at")}),
+        (
+            "Raw data (for debugging)",
+            {
+                "classes": ("collapse",),
+                "fields": ("public_id", "version", "settings_json", "result_json", "state_json"),
+            },
+        ),
+    )
+    # Everything but the title: a match changes only through the logged host actions.
     readonly_fields = (
+        "game_title",
+        "status",
+        "players",
+        "host",
+        "page",
+        "board",
+        "clocks",
+        "started_at",
+        "paused_at",
+        "finished_at",
         "public_id",
         "version",
-        "state",
-        "result",
-        "seed",
-        "started_at",
-        "finished_at",
-        "paused_at",
-        "adjudicate_link",
+        "settings_json",
+        "result_json",
+        "state_json",
     )
-    inlines = [SeatInline, DeadlineInline, EventInline]
-    actions = [
-        _run_host_operation(services.host_start, "Start the selected matches"),
-        _run_host_operation(services.host_pause, "Pause the selected matches"),
-        _run_host_operation(services.host_resume, "Resume the selected matches"),
-        _run_host_operation(services.host_abort, "Abort the selected matches"),
-    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a match is created on the "New match" page, with its seats
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.status in AWARD_STATUSES:
+            return False  # abort it first: deleting would erase a running match's log
+        return super().has_delete_permission(request, obj)
+
+    # --- what the page shows -------------------------------------------------------------
+
+    @admin.display(description="game")
+    def game_title(self, match: Match) -> str:
+        return match.game.title
+
+    @admin.display(description="players")
+    def players(self, match: Match) -> str:
+        return " · ".join(seat_label(seat) for seat in match.seat_infos())
 
     @admin.display(description="page")
     def page(self, match: Match) -> str:
-        return format_html('<a href="{}">open</a>', match.get_absolute_url())
+        url = match.get_absolute_url()
+        return format_html('<a href="{}">{}</a> (the live page; as host you see it all)', url, url)
 
-    @admin.display(description="adjudicate")
-    def adjudicate_link(self, match: Match) -> str:
-        url = reverse("admin:core_match_adjudicate", args=[match.pk])
-        return format_html('<a href="{}">Award the round or the match…</a>', url)
+    @admin.display(description="board")
+    def board(self, match: Match) -> str:
+        if match.status == Match.Status.OPEN:
+            return "The board appears once the match has started."
+        url = reverse("admin:core_match_board", args=[match.pk])
+        return format_html(
+            '<iframe class="host-board" src="{}" title="The host\'s view of the board" '
+            'style="width:100%;min-height:16rem;border:0;border-radius:8px"></iframe>'
+            "<p>The board is live; the console above shows the match as this page loaded "
+            '(reload it after a change). <a href="{}" target="_blank">Open the board on its '
+            "own</a>.</p>",
+            url,
+            url,
+        )
 
-    def get_urls(self):  # type: ignore[no-untyped-def]
+    @admin.display(description="running clocks")
+    def clocks(self, match: Match) -> str:
+        running = running_clocks(match, clock.now())
+        if not running:
+            return "none"
+        return format_html_join(mark_safe("<br>"), "<b>{}</b>: {}", running)
+
+    @admin.display(description="settings")
+    def settings_json(self, match: Match) -> str:
+        return _json_block(match.settings)
+
+    @admin.display(description="result")
+    def result_json(self, match: Match) -> str:
+        return _json_block(match.result)
+
+    @admin.display(description="state")
+    def state_json(self, match: Match) -> str:
+        return _json_block(match.state)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).select_related("host").prefetch_related("seats")
+
+    # --- the host console on the change page ---------------------------------------------
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        match = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if match is not None:
+            context["host_console"] = self.console(match)
+        return super().change_view(request, object_id, form_url, context)
+
+    def console(self, match: Match, form: AdjudicateForm | None = None) -> dict[str, Any]:
+        """What the host may do now: the buttons for this status and the award form."""
+        operations = [
+            {"name": name, "label": label, "url": self.operation_url(match, name)}
+            for name, (_, label, statuses) in HOST_OPERATIONS.items()
+            if match.status in statuses
+        ]
+        awardable = match.status in AWARD_STATUSES
+        if form is None and awardable:
+            form = award_form(match)
+        return {
+            "match": match,
+            "result": result_text(match),
+            "operations": operations,
+            "form": form if awardable else None,
+            "award_url": reverse("admin:core_match_adjudicate", args=[match.pk]),
+            "clocks": running_clocks(match, clock.now()),
+        }
+
+    @staticmethod
+    def operation_url(match: Match, name: str) -> str:
+        return reverse("admin:core_match_host", args=[match.pk, name])
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
         extra = [
+            path("<int:pk>/adjudicate/", view(self.adjudicate_view), name="core_match_adjudicate"),
             path(
-                "<int:pk>/adjudicate/",
-                self.admin_site.admin_view(self.adjudicate_view),
-                name="core_match_adjudicate",
-            )
+                "<int:pk>/host/<str:operation>/",
+                view(self.operation_view),
+                name="core_match_host",
+            ),
+            path("<int:pk>/board/", view(self.board_view), name="core_match_board"),
         ]
         return extra + super().get_urls()
 
+    def run_operation(
+        self, request: HttpRequest, match: Match, operation: Callable[..., None], *args: Any
+    ) -> bool:
+        try:
+            operation(match, request.user, *args)
+        except ActionError as refusal:
+            self.message_user(request, f"{match}: {refusal.message}", messages.ERROR)
+            return False
+        match.refresh_from_db()
+        self.message_user(request, f"{match}: {match.get_status_display().lower()} (logged)")
+        return True
+
+    def operation_view(self, request: HttpRequest, pk: int, operation: str) -> HttpResponse:
+        if operation not in HOST_OPERATIONS:
+            raise Http404(f"unknown host action {operation!r}")
+        return require_POST(self._operation)(request, pk, operation)
+
+    def _operation(self, request: HttpRequest, pk: int, operation: str) -> HttpResponse:
+        match = get_object_or_404(Match, pk=pk)
+        run, _, _ = HOST_OPERATIONS[operation]
+        args = (request.POST.get("reason", "")[:200],) if operation == "abort" else ()
+        self.run_operation(request, match, run, *args)
+        return redirect("admin:core_match_change", match.pk)
+
     def adjudicate_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         match = get_object_or_404(Match, pk=pk)
-        form = AdjudicateForm(request.POST or None)
+        form = award_form(match, request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             try:
-                services.host_adjudicate(match, request.user, form.cleaned_data)
-            except services.ActionRefused as refusal:
+                services.host_adjudicate(match, request.user, form.chosen_award())
+            except ActionError as refusal:
                 form.add_error(None, refusal.message)
             else:
-                self.message_user(request, "Adjudication recorded as an event.")
+                self.message_user(request, f"Awarded: {form.chosen_label()}. Logged as an event.")
                 return redirect("admin:core_match_change", match.pk)
         context = {
             **self.admin_site.each_context(request),
+            "opts": self.model._meta,
             "match": match,
-            "form": form,
-            "title": f"Adjudicate {match}",
+            "host_console": self.console(match, form),
+            "title": f"Award: {match}",
         }
         return render(request, "admin/core/adjudicate.html", context)
+
+    @xframe_options_sameorigin
+    def board_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The host's view of the match as the match page draws it, with the game's styles and
+        scripts, live over the match's websocket; framed by the change page (its own document,
+        so the site's styles leave the dashboard's alone)."""
+        match = get_object_or_404(Match.objects.prefetch_related("seats"), pk=pk)
+        view = view_of(match, Viewer.host())
+        panels = render_panels(match, view, version=match.version, oob=False)
+        context = {"match": match, "view": view, "panels": panels}
+        return render(request, "core/admin_board.html", context)
 
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(admin.ModelAdmin):
     """The season ledger: matches credit it; the host adjusts it with an entry and a reason."""
 
-    list_display = ("user", "garnets", "tokens_of_life", "reason", "match", "created_at")
-    list_filter = ("user",)
+    list_display = ("user", "season", "garnets", "tokens_of_life", "reason", "match", "created_at")
+    list_filter = ("season", "user")
     search_fields = ("user__username", "reason")
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial = super().get_changeform_initial_data(request)
+        current = Season.current()
+        if current is not None:
+            initial.setdefault("season", current.pk)
+        return initial
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons group matches; new matches join the current one."""
+
+    list_display = ("name", "is_current", "created_at")
+    actions = ("make_current",)
+
+    @admin.action(description="Make the selected season the current one")
+    def make_current(self, request: HttpRequest, queryset: Any) -> None:
+        if queryset.count() != 1:
+            self.message_user(request, "choose exactly one season", messages.ERROR)
+            return
+        with transaction.atomic():
+            Season.objects.update(is_current=False)
+            queryset.update(is_current=True)
+        self.message_user(request, f"{queryset.first()} is now the current season")

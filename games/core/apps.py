@@ -9,6 +9,9 @@ class CoreConfig(AppConfig):
     verbose_name = "Matches"
 
     def ready(self) -> None:
-        from games.core import registry
+        from django.contrib.auth.signals import user_logged_out
+
+        from games.core import registry, signals
 
         registry.load_games()
+        user_logged_out.connect(signals.end_live_sockets, dispatch_uid="core.end_live_sockets")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import urllib.parse
 import urllib.request
@@ -67,48 +68,166 @@ class ArenaClient:
     # --- websocket ----------------------------------------------------------------------------
 
     def match_socket(
-        self, public_id: str, *, since: int | None = None, json_only: bool = True
+        self,
+        public_id: str,
+        *,
+        since: int | None = None,
+        json_only: bool = True,
+        reconnect: bool = True,
     ) -> MatchSocket:
         query = {"format": "json"} if json_only else {}
         if since is not None:
             query["since"] = str(since)
         ws_base = self.base_url.replace("http://", "ws://").replace("https://", "wss://")
         url = f"{ws_base}/ws/m/{public_id}/?{urllib.parse.urlencode(query)}"
-        return MatchSocket(url, origin=self.base_url, cookie=self.session_cookie())
+        return MatchSocket(
+            url, origin=self.base_url, cookie=self.session_cookie(), reconnect=reconnect
+        )
+
+
+# Closes after which reconnecting cannot help: no such match (4404), the session ended (4401).
+FINAL_CLOSE_CODES = frozenset({4401, 4404})
 
 
 class MatchSocket:
-    """One open match channel: ``async with client.match_socket(id) as socket: ...``."""
+    """One match channel: ``async with client.match_socket(id) as socket: ...``.
 
-    def __init__(self, url: str, *, origin: str, cookie: str | None) -> None:
+    Like the page (static/js/match.js) it keeps itself current: when the connection drops it
+    reconnects with backoff, asking for what it missed after ``version``; when an update skips
+    a version it asks for a resync; ``version`` only ever moves through versions it has seen in
+    order, so a client that reads on holds every event gap-free. ``act`` resends its action after
+    a reconnect (action ids are idempotent: an action that had been applied is acknowledged as a
+    duplicate). The first connect is not retried: a wrong URL or a refused origin fails at once.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        origin: str,
+        cookie: str | None,
+        reconnect: bool = True,
+        backoff: float = 0.25,
+        max_backoff: float = 8.0,
+    ) -> None:
+        parts = urllib.parse.urlsplit(url)
+        query = dict(urllib.parse.parse_qsl(parts.query))
+        since = query.pop("since", None)
+        self._base = parts._replace(query="")
+        self._query = query
         self.url = url
         self.origin = origin
         self.cookie = cookie
-        self.version = 0
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        # The newest version held with nothing missing before it (at first the `since` given).
+        self.version = int(since) if since is not None and since.isdigit() else 0
+        self._resume = since is not None
         self.frames: list[dict[str, Any]] = []
+        self.reconnects = 0
+        self._resync_asked_at: int | None = None
         self._connection: Any = None
+        self._unanswered: dict[str, str] = {}  # action id -> the message, until answered
+        self._lock = asyncio.Lock()
+        self._closing = False
 
-    async def __aenter__(self) -> MatchSocket:
+    # --- connection ---------------------------------------------------------------------------
+
+    def _url(self) -> str:
+        query = dict(self._query)
+        if self._resume or self.version > 0:
+            query["since"] = str(self.version)
+        return self._base._replace(query=urllib.parse.urlencode(query)).geturl()
+
+    async def _connect(self) -> None:
         headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
         self._connection = await websockets.connect(
-            self.url, origin=self.origin, additional_headers=headers, max_size=2**22
+            self._url(), origin=self.origin, additional_headers=headers, max_size=2**22
         )
+
+    async def __aenter__(self) -> MatchSocket:
+        await self._connect()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._connection.close()
+        self._closing = True
+        if self._connection is not None:
+            await self._connection.close()
+
+    async def _reconnected(self, broken: Any, closed: Exception | None) -> Any:
+        """A live connection in place of ``broken``: the one another task already opened, or a
+        new one, retried with growing, jittered delays while the server is unreachable. The
+        actions still awaiting an answer are sent again on it."""
+        async with self._lock:
+            if self._connection is not broken and self._connection is not None:
+                return self._connection
+            if self._closing or not self.reconnect or _is_final(closed):
+                raise closed or ClientError("the connection is closed")
+            self._connection = None
+            attempt = 0
+            while True:
+                delay = min(self.max_backoff, self.backoff * 2**attempt)
+                await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+                attempt += 1
+                try:
+                    await self._connect()
+                    for text in list(self._unanswered.values()):
+                        await self._connection.send(text)
+                except websockets.InvalidStatus as refused:
+                    if refused.response.status_code < 500:
+                        raise
+                except (OSError, TimeoutError, websockets.InvalidHandshake):
+                    pass
+                except websockets.ConnectionClosed:
+                    self._connection = None
+                else:
+                    self.reconnects += 1
+                    self._resync_asked_at = None
+                    return self._connection
+
+    async def _receive_text(self) -> str:
+        connection = self._connection
+        while True:
+            if connection is None:
+                connection = await self._reconnected(None, None)
+            try:
+                return await connection.recv()
+            except websockets.ConnectionClosed as closed:
+                connection = await self._reconnected(connection, closed)
+
+    # --- frames ---------------------------------------------------------------------------------
 
     async def send_raw(self, text: str) -> None:
-        await self._connection.send(text)
+        connection = self._connection
+        if connection is not None:
+            try:
+                await connection.send(text)
+                return
+            except websockets.ConnectionClosed as closed:
+                connection = await self._reconnected(connection, closed)
+        else:
+            connection = await self._reconnected(None, None)
+        if text not in self._unanswered.values():  # those went again on reconnecting
+            await connection.send(text)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_raw(json.dumps(message))
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
-        frame = json.loads(await asyncio.wait_for(self._connection.recv(), timeout))
+        """The next frame from the server (reconnecting on the way if the connection dropped)."""
+        frame = json.loads(await asyncio.wait_for(self._receive_text(), timeout))
         self.frames.append(frame)
-        if frame.get("type") in {"update", "full"}:
-            self.version = max(self.version, frame["version"])
+        kind = frame.get("type")
+        if kind == "full":
+            self.version = frame["version"]
+        elif kind == "update":
+            if frame["version"] == self.version + 1:
+                self.version = frame["version"]
+            elif frame["version"] > self.version + 1 and self._resync_asked_at != self.version:
+                # A frame went missing (a lost broadcast): ask for everything after ours.
+                self._resync_asked_at = self.version
+                await self.resync(self.version)
         return frame
 
     async def recv_until(self, kind: str, timeout: float = 5.0, **fields: Any) -> dict[str, Any]:
@@ -133,25 +252,44 @@ class MatchSocket:
             frame = await self.recv(left)
         return frame
 
-    async def act(self, action: dict[str, Any], *, version: int | None = None) -> int:
-        """Send an action and wait for its ack; return the new version or raise Refused."""
+    async def act(
+        self, action: dict[str, Any], *, version: int | None = None, timeout: float = 10.0
+    ) -> int:
+        """Send an action and wait for its ack; return the new version or raise Refused. If the
+        connection drops meanwhile, the same action (same id) is sent again once reconnected."""
         action_id = uuid.uuid4().hex
         message = {"type": "action", "id": action_id, "action": action}
         message["version"] = self.version if version is None else version
-        await self.send(message)
-        while True:
-            frame = await self.recv()
-            if frame.get("id") != action_id:
-                continue
-            if frame["type"] == "ack":
-                return frame["version"]
-            raise Refused(frame["code"], frame["message"])
+        text = json.dumps(message)
+        self._unanswered[action_id] = text
+        try:
+            await self.send_raw(text)
+            deadline = asyncio.get_running_loop().time() + timeout
+            while True:
+                left = deadline - asyncio.get_running_loop().time()
+                if left <= 0:
+                    raise TimeoutError(f"no answer to action {action_id} in {timeout}s")
+                frame = await self.recv(left)
+                if frame.get("id") != action_id:
+                    continue
+                if frame["type"] == "ack":
+                    return frame["version"]
+                raise Refused(frame["code"], frame["message"])
+        finally:
+            del self._unanswered[action_id]
 
     async def resync(self, since: int) -> None:
         await self.send({"type": "resync", "since": since})
 
     def latest_view(self) -> dict[str, Any]:
-        for frame in reversed(self.frames):
-            if "view" in frame:
-                return frame["view"]
-        return {}
+        """The view of the newest version received (a resync or a late frame may bring an older
+        one after it)."""
+        viewed = [frame for frame in self.frames if "view" in frame]
+        if not viewed:
+            return {}
+        return max(reversed(viewed), key=lambda frame: frame.get("version", -1))["view"]
+
+
+def _is_final(closed: Exception | None) -> bool:
+    received = getattr(closed, "rcvd", None)
+    return received is not None and received.code in FINAL_CLOSE_CODES

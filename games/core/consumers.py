@@ -3,7 +3,7 @@ everything to services and rendering. The seat always comes from the session, ne
 
 from __future__ import annotations
 
-import json
+import logging
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -11,12 +11,16 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 
-from games.core import protocol, services
-from games.core.broadcast import group_name
-from games.core.gamedef import Viewer
+from games.core import broadcast, chat, protocol, services
+from games.core.broadcast import group_name, user_group_name
+from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match
-from games.core.rendering import full_frame, update_frame
+from games.core.rendering import Frame, make_frame
+
+RESYNC_LIMIT = 200
+log = logging.getLogger(__name__)
 
 
 class TokenBucket:
@@ -38,28 +42,93 @@ class TokenBucket:
         return False
 
 
+def _version_param(value: str | None) -> int | None:
+    """``?since=`` as a version, or None (a full frame) for anything but plain ASCII digits."""
+    if value and value.isascii() and value.isdigit() and len(value) <= 12:
+        return int(value)
+    return None
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     match: Match
     viewer: Viewer
-    group: str | None = None
+    groups_joined: tuple[str, ...] = ()
+    version_read_at = float("-inf")
+    version_seen = 0
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
-        query = parse_qs(self.scope.get("query_string", b"").decode())
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         self.with_html = query.get("format", ["html"])[0] != "json"
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         self.strikes = 0
-        found = await database_sync_to_async(self._load)(public_id)
+        # The newest version this connection has sent, and the panels (id -> hash) the viewer
+        # holds: an update is sent only if newer, with only the panels that changed.
+        self.sent_version = -1
+        self.panels_sent: dict[str, str] = {}
+        try:
+            found = await database_sync_to_async(self._load, thread_sensitive=False)(public_id)
+        except DatabaseError:
+            await self.accept()
+            await self._unavailable(None)
+            await self.close(code=protocol.CLOSE_UNAVAILABLE)
+            return
         if not found:
             await self.accept()
-            await self._send_error("unknown_match", f"there is no match {public_id!r}")
+            await self._send_error(
+                ActionError(f"there is no match {public_id[:40]!r}", "unknown_match")
+            )
             await self.close(code=protocol.CLOSE_UNKNOWN_MATCH)
             return
-        self.group = group_name(self.match.pk, self.viewer)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        groups = [
+            group_name(self.match.pk, self.viewer),
+            *chat.groups_for(self.match.pk, self.viewer),
+        ]
+        user = self.scope.get("user")
+        if getattr(user, "is_authenticated", False):
+            groups.append(user_group_name(user.pk))
+        for group in groups:
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:  # the layer is recovering: serve anyway; pongs carry the version
+                log.warning("could not join %s; the client heals through pings", group)
+        self.groups_joined = tuple(groups)
         await self.accept()
-        since = query.get("since", [None])[0]
-        await self._catch_up(int(since) if since and since.isdigit() else None)
+        try:
+            await self._catch_up(_version_param(query.get("since", [None])[0]))
+        except DatabaseError:
+            await self._unavailable(None)
+            await self.close(code=protocol.CLOSE_UNAVAILABLE)
+
+    async def _unavailable(self, message_id: str | None) -> None:
+        """The database cannot be reached: nothing changed; the client tries again later."""
+        log.warning("database unavailable for match %s", getattr(self, "match", None))
+        error = ActionError(
+            "the server cannot reach its database right now; nothing changed, try again in a "
+            "moment",
+            "unavailable",
+        )
+        await self._send_error(error, message_id)
+
+    async def _rejoin_groups(self) -> None:
+        """A restarted Redis forgets group members (the core layer): join again."""
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:
+                log.warning("could not join %s again", group)
+
+    async def _version_now(self) -> int:
+        """The match's current version, read at most once a second per connection."""
+        now = time.monotonic()
+        if now - self.version_read_at > 1.0:
+            read = database_sync_to_async(self._current_version, thread_sensitive=False)
+            self.version_seen = await read()
+            self.version_read_at = now
+        return self.version_seen
+
+    def _current_version(self) -> int:
+        return Match.objects.filter(pk=self.match.pk).values_list("version", flat=True).first() or 0
 
     def _load(self, public_id: str) -> bool:
         match = Match.objects.filter(public_id=public_id).prefetch_related("seats").first()
@@ -70,46 +139,69 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return True
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # the group expires by itself
+                log.warning("could not leave %s", group)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        size = (
+            len(text_data.encode(errors="replace"))
+            if text_data is not None
+            else len(bytes_data or b"")
+        )
         if not self.bucket.take():
             self.strikes += 1
-            await self._send_error("rate_limited", "too many messages; slow down")
+            await self._send_error(ActionError("too many messages; slow down", "rate_limited"))
             if self.strikes >= protocol.MAX_RATE_STRIKES:
                 await self.close(code=protocol.CLOSE_RATE_LIMITED)
             return
         if size > settings.WS_MAX_FRAME_BYTES:
+            limit = settings.WS_MAX_FRAME_BYTES
             await self._send_error(
-                "frame_too_large",
-                f"a message may hold at most {settings.WS_MAX_FRAME_BYTES} bytes",
+                ActionError(f"a message may hold at most {limit} bytes", "frame_too_large")
             )
             return
         try:
             message = protocol.parse_client_message(text_data, bytes_data)
         except protocol.ProtocolError as error:
-            await self._send_error(error.code, error.message, message_id=error.message_id)
+            await self._send_error(error, error.message_id)
             return
+        try:
+            await self._handle(message)
+        except DatabaseError:
+            message_id = message.get("id")
+            await self._unavailable(message_id if isinstance(message_id, str) else None)
+
+    async def _handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "ping":
-            await self._send({"type": "pong", "server_time": int(time.time() * 1000)})
+            # The current version in every pong: a client that missed a broadcast (the layer
+            # lost it) sees it is behind and resyncs, even if no later event comes.
+            version = await self._version_now()
+            if version > self.sent_version:
+                await self._rejoin_groups()
+            await self._send(
+                {"type": "pong", "server_time": int(time.time() * 1000), "version": version}
+            )
         elif message["type"] == "resync":
+            # The viewer says what it holds (it may have dropped frames): send from there, with
+            # every panel again.
+            self.panels_sent = {}
+            self.sent_version = message["since"]
             await self._catch_up(message["since"])
+        elif message["type"] == "draft":
+            await self._draft(message["draft"])
         elif message["type"] == "action":
             await self._act(message)
+        elif message["type"] == "chat":
+            await self._chat(message)
 
     async def _act(self, message: dict[str, Any]) -> None:
         try:
-            accepted = await database_sync_to_async(services.submit_action)(
-                self.match,
-                self.scope.get("user"),
-                message["action"],
-                client_action_id=message["id"],
-                expected_version=message.get("version"),
-            )
-        except services.ActionRefused as refusal:
-            await self._send_error(refusal.code, refusal.message, message_id=message["id"])
+            accepted, announcements = await database_sync_to_async(self._submit)(message)
+        except ActionError as refusal:
+            await self._send_error(refusal, message["id"])
             return
         await self._send(
             {
@@ -119,32 +211,87 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 "duplicate": accepted.duplicate,
             }
         )
+        await broadcast.send(announcements)
+
+    def _submit(self, message: dict[str, Any]) -> tuple[services.Accepted, list]:
+        with broadcast.deferred() as announcements:
+            accepted = services.submit_action(
+                self.match,
+                self.scope.get("user"),
+                message["action"],
+                client_action_id=message["id"],
+                expected_version=message.get("version"),
+            )
+        return accepted, announcements
+
+    async def _draft(self, draft: dict[str, Any]) -> None:
+        try:
+            kept = await database_sync_to_async(services.save_draft)(
+                self.match, self.scope.get("user"), draft
+            )
+        except ActionError as refusal:
+            await self._send_error(refusal)
+            return
+        seat = self.viewer.seat
+        for viewer in (Viewer(seat=seat), Viewer.host()):
+            await self.channel_layer.group_send(
+                group_name(self.match.pk, viewer),
+                {"type": "match.draft", "seat": seat, "draft": kept},
+            )
+
+    async def _chat(self, message: dict[str, Any]) -> None:
+        handle = database_sync_to_async(chat.handle)
+        try:
+            reply = await handle(self.match.pk, self.scope.get("user"), message)
+        except ActionError as refusal:
+            await self._send_error(refusal, message["id"])
+            return
+        if reply.frame is not None:
+            await self._send(reply.frame)
+        await broadcast.send_messages(reply.broadcasts)
 
     async def _catch_up(self, since: int | None) -> None:
-        frames = await database_sync_to_async(self._frames_since)(since)
+        frames = await database_sync_to_async(self._frames_since, thread_sensitive=False)(since)
         for frame in frames:
-            await self._send(frame)
+            await self._send_frame(frame)
 
-    def _frames_since(self, since: int | None) -> list[dict[str, Any]]:
+    def _frames_since(self, since: int | None) -> list[Frame]:
         match = Match.objects.prefetch_related("seats").get(pk=self.match.pk)
         self.match = match
         missed = match.version - since if since is not None else None
-        if missed is None or missed < 0 or missed > settings.RESYNC_MAX_EVENTS:
-            return [full_frame(match, self.viewer, with_html=self.with_html)]
+        if missed is None or missed < 0 or missed > RESYNC_LIMIT:
+            return [make_frame(match, self.viewer, None, with_html=self.with_html)]
         events = match.events.filter(version__gt=since).order_by("version")
-        return [update_frame(match, self.viewer, e, with_html=self.with_html) for e in events]
+        return [make_frame(match, self.viewer, e, with_html=self.with_html) for e in events]
 
     async def match_frame(self, message: dict[str, Any]) -> None:
-        frame = message["frame"]
-        if not self.with_html:
-            frame = {key: value for key, value in frame.items() if key != "html"}
+        await self._send_frame(Frame.from_message(message))
+
+    async def match_draft(self, message: dict[str, Any]) -> None:
+        frame = {"type": "draft", "draft": message["draft"]}
+        if self.viewer.is_host:
+            frame["seat"] = message["seat"]
         await self._send(frame)
+
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        if chat.may_receive(self.viewer, message):
+            await self._send(message["frame"])
+
+    async def session_ended(self, message: dict[str, Any]) -> None:
+        """The user logged out: this socket no longer speaks for them."""
+        await self._send_error(
+            ActionError("you logged out; sign in again to play", "session_ended")
+        )
+        await self.close(code=protocol.CLOSE_SESSION_ENDED)
+
+    async def _send_frame(self, frame: Frame) -> None:
+        if frame.version <= self.sent_version and not frame.full:
+            return  # the viewer already holds this version (a frame raced the connect)
+        self.sent_version = max(self.sent_version, frame.version)
+        await self.send(text_data=frame.text(self.with_html, self.panels_sent))
 
     async def _send(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(frame, separators=(",", ":")))
+        await self.send(text_data=protocol.dumps(frame))
 
-    async def _send_error(self, code: str, message: str, message_id: str | None = None) -> None:
-        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-        if message_id is not None:
-            frame["id"] = message_id
-        await self._send(frame)
+    async def _send_error(self, error: ActionError, message_id: str | None = None) -> None:
+        await self._send(error.as_frame(message_id))

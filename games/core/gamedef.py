@@ -8,6 +8,8 @@ them into Deadline rows so that a scheduler in any process can fire them.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar
@@ -16,12 +18,32 @@ State = dict[str, Any]
 
 
 class ActionError(ValueError):
-    """An action the rules refuse. ``code`` is stable for clients; the message is for players."""
+    """The one refusal family: an action, message or request that was not applied, so nothing
+    changed. ``code`` is stable for clients; the message is for players. Games raise it from their
+    rules, services from their checks, the protocol from a frame's shape; ``as_frame`` is the one
+    place it becomes what a client receives."""
 
     def __init__(self, message: str, code: str = "illegal_action") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+
+    def as_frame(self, message_id: str | None = None) -> dict[str, Any]:
+        frame: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if message_id is not None:
+            frame["id"] = message_id
+        return frame
+
+
+def run_rules(rule: Callable[..., Outcome], *args: Any) -> Outcome:
+    """Call a game's rule; a plain ValueError from an engine becomes an ``illegal_action``
+    refusal with the engine's (player-readable) message."""
+    try:
+        return rule(*args)
+    except ActionError:
+        raise
+    except ValueError as error:
+        raise ActionError(str(error), code="illegal_action") from None
 
 
 @dataclass(frozen=True)
@@ -59,6 +81,12 @@ class Outcome:
     public: dict[str, Any] = field(default_factory=dict)
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    # What the event pays or charges each seat, by currency ("garnets", "tokens"): credited to
+    # the seat's player in the ledger when the event is recorded (bots hold no ledger).
+    prizes: dict[int, dict[str, int]] = field(default_factory=dict)
+    # Seats whose drafts this event used up (a deadline sealed them); an accepted action always
+    # clears its own seat's draft.
+    drafts_sealed: tuple[int, ...] = ()
     # An informational event (e.g. an analysis) changes nothing a player acts on, so an action
     # sent against the version before it is not stale.
     informational: bool = False
@@ -72,6 +100,17 @@ class SeatInfo:
     is_bot: bool = False
 
 
+def seat_label(seat: SeatInfo) -> str:
+    """A seat as every page names it: "Seat 1: Ada (EC)" (seats count from 1 for people)."""
+    role = f" ({seat.role})" if seat.role else ""
+    return f"Seat {seat.index + 1}: {seat.name}{role}"
+
+
+def award_value(award: dict[str, Any]) -> str:
+    """An award as the value of a dashboard choice: its JSON text, keys sorted."""
+    return json.dumps(award, sort_keys=True, separators=(",", ":"))
+
+
 class GameDefinition:
     """Base class of a game. Subclasses set the class attributes and override the hooks."""
 
@@ -83,7 +122,19 @@ class GameDefinition:
     listed: ClassVar[bool] = True
     template_dir: ClassVar[str] = ""
     bot_levels: ClassVar[tuple[str, ...]] = ()
+    bot_level_help: ClassVar[dict[str, str]] = {}
     rules_summary: ClassVar[str] = ""
+    # The URL name of the game's own start page (e.g. a solo game anyone starts), linked as
+    # "Play" from the lobby; empty when a game is only hosted as a match.
+    play_url_name: ClassVar[str] = ""
+    # Action types judged on the state as it is when they arrive, not against the version the
+    # player saw: independent sealed submissions (picks, bids, sequences), a race whose order of
+    # arrival decides, or a single player's swaps sent while a cascade is still animating. Every
+    # other action sent against a version that has since moved on is refused as stale.
+    unversioned_actions: ClassVar[frozenset[str]] = frozenset()
+    # The page's head loads these (paths under static/), once, before any panel is swapped in.
+    stylesheets: ClassVar[tuple[str, ...]] = ()
+    scripts: ClassVar[tuple[str, ...]] = ()
 
     def settings_form(self) -> type:
         """The form the host fills in on the new-match page (a MatchSettingsForm subclass)."""
@@ -111,12 +162,33 @@ class GameDefinition:
     def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
         raise NotImplementedError
 
-    def timeout(self, state: State, key: str, now: datetime) -> Outcome:
+    def timeout(
+        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Outcome:
+        """The clock ``key`` ran out. ``drafts`` holds what each seat was composing, for rules
+        that seal a draft at a deadline (list those seats in ``Outcome.drafts_sealed``)."""
         raise NotImplementedError
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        """Check what a seat is composing (a path, a sequence, ticked picks) and return it as it
+        is kept: private to the seat and the host, restored on reload, never an event. Raise
+        ActionError for a draft the page could not have made."""
+        raise ActionError("this game keeps no drafts", code="not_supported")
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         """The host settles the current round or the match by hand."""
         raise ActionError("this game has no adjudication", code="not_supported")
+
+    def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
+        """What the host may award now, as (value, label) pairs for the dashboard. Each value is
+        the JSON text of an award ``adjudicate`` accepts; each label names seats as every page
+        does ("Seat 2: Bob (DMO) wins the match"), never by index. The default awards the match
+        to any seat; a game with rounds or other host decisions overrides this."""
+        choices = []
+        for seat in seats:
+            award = {"scope": "match", "winner_seat": seat.index}
+            choices.append((award_value(award), f"{seat_label(seat)} wins the match"))
+        return choices
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """Everything ``viewer`` may see of ``state``, as JSON-ready data. The only gate."""
@@ -125,8 +197,14 @@ class GameDefinition:
     def warm_up(self) -> None:
         """Load anything slow (compiled kernels, tables) before the first bot move or analysis."""
 
-    def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
-        """The action a bot in ``seat`` takes now, or None to wait."""
+    def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
+        """What ``action`` will charge the seat's season ledger ({"garnets": n}), so the core
+        can refuse it when the player cannot pay. The charge itself is an Outcome's prize."""
+        return {}
+
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+        """The action a bot in ``seat`` takes now, or None to wait. ``view`` is
+        ``view(state, Viewer(seat))``: a bot knows only what its seat may see."""
         return None
 
     # Analysis: slow, pure work done after the fact (e.g. a round's true optimum). The core runs
@@ -141,3 +219,30 @@ class GameDefinition:
 
     def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
         raise NotImplementedError
+
+    # --- replay and help -------------------------------------------------------------------------
+    # The controls of the game's page in a few short steps, shown once as a walkthrough.
+    controls_help: ClassVar[tuple[str, ...]] = ()
+
+    def describe_event(self, event: dict[str, Any], state: State) -> str:
+        """What ``event`` did, in one sentence a player reads in the replay and the export.
+        ``event`` is the event as its viewer may see it (``Event.seen_by``: version, kind, seat,
+        data); ``state`` is the match's state at or after it, read only for what every viewer
+        knows (the seats' names). The default names the event and its simple facts; each game
+        says it in its players' words."""
+        from games.core.replaying import generic_description
+
+        return generic_description(event, state)
+
+    def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+        """Where a replay may jump: (version, label) at the start of each round, board or level,
+        in order (events as ``Event.seen_by``). The replay opens at the last one. The default
+        marks the start and every ``round_started`` event."""
+        from games.core.replaying import round_marks
+
+        return round_marks(events, {"started", "round_started"}, label="Round")
+
+    def rules_examples(self) -> list[dict[str, Any]]:
+        """Small example boards for the rules page, made by the engine: each ``{"title", "text",
+        "grids": [grid for templates/core/_grid.html, with a caption]}``."""
+        return []

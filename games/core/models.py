@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from games.core.gamedef import GameDefinition, Viewer
+from games.core.gamedef import GameDefinition, SeatInfo, Viewer
 from games.core.registry import get_game
 
 
@@ -29,6 +29,53 @@ def display_name(user: Any) -> str:
     if user is None or not getattr(user, "is_authenticated", False):
         return "guest"
     return user.first_name or user.username
+
+
+class Season(models.Model):
+    """A run of matches whose garnets and Tokens of Life are kept together: matches credit the
+    ledger, premoves debit it, the host adjusts it. New matches join the current season."""
+
+    name = models.CharField(max_length=80, unique=True)
+    is_current = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_current"],
+                condition=models.Q(is_current=True),
+                name="one_current_season",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def current() -> Season | None:
+        return Season.objects.filter(is_current=True).first()
+
+    def get_absolute_url(self) -> str:
+        return reverse("season", args=[self.pk])
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Every player with entries this season, by Tokens of Life, then garnets."""
+        rows = (
+            LedgerEntry.objects.filter(season=self)
+            .values("user_id", "user__username", "user__first_name")
+            .annotate(garnets=models.Sum("garnets"), tokens=models.Sum("tokens_of_life"))
+            .order_by("-tokens", "-garnets", "user__username")
+        )
+        return [
+            {
+                "user_id": row["user_id"],
+                "name": row["user__first_name"] or row["user__username"],
+                "garnets": row["garnets"] or 0,
+                "tokens_of_life": row["tokens"] or 0,
+            }
+            for row in rows
+        ]
 
 
 class Match(models.Model):
@@ -53,6 +100,9 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
     analysis_pending = models.BooleanField(default=False, db_index=True)
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -75,6 +125,9 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    def seat_infos(self) -> list[SeatInfo]:
+        return [seat.info() for seat in self.seats.all()]
 
     def seat_of(self, user: Any) -> Seat | None:
         if user is None or not getattr(user, "is_authenticated", False):
@@ -106,6 +159,9 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, blank=True)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # What the player is composing (a path, a sequence, ticked picks): private to the seat and
+    # the host, kept across reloads and restarts, never an event.
+    draft = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]
@@ -130,6 +186,12 @@ class Seat(models.Model):
         if self.bot_level:
             return f"Bot ({self.bot_level})"
         return display_name(self.user) if self.user_id else "open seat"
+
+    def info(self) -> SeatInfo:
+        """The seat as a game sees it (name as every page shows it)."""
+        return SeatInfo(
+            index=self.index, role=self.role, name=self.player_name, is_bot=bool(self.bot_level)
+        )
 
     def get_invite_url(self) -> str:
         return reverse("join_seat", args=[self.match.public_id, self.invite_token])
@@ -171,8 +233,8 @@ class Event(models.Model):
         """The event as ``viewer`` may see it: public data plus that seat's private part."""
         data = dict(self.public)
         if viewer.is_host:
-            for part in self.private.values():
-                data.update(part)
+            if self.private:
+                data["private"] = dict(self.private)  # keyed by seat: no part hides another
         elif viewer.seat is not None:
             data.update(self.private.get(str(viewer.seat), {}))
         return {"version": self.version, "kind": self.kind, "seat": self.seat, "data": data}
@@ -204,6 +266,9 @@ class LedgerEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger_entries"
     )
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
     garnets = models.IntegerField(default=0)
     tokens_of_life = models.IntegerField(default=0)
     reason = models.CharField(max_length=200)
@@ -217,8 +282,82 @@ class LedgerEntry(models.Model):
         return f"{self.user}: {self.garnets:+d} garnets ({self.reason})"
 
     @staticmethod
-    def balance(user: Any) -> dict[str, int]:
-        totals = LedgerEntry.objects.filter(user=user).aggregate(
+    def balance(user: Any, season: Season | None = None) -> dict[str, int]:
+        """A player's totals: in ``season``, or over every entry when None."""
+        entries = LedgerEntry.objects.filter(user=user)
+        if season is not None:
+            entries = entries.filter(season=season)
+        totals = entries.aggregate(
             garnets=models.Sum("garnets"), tokens=models.Sum("tokens_of_life")
         )
         return {"garnets": totals["garnets"] or 0, "tokens_of_life": totals["tokens"] or 0}
+
+
+class ChatMessage(models.Model):
+    """One line of a match's chat. Who may read and write each channel is decided in
+    games/core/chat.py; the text is stored as typed and escaped wherever it is shown."""
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    MAX_LENGTH = 300
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    channel = models.CharField(max_length=12, choices=Channel.choices)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.CharField(max_length=MAX_LENGTH)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "id"]
+        indexes = [
+            models.Index(fields=["match", "channel", "-id"], name="chat_history"),
+            models.Index(fields=["author", "-created_at"], name="chat_rate"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """The host silenced one user (in every channel of the match) or a whole channel."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_mutes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="chat_mutes",
+    )
+    channel = models.CharField(max_length=12, blank=True, choices=ChatMessage.Channel.choices)
+    muted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False) & models.Q(channel=""))
+                | (models.Q(user__isnull=True) & ~models.Q(channel="")),
+                name="chat_mute_user_or_channel",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_chat_mute_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["match", "channel"],
+                condition=models.Q(user__isnull=True),
+                name="one_chat_mute_per_channel",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"mute {self.user or self.channel}"

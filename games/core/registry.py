@@ -9,8 +9,6 @@ from games.core.gamedef import GameDefinition
 
 _GAMES: dict[str, GameDefinition] = {}
 
-BUILT_IN_GAME_MODULES = ("games.bejeweled_dm.game",)
-
 
 class UnknownGame(LookupError):
     pass
@@ -22,9 +20,13 @@ def register(game: GameDefinition) -> GameDefinition:
 
 
 def load_games() -> None:
-    """Import every game module; each registers itself. GEM_EXTRA_GAMES adds test fixtures."""
+    """Import the ``game`` module of every installed app that has one (each registers itself):
+    INSTALLED_APPS is the one list of games. GEM_EXTRA_GAMES adds test fixtures."""
+    from django.apps import apps
+
+    modules = [f"{config.name}.game" for config in apps.get_app_configs()]
     extra = [m for m in os.environ.get("GEM_EXTRA_GAMES", "").split(",") if m]
-    for module in (*BUILT_IN_GAME_MODULES, *extra):
+    for module in (*modules, *extra):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as error:

@@ -1,24 +1,35 @@
-"""Turning a match into what one viewer may see: the view data, its HTML and websocket frames.
+"""Turning a match into what one viewer may see: the view data, its panels and websocket frames.
 
 Every page, frame, replay and export goes through ``view_of``; nothing else reads match state
-for a viewer.
+for a viewer. Panels are the swappable top-level elements of a game's ``_panels.html`` (each
+wrapped in ``{% panel %}``); a frame carries each panel with a hash of its HTML, so that a
+connection sends a viewer only the panels that changed since the last frame it sent.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from games.core.gamedef import Viewer
 from games.core.models import Event, Match
+from games.core.templatetags.arena import PANEL_SINK
 
 
-def view_of(match: Match, viewer: Viewer, state: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The game's view for ``viewer`` plus the match facts everyone may know."""
+def view_of(
+    match: Match, viewer: Viewer, state: dict[str, Any] | None = None, *, drafts: bool = True
+) -> dict[str, Any]:
+    """The game's view for ``viewer`` plus the match facts everyone may know. With ``drafts``
+    (the live page, not a replay) a seat also gets what it is composing and the host every
+    seat's draft; no one else ever does."""
     game_view = match.game.view(match.state if state is None else state, viewer)
-    return {
+    view: dict[str, Any] = {
         "game": game_view,
         "match": {
             "id": match.public_id,
@@ -28,24 +39,13 @@ def view_of(match: Match, viewer: Viewer, state: dict[str, Any] | None = None) -
         },
         "viewer": {"seat": viewer.seat, "host": viewer.is_host, "audience": viewer.audience},
     }
-
-
-def render_panels(
-    match: Match, viewer: Viewer, view: dict[str, Any], *, version: int, oob: bool
-) -> str:
-    """The game's swappable panels. With ``oob`` they carry hx-swap-oob for a live update."""
-    return render_to_string(
-        "core/_panels.html",
-        {
-            "match": match,
-            "viewer": viewer,
-            "view": view,
-            "game_view": view["game"],
-            "version": version,
-            "oob": oob,
-            "panels_template": panels_template(match),
-        },
-    )
+    if drafts:
+        seats = match.seats.all()
+        if viewer.seat is not None:
+            view["draft"] = next((s.draft for s in seats if s.index == viewer.seat), None)
+        elif viewer.is_host:
+            view["drafts"] = {str(s.index): s.draft for s in seats if s.draft is not None}
+    return view
 
 
 def panels_template(match: Match) -> str:
@@ -53,38 +53,127 @@ def panels_template(match: Match) -> str:
     return f"{template_dir}/_panels.html" if template_dir else "core/_generic_panels.html"
 
 
+def render_panel_list(
+    match: Match, view: dict[str, Any], *, version: int, oob: bool
+) -> list[tuple[str, str]]:
+    """The panels for ``view`` as (element id, html), in page order."""
+    sink: list[tuple[str, str]] = []
+    render_to_string(
+        "core/_panels.html",
+        {
+            "match": match,
+            "view": view,
+            "game_view": view["game"],
+            "version": version,
+            "oob": oob,
+            "panels_template": panels_template(match),
+            PANEL_SINK: sink,
+        },
+    )
+    return sink
+
+
+def render_panels(match: Match, view: dict[str, Any], *, version: int, oob: bool) -> str:
+    """The panels as one HTML string (a page, a replay step)."""
+    panels = render_panel_list(match, view, version=version, oob=oob)
+    return mark_safe("\n".join(html for _, html in panels))  # rendered by our own templates
+
+
 def server_time_ms() -> int:
     return int(time.time() * 1000)
 
 
-def update_frame(
-    match: Match, viewer: Viewer, event: Event, *, with_html: bool = True
-) -> dict[str, Any]:
-    """The frame that tells ``viewer`` about ``event``, rendered from the state after it."""
-    view = view_of(match, viewer, event.state)
-    frame: dict[str, Any] = {
-        "type": "update",
-        "version": event.version,
-        "event": event.seen_by(viewer),
-        "view": view,
-        "server_time": server_time_ms(),
-    }
-    if with_html:
-        frame["html"] = render_panels(match, viewer, view, version=event.version, oob=True)
-    return frame
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
-def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> dict[str, Any]:
-    view = view_of(match, viewer)
-    frame: dict[str, Any] = {
-        "type": "full",
-        "version": match.version,
-        "view": view,
-        "server_time": server_time_ms(),
+@dataclass(frozen=True)
+class Frame:
+    """A frame for one audience, serialised once: ``head`` is the JSON text of everything but
+    the panels; ``panels`` holds (id, hash, html already escaped as the inside of a JSON string).
+    A connection joins the panels its viewer lacks onto the head (``text``)."""
+
+    version: int
+    head: str
+    panels: tuple[tuple[str, str, str], ...]
+    full: bool = False
+
+    def text(self, with_html: bool, sent: dict[str, str] | None) -> str:
+        """The frame as sent. ``sent`` maps panel ids to the hashes this connection has sent;
+        only panels whose hash differs are included, and ``sent`` is updated. None: all."""
+        if not with_html:
+            return self.head
+        parts = []
+        for panel_id, digest, escaped in self.panels:
+            if sent is not None:
+                if sent.get(panel_id) == digest:
+                    continue
+                sent[panel_id] = digest
+            parts.append(escaped)
+        return f'{self.head[:-1]},"html":"{"".join(parts)}"}}'
+
+    def as_message(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "head": self.head,
+            "panels": [list(p) for p in self.panels],
+        }
+
+    @classmethod
+    def from_message(cls, message: dict[str, Any]) -> Frame:
+        panels = tuple((p[0], p[1], p[2]) for p in message["panels"])
+        return cls(version=message["version"], head=message["head"], panels=panels)
+
+
+def _panel_entries(match: Match, view: dict[str, Any], version: int) -> tuple:
+    entries = []
+    for panel_id, html in render_panel_list(match, view, version=version, oob=True):
+        digest = hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+        entries.append((panel_id, digest, _dumps(html)[1:-1]))
+    return tuple(entries)
+
+
+def make_frame(
+    match: Match,
+    viewer: Viewer,
+    event: Event | None,
+    *,
+    view: dict[str, Any] | None = None,
+    panels: tuple | None = None,
+    with_html: bool = True,
+) -> Frame:
+    """The update frame telling ``viewer`` about ``event`` (rendered from the state after it), or
+    with no event the full frame of the match as it is now."""
+    version = event.version if event is not None else match.version
+    if view is None:
+        view = view_of(match, viewer, event.state if event is not None else None)
+    head: dict[str, Any] = {
+        "type": "update" if event is not None else "full",
+        "version": version,
     }
+    if event is not None:
+        head["event"] = event.seen_by(viewer)
+    head["view"] = view
+    head["server_time"] = server_time_ms()
+    if with_html and panels is None:
+        panels = _panel_entries(match, view, version)
     if with_html:
-        frame["html"] = render_panels(match, viewer, view, version=match.version, oob=True)
-    return frame
+        # Every panel the viewer's page should hold now: one that is no longer here goes away.
+        head["panel_ids"] = [entry[0] for entry in panels or ()]
+    return Frame(version=version, head=_dumps(head), panels=panels or (), full=event is None)
+
+
+def audience_frames(match: Match, event: Event) -> list[tuple[Viewer, Frame]]:
+    """One frame per audience for ``event``; panels are rendered once per distinct view."""
+    rendered: dict[str, tuple] = {}
+    frames = []
+    for viewer in audiences(match):
+        view = view_of(match, viewer, event.state)
+        key = _dumps(view)  # panels may show the viewer (the host's controls): the whole view
+        if key not in rendered:
+            rendered[key] = _panel_entries(match, view, event.version)
+        frames.append((viewer, make_frame(match, viewer, event, view=view, panels=rendered[key])))
+    return frames
 
 
 def audiences(match: Match) -> list[Viewer]:

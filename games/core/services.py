@@ -6,6 +6,7 @@ commit -> broadcast on commit. Refusals change nothing and carry a stable code a
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,24 +14,24 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils.dateparse import parse_datetime
 
-from games.core import clock
-from games.core.gamedef import ActionError, Outcome, SeatInfo
-from games.core.models import Deadline, Event, LedgerEntry, Match, Seat, display_name
+from games.core import broadcast, clock
+from games.core.gamedef import ActionError, Outcome, Viewer, run_rules
+from games.core.models import (
+    Deadline,
+    Event,
+    LedgerEntry,
+    Match,
+    Season,
+    Seat,
+    display_name,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_CLIENT_ACTION_ID = 64
-
-
-class ActionRefused(Exception):
-    """An action that was not applied. Nothing changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,9 @@ def _append(
     client_action_id: str | None = None,
     now: datetime,
 ) -> Event:
-    """Record an outcome on a locked match row: new version, event, state, deadlines, status."""
+    """Record an outcome on a locked match row: new version, event, state, deadlines, status,
+    prizes and drafts used up; the event is announced to every viewer once the commit is done."""
+    clocks_before = _clock_rows(match)
     match.version += 1
     match.state = outcome.state
     match.analysis_pending = match.game.analysis_job(outcome.state) is not None
@@ -60,7 +63,6 @@ def _append(
         match.status = Match.Status.FINISHED
         match.result = outcome.result
         match.finished_at = now
-        _credit_winner(match, outcome.result)
     event = Event.objects.create(
         match=match,
         version=match.version,
@@ -76,31 +78,48 @@ def _append(
         created_at=now,
     )
     match.save()
-    _sync_deadlines(match)
-    version = match.version
-    transaction.on_commit(lambda: _broadcast_after_commit(match.pk, version))
+    _sync_deadlines(match, clocks_before)
+    _credit_prizes(match, outcome.prizes)
+    _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
+    transaction.on_commit(lambda: broadcast.announce(match, event))
     return event
 
 
-def _credit_winner(match: Match, result: dict[str, Any]) -> None:
-    """A finished match's prize goes into the winner's ledger (bots earn nothing)."""
-    winner, garnets = result.get("winner"), result.get("garnets", 0)
-    if winner is None or not garnets:
+def _credit_prizes(match: Match, prizes: dict[int, dict[str, int]]) -> None:
+    """What an event pays or charges each seat goes into its player's ledger (bots hold none)."""
+    if not prizes:
         return
-    seat = match.seats.filter(index=winner, user__isnull=False).first()
-    if seat is not None:
-        LedgerEntry.objects.create(
-            user=seat.user, match=match, garnets=garnets, reason=f"won {match.title}"
-        )
+    entries = []
+    for seat in match.seats.all():
+        prize = prizes.get(seat.index)
+        if not prize or seat.user_id is None:
+            continue
+        garnets, tokens = prize.get("garnets", 0), prize.get("tokens", 0)
+        if garnets or tokens:
+            reason = (
+                f"{'won' if (garnets > 0 or tokens > 0) else 'spent in'} {match.title}"
+                if not prize.get("reason")
+                else str(prize["reason"])
+            )
+            entries.append(
+                LedgerEntry(
+                    user_id=seat.user_id,
+                    match=match,
+                    season_id=match.season_id,
+                    garnets=garnets,
+                    tokens_of_life=tokens,
+                    reason=reason[:200],
+                )
+            )
+    LedgerEntry.objects.bulk_create(entries)
 
 
-def _broadcast_after_commit(match_pk: int, version: int) -> None:
-    from games.core.broadcast import broadcast_version
-
-    try:
-        broadcast_version(match_pk, version)
-    except Exception:  # a lost broadcast is healed by the client's resync
-        log.exception("broadcast of match %s v%s failed", match_pk, version)
+def _clear_drafts(match: Match, seats: set[int]) -> None:
+    used = [s for s in match.seats.all() if s.index in seats and s.draft is not None]
+    if used:
+        Seat.objects.filter(pk__in=[s.pk for s in used]).update(draft=None)
+        for seat in used:
+            seat.draft = None
 
 
 def state_deadlines(state: dict[str, Any]) -> dict[str, datetime]:
@@ -112,22 +131,39 @@ def state_deadlines(state: dict[str, Any]) -> dict[str, datetime]:
     return deadlines
 
 
-def _sync_deadlines(match: Match) -> None:
-    """Mirror ``state["deadlines"]`` into Deadline rows; a live match only."""
-    wanted = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
-    pending = {d.key: d for d in match.deadlines.filter(fired_at=None, cancelled=False)}
-    for key, row in pending.items():
-        if wanted.get(key) != row.due_at:
-            row.cancelled = True
-            row.save(update_fields=["cancelled"])
-    for key, due in wanted.items():
-        row = pending.get(key)
-        if row is None or row.due_at != due:
-            Deadline.objects.create(match=match, key=key, due_at=due, set_at_version=match.version)
+def _clock_rows(match: Match) -> dict[str, datetime]:
+    """The clocks that have pending Deadline rows: those of a live match's state."""
+    return state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
 
 
-def _lock(match_id: int) -> Match:
-    return Match.objects.select_for_update().get(pk=match_id)
+def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
+    """Mirror the clocks of the state into Deadline rows, touching only those that changed."""
+    wanted = _clock_rows(match)
+    changed = [key for key, due in before.items() if wanted.get(key) != due]
+    if changed:
+        Deadline.objects.filter(
+            match=match, key__in=changed, fired_at=None, cancelled=False
+        ).update(cancelled=True)
+    new = [
+        Deadline(match=match, key=key, due_at=due, set_at_version=match.version)
+        for key, due in wanted.items()
+        if before.get(key) != due
+    ]
+    if new:
+        Deadline.objects.bulk_create(new)
+
+
+def _lock(match_id: int, *, client_action_id: str | None = None) -> Match:
+    """Lock the match row (and read its seats). With a client action id, the same query also
+    finds an earlier event with that id (``earlier_version``, ``earlier_seat``)."""
+    rows = Match.objects.select_for_update(of=("self",)).prefetch_related("seats")
+    if client_action_id:
+        earlier = Event.objects.filter(match=OuterRef("pk"), client_action_id=client_action_id)
+        rows = rows.annotate(
+            earlier_version=Subquery(earlier.values("version")[:1]),
+            earlier_seat=Subquery(earlier.values("seat")[:1]),
+        )
+    return rows.get(pk=match_id)
 
 
 # --- player actions ---------------------------------------------------------------------------
@@ -158,7 +194,9 @@ def submit_bot_action(
     """Apply the action a bot seat chose while looking at ``expected_version``."""
     return _apply_seat_action(
         match.pk,
-        lambda locked: locked.seats.filter(index=seat_index).exclude(bot_level="").first(),
+        lambda locked: next(
+            (s for s in locked.seats.all() if s.index == seat_index and s.bot_level), None
+        ),
         action,
         actor=None,
         client_action_id=None,
@@ -168,16 +206,24 @@ def submit_bot_action(
 
 def _validate_envelope(action: Any, client_action_id: Any, expected_version: Any) -> None:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise ActionRefused("malformed_action", "an action is an object with a string 'type'")
+        raise ActionError("an action is an object with a string 'type'", code="malformed_action")
     if client_action_id is not None and (
         not isinstance(client_action_id, str)
         or not 0 < len(client_action_id) <= MAX_CLIENT_ACTION_ID
+        or not client_action_id.isprintable()
+        or not client_action_id.isascii()
     ):
-        raise ActionRefused("malformed_action", "the action id must be a string of 1-64 chars")
+        raise ActionError(
+            "the action id must be 1-64 printable ASCII characters", code="malformed_action"
+        )
     if expected_version is not None and (
         not isinstance(expected_version, int) or isinstance(expected_version, bool)
     ):
-        raise ActionRefused("malformed_action", "version must be an integer")
+        raise ActionError("version must be an integer", code="malformed_action")
+
+
+class _DeadlineDue(Exception):
+    """A clock of the locked match ran out before the action arrived: fire it first."""
 
 
 def _apply_seat_action(
@@ -190,53 +236,82 @@ def _apply_seat_action(
     expected_version: int | None,
 ) -> Accepted:
     _validate_envelope(action, client_action_id, expected_version)
-    # A deadline that passed before this action arrived is fired first, so a late action meets
-    # the state after the timeout and is refused by it.
-    fire_due_deadlines(match_id=match_pk)
     try:
-        with transaction.atomic():
-            locked = _lock(match_pk)
-            seat = find_seat(locked)
-            if seat is None:
-                raise ActionRefused("not_seated", "you do not hold a seat in this match")
-            if client_action_id:
-                earlier = locked.events.filter(
-                    seat=seat.index, client_action_id=client_action_id
-                ).first()
-                if earlier is not None:
-                    return Accepted(version=earlier.version, duplicate=True)
-            refusal = _check_playable(locked)
-            if refusal is None and _moved_on_since(locked, expected_version):
-                refusal = ActionRefused(
-                    "stale_version",
-                    f"the match moved on (version {locked.version}, you sent "
-                    f"{expected_version}); refresh and try again",
-                )
-            if refusal is not None:
-                raise refusal
-            now = clock.now()
-            try:
-                outcome = locked.game.act(locked.state, seat.index, action, now)
-            except ActionError as error:
-                raise ActionRefused(error.code, error.message) from None
-            except ValueError as error:
-                raise ActionRefused("illegal_action", str(error)) from None
-            _append(
-                locked,
-                outcome,
-                seat=seat.index,
-                actor=actor,
-                action=action,
-                client_action_id=client_action_id or None,
-                now=now,
-            )
-            return Accepted(version=locked.version)
+        return _apply_locked(match_pk, find_seat, action, actor, client_action_id, expected_version)
+    except _DeadlineDue:
+        # A late action meets the state after the timeout (and is judged by it).
+        fire_due_deadlines(match_id=match_pk)
+        return _apply_locked(match_pk, find_seat, action, actor, client_action_id, expected_version)
     except IntegrityError:
         # The same client action id raced itself; the first copy stands.
         earlier = Event.objects.filter(match_id=match_pk, client_action_id=client_action_id).first()
         if earlier is not None and client_action_id:
             return Accepted(version=earlier.version, duplicate=True)
         raise
+
+
+def _apply_locked(
+    match_pk: int,
+    find_seat: Callable[[Match], Seat | None],
+    action: dict[str, Any],
+    actor: Any,
+    client_action_id: str | None,
+    expected_version: int | None,
+) -> Accepted:
+    with transaction.atomic():
+        locked = _lock(match_pk, client_action_id=client_action_id)
+        seat = find_seat(locked)
+        if seat is None:
+            raise ActionError("you do not hold a seat in this match", code="not_seated")
+        if client_action_id and locked.earlier_seat == seat.index:
+            return Accepted(version=locked.earlier_version, duplicate=True)
+        now = clock.now()
+        refusal = _check_playable(locked)
+        if refusal is not None:
+            raise refusal
+        if any(due <= now for due in state_deadlines(locked.state).values()):
+            raise _DeadlineDue
+        game = locked.game
+        if action["type"] not in game.unversioned_actions and _moved_on_since(
+            locked, expected_version
+        ):
+            raise ActionError(
+                f"the match moved on (version {locked.version}, you sent "
+                f"{expected_version}); refresh and try again",
+                code="stale_version",
+            )
+        _check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
+        outcome = run_rules(game.act, locked.state, seat.index, action, now)
+        _append(
+            locked,
+            outcome,
+            seat=seat.index,
+            actor=actor,
+            action=action,
+            client_action_id=client_action_id or None,
+            now=now,
+        )
+        return Accepted(version=locked.version)
+
+
+CURRENCY_FIELDS = {"garnets": "garnets", "tokens": "tokens_of_life"}
+CURRENCY_NAMES = {"garnets": "garnets", "tokens": "Tokens of Life"}
+
+
+def _check_affordable(match: Match, seat: Seat, cost: dict[str, int]) -> None:
+    """Refuse an action whose price (a premove's garnets) the player's season ledger cannot
+    pay. Bots keep no ledger and pay nothing."""
+    if not cost or seat.user_id is None:
+        return
+    balance = LedgerEntry.balance(seat.user_id, match.season)
+    for currency, price in cost.items():
+        held = balance[CURRENCY_FIELDS[currency]]
+        if price > held:
+            name = CURRENCY_NAMES[currency]
+            where = f" in {match.season}" if match.season else ""
+            raise ActionError(
+                f"that costs {price} {name} and you hold {held}{where}", code="cannot_afford"
+            )
 
 
 def _moved_on_since(match: Match, version: int | None) -> bool:
@@ -246,6 +321,30 @@ def _moved_on_since(match: Match, version: int | None) -> bool:
     if version > match.version:
         return True
     return match.events.filter(version__gt=version, informational=False).exists()
+
+
+MAX_DRAFT_BYTES = 4096
+
+
+def save_draft(match: Match, user: Any, draft: Any) -> dict[str, Any]:
+    """Keep what ``user``'s seat is composing. No event, no version: only the seat and the host
+    ever see it. Returns the draft as the game keeps it."""
+    if not isinstance(draft, dict):
+        raise ActionError("a draft is an object", code="malformed_draft")
+    if len(json.dumps(draft)) > MAX_DRAFT_BYTES:
+        raise ActionError(
+            f"a draft may hold at most {MAX_DRAFT_BYTES} bytes", code="draft_too_large"
+        )
+    current = Match.objects.prefetch_related("seats").get(pk=match.pk)
+    seat = current.seat_of(user)
+    if seat is None:
+        raise ActionError("you do not hold a seat in this match", code="not_seated")
+    refusal = _check_playable(current)
+    if refusal is not None:
+        raise refusal
+    kept = current.game.clean_draft(current.state, seat.index, draft)
+    Seat.objects.filter(pk=seat.pk).update(draft=kept)
+    return kept
 
 
 def run_bots() -> int:
@@ -261,13 +360,14 @@ def run_bots() -> int:
         for seat in match.seats.all():
             if not seat.bot_level:
                 continue
-            action = match.game.bot_action(match.state, seat.index, seat.bot_level, now)
+            view = match.game.view(match.state, Viewer(seat=seat.index))
+            action = match.game.bot_action(view, seat.index, seat.bot_level, now)
             if action is None:
                 continue
             try:
                 submit_bot_action(match, seat.index, action, expected_version=match.version)
                 applied += 1
-            except ActionRefused as refusal:
+            except ActionError as refusal:
                 log.info("bot in %s seat %s refused: %s", match, seat.index, refusal.message)
             break  # the match moved on; look again next tick
     return applied
@@ -295,13 +395,13 @@ def run_analyses(limit: int = 5) -> int:
     return done
 
 
-def _check_playable(match: Match) -> ActionRefused | None:
+def _check_playable(match: Match) -> ActionError | None:
     if match.status == Match.Status.OPEN:
-        return ActionRefused("not_started", "the match has not started yet")
+        return ActionError("the match has not started yet", code="not_started")
     if match.status == Match.Status.PAUSED:
-        return ActionRefused("paused", "the host has paused the match")
+        return ActionError("the host has paused the match", code="paused")
     if match.is_over:
-        return ActionRefused("match_over", "the match is over")
+        return ActionError("the match is over", code="match_over")
     return None
 
 
@@ -334,7 +434,8 @@ def _fire_one(deadline_id: int, match_id: int, now: datetime) -> bool:
             return False
         if state_deadlines(match.state).get(deadline.key) != deadline.due_at:
             return False  # stale: the game moved its clock since
-        outcome = match.game.timeout(match.state, deadline.key, now)
+        drafts = {s.index: s.draft for s in match.seats.all() if s.draft is not None}
+        outcome = match.game.timeout(match.state, deadline.key, now, drafts)
         _append(match, outcome, now=now)
         return True
 
@@ -358,7 +459,11 @@ def create_match(
         raise ValueError(f"{game.title} takes {game.min_seats}-{game.max_seats} seats")
     with transaction.atomic():
         match = Match.objects.create(
-            game_key=game_key, title=title or game.title, host=host, settings=cleaned
+            game_key=game_key,
+            title=title or game.title,
+            host=host,
+            settings=cleaned,
+            season=Season.current(),
         )
         for index, role in enumerate(roles):
             Seat.objects.create(match=match, index=index, role=role)
@@ -368,18 +473,18 @@ def create_match(
 def take_seat(match: Match, user: Any, invite_token: str) -> Seat:
     with transaction.atomic():
         locked = _lock(match.pk)
-        seat = locked.seats.filter(invite_token=invite_token).first()
+        seat = next((s for s in locked.seats.all() if s.invite_token == invite_token), None)
         if seat is None:
-            raise ActionRefused("bad_invite", "this invite link is not valid for this match")
+            raise ActionError("this invite link is not valid for this match", code="bad_invite")
         mine = locked.seat_of(user)
         if mine is not None:
             if mine.pk == seat.pk:
                 return seat
-            raise ActionRefused("already_seated", "you already hold another seat in this match")
+            raise ActionError("you already hold another seat in this match", code="already_seated")
         if seat.is_taken:
-            raise ActionRefused("seat_taken", "this seat is already taken")
+            raise ActionError("this seat is already taken", code="seat_taken")
         if locked.status != Match.Status.OPEN:
-            raise ActionRefused("not_open", "this match is no longer taking players")
+            raise ActionError("this match is no longer taking players", code="not_open")
         seat.user = user
         seat.joined_at = clock.now()
         seat.save()
@@ -391,10 +496,12 @@ def seat_bot(match: Match, seat_index: int, level: str) -> Seat:
     with transaction.atomic():
         locked = _lock(match.pk)
         if locked.status != Match.Status.OPEN:
-            raise ActionRefused("not_open", "this match is no longer taking players")
-        seat = locked.seats.get(index=seat_index)
+            raise ActionError("this match is no longer taking players", code="not_open")
+        seat = next((s for s in locked.seats.all() if s.index == seat_index), None)
+        if seat is None:
+            raise ActionError(f"there is no seat {seat_index + 1}", code="no_such_seat")
         if seat.is_taken:
-            raise ActionRefused("seat_taken", "this seat is already taken")
+            raise ActionError("this seat is already taken", code="seat_taken")
         seat.bot_level = level
         seat.save()
         _seat_taken(locked, seat, seat.player_name)
@@ -410,12 +517,8 @@ def _seat_taken(match: Match, seat: Seat, name: str) -> None:
 
 
 def _start(match: Match, actor: Any) -> None:
-    seats = [
-        SeatInfo(index=s.index, role=s.role, name=s.player_name, is_bot=bool(s.bot_level))
-        for s in match.seats.all()
-    ]
     now = clock.now()
-    outcome = match.game.start(match.settings, seats, match.seed, now)
+    outcome = match.game.start(match.settings, match.seat_infos(), match.seed, now)
     match.status = Match.Status.LIVE
     match.started_at = now
     _append(match, outcome, actor=actor, now=now)
@@ -425,9 +528,9 @@ def host_start(match: Match, actor: Any) -> None:
     with transaction.atomic():
         locked = _lock(match.pk)
         if locked.status != Match.Status.OPEN:
-            raise ActionRefused("not_open", "only a match that has not started can be started")
+            raise ActionError("only a match that has not started can be started", code="not_open")
         if not all(s.is_taken for s in locked.seats.all()):
-            raise ActionRefused("seats_open", "every seat must be taken before the start")
+            raise ActionError("every seat must be taken before the start", code="seats_open")
         _start(locked, actor)
 
 
@@ -435,7 +538,7 @@ def host_pause(match: Match, actor: Any) -> None:
     with transaction.atomic():
         locked = _lock(match.pk)
         if locked.status != Match.Status.LIVE:
-            raise ActionRefused("not_live", "only a live match can be paused")
+            raise ActionError("only a live match can be paused", code="not_live")
         now = clock.now()
         locked.status = Match.Status.PAUSED
         locked.paused_at = now
@@ -443,16 +546,20 @@ def host_pause(match: Match, actor: Any) -> None:
 
 
 def host_resume(match: Match, actor: Any) -> None:
-    """Resume a paused match; every running clock is pushed back by the pause's length."""
+    """Resume a paused match. Every clock that was running when it paused is pushed back by
+    the pause's length; a clock set during the pause (say, by an award) keeps its time."""
     with transaction.atomic():
         locked = _lock(match.pk)
         if locked.status != Match.Status.PAUSED:
-            raise ActionRefused("not_paused", "only a paused match can be resumed")
+            raise ActionError("only a paused match can be resumed", code="not_paused")
         now = clock.now()
         shift = now - (locked.paused_at or now)
+        paused = locked.events.filter(kind="paused").order_by("-version").first()
+        at_pause = state_deadlines(paused.state) if paused is not None else {}
         state = dict(locked.state)
         state["deadlines"] = {
-            key: (due + shift).isoformat() for key, due in state_deadlines(state).items()
+            key: (due + shift if at_pause.get(key) == due else due).isoformat()
+            for key, due in state_deadlines(state).items()
         }
         locked.status = Match.Status.LIVE
         locked.paused_at = None
@@ -466,7 +573,7 @@ def host_abort(match: Match, actor: Any, reason: str = "") -> None:
     with transaction.atomic():
         locked = _lock(match.pk)
         if locked.is_over:
-            raise ActionRefused("match_over", "the match is already over")
+            raise ActionError("the match is already over", code="match_over")
         now = clock.now()
         locked.status = Match.Status.ABORTED
         locked.finished_at = now
@@ -476,17 +583,71 @@ def host_abort(match: Match, actor: Any, reason: str = "") -> None:
 
 
 def host_adjudicate(match: Match, actor: Any, award: dict[str, Any]) -> None:
+    """The host settles a round or the match. A finished match takes only what its game still
+    offers the host (say, naming a tied Elimination Candidate), and keeps its status."""
     with transaction.atomic():
         locked = _lock(match.pk)
-        if locked.status not in {Match.Status.LIVE, Match.Status.PAUSED}:
-            raise ActionRefused("not_live", "only a live or paused match can be adjudicated")
+        finished = locked.status == Match.Status.FINISHED
+        if finished:
+            _check_still_offered(locked, award)
+        elif locked.status not in {Match.Status.LIVE, Match.Status.PAUSED}:
+            raise ActionError("only a live or paused match can be adjudicated", code="not_live")
         now = clock.now()
-        try:
-            outcome = locked.game.adjudicate(locked.state, award, now)
-        except ActionError as error:
-            raise ActionRefused(error.code, error.message) from None
-        except ValueError as error:
-            raise ActionRefused("illegal_action", str(error)) from None
+        outcome = run_rules(locked.game.adjudicate, locked.state, award, now)
+        reason = str(award.get("reason") or "").strip()[:200]
+        if reason:  # the host's reason reaches the players with the award
+            outcome.public = {**outcome.public, "reason": reason}
+            if outcome.result is not None:
+                outcome.result = {**outcome.result, "reason": reason}
+        if finished:
+            if outcome.result is not None:
+                locked.result = outcome.result
+            _append(locked, outcome, actor=actor, now=now)
+            return
         if outcome.result is not None:
             locked.status = Match.Status.LIVE  # finishing goes through _append
         _append(locked, outcome, actor=actor, now=now)
+
+
+def _check_still_offered(match: Match, award: dict[str, Any]) -> None:
+    from games.core.gamedef import award_value
+
+    offered = {value for value, _ in match.game.award_choices(match.state, match.seat_infos())}
+    decision = {key: value for key, value in award.items() if key != "reason"}
+    if award_value(decision) not in offered:
+        raise ActionError("the match is over; nothing is left to settle", code="match_over")
+
+
+def rematch(match: Match, actor: Any) -> Match:
+    """A new match of the same game with the same settings and title, its seats taken by the
+    same players (bots keep their levels; a seat whose player left stays open). The finished
+    match records it (``result["rematch"]``, a logged ``rematch`` event), so everyone watching
+    it gets the link live; asking again returns the same rematch."""
+    with transaction.atomic():
+        locked = _lock(match.pk)
+        if not locked.is_over:
+            raise ActionError("a rematch is made once the match is over", code="not_over")
+        made = (locked.result or {}).get("rematch")
+        if made:
+            return Match.objects.get(public_id=made)
+        fresh = Match.objects.create(
+            game_key=locked.game_key,
+            title=locked.title,
+            host=locked.host,
+            settings=dict(locked.settings),
+        )
+        seats = list(locked.seats.all())
+        for seat in seats:
+            Seat.objects.create(match=fresh, index=seat.index, role=seat.role)
+        locked.result = {**(locked.result or {}), "rematch": fresh.public_id}
+        public = {"match": fresh.public_id}
+        outcome = Outcome(state=locked.state, kind="rematch", public=public, informational=True)
+        _append(locked, outcome, actor=actor, now=clock.now())
+        invites = {seat.index: seat.invite_token for seat in fresh.seats.all()}
+        for seat in seats:
+            if seat.bot_level:
+                seat_bot(fresh, seat.index, seat.bot_level)
+            elif seat.user_id is not None:
+                take_seat(fresh, seat.user, invites[seat.index])
+    fresh.refresh_from_db()
+    return fresh

@@ -8,14 +8,18 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.core import services
 from games.core.forms import SignupForm
+from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Match
 from games.core.registry import UnknownGame, get_game, listed_games
-from games.core.rendering import render_panels, view_of
+from games.core.rendering import render_panel_list, render_panels, view_of
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -26,11 +30,21 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "finished_matches": matches.filter(
             status__in=[Match.Status.FINISHED, Match.Status.ABORTED]
         )[:50],
-        "games": listed_games(),
+        "games": [(game, _play_url(game.play_url_name)) for game in listed_games()],
         "balance": LedgerEntry.balance(request.user) if request.user.is_authenticated else None,
     }
     template = "core/_match_lists.html" if request.htmx else "core/lobby.html"
     return render(request, template, context)
+
+
+def _play_url(url_name: str) -> str | None:
+    """A game's own start page (``GameDefinition.play_url_name``), if it has one."""
+    if not url_name:
+        return None
+    try:
+        return reverse(url_name)
+    except NoReverseMatch:
+        return None
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -81,20 +95,36 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
     match = _match(public_id)
     viewer = match.viewer_for(request.user)
     view = view_of(match, viewer)
-    panels = render_panels(match, viewer, view, version=match.version, oob=False)
+    core, panels = _page_regions(render_panel_list(match, view, version=match.version, oob=False))
     is_host = _is_host(request, match)
+    game = match.game
+    bot_levels = [(level, game.bot_level_help.get(level, "")) for level in game.bot_levels]
     return render(
         request,
         "core/match.html",
         {
             "match": match,
+            "seats": list(match.seats.all()),
             "viewer": viewer,
+            "core_panels": core,
             "panels": panels,
+            "view": view,
             "is_host": is_host,
             "my_seat": match.seat_of(request.user),
-            "bot_levels": match.game.bot_levels,
+            "bot_levels": bot_levels,
+            "base_url": f"{request.scheme}://{request.get_host()}",
         },
     )
+
+
+def _page_regions(panels: list[tuple[str, str]]) -> tuple[str, str]:
+    """The match's own panels (status, result, host controls: marked ``data-region="core"`` in
+    core/_panels.html) apart from the game's, so that a game lays its panels out alone."""
+    core, game = [], []
+    for _panel_id, html in panels:
+        first_tag = html.split(">", 1)[0]
+        (core if 'data-region="core"' in first_tag else game).append(html)
+    return mark_safe("\n".join(core)), mark_safe("\n".join(game))  # our own templates
 
 
 def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
@@ -108,7 +138,7 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
     if request.method == "POST":
         try:
             services.take_seat(match, request.user, token)
-        except services.ActionRefused as refusal:
+        except ActionError as refusal:
             messages.error(request, refusal.message)
         return redirect(match)
     return render(request, "core/join_seat.html", {"match": match, "seat": seat})
@@ -128,21 +158,70 @@ def _is_host(request: HttpRequest, match: Match) -> bool:
     )
 
 
+def _host_reply(request: HttpRequest, match: Match, refusal: str = "") -> HttpResponse:
+    """After a host control: the match page shows the change live, so an htmx request gets only
+    the refusal (shown beside the host's buttons); a plain form post goes back to the page."""
+    if request.htmx:
+        return HttpResponse(escape(refusal))
+    if refusal:
+        messages.error(request, refusal)
+    return redirect(match)
+
+
 @require_POST
 @login_required
 def host_operation(request: HttpRequest, public_id: str, operation: str) -> HttpResponse:
     match = _match(public_id)
     if not _is_host(request, match):
-        messages.error(request, "only the host can do that")
-        return redirect(match)
+        return _host_reply(request, match, "only the host can do that")
     run = HOST_OPERATIONS.get(operation)
     if run is None:
         raise Http404(f"unknown operation {operation!r}")
     try:
         run(match, request.user)
-    except services.ActionRefused as refusal:
-        messages.error(request, refusal.message)
-    return redirect(match)
+    except ActionError as refusal:
+        return _host_reply(request, match, refusal.message)
+    return _host_reply(request, match)
+
+
+@require_POST
+@login_required
+def host_award(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The host awards the match to a player chosen by name (the form sends the seat), with a
+    reason for the players."""
+    match = _match(public_id)
+    if not _is_host(request, match):
+        return _host_reply(request, match, "only the host can do that")
+    seats = {str(seat.index): seat for seat in match.seats.all()}
+    winner = seats.get(request.POST.get("winner", ""))
+    if winner is None:
+        return _host_reply(request, match, "choose the player who wins")
+    reason = request.POST.get("reason", "").strip()[:200]
+    award = {"scope": "match", "winner_seat": winner.index, "winner": winner.index}
+    if reason:
+        award["reason"] = reason
+    try:
+        services.host_adjudicate(match, request.user, award)
+    except ActionError as refusal:
+        return _host_reply(request, match, refusal.message)
+    return _host_reply(request, match)
+
+
+@require_POST
+@login_required
+def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A new match like this one with the same players; the host goes to it, and every viewer
+    of this one gets its link live in the result panel."""
+    match = _match(public_id)
+    if not _is_host(request, match):
+        return _host_reply(request, match, "only the host can do that")
+    try:
+        fresh = services.rematch(match, request.user)
+    except ActionError as refusal:
+        return _host_reply(request, match, refusal.message)
+    if request.htmx:
+        return HttpResponseClientRedirect(fresh.get_absolute_url())
+    return redirect(fresh)
 
 
 @require_POST
@@ -150,47 +229,46 @@ def host_operation(request: HttpRequest, public_id: str, operation: str) -> Http
 def seat_bot(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     match = _match(public_id)
     if not _is_host(request, match):
-        messages.error(request, "only the host can seat a bot")
-        return redirect(match)
+        return _host_reply(request, match, "only the host can seat a bot")
     level = request.POST.get("level", "")
     if level not in match.game.bot_levels:
         messages.error(request, f"unknown bot level {level!r}")
         return redirect(match)
     try:
         services.seat_bot(match, index, level)
-    except services.ActionRefused as refusal:
+    except ActionError as refusal:
         messages.error(request, refusal.message)
     return redirect(match)
 
 
 def replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    """A finished match step by step as the viewer saw it; opens at the start of the last round."""
     match = _match(public_id)
     if not match.is_over:
         messages.info(request, "The replay opens when the match is over.")
         return redirect(match)
+    from games.core.replaying import replay_step
+
     viewer = match.viewer_for(request.user)
-    try:
-        version = int(request.GET.get("v", match.version))
-    except ValueError:
-        version = match.version
-    version = max(0, min(version, match.version))
-    event = match.events.filter(version=version).first()
-    state = event.state if event is not None else {}
-    view = view_of(match, viewer, state)
+    step = replay_step(match, viewer, request.GET.get("v"))
+    view = view_of(match, viewer, step.state, drafts=False)
     context = {
         "match": match,
         "viewer": viewer,
-        "event": event.seen_by(viewer) if event else None,
-        "version": version,
-        "previous": version - 1 if version > 1 else None,
-        "next": version + 1 if version < match.version else None,
-        "panels": render_panels(match, viewer, view, version=version, oob=False) if event else "",
+        "step": step,
+        "event": step.event,
+        "version": step.version,
+        "panels": render_panels(match, view, version=step.version, oob=False) if step.event else "",
+        "view": view,
     }
     template = "core/_replay_body.html" if request.htmx else "core/replay.html"
     return render(request, template, context)
 
 
 def export(request: HttpRequest, public_id: str) -> JsonResponse:
+    """The event log as the viewer may see it, each event with its sentence."""
+    from games.core.replaying import described_events
+
     match = _match(public_id)
     viewer = match.viewer_for(request.user)
     return JsonResponse(
@@ -199,7 +277,7 @@ def export(request: HttpRequest, public_id: str) -> JsonResponse:
             "game": match.game_key,
             "viewer": viewer.audience,
             "version": match.version,
-            "events": [event.seen_by(viewer) for event in match.events.all()],
-            "view": view_of(match, viewer)["game"],
+            "events": described_events(match, viewer),
+            "view": view_of(match, viewer, drafts=False)["game"],
         }
     )

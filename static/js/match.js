@@ -1,78 +1,314 @@
 // Live match client: one websocket per page. Applies the server's out-of-band fragments in
 // version order, asks for a resync when it sees a gap, reconnects with its last version, keeps
 // countdowns on the server's clock and sends the actions of [data-action] forms.
+//
+// What the page tells the player, all from the newest view (#match-view):
+// - the banner (#match-banner, always on screen): connection, the paused notice, "Your turn";
+// - a refusal beside the form that sent the action (.action-error), else in #match-error, and a
+//   "gem:refused" event {code, message, action, form} for game scripts;
+// - [data-action] forms are disabled while the match is paused, while their action waits for
+//   its answer, and when view.game.actions (the viewer's open action types) lacks their type;
+// - the turn signal: tab title, favicon, an optional sound (muted in localStorage), and the
+//   live region #match-announce (turns, refusals, clocks at 60 and 10 seconds).
 (function () {
   "use strict";
   let clockOffset = 0; // server time minus local time, in ms
+  const serverNow = () => Date.now() + clockOffset;
+  const lastSeen = new Map(); // clock deadline -> seconds left at the last tick
   const root = document.getElementById("match-root");
-  if (!root) { startCountdowns(); return; }
+  if (!root) { window.gemArena = { serverNow: serverNow }; startCountdowns(); return; }
 
   let version = parseInt(root.dataset.version, 10) || 0;
   let socket = null;
   let retry = 0;
-  const pending = new Map();
-  window.gemArena = { get version() { return version; }, send: sendAction, applyHtml: applyHtml };
+  const pending = new Map(); // action id -> {action, form}
+  const baseTitle = document.title;
+  let yourTurn = false;
+  window.gemArena = {
+    get version() { return version; },
+    send: (action) => sendAction(action, null),
+    saveDraft: saveDraft,
+    applyHtml: applyHtml,
+    view: readView,
+    serverNow: serverNow,
+    now: serverNow,
+    refreshControls: refreshControls,
+    announce: announce,
+    sendMessage: sendMessage,
+  };
+
+  // --- the connection -------------------------------------------------------------------------
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "?since=" + version);
-    socket.onopen = () => { retry = 0; setConnection("live", "connected"); };
-    socket.onmessage = (message) => handle(JSON.parse(message.data));
+    socket.onopen = () => {
+      retry = 0;
+      setConnection("live", "connected");
+      document.dispatchEvent(new CustomEvent("gem:open"));
+    };
+    socket.onmessage = (message) => {
+      const frame = JSON.parse(message.data);
+      handle(frame);
+      // Other page parts that ride on this socket (the chat) read every frame from here.
+      document.dispatchEvent(new CustomEvent("gem:frame", { detail: frame }));
+    };
     socket.onclose = (closed) => {
-      setConnection("down", "reconnecting…");
+      // An action still waiting for its answer may or may not have been applied; the resync
+      // after the reconnect shows which. Its form is usable again.
+      for (const entry of pending.values()) if (entry.form) entry.form.removeAttribute("data-pending");
+      pending.clear();
+      refreshControls();
       if (closed.code === 4404) { setConnection("down", "no such match"); return; }
+      setConnection("down", navigator.onLine === false ? "offline" : "reconnecting…");
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 250 * 2 ** retry);
     };
   }
 
+  // Send any protocol message on the page's socket (the chat uses it); false when offline.
+  function sendMessage(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
   function setConnection(state, text) {
     const badge = document.getElementById("connection");
     if (badge) { badge.textContent = text; badge.dataset.state = state; }
+    const banner = document.getElementById("match-banner");
+    if (banner) banner.dataset.connection = state;
+    if (state === "down") announce("Connection lost: " + text);
   }
+
+  window.addEventListener("offline", () => setConnection("down", "offline"));
+  window.addEventListener("online", () => {
+    if (!socket || socket.readyState !== WebSocket.OPEN) setConnection("down", "reconnecting…");
+  });
+
+  // --- frames ---------------------------------------------------------------------------------
 
   function handle(frame) {
     if (frame.server_time) clockOffset = frame.server_time - Date.now();
-    // A page opened before the start has no game panels (nor their scripts) to swap: load it anew.
-    const status = frame.view && frame.view.match && frame.view.match.status;
-    if (status && status !== "open" && root.querySelector("[data-status='open']")) {
-      location.reload();
-      return;
-    }
     if (frame.type === "full") {
+      writeView(frame.view);
       applyHtml(frame.html);
+      dropPanels(frame.panel_ids);
       version = frame.version;
+      afterView();
     } else if (frame.type === "update") {
       if (frame.version <= version) return; // already have it
       if (frame.version !== version + 1) {
         socket.send(JSON.stringify({ type: "resync", since: version }));
         return;
       }
+      writeView(frame.view);
       applyHtml(frame.html);
+      dropPanels(frame.panel_ids);
       version = frame.version;
+      if (frame.event) noteEvent(frame.event);
+      afterView();
       document.dispatchEvent(new CustomEvent("gem:update", { detail: frame }));
-    } else if (frame.type === "error") {
-      showError(frame.message, frame.code);
-      if (frame.id) pending.delete(frame.id);
+    } else if (frame.type === "draft") {
+      const view = readView();
+      if (view && "seat" in frame && view.drafts) {
+        view.drafts[String(frame.seat)] = frame.draft;
+        writeView(view);
+      } else if (view && "draft" in view) {
+        view.draft = frame.draft;
+        writeView(view);
+      }
+      document.dispatchEvent(new CustomEvent("gem:draft", { detail: frame }));
+    } else if (frame.type === "error" && !(frame.id || "").startsWith("chat-")) {
+      refused(frame); // chat errors are shown beside the chat box by chat.js
+    } else if (frame.type === "pong") {
+      // A frame the server sent may have been lost on the way: catch up from what we hold.
+      if (frame.version > version) socket.send(JSON.stringify({ type: "resync", since: version }));
     } else if (frame.type === "ack") {
+      const entry = pending.get(frame.id);
       pending.delete(frame.id);
+      if (entry && entry.form) {
+        entry.form.removeAttribute("data-pending");
+        formError(entry.form, "");
+      }
       showError("");
+      refreshControls();
     }
     root.dataset.version = String(version);
   }
 
+  // The view of the newest frame lives once in the page, in #match-view; game scripts read it.
+  function readView() {
+    const data = document.getElementById("match-view");
+    return data ? JSON.parse(data.textContent) : null;
+  }
+
+  function writeView(view) {
+    const data = document.getElementById("match-view");
+    if (data && view) data.textContent = JSON.stringify(view);
+  }
+
+  // A frame carries only the panels that changed. A panel the page lacks yet (the game's
+  // panels appear at the start) goes after the panel before it in the frame, in its region:
+  // the match's own panels (data-region="core") in #match-core, the game's in #match-root.
   function applyHtml(html) {
     if (!html) return;
     const template = document.createElement("template");
     template.innerHTML = html;
+    const previous = { core: null, game: null };
     for (const fresh of Array.from(template.content.children)) {
-      const old = fresh.id && document.getElementById(fresh.id);
-      if (!old) continue;
+      if (!fresh.id) continue;
       fresh.removeAttribute("hx-swap-oob");
-      old.replaceWith(fresh);
+      const region = fresh.dataset.region === "core" ? "core" : "game";
+      const box = region === "core" ? (document.getElementById("match-core") || root) : root;
+      const old = document.getElementById(fresh.id);
+      if (old) old.replaceWith(fresh);
+      else if (previous[region]) previous[region].after(fresh);
+      else box.appendChild(fresh);
+      previous[region] = fresh;
       if (window.htmx) window.htmx.process(fresh);
       document.dispatchEvent(new CustomEvent("gem:swapped", { detail: fresh }));
     }
+  }
+
+  let shownStatus = null; // the match status the page last showed
+  // A frame names every panel the page should hold; one the page got before and the frame no
+  // longer names is gone from the view (a form that closed, a notice that ended).
+  let panelIds = null;
+  function dropPanels(ids) {
+    if (!ids) return;
+    if (panelIds) {
+      for (const id of panelIds) {
+        if (ids.indexOf(id) !== -1) continue;
+        const gone = document.getElementById(id);
+        if (gone && (root.contains(gone) || gone.closest("#match-core"))) gone.remove();
+      }
+    }
+    panelIds = ids.slice();
+  }
+
+  // Seats taken while the page is open: the seat strip and the invite list follow.
+  function noteEvent(event) {
+    if (event.kind !== "seat_taken" || !event.data) return;
+    const index = String(event.data.seat);
+    const name = document.querySelector(`.seat-strip [data-seat="${index}"] .name`);
+    if (name && event.data.name) name.textContent = event.data.name;
+    const invite = document.querySelector(`.invites [data-seat="${index}"]`);
+    if (invite) invite.remove();
+  }
+
+  // --- the banner, the controls and the turn signal -------------------------------------------
+
+  function afterView() {
+    const view = readView();
+    if (!view) return;
+    const status = view.match && view.match.status;
+    const banner = document.getElementById("match-banner");
+    if (banner && banner.dataset.status !== status) {
+      if (status === "paused") announce("The host paused the match.");
+      else if (banner.dataset.status === "paused" && status === "live") announce("The match goes on.");
+      else if (status === "finished" || status === "aborted") announce("The match is over.");
+      banner.dataset.status = status;
+    }
+    const paused = document.getElementById("banner-status");
+    if (paused) paused.hidden = status !== "paused";
+    if (status !== "open") {
+      for (const box of document.querySelectorAll(".invites")) box.remove();
+      // The host's invite box folds once, when the match starts (the host may open it again).
+      if (shownStatus === "open") for (const share of document.querySelectorAll(".share-box")) share.open = false;
+    }
+    shownStatus = status;
+    setTurn(isYourTurn(view));
+    refreshControls();
+  }
+
+  // The viewer's seat is to move: view.game.to_move (a list of seats), else view.game.actions
+  // (the open action types), else view.game.turn (a seat). Only in a live match of 2+ seats.
+  function isYourTurn(view) {
+    const seat = view.viewer && view.viewer.seat;
+    const game = view.game || {};
+    if (seat === null || seat === undefined || !view.match || view.match.status !== "live") return false;
+    if ((parseInt(root.dataset.seats, 10) || 0) < 2) return false;
+    if (Array.isArray(game.to_move)) return game.to_move.includes(seat);
+    if (Array.isArray(game.actions)) return game.actions.length > 0;
+    if (typeof game.turn === "number") return game.turn === seat;
+    return false;
+  }
+
+  function setTurn(now) {
+    const tag = document.getElementById("banner-turn");
+    if (tag) tag.hidden = !now;
+    if (now === yourTurn) return;
+    yourTurn = now;
+    document.title = now ? "(Your turn) " + baseTitle : baseTitle;
+    drawFavicon(now);
+    if (now) { announce("Your turn."); beep(); }
+  }
+
+  function refreshControls() {
+    const view = readView();
+    const status = view && view.match ? view.match.status : "live";
+    const open = view && view.game && Array.isArray(view.game.actions) ? view.game.actions : null;
+    for (const form of document.querySelectorAll("form[data-action]")) {
+      let reason = "";
+      if (status === "paused") reason = "The match is paused";
+      else if (status === "finished" || status === "aborted") reason = "The match is over";
+      else if (form.hasAttribute("data-pending")) reason = "Sent; waiting for the answer";
+      else if (open && !open.includes(form.dataset.action)) reason = "Not your move now";
+      if (reason) form.dataset.blocked = reason;
+      else form.removeAttribute("data-blocked");
+      for (const control of form.querySelectorAll(
+        "button:not([type=button]):not([type=reset]), input[type=submit]"
+      )) {
+        if (reason && !control.disabled) {
+          control.disabled = true;
+          control.dataset.arenaDisabled = "";
+          control.title = reason;
+        } else if (!reason && control.dataset.arenaDisabled !== undefined) {
+          control.disabled = false;
+          delete control.dataset.arenaDisabled;
+          control.removeAttribute("title");
+        } else if (reason && control.dataset.arenaDisabled !== undefined) {
+          control.title = reason;
+        }
+      }
+    }
+  }
+
+  // --- refusals -------------------------------------------------------------------------------
+
+  function refused(frame) {
+    const entry = frame.id ? pending.get(frame.id) : null;
+    if (frame.id) pending.delete(frame.id);
+    let form = entry ? entry.form : null;
+    if (form) form.removeAttribute("data-pending");
+    if (form && !form.isConnected && entry.action) {
+      // The panel was replaced while the action was on its way: the same form, if still offered.
+      form = document.querySelector(`form[data-action="${CSS.escape(entry.action.type)}"]`);
+    }
+    if (form) formError(form, frame.message);
+    else showError(frame.message, frame.code);
+    announce(frame.message);
+    refreshControls();
+    document.dispatchEvent(new CustomEvent("gem:refused", {
+      detail: { code: frame.code, message: frame.message, action: entry ? entry.action : null, form: form },
+    }));
+  }
+
+  // The error slot of a form sits beside its submit button; it goes when the form's next action
+  // is accepted, or with the form when its panel is replaced.
+  function formError(form, message) {
+    let slot = form.querySelector(".action-error");
+    if (!slot) {
+      if (!message) return;
+      slot = document.createElement("span");
+      slot.className = "action-error";
+      slot.setAttribute("role", "alert");
+      const submit = form.querySelector("button:not([type=button]), input[type=submit]");
+      if (submit) submit.after(slot); else form.appendChild(slot);
+    }
+    slot.textContent = message || "";
+    slot.hidden = !message;
   }
 
   function showError(message, code) {
@@ -83,31 +319,162 @@
     box.classList.toggle("shown", Boolean(message));
   }
 
-  function sendAction(action) {
+  // --- sending --------------------------------------------------------------------------------
+
+  function sendAction(action, form) {
     const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      showError("Not connected; reconnecting, try again in a moment.", "offline");
+      const message = "Not connected; reconnecting, try again in a moment.";
+      if (form) formError(form, message); else showError(message, "offline");
       return null;
     }
-    pending.set(id, action);
+    pending.set(id, { action: action, form: form });
+    if (form) { form.setAttribute("data-pending", ""); refreshControls(); }
     socket.send(JSON.stringify({ type: "action", id: id, version: version, action: action }));
     return id;
+  }
+
+  // What the player is composing, kept by the server for this seat only (restored on reload).
+  function saveDraft(draft) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify({ type: "draft", draft: draft }));
+    return true;
+  }
+
+  // A form's fields become the action: data-int fields are sent as numbers, data-bool fields as
+  // true or false (an unticked box too).
+  function formAction(form) {
+    const action = { type: form.dataset.action };
+    for (const [key, value] of new FormData(form).entries()) {
+      const field = form.querySelector(`[name="${CSS.escape(key)}"]`);
+      if (field && field.dataset.bool !== undefined) continue;
+      action[key] = field && field.dataset.int !== undefined ? parseInt(value, 10) : value;
+    }
+    for (const field of form.querySelectorAll("[data-bool][name]")) {
+      if (field.disabled) continue;
+      action[field.name] = field.type === "checkbox" || field.type === "radio"
+        ? field.checked : field.value === "true";
+    }
+    return action;
   }
 
   document.addEventListener("submit", (submitted) => {
     const form = submitted.target.closest("form[data-action]");
     if (!form) return;
     submitted.preventDefault();
-    const action = { type: form.dataset.action };
-    for (const [key, value] of new FormData(form).entries()) {
-      action[key] = form.querySelector(`[name="${key}"]`)?.dataset.int !== undefined
-        ? parseInt(value, 10) : value;
-    }
-    sendAction(action);
+    if (form.dataset.blocked) return; // paused, already sent, or not this player's move
+    sendAction(formAction(form), form);
   });
 
+  // --- turn signal: favicon, sound, live region -----------------------------------------------
+
+  function drawFavicon(turn) {
+    const link = document.getElementById("favicon");
+    const canvas = document.createElement("canvas");
+    if (!link || !canvas.getContext) return;
+    canvas.width = canvas.height = 32;
+    const pen = canvas.getContext("2d");
+    pen.fillStyle = turn ? "#f5c542" : "#a35be0";
+    pen.beginPath();
+    for (const [x, y] of [[16, 1], [31, 12], [16, 31], [1, 12]]) pen.lineTo(x, y);
+    pen.closePath();
+    pen.fill();
+    if (turn) {
+      pen.fillStyle = "#1a1400";
+      pen.font = "bold 20px sans-serif";
+      pen.textAlign = "center";
+      pen.fillText("!", 16, 22);
+    }
+    link.href = canvas.toDataURL("image/png");
+  }
+
+  const MUTE_KEY = "gemArena.muted";
+  let audio = null;
+  const muted = () => localStorage.getItem(MUTE_KEY) === "1";
+
+  function showSound() {
+    const toggle = document.getElementById("sound-toggle");
+    if (!toggle) return;
+    toggle.textContent = muted() ? "Sound off" : "Sound on";
+    toggle.setAttribute("aria-pressed", muted() ? "false" : "true");
+  }
+
+  document.addEventListener("click", (clicked) => {
+    if (clicked.target.closest("#sound-toggle")) {
+      localStorage.setItem(MUTE_KEY, muted() ? "0" : "1");
+      showSound();
+    }
+  });
+
+  // Browsers let a page play sound only after the player has touched it.
+  function unlockAudio() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) audio = new Context();
+    if (audio && audio.state === "suspended") audio.resume();
+  }
+  document.addEventListener("pointerdown", unlockAudio, { once: true });
+  document.addEventListener("keydown", unlockAudio, { once: true });
+
+  function beep() {
+    if (!audio || muted()) return;
+    const start = audio.currentTime + 0.01;
+    const tone = audio.createOscillator();
+    const volume = audio.createGain();
+    tone.type = "sine";
+    tone.frequency.setValueAtTime(660, start);
+    tone.frequency.setValueAtTime(880, start + 0.09);
+    volume.gain.setValueAtTime(0.0001, start);
+    volume.gain.exponentialRampToValueAtTime(0.12, start + 0.02);
+    volume.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
+    tone.connect(volume).connect(audio.destination);
+    tone.start(start);
+    tone.stop(start + 0.26);
+  }
+
+  function announce(text) {
+    const region = document.getElementById("match-announce");
+    if (!region || !text) return;
+    region.textContent = "";
+    setTimeout(() => { region.textContent = text; }, 50);
+  }
+
+  // --- copy buttons ---------------------------------------------------------------------------
+
+  document.addEventListener("click", (clicked) => {
+    const button = clicked.target.closest("button[data-copy]");
+    if (!button) return;
+    const source = document.querySelector(button.dataset.copy);
+    if (!source) return;
+    const text = (source.value !== undefined ? source.value : source.textContent).trim();
+    const done = () => {
+      button.textContent = "Copied";
+      setTimeout(() => { button.textContent = "Copy"; }, 1500);
+    };
+    const fallback = () => {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      if (document.execCommand("copy")) done();
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, fallback);
+    } else {
+      fallback();
+    }
+  });
+
+  showSound();
+  afterView();
+  drawFavicon(yourTurn);
   startCountdowns();
   connect();
+  setInterval(() => {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, 10000);
+
+  // --- countdowns -----------------------------------------------------------------------------
 
   function startCountdowns() {
     setInterval(tickCountdowns, 250);
@@ -115,14 +482,32 @@
   }
 
   function tickCountdowns() {
-    const now = Date.now() + clockOffset;
+    const now = serverNow();
     for (const clock of document.querySelectorAll("[data-deadline]")) {
       const left = Math.max(0, Date.parse(clock.dataset.deadline) - now);
       const seconds = Math.ceil(left / 1000);
       const text = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
       const target = clock.querySelector(".left") || clock;
       if (target.textContent !== text) target.textContent = text;
+      clock.classList.toggle("warning", seconds <= 30 && seconds > 10);
       clock.classList.toggle("urgent", seconds <= 10);
+      milestone(clock, seconds);
+    }
+  }
+
+  // A clock crossing 60 or 10 seconds is announced once (per deadline, across panel swaps).
+  function milestone(clock, seconds) {
+    if (!document.getElementById("match-announce")) return;
+    const key = clock.dataset.deadline;
+    const before = lastSeen.get(key);
+    lastSeen.set(key, seconds);
+    if (before === undefined) return;
+    for (const mark of [60, 10]) {
+      if (before > mark && seconds <= mark && seconds > 0) {
+        const label = clock.querySelector(".left")
+          ? clock.textContent.split(":")[0].trim() : "Clock";
+        announce(`${label}: ${mark === 60 ? "1 minute" : "10 seconds"} left`);
+      }
     }
   }
 })();

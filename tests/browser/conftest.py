@@ -26,7 +26,11 @@ def browser():
     would break the asyncio tests that come after it."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # The live worker, the browsers and the test share two cores: wait for the page as a patient
+    # player would (assertions still fail when the page never gets there).
+    expect.set_options(timeout=15_000)
 
     # Playwright's sync API keeps an event loop in the test thread; the ORM calls the tests make
     # between browser steps are still plain synchronous calls.

@@ -70,7 +70,7 @@ async def test_a_match_runs_from_lobby_to_result_over_websockets(live_worker, op
     assert "Replay" in finished_lobby
     replay = ArenaClient(live_worker.url).get(f"/m/{match.public_id}/replay/?v=5")
     # 7 events, and an 8th once the scheduler has recorded the fixture's after-match analysis.
-    assert re.search(r"Event 5 of [78]: ", replay)
+    assert re.search(r"Event <b>5</b> of [78]", replay)
 
 
 async def test_a_reconnecting_client_gets_exactly_the_missed_updates(live_worker, open_tally):
@@ -259,3 +259,25 @@ async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(live_worke
         assert limited["message"] == "too many messages; slow down"
         pongs = [f for f in socket_.frames if f["type"] == "pong"]
         assert 15 <= len(pongs) <= 25
+
+
+async def test_a_draft_survives_a_worker_restart_and_reaches_no_one_else(live_worker, open_tally):
+    match = open_tally
+    ada, bob = await in_db(lambda: join_all(live_worker, match))
+    async with ada.match_socket(match.public_id) as ada_ws:
+        await ada_ws.recv_until("full")
+        await ada_ws.send({"type": "draft", "draft": {"amount": 3}})
+        kept = await ada_ws.recv_until("draft")
+        assert kept["draft"] == {"amount": 3}
+    await asyncio.to_thread(live_worker.restart)
+    async with (
+        ada.match_socket(match.public_id) as ada_ws,
+        bob.match_socket(match.public_id) as bob_ws,
+        ArenaClient(live_worker.url).match_socket(match.public_id) as watcher,
+    ):
+        assert (await ada_ws.recv_until("full"))["view"]["draft"] == {"amount": 3}
+        bob_full = await bob_ws.recv_until("full")
+        assert bob_full["view"]["draft"] is None
+        watcher_full = await watcher.recv_until("full")
+        for frame in (bob_full, watcher_full):
+            assert '"amount": 3' not in json.dumps(frame) and '"amount":3' not in json.dumps(frame)

@@ -55,5 +55,5 @@ def test_bids_are_revealed_at_the_deadline(seven_seats, clock):
     assert services.fire_due_deadlines() == 1
     match.refresh_from_db()
     assert view_of(match, Viewer.spectator())["game"]["revealed"] == {"0": -5}
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(services.ActionError):
         services.submit_action(match, players[1], {"type": "bid", "bid": -1})

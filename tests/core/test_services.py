@@ -30,7 +30,7 @@ def test_an_action_appends_one_event_with_the_next_version(clock, tally_match):
 
 def test_a_move_out_of_turn_is_refused_and_changes_nothing(clock, tally_match):
     match, ada, bob, host = tally_match
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, bob, {"type": "add", "amount": 1})
     assert refused.value.code == "not_your_turn"
     match.refresh_from_db()
@@ -39,7 +39,7 @@ def test_a_move_out_of_turn_is_refused_and_changes_nothing(clock, tally_match):
 
 def test_a_stale_version_is_refused(clock, tally_match):
     match, ada, bob, host = tally_match
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, ada, {"type": "add", "amount": 1}, expected_version=2)
     assert refused.value.code == "stale_version"
     assert Event.objects.filter(match=match).count() == 3
@@ -47,7 +47,7 @@ def test_a_stale_version_is_refused(clock, tally_match):
 
 def test_a_user_without_a_seat_cannot_act(clock, tally_match, make_user):
     match, *_ = tally_match
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, make_user("eve"), {"type": "add", "amount": 1})
     assert refused.value.code == "not_seated"
 
@@ -57,7 +57,7 @@ def test_a_user_without_a_seat_cannot_act(clock, tally_match, make_user):
 )
 def test_malformed_actions_are_refused(clock, tally_match, action):
     match, ada, *_ = tally_match
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(services.ActionError):
         services.submit_action(match, ada, action)
     match.refresh_from_db()
     assert match.version == 3
@@ -87,7 +87,7 @@ def test_a_due_deadline_fires_a_timeout_event(clock, tally_match):
 def test_an_action_after_the_deadline_is_refused_even_before_the_scheduler_runs(clock, tally_match):
     match, ada, *_ = tally_match
     clock.advance(31)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, ada, {"type": "add", "amount": 1})
     assert refused.value.code == "not_your_turn"
     match.refresh_from_db()
@@ -131,7 +131,7 @@ def test_pause_stops_actions_and_resume_pushes_clocks_back(clock, tally_match):
     match, ada, bob, host = tally_match
     due_before = Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
     services.host_pause(match, host)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, ada, {"type": "add", "amount": 1})
     assert refused.value.code == "paused"
     clock.advance(100)
@@ -139,6 +139,29 @@ def test_pause_stops_actions_and_resume_pushes_clocks_back(clock, tally_match):
     services.host_resume(match, host)
     due_after = Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
     assert (due_after - due_before).total_seconds() == pytest.approx(100)
+
+
+def test_a_clock_set_during_a_pause_keeps_its_time_on_resume(clock, tally_match):
+    from datetime import timedelta
+
+    from django.db import transaction
+
+    from games.core.gamedef import Outcome
+
+    match, ada, bob, host = tally_match
+    services.host_pause(match, host)
+    set_during_pause = clock.current + timedelta(seconds=30)
+    with transaction.atomic():  # as an award given while paused would set one
+        locked = services._lock(match.pk)
+        deadlines = {**locked.state["deadlines"], "extra": set_during_pause.isoformat()}
+        state = {**locked.state, "deadlines": deadlines}
+        services._append(locked, Outcome(state=state, kind="clock_set"), now=clock.current)
+    turn_before = services.state_deadlines(Match.objects.get(pk=match.pk).state)["turn"]
+    clock.advance(100)
+    services.host_resume(match, host)
+    after = services.state_deadlines(Match.objects.get(pk=match.pk).state)
+    assert after["extra"] == set_during_pause
+    assert (after["turn"] - turn_before).total_seconds() == pytest.approx(100)
 
 
 def test_reaching_the_target_finishes_the_match(clock, tally_match):
@@ -149,7 +172,7 @@ def test_reaching_the_target_finishes_the_match(clock, tally_match):
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 1}
     assert not Deadline.objects.filter(match=match, fired_at=None, cancelled=False).exists()
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, ada, {"type": "add", "amount": 1})
     assert refused.value.code == "match_over"
 
@@ -160,7 +183,7 @@ def test_the_host_can_adjudicate_and_abort(clock, tally_match):
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result == {"winner": 0}
     assert match.events.last().kind == "adjudicated"
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(services.ActionError):
         services.host_abort(match, host)
 
 
@@ -171,10 +194,10 @@ def test_a_seat_cannot_be_taken_twice(clock, make_user):
     )
     seat = match.seats.first()
     services.take_seat(match, ada, seat.invite_token)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.take_seat(match, bob, seat.invite_token)
     assert refused.value.code == "seat_taken"
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.take_seat(match, ada, "not-a-token")
     assert refused.value.code == "bad_invite"
 
@@ -219,3 +242,32 @@ def test_an_action_sent_before_an_analysis_event_is_not_stale(clock, tally_match
         match, bob, {"type": "add", "amount": 1}, expected_version=seen
     )
     assert accepted.version == seen + 2
+
+
+def test_a_finished_match_takes_only_what_its_game_still_offers_the_host(
+    clock, tally_match, monkeypatch
+):
+    from games.core.gamedef import Outcome, award_value
+    from tests.fixture_game import TALLY
+
+    match, ada, bob, host = tally_match
+    for user in [ada, bob, ada, bob]:
+        services.submit_action(match, user, {"type": "add", "amount": 3})
+    monkeypatch.setattr(
+        TALLY, "award_choices", lambda state, seats: [(award_value({"last": 0}), "Ada is last")]
+    )
+    monkeypatch.setattr(
+        TALLY,
+        "adjudicate",
+        lambda state, award, now: Outcome(
+            state=state, kind="last_named", result={"winner": 1, "last": award["last"]}
+        ),
+    )
+    with pytest.raises(services.ActionError) as refused:
+        services.host_adjudicate(match, host, {"last": 1})
+    assert refused.value.code == "match_over"
+    services.host_adjudicate(match, host, {"last": 0, "reason": "a tie for last"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result == {"winner": 1, "last": 0, "reason": "a tie for last"}
+    assert match.events.last().public == {"reason": "a tie for last"}

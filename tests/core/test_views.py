@@ -122,7 +122,7 @@ def test_the_replay_steps_through_a_finished_match(client, clock, tally_match):
     for user in [ada, bob, ada, bob]:
         services.submit_action(match, user, {"type": "add", "amount": 3})
     page = client.get(reverse("replay", args=[match.public_id]) + "?v=4").content.decode()
-    assert "Event 4 of 7" in page
+    assert "Event <b>4</b> of 7" in page
     assert "?v=3" in page and "?v=5" in page
 
 
@@ -145,4 +145,4 @@ def test_the_admin_dashboard_lists_matches_with_events(client, clock, tally_matc
     )
     assert response.status_code == 302
     match.refresh_from_db()
-    assert match.result == {"winner": 1}
+    assert match.result == {"winner": 1, "reason": "opponent left"}

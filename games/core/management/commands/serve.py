@@ -7,6 +7,12 @@ from django.core.management.base import BaseCommand, CommandParser
 
 log = logging.getLogger(__name__)
 
+# Daphne closes a connection (1009) that sends a websocket message larger than this before it
+# reaches the consumer (which itself answers more than WS_MAX_FRAME_BYTES with an error frame and
+# keeps the connection). Autobahn applies the same limit to what the server SENDS, so it must stay
+# well above the largest frame a view can make (a host's full frame in a long match).
+MAX_MESSAGE_BYTES = 1024 * 1024
+
 
 class Command(BaseCommand):
     help = "Serve the site with Daphne; by default this process also runs the deadline scheduler."
@@ -28,6 +34,11 @@ class Command(BaseCommand):
         from gemsite.asgi import application
 
         def when_ready() -> None:
+            # Close a connection that breaks the limits (or the protocol) with a close frame and
+            # its code (1009 for a message too big), not by dropping the socket (autobahn's
+            # default, which the client sees as 1006 with no reason). Set before the reactor
+            # runs, so every connection copies it from the factory.
+            server.ws_factory.setProtocolOptions(failByDrop=False)
             if not options["no_scheduler"]:
                 twisted_loop.create_task(run_forever())
             self.stdout.write(
@@ -41,8 +52,8 @@ class Command(BaseCommand):
                 host=options["host"], port=options["port"]
             ),
             ready_callable=when_ready,
-            websocket_max_message_size=64 * 1024,
-            websocket_max_frame_size=64 * 1024,
+            websocket_max_message_size=MAX_MESSAGE_BYTES,
+            websocket_max_frame_size=MAX_MESSAGE_BYTES,
             verbosity=0,
         )
         server.run()

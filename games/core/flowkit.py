@@ -1,0 +1,69 @@
+"""Small pure helpers that every game's match flow uses: seeded draws and clocks in JSON state.
+
+No Django and no IO. A flow keeps its generator in the state as the match seed and a draw counter
+(``state["draws"]``), and its running clocks in ``state["deadlines"]`` as ISO times, so that the
+state alone replays a match exactly and any process can fire a clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from games.core.gamedef import ActionError
+
+State = dict[str, Any]
+T = TypeVar("T")
+
+
+def derived_seed(seed: int, *labels: object) -> int:
+    """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed."""
+    text = ":".join(str(part) for part in (seed, *labels))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def draw_rng(state: State) -> random.Random:
+    """The match generator's next independent stream; bumps ``state["draws"]`` in place (call it
+    on a copy of the state)."""
+    rng = random.Random(derived_seed(state["seed"], "draw", state["draws"]))
+    state["draws"] += 1
+    return rng
+
+
+def draw(state: State, options: Sequence[T]) -> T:
+    """One uniform choice from the match's generator (bumps ``state["draws"]`` in place)."""
+    return draw_rng(state).choice(list(options))
+
+
+def iso(when: datetime) -> str:
+    return when.isoformat()
+
+
+def due(state: State, key: str) -> datetime | None:
+    """When the clock ``key`` runs out, or None when it is not running."""
+    value = state.get("deadlines", {}).get(key)
+    return datetime.fromisoformat(value) if value else None
+
+
+def seconds_left(state: State, key: str, now: datetime) -> float | None:
+    when = due(state, key)
+    return None if when is None else max(0.0, (when - now).total_seconds())
+
+
+def set_clock(state: State, key: str, now: datetime, seconds: float) -> None:
+    """Start (or restart) the clock ``key`` to run out ``seconds`` after ``now``."""
+    state.setdefault("deadlines", {})[key] = iso(now + timedelta(seconds=seconds))
+
+
+def stop_clock(state: State, key: str) -> None:
+    state.get("deadlines", {}).pop(key, None)
+
+
+def check_clock(state: State, key: str, now: datetime, what: str) -> None:
+    """Refuse an action that arrives after the clock ``key`` ran out."""
+    when = due(state, key)
+    if when is not None and now >= when:
+        raise ActionError(f"time is up: {what}", code="time_up")

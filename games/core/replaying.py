@@ -1,0 +1,195 @@
+"""Replays and the words for events: what each step of a finished match shows a viewer.
+
+A replay step is the match as ``viewer`` saw it after one event (``rendering.view_of`` on that
+event's state), with the event said in a sentence (``GameDefinition.describe_event``) and the
+marks a viewer jumps between (``GameDefinition.replay_marks``: the start of each round). The
+helpers here give every game the same plain words for seats, kinds and facts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.core.gamedef import GameDefinition, State, Viewer
+from games.core.models import Event, Match
+
+Mark = tuple[int, str]
+
+# Keys whose value is a seat index, said as the seat's name.
+SEAT_KEYS = frozenset({"seat", "winner", "prover", "first", "chooser", "next", "turn", "skipped"})
+# Facts too long or too inner to say in a sentence (boards, animation steps, logs).
+SKIPPED_KEYS = frozenset({"board", "steps", "start_board", "end_board", "deadline", "private"})
+MAX_LIST = 8
+
+
+def seat_name(state: State, seat: Any) -> str:
+    """A seat as players know it: its player's name, else "Seat 2" (seats count from 1)."""
+    if isinstance(seat, str) and seat.isdigit():
+        seat = int(seat)
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return str(seat)
+    for entry in state.get("seats") or []:
+        if isinstance(entry, dict) and entry.get("index") == seat and entry.get("name"):
+            return str(entry["name"])
+    return f"Seat {seat + 1}"
+
+
+def humanize(kind: str) -> str:
+    """``round_over`` -> ``Round over``."""
+    words = kind.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:] if words else "Event"
+
+
+def _fact(key: str, value: Any, state: State) -> str | None:
+    """One simple fact as "key value", or None for what a sentence cannot hold."""
+    label = key.replace("_", " ")
+    if value is None or key in SKIPPED_KEYS:
+        return None
+    if isinstance(value, bool):
+        return label if value else None
+    if key in SEAT_KEYS and isinstance(value, int):
+        return f"{label} {seat_name(state, value)}"
+    if isinstance(value, int | float | str):
+        text = str(value)
+        return f"{label} {text}" if "\n" not in text and len(text) <= 40 else None
+    if isinstance(value, list) and all(isinstance(v, int | float | str) for v in value):
+        if not value or len(value) > MAX_LIST:
+            return None
+        return f"{label} {', '.join(str(v) for v in value)}"
+    return None
+
+
+def generic_description(event: dict[str, Any], state: State) -> str:
+    """ "Ada: claimed (count 37)." from any event: who, what kind, the simple facts."""
+    data = event.get("data") or {}
+    seat = event.get("seat")
+    if seat is None and isinstance(data.get("seat"), int):
+        seat = data["seat"]
+    kind = humanize(str(event.get("kind", "event")))
+    facts = [
+        fact
+        for key, value in data.items()
+        if key != "seat" and (fact := _fact(key, value, state)) is not None
+    ]
+    head = f"{seat_name(state, seat)}: {kind.lower()}" if seat is not None else kind
+    return f"{head} ({'; '.join(facts)})." if facts else f"{head}."
+
+
+def round_marks(
+    events: list[dict[str, Any]],
+    kinds: set[str],
+    *,
+    label: str,
+    key: str = "round",
+    following_key: str = "",
+) -> list[Mark]:
+    """A mark at each event of ``kinds``, labelled "Round 2" from the event's ``key`` (or the
+    count so far), and at an event whose data names the round that begins with it
+    (``following_key``, by default ``next_<key>``: a number, or a dict holding ``key``)."""
+    marks: list[Mark] = []
+    for event in events:
+        data = event.get("data") or {}
+        number = None
+        if event["kind"] in kinds:
+            number = data.get(key, len(marks) + 1)
+        else:
+            following = data.get(following_key or f"next_{key}")
+            if isinstance(following, dict):
+                following = following.get(key)
+            if isinstance(following, int) and not isinstance(following, bool):
+                number = following
+        if number is not None and (not marks or marks[-1][0] != event["version"]):
+            marks.append((event["version"], f"{label} {number}"))
+    if events and (not marks or marks[0][0] > events[0]["version"]):
+        marks.insert(0, (events[0]["version"], "Start"))
+    return marks
+
+
+def mark_at(marks: list[Mark], version: int) -> int:
+    """The index of the mark ``version`` falls under (the last at or before it)."""
+    index = 0
+    for i, (start, _) in enumerate(marks):
+        if start <= version:
+            index = i
+    return index
+
+
+@dataclass
+class ReplayStep:
+    """One step of a replay as ``viewer`` may see it."""
+
+    version: int
+    last: int
+    event: dict[str, Any] | None
+    state: State
+    description: str
+    marks: list[Mark]
+    mark: int | None
+    round_events: list[dict[str, Any]]
+
+    @property
+    def previous(self) -> int | None:
+        return self.version - 1 if self.version > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.version + 1 if self.version < self.last else None
+
+    @property
+    def opening(self) -> int:
+        return self.marks[-1][0] if self.marks else self.last
+
+
+def opening_version(game: GameDefinition, events: list[dict[str, Any]], last: int) -> int:
+    """Where a replay opens: the start of the last round (the end when there are no marks)."""
+    marks = game.replay_marks(events)
+    return marks[-1][0] if marks else last
+
+
+def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplayStep:
+    """The step ``requested`` (``?v=``), or the start of the last round when none is asked."""
+    game = match.game
+    rows = list(match.events.defer("state").order_by("version"))
+    seen = [row.seen_by(viewer) for row in rows]
+    marks = game.replay_marks(seen)
+    last = match.version
+    try:
+        version = int(requested) if requested is not None else opening_version(game, seen, last)
+    except ValueError:
+        version = last
+    version = max(0, min(version, last))
+    row = Event.objects.filter(match=match, version=version).first()
+    state = row.state if row is not None else {}
+    event = row.seen_by(viewer) if row is not None else None
+    names = state or match.state
+    mark = mark_at(marks, version) if marks else None
+    first = marks[mark][0] if mark is not None else 1
+    end = marks[mark + 1][0] if mark is not None and mark + 1 < len(marks) else last + 1
+    round_events = [
+        {**item, "description": game.describe_event(item, names)}
+        for item in seen
+        if first <= item["version"] < end
+    ]
+    return ReplayStep(
+        version=version,
+        last=last,
+        event=event,
+        state=state,
+        description=game.describe_event(event, names) if event else "Before the first event.",
+        marks=marks,
+        mark=mark,
+        round_events=round_events,
+    )
+
+
+def described_events(match: Match, viewer: Viewer) -> list[dict[str, Any]]:
+    """Every event as ``viewer`` may see it, each with its sentence (the export)."""
+    game = match.game
+    names = match.state
+    events = []
+    for row in match.events.defer("state").order_by("version"):
+        seen = row.seen_by(viewer)
+        seen["description"] = game.describe_event(seen, names)
+        events.append(seen)
+    return events

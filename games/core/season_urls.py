@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games.core import season_views
+
+urlpatterns = [
+    path("", season_views.season_list, name="seasons"),
+    path("<int:pk>/", season_views.season_page, name="season"),
+]

@@ -1,0 +1,100 @@
+"""Template tags shared by every game's pages.
+
+``{% panel %}...{% endpanel %}`` marks one swappable panel (a top-level element with an id). It
+renders its content as is and, when the core renders a frame, also hands the panel to the core
+by id, so that a live update can carry only the panels an event changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from functools import lru_cache
+
+from django import template
+from django.template.base import Parser, Token
+from django.template.context import Context
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+register = template.Library()
+
+PANEL_SINK = "_arena_panels"
+_FIRST_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]+)"')
+
+
+class PanelNode(template.Node):
+    def __init__(self, nodelist: template.NodeList) -> None:
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> str:
+        html = self.nodelist.render(context).strip()
+        sink = context.get(PANEL_SINK)
+        if sink is not None and html:
+            found = _FIRST_ID.search(html)
+            if found is None:
+                raise template.TemplateSyntaxError(
+                    "a {% panel %} must start with an element with an id"
+                )
+            sink.append((found.group(1), html))
+        return html
+
+
+@register.tag
+def panel(parser: Parser, token: Token) -> PanelNode:
+    nodelist = parser.parse(("endpanel",))
+    parser.delete_first_token()
+    return PanelNode(nodelist)
+
+
+@lru_cache(maxsize=512)
+def _grid_html(grid_json: str) -> str:
+    return render_to_string("core/_grid_table.html", {"grid": json.loads(grid_json)})
+
+
+@register.simple_tag
+def grid_table(grid: dict) -> SafeString:
+    """A game grid (core/_grid_table.html). The same grid is drawn for every audience that sees
+    it alike, so its HTML is remembered by content: a pure function of the grid, not state."""
+    if not grid:
+        return mark_safe("")
+    return mark_safe(_grid_html(json.dumps(grid, sort_keys=True, separators=(",", ":"))))
+
+
+class MemoNode(template.Node):
+    """``{% memo a b %}...{% endmemo %}``: the block's HTML, remembered by the values of its
+    arguments. The block must depend on nothing else (a board drawn from its own data): then every
+    audience that sees the same board reuses one rendering."""
+
+    def __init__(self, nodelist: template.NodeList, values: list[template.base.FilterExpression]):
+        self.nodelist = nodelist
+        self.values = values
+
+    def render(self, context: Context) -> str:
+        key = json.dumps(
+            [id(self), *(value.resolve(context) for value in self.values)],
+            sort_keys=True,
+            separators=(",", ":"),
+            default=str,
+        )
+        html = _memo.get(key)
+        if html is None:
+            html = self.nodelist.render(context)
+            if len(_memo) >= MEMO_SIZE:
+                with contextlib.suppress(RuntimeError, StopIteration, KeyError):
+                    _memo.pop(next(iter(_memo)))  # the oldest
+            _memo[key] = html
+        return html
+
+
+MEMO_SIZE = 512
+_memo: dict[str, str] = {}
+
+
+@register.tag
+def memo(parser: Parser, token: Token) -> MemoNode:
+    values = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    return MemoNode(nodelist, values)

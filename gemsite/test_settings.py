@@ -1,0 +1,18 @@
+"""The test suite's settings: the site's own in development mode, with a fast password hasher.
+
+pytest uses this module (pyproject's DJANGO_SETTINGS_MODULE) and so do the live workers it starts
+(tests/live_server.py passes the module on). CI sets DATABASE_URL, which alone would mean
+production (DEBUG off: a real SECRET_KEY, https only); the tests keep the development defaults
+while still running on PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("DEBUG", "1")
+
+from gemsite.settings import *  # noqa: E402, F403
+
+# Hashing passwords slowly is a defence for real accounts; tests create hundreds of throwaway ones.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

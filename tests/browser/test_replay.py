@@ -1,0 +1,90 @@
+"""The replay page in a real browser: it opens at the start of the last round, jumps to a round,
+steps with the arrow keys and Home/End, and plays on by itself until paused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+from games.core.gamedef import Viewer
+from games.core.replaying import replay_step
+from tests.core.test_replay import play_death_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture
+def finished_match(transactional_db, make_user, clock):
+    """Played before the browser starts (its event loop would stop the broadcasts), with every
+    round's optimum found, so that the worker's scheduler adds no event meanwhile."""
+    match = play_death_match(make_user, clock)
+    while services.run_analyses():
+        pass
+    match.refresh_from_db()
+    return match
+
+
+def version_of(page) -> int:
+    return int(page.locator("#replay-step").get_attribute("data-version"))
+
+
+def test_the_replay_opens_at_the_last_round_and_steps_by_keys_marks_and_autoplay(
+    finished_match, login_context
+):
+    match = finished_match
+    marks = replay_step(match, Viewer.spectator(), None).marks
+    last_round = marks[-1][0]
+    page = login_context(None)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"/m/{match.public_id}/replay/")
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round))
+    expect(page.locator("#replay-event")).to_contain_text("Round 5 begins")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "replay-1280x800.png"), full_page=False)
+
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round + 1))
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round))
+    page.keyboard.press("Home")
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", "1")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(match.version))
+
+    round_two = next(version for version, label in marks if label == "Round 2")
+    page.select_option("#replay-mark", label="Round 2")
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(round_two))
+    assert f"v={round_two}" in page.url
+
+    page.select_option("#replay-speed", "400")
+    page.click("#replay-play")
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
+    # Autoplay moves on by itself (a loaded machine may catch it a step or two later).
+    page.wait_for_function(
+        f"parseInt(document.getElementById('replay-step').dataset.version) >= {round_two + 3}"
+    )
+    page.click("#replay-play")
+    expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
+    paused_at = version_of(page)
+    page.wait_for_timeout(1200)
+    assert version_of(page) == paused_at
+    assert not page.locator(".replay-panels #match-status").is_visible()
+
+
+def test_the_replay_fits_a_phone(finished_match, login_context):
+    match = finished_match
+    page = login_context(None)
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.goto(f"/m/{match.public_id}/replay/")
+    expect(page.locator("#replay-event")).to_be_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "replay-375x812.png"), full_page=False)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.goto("/rules/bejeweled-dm/")
+    page.screenshot(path=str(ARTIFACTS / "rules-bejeweled-dm-375x812.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -1,0 +1,227 @@
+"""The match consumer in process (channels' WebsocketCommunicator): no real socket needed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games.core import services
+from gemsite.routing import websocket_urlpatterns
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def tally(make_user):
+    host = make_user("hostess", is_staff=True)
+    ada, bob = make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="t", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    match.refresh_from_db()
+    return match, ada, bob, host
+
+
+async def connect(match, user, query: str = "") -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(
+        URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/?{query}"
+    )
+    socket.scope["user"] = user or AnonymousUser()
+    connected, _ = await socket.connect()
+    assert connected
+    return socket
+
+
+async def receive(socket: WebsocketCommunicator) -> dict:
+    return json.loads(await socket.receive_from(timeout=3))
+
+
+async def test_a_draft_reaches_its_seat_and_the_host_and_no_one_else(tally):
+    match, ada, bob, host = tally
+    sockets = [await connect(match, user) for user in (ada, bob, None, host)]
+    ada_ws, bob_ws, watcher, host_ws = sockets
+    for socket in sockets:
+        assert (await receive(socket))["type"] == "full"
+    await ada_ws.send_json_to({"type": "draft", "draft": {"amount": 2}})
+    assert await receive(ada_ws) == {"type": "draft", "draft": {"amount": 2}}
+    assert await receive(host_ws) == {"type": "draft", "draft": {"amount": 2}, "seat": 0}
+    assert await bob_ws.receive_nothing(timeout=0.3)
+    assert await watcher.receive_nothing(timeout=0.3)
+    again = await connect(match, ada)  # a reload
+    assert (await receive(again))["view"]["draft"] == {"amount": 2}
+    spectator_again = await connect(match, None)
+    assert "amount" not in json.dumps(await receive(spectator_again))
+    for socket in (*sockets, again, spectator_again):
+        await socket.disconnect()
+
+
+async def test_an_update_carries_only_the_panels_that_changed(tally):
+    match, ada, bob, _ = tally
+    ada_ws = await connect(match, ada)
+    full = await receive(ada_ws)
+    assert 'id="match-status"' in full["html"]
+    await ada_ws.send_json_to(
+        {
+            "type": "action",
+            "id": "x1",
+            "version": full["version"],
+            "action": {"type": "add", "amount": 1},
+        }
+    )
+    frames = [await receive(ada_ws), await receive(ada_ws)]
+    ack = next(f for f in frames if f["type"] == "ack")
+    update = next(f for f in frames if f["type"] == "update")
+    assert ack["version"] == update["version"] == full["version"] + 1
+    assert 'id="match-status"' not in update["html"]  # still "Live": not sent again
+    assert 'id="match-version"' in update["html"]
+    assert update["view"]["game"]["total"] == 1
+    await ada_ws.disconnect()
+
+
+async def test_an_update_older_than_the_full_frame_is_not_sent(tally):
+    match, ada, *_ = tally
+    from games.core import broadcast
+    from games.core.models import Event, Match
+
+    watcher = await connect(match, None)
+    full = await receive(watcher)
+
+    def old_messages():
+        current = Match.objects.prefetch_related("seats").get(pk=match.pk)
+        return broadcast.render(
+            [(current, Event.objects.get(match=current, version=full["version"]))]
+        )
+
+    for group, message in await sync_to_async(old_messages)():
+        if group.endswith("spectators"):
+            await watcher.send_input(message)
+    assert await watcher.receive_nothing(timeout=0.3)
+    await watcher.disconnect()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 2000 + "]" * 2000,
+        '{"type": {}}',
+        '{"type": []}',
+        '{"type": "action", "id": "a\\u0000b", "action": {"type": "add", "amount": 1}}',
+        '{"type": "action", "id": "\\ud800", "action": {"type": "add", "amount": 1}}',
+        '{"type": "draft", "draft": []}',
+    ],
+)
+async def test_a_hostile_frame_gets_an_error_and_keeps_the_connection(tally, text):
+    match, ada, *_ = tally
+    socket = await connect(match, ada)
+    await receive(socket)
+    await socket.send_to(text_data=text)
+    error = await receive(socket)
+    assert error["type"] == "error" and error["message"]
+    await socket.send_json_to({"type": "ping"})
+    assert (await receive(socket))["type"] == "pong"
+    await socket.disconnect()
+
+
+async def test_a_since_that_is_not_plain_digits_gets_a_full_frame(tally):
+    match, ada, *_ = tally
+    socket = await connect(match, ada, "since=%C2%B2")
+    assert (await receive(socket))["type"] == "full"
+    await socket.disconnect()
+
+
+async def test_a_pong_tells_a_client_that_missed_a_frame_the_current_version(tally):
+    match, ada, bob, _ = tally
+    watcher = await connect(match, None)
+    full = await receive(watcher)
+    await sync_to_async(services.submit_action)(match, ada, {"type": "add", "amount": 2})
+    await receive(watcher)  # the update; pretend it was lost on the way
+    await watcher.send_json_to({"type": "ping"})
+    pong = await receive(watcher)
+    assert pong["type"] == "pong" and pong["version"] == full["version"] + 1
+    await watcher.disconnect()
+
+
+async def test_a_frame_the_layer_fails_to_send_is_sent_again(monkeypatch):
+    from games.core import broadcast
+
+    sent = []
+
+    class FlakyLayer:
+        async def group_send(self, group, message):
+            sent.append(group)
+            if len(sent) == 1:
+                raise ConnectionError("the Redis connection was closed")
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", FlakyLayer)
+    await broadcast.send_messages([("match.1.spectators", {"version": 7})])
+    assert sent == ["match.1.spectators", "match.1.spectators"]
+
+
+async def test_every_frame_names_the_panels_the_page_should_hold(tally):
+    match, ada, *_ = tally
+    socket = await connect(match, ada)
+    full = await receive(socket)
+    assert "match-status" in full["panel_ids"] and "game-state" in full["panel_ids"]
+    await socket.send_json_to(
+        {
+            "type": "action",
+            "id": "p1",
+            "version": full["version"],
+            "action": {"type": "add", "amount": 1},
+        }
+    )
+    frames = [await receive(socket), await receive(socket)]
+    update = next(f for f in frames if f["type"] == "update")
+    assert update["panel_ids"] == full["panel_ids"]  # named even when not sent again
+    assert 'id="match-status"' not in update["html"]
+    await socket.disconnect()
+
+
+async def test_an_action_while_the_database_is_down_gets_a_clear_error(tally, monkeypatch):
+    from django.db import OperationalError
+
+    match, ada, *_ = tally
+    socket = await connect(match, ada)
+    full = await receive(socket)
+
+    def down(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(services, "submit_action", down)
+    await socket.send_json_to(
+        {"type": "action", "id": "d1", "version": full["version"], "action": {"type": "add"}}
+    )
+    error = await receive(socket)
+    assert error["code"] == "unavailable" and error["id"] == "d1"
+    assert "nothing changed" in error["message"]
+    await socket.send_json_to({"type": "ping"})
+    assert (await receive(socket))["type"] == "pong"  # the connection stays
+    await socket.disconnect()
+
+
+async def test_a_connect_while_the_database_is_down_is_closed_with_4503(tally, monkeypatch):
+    from django.db import OperationalError
+
+    from games.core.consumers import MatchConsumer
+
+    match, ada, *_ = tally
+
+    def down(self, public_id):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(MatchConsumer, "_load", down)
+    socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/")
+    socket.scope["user"] = ada
+    connected, _ = await socket.connect()
+    assert connected
+    assert (await receive(socket))["code"] == "unavailable"
+    closed = await socket.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 4503}

@@ -1,0 +1,173 @@
+"""The match core for every game: sealed actions against one version, drafts, bots that see only
+their seat's view, prizes per seat, the host's view of private parts (fixture games)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.core import services
+from games.core.gamedef import Viewer
+from games.core.models import LedgerEntry, Match, Seat
+from games.core.rendering import view_of
+from tests.fixture_game import TALLY
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sealed_match(make_user, clock):
+    def make(seats: int):
+        host = make_user("host-sealed")
+        players = [make_user(f"s{i}") for i in range(seats)]
+        match = services.create_match(
+            host=host, game_key="fixture-sealed", title="", settings={}, roles=[""] * seats
+        )
+        for player, seat in zip(players, match.seats.order_by("index"), strict=True):
+            services.take_seat(match, player, seat.invite_token)
+        match.refresh_from_db()
+        return match, players
+
+    return make
+
+
+@pytest.mark.parametrize("seats", [2, 7])
+def test_sealed_submissions_against_the_same_version_are_all_accepted(sealed_match, seats):
+    match, players = sealed_match(seats)
+    seen = match.version
+    for index, player in enumerate(players):
+        services.submit_action(match, player, {"type": "bid", "bid": -index}, expected_version=seen)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result == {"bids": {str(i): -i for i in range(seats)}}
+
+
+def test_a_versioned_action_sent_against_an_old_version_is_still_refused(tally_match):
+    match, ada, bob, _ = tally_match
+    seen = match.version
+    services.submit_action(match, ada, {"type": "add", "amount": 1}, expected_version=seen)
+    with pytest.raises(services.ActionError) as refused:
+        services.submit_action(match, bob, {"type": "add", "amount": 1}, expected_version=seen)
+    assert refused.value.code == "stale_version"
+
+
+def test_a_draft_is_kept_for_its_seat_and_the_host_only(tally_match):
+    match, ada, bob, _ = tally_match
+    kept = services.save_draft(match, ada, {"amount": 2})
+    assert kept == {"amount": 2}
+    match = Match.objects.get(pk=match.pk)  # as a reload reads it
+    assert view_of(match, Viewer(seat=0))["draft"] == {"amount": 2}
+    assert view_of(match, Viewer.host())["drafts"] == {"0": {"amount": 2}}
+    assert view_of(match, Viewer(seat=1))["draft"] is None
+    assert "drafts" not in view_of(match, Viewer.spectator())
+    for viewer in (Viewer(seat=1), Viewer.spectator()):
+        assert '"amount": 2' not in json.dumps(view_of(match, viewer))
+
+
+def test_a_draft_the_game_refuses_is_not_kept(tally_match):
+    match, ada, *_ = tally_match
+    with pytest.raises(services.ActionError) as refused:
+        services.save_draft(match, ada, {"amount": 9})
+    assert refused.value.code == "bad_draft"
+    assert Seat.objects.get(match=match, index=0).draft is None
+
+
+def test_a_spectator_cannot_keep_a_draft(tally_match, make_user):
+    match, *_ = tally_match
+    with pytest.raises(services.ActionError) as refused:
+        services.save_draft(match, make_user("eve"), {"amount": 1})
+    assert refused.value.code == "not_seated"
+
+
+def test_an_accepted_action_clears_its_seats_draft(tally_match):
+    match, ada, *_ = tally_match
+    services.save_draft(match, ada, {"amount": 2})
+    services.submit_action(match, ada, {"type": "add", "amount": 3})
+    assert Seat.objects.get(match=match, index=0).draft is None
+
+
+def test_a_deadline_seals_what_the_draft_holds(tally_match, clock):
+    match, ada, *_ = tally_match
+    services.save_draft(match, ada, {"amount": 2})
+    clock.advance(31)
+    assert services.fire_due_deadlines() == 1
+    match.refresh_from_db()
+    assert match.state["total"] == 2
+    assert match.events.last().kind == "draft_sealed"
+    assert Seat.objects.get(match=match, index=0).draft is None
+
+
+def test_a_bot_decides_from_its_seats_view_without_the_other_secret(make_user, clock):
+    host, ada = make_user("hb"), make_user("ada-b")
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.seat_bot(match, 1, "peek")
+    services.take_seat(match, ada, seats[0].invite_token)
+    match.refresh_from_db()
+    TALLY.bot_views.clear()
+    services.submit_action(match, ada, {"type": "add", "amount": 1})
+    assert services.run_bots() == 1
+    match.refresh_from_db()
+    ada_secret = match.state["secrets"]["0"]
+    assert TALLY.bot_views, "the bot was asked"
+    for view in TALLY.bot_views:
+        assert view["my_secret"] == match.state["secrets"]["1"]
+        assert ada_secret not in json.dumps(view)
+        assert "secrets" not in view
+
+
+def test_a_prize_per_seat_lands_in_the_ledger(tally_match):
+    match, ada, bob, _ = tally_match
+    for player, amount in [(ada, 3), (bob, 3), (ada, 3), (bob, 1)]:
+        services.submit_action(match, player, {"type": "add", "amount": amount})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert LedgerEntry.balance(bob) == {"garnets": 3, "tokens_of_life": 0}
+    assert LedgerEntry.balance(ada) == {"garnets": 0, "tokens_of_life": 1}
+
+
+def test_the_host_sees_each_seats_private_part_under_its_seat(tally_match):
+    match, ada, bob, _ = tally_match
+    services.submit_action(match, ada, {"type": "add", "amount": 1})
+    event = match.events.last()
+    host_data = event.seen_by(Viewer.host())["data"]
+    assert set(host_data["private"]) == {"0"}
+    assert "note" not in event.seen_by(Viewer(seat=1))["data"]
+
+
+def test_an_action_takes_at_most_six_queries(tally_match):
+    match, ada, *_ = tally_match
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_action(
+            match,
+            ada,
+            {"type": "add", "amount": 1},
+            client_action_id="a1",
+            expected_version=match.version,
+        )
+    # The test runs inside a transaction, so the action's own shows as a savepoint: not a query.
+    sql = [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sql) <= 6, [q[:90] for q in sql]
+
+
+def test_a_memo_block_is_rendered_once_per_distinct_value_and_never_mixed_up():
+    from django.template import Context, Template
+
+    counted = []
+
+    class Counting:
+        def __str__(self) -> str:
+            counted.append(1)
+            return "drawn"
+
+    page = Template("{% load arena %}{% memo board %}{{ board.text }}:{{ counter }}{% endmemo %}")
+    first = page.render(Context({"board": {"text": "RGB"}, "counter": Counting()}))
+    again = page.render(Context({"board": {"text": "RGB"}, "counter": Counting()}))
+    other = page.render(Context({"board": {"text": "YYY"}, "counter": Counting()}))
+    assert first == again == "RGB:drawn" and other == "YYY:drawn"
+    assert len(counted) == 2  # the second rendering of the same board reused the first

@@ -1,0 +1,61 @@
+"""Each listed game's rules page for players, with example boards made by its engine, and the
+first-visit walkthrough of its controls."""
+
+from __future__ import annotations
+
+import pytest
+from django.template.loader import render_to_string
+
+from games.core.registry import get_game, listed_games
+
+LISTED = [game.key for game in listed_games()]
+
+
+@pytest.mark.parametrize("game_key", LISTED)
+def test_each_listed_game_has_a_rules_page(client, game_key):
+    response = client.get(f"/rules/{game_key}/")
+    assert response.status_code == 200
+    assert f"How to play {get_game(game_key).title}" in response.content.decode()
+
+
+@pytest.mark.parametrize("game_key", LISTED)
+def test_each_rules_page_draws_its_example_boards(client, game_key):
+    body = client.get(f"/rules/{game_key}/").content.decode()
+    assert 'data-grid="example-' in body
+    assert body.count('data-cell="') >= 9
+
+
+@pytest.mark.parametrize("game_key", LISTED)
+def test_each_listed_game_explains_its_controls(client, game_key):
+    game = get_game(game_key)
+    assert 3 <= len(game.controls_help) <= 5
+    body = client.get(f"/rules/{game_key}/").content.decode()
+    assert "On this site" in body
+
+
+def test_an_unknown_game_has_no_rules_page(client):
+    assert client.get("/rules/no-such-game/").status_code == 404
+
+
+def test_an_unlisted_game_has_no_rules_page(client):
+    assert client.get("/rules/fixture-tally/").status_code == 404
+
+
+def test_the_rules_index_links_every_listed_game(client):
+    body = client.get("/rules/").content.decode()
+    for key in LISTED:
+        assert f'href="/rules/{key}/"' in body
+
+
+def test_the_walkthrough_lists_the_controls_and_links_the_rules():
+    game = get_game("bejeweled-dm")
+
+    class FakeMatch:
+        pass
+
+    match = FakeMatch()
+    match.game = game
+    html = render_to_string("core/_walkthrough.html", {"match": match})
+    assert 'data-walkthrough="bejeweled-dm"' in html
+    assert 'href="/rules/bejeweled-dm/"' in html
+    assert html.count("<li>") == len(game.controls_help)
