@@ -21,12 +21,11 @@ A round runs through these phases (``state["phase"]``):
 from __future__ import annotations
 
 import copy
-import hashlib
-import random
 from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled_dm import engine
+from games.core.flowkit import derived_seed, draw
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
 WINS_NEEDED = 4
@@ -48,23 +47,26 @@ CLOCK_OF_PHASE = {
 }
 ROUND_PHASES = ("claim", "counterclaim", "proof", "second_starter")
 
+# How long the page shows each step of a resolution (ms at normal speed): the page's animation
+# reads this table from the view, and the pick clock starts only once the round's animation has
+# played (``animation_ms``), so watching the proof never eats into the picking time.
+STEP_MS = {
+    "start": 900,
+    "place": 1000,
+    "starter": 1000,
+    "remove": 1350,
+    "activate": 1000,
+    "recolor": 1000,
+    "fall": 900,
+    "refresh": 1100,
+}
 
-# --- seeds and the stored generator ------------------------------------------------------------
 
-
-def derived_seed(seed: int, *labels: object) -> int:
-    """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed."""
-    text = ":".join(str(part) for part in (seed, *labels))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def draw(state: State, options: list[str] | tuple[str, ...]) -> str:
-    """One uniform choice from the match's generator. The generator lives in the state as the
-    match seed and a draw counter (``state["draws"]``), which this bumps in place: call it on a
-    copy of the state."""
-    rng = random.Random(derived_seed(state["seed"], "draw", state["draws"]))
-    state["draws"] += 1
-    return rng.choice(list(options))
+def animation_ms(steps: list[dict[str, Any]]) -> int:
+    """How long the page's animation of ``steps`` runs at normal speed (0 when there are none)."""
+    if not steps:
+        return 0
+    return STEP_MS["start"] + sum(STEP_MS.get(step["kind"], 0) for step in steps)
 
 
 # --- small helpers -----------------------------------------------------------------------------
@@ -79,8 +81,10 @@ def _due(state: State, key: str) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def _start_clock(state: State, key: str, now: datetime) -> None:
-    state["deadlines"] = {key: _iso(now + timedelta(seconds=state["timers"][key]))}
+def _start_clock(state: State, key: str, now: datetime, *, after_ms: int = 0) -> None:
+    """Run clock ``key`` for its setting, starting ``after_ms`` from ``now``."""
+    due = now + timedelta(milliseconds=after_ms, seconds=state["timers"][key])
+    state["deadlines"] = {key: _iso(due)}
 
 
 def _check_clock(state: State, key: str, now: datetime, what: str) -> None:
@@ -97,25 +101,124 @@ def _other(seat: int) -> int:
     return 1 - seat
 
 
-def _phase(state: State, *wanted: str, doing: str) -> None:
+PHASE_REASONS = {
+    "claim": "no claim stands yet",
+    "counterclaim": "a claim stands and the counterclaim window is open",
+    "proof": "the proof is being shown",
+    "second_starter": "Refresh went off and the prover is choosing the second starter use",
+    "pick": "the round is over and the players are picking powerups",
+    "over": "the match is over",
+}
+DOING = {
+    "claim": "claim",
+    "counterclaim": "counterclaim",
+    "pass": "pass",
+    "proof": "show a proof",
+    "second_starter": "use a second starter",
+    "skip_second_starter": "end the turn",
+    "pick": "pick powerups",
+}
+
+
+# --- who may do what: the one place; the view and every refusal read it ------------------------
+
+
+def open_actions(state: State, seat: int | None) -> list[str]:
+    """The action types ``seat`` may send now (none for a spectator or the host)."""
     phase = state["phase"]
-    if phase in wanted:
+    if seat not in (0, 1):
+        return []
+    if phase == "claim":
+        return ["claim"]
+    if phase == "counterclaim" and seat != state["claim"]["seat"]:
+        return ["counterclaim", "pass"]
+    if phase == "proof" and seat == state["prover"]:
+        return ["proof"]
+    if phase == "second_starter" and seat == state["prover"]:
+        return ["second_starter", "skip_second_starter"]
+    if phase == "pick":
+        return ["pick"]  # a pick may be changed until both are in
+    return []
+
+
+def to_move(state: State) -> list[int]:
+    """The seats the match is waiting for: in the pick phase those still to pick."""
+    if state["phase"] == "pick":
+        return [int(key) for key, chosen in state["picks"].items() if chosen is None]
+    return [seat for seat in (0, 1) if open_actions(state, seat)]
+
+
+def _check_open(state: State, seat: int, kind: str) -> None:
+    """Refuse ``kind`` unless it is open to ``seat``, saying what happened instead (a lost claim
+    race is answered with the claim that won it, not with a version number)."""
+    if kind in open_actions(state, seat):
         return
-    reasons = {
-        "claim": "no claim stands yet",
-        "counterclaim": "a claim stands and the counterclaim window is open",
-        "proof": "the proof is being shown",
-        "second_starter": "Refresh went off and the prover is choosing the second starter use",
-        "pick": "the round is over and the players are picking powerups",
-        "over": "the match is over",
-    }
-    raise ActionError(f"you cannot {doing} now: {reasons[phase]}", code="wrong_phase")
+    phase = state["phase"]
+    standing = state.get("claim")
+    holder = target(state)
+    if phase == "over":
+        raise ActionError("the match is over", code="match_over")
+    if kind == "claim" and phase == "counterclaim":
+        if standing["seat"] == seat:
+            message = f"you already claimed {standing['count']}; wait for your opponent"
+        else:
+            message = (
+                f"{_name(state, standing['seat'])} already claimed {standing['count']}; "
+                "counterclaim a higher number or pass"
+            )
+        raise ActionError(message, code="claim_exists")
+    if kind in ("counterclaim", "pass") and phase == "counterclaim":
+        raise ActionError(
+            f"you made the claim; only your opponent may {DOING[kind]}", code="own_claim"
+        )
+    if kind in ("claim", "counterclaim", "pass") and phase in ("proof", "second_starter"):
+        prover = _name(state, state["prover"])
+        if state["counterclaim"] is not None and kind == "counterclaim":
+            reason = f"there is only one counterclaim; {prover} is proving {holder['count']}"
+        elif seat != standing["seat"] and state["counterclaim"] is None:
+            reason = f"the counterclaim window has closed; {prover} is proving {holder['count']}"
+        else:
+            reason = f"{prover} is proving {holder['count']}"
+        raise ActionError(f"you cannot {DOING[kind]} now: {reason}", code="wrong_phase")
+    if kind in ("proof", "second_starter", "skip_second_starter") and phase in (
+        "proof",
+        "second_starter",
+    ):
+        if seat != state["prover"]:
+            raise ActionError(
+                f"only {_name(state, state['prover'])}, who claimed {holder['count']}, shows proof",
+                code="not_prover",
+            )
+        if kind == "proof":
+            raise ActionError(
+                "Refresh went off: send only the second starter use (or end the turn)",
+                code="wrong_phase",
+            )
+    raise ActionError(f"you cannot {DOING[kind]} now: {PHASE_REASONS[phase]}", code="wrong_phase")
+
+
+def _optional_round(state: State, action: dict[str, Any]) -> None:
+    """A claim may say which round it was made in; one made for a finished round is refused."""
+    sent = action.get("round")
+    if sent is None or sent == "":
+        return
+    if str(sent).strip() != str(state["round"]):
+        raise ActionError(
+            f"that was sent for round {sent}; round {state['round']} is being played now",
+            code="stale_round",
+        )
 
 
 def _whole_number(action: dict[str, Any], field: str) -> int:
     value = action.get(field)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        text = value.strip()
+        if text and text.isdigit() and not text.isascii():
+            raise ActionError(
+                f"write the {field} with the digits 0-9 (you sent {text!r})", code="bad_number"
+            )
+        if text.isascii() and text.isdigit():
+            value = int(text)
     if not isinstance(value, int) or isinstance(value, bool):
         raise ActionError(f"{field} must be a whole number", code="bad_number")
     if not 1 <= value <= MAX_CLAIM:
@@ -192,17 +295,8 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
 
 
 def claim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    if state["phase"] == "counterclaim":
-        standing = state["claim"]
-        if standing["seat"] == seat:
-            message = f"you already claimed {standing['count']}; wait for your opponent"
-        else:
-            message = (
-                f"{_name(state, standing['seat'])} already claimed {standing['count']}; "
-                f"counterclaim a higher number or pass"
-            )
-        raise ActionError(message, code="claim_exists")
-    _phase(state, "claim", doing="claim")
+    _check_open(state, seat, "claim")
+    _optional_round(state, action)
     _check_clock(state, "round", now, "the round clock ran out before your claim")
     count = _whole_number(action, "count")
     new = copy.deepcopy(state)
@@ -213,12 +307,9 @@ def claim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
 
 
 def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    _phase(state, "counterclaim", doing="counterclaim")
+    _check_open(state, seat, "counterclaim")
+    _optional_round(state, action)
     standing = state["claim"]
-    if seat == standing["seat"]:
-        raise ActionError(
-            "you made the claim; only your opponent may counterclaim", code="own_claim"
-        )
     _check_clock(state, "claim_window", now, "the 30 seconds to counterclaim are over")
     count = _whole_number(action, "count")
     if count <= standing["count"]:
@@ -236,10 +327,8 @@ def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime)
 
 
 def pass_(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    _phase(state, "counterclaim", doing="pass")
-    standing = state["claim"]
-    if seat == standing["seat"]:
-        raise ActionError("you made the claim; only your opponent may pass on it", code="own_claim")
+    _check_open(state, seat, "pass")
+    _optional_round(state, action)
     _check_clock(state, "claim_window", now, "the counterclaim window already closed")
     new = _to_proof(state, now)
     return Outcome(state=new, kind="passed", public={"seat": seat, "prover": new["prover"]})
@@ -254,15 +343,6 @@ def _to_proof(state: State, now: datetime) -> State:
 
 
 # --- proofs ------------------------------------------------------------------------------------
-
-
-def _check_prover(state: State, seat: int) -> None:
-    if seat != state["prover"]:
-        holder = target(state)
-        raise ActionError(
-            f"only {_name(state, state['prover'])}, who claimed {holder['count']}, shows proof",
-            code="not_prover",
-        )
 
 
 def _check_offered(state: State, proof: engine.Proof) -> None:
@@ -281,13 +361,7 @@ def _check_one_offered(state: State, kind: str, name: str) -> None:
 
 
 def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    if state["phase"] == "second_starter" and seat == state["prover"]:
-        raise ActionError(
-            "Refresh went off: send only the second starter use (or end the turn)",
-            code="wrong_phase",
-        )
-    _phase(state, "proof", doing="show a proof")
-    _check_prover(state, seat)
+    _check_open(state, seat, "proof")
     _check_clock(state, "proof", now, "the proof time is over")
     text = action.get("proof")
     if not isinstance(text, str) or not text.strip():
@@ -322,8 +396,7 @@ def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
 
 
 def second_starter(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    _phase(state, "second_starter", doing="use a second starter")
-    _check_prover(state, seat)
+    _check_open(state, seat, "second_starter")
     _check_clock(state, "proof", now, "the proof time is over")
     pending = state["pending"]
     starter = pending["starter"]
@@ -352,8 +425,7 @@ def second_starter(state: State, seat: int, action: dict[str, Any], now: datetim
 
 
 def skip_second_starter(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    _phase(state, "second_starter", doing="end the turn")
-    _check_prover(state, seat)
+    _check_open(state, seat, "skip_second_starter")
     _check_clock(state, "proof", now, "the proof time is over")
     return _finish_pending(state, now)
 
@@ -454,12 +526,13 @@ def end_round(
         new["phase"] = "pick"
         new["picks"] = {"0": None, "1": None}
         new["allowed"] = allowed_picks(used)
-        _start_clock(new, "pick", now)
-    return Outcome(state=new, kind=kind, public=public, result=result)
+        _start_clock(new, "pick", now, after_ms=animation_ms(new["last"]["steps"]))
+    prizes = {winner: {"garnets": GARNETS}} if result is not None else {}
+    return Outcome(state=new, kind=kind, public=public, result=result, prizes=prizes)
 
 
 def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    _phase(state, "pick", doing="pick powerups")
+    _check_open(state, seat, "pick")
     _check_clock(state, "pick", now, "the picking time is over")
     chosen: dict[str, str] = {}
     for kind in TYPES:
@@ -484,16 +557,57 @@ def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
     )
 
 
-def random_picks(state: State) -> tuple[State, dict[str, dict[str, str]]]:
-    """Fill every missing pick with a random allowed powerup per type."""
+def complete_pick(state: State, chosen: Any) -> dict[str, str] | None:
+    """``chosen`` as a pick if it names an allowed powerup of every type, else None."""
+    if not isinstance(chosen, dict):
+        return None
+    if all(chosen.get(kind) in state["allowed"][kind] for kind in TYPES):
+        return {kind: chosen[kind] for kind in TYPES}
+    return None
+
+
+def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+    """The powerups a seat has ticked but not sent, ``{"pick": {type: name}}`` (any types so
+    far), kept as ``{"round": n, "pick": {...}}``. Only the pick phase has drafts."""
+    if state.get("phase") != "pick":
+        raise ActionError("only powerup picks are kept as drafts", code="no_draft")
+    if set(draft) - {"round", "pick"} or not isinstance(draft.get("pick"), dict):
+        raise ActionError("a draft is {'pick': {type: powerup}}", code="bad_draft")
+    ticked = draft["pick"]
+    if set(ticked) - set(TYPES):
+        raise ActionError(f"the powerup types are {', '.join(TYPES)}", code="bad_draft")
+    for kind, name in ticked.items():
+        if name not in state["allowed"][kind]:
+            raise ActionError(
+                f"pick a {kind} powerup from {', '.join(state['allowed'][kind])}",
+                code="bad_pick",
+            )
+    return {"round": state["round"], "pick": {k: ticked[k] for k in TYPES if k in ticked}}
+
+
+def seal_picks(
+    state: State, drafts: dict[int, dict[str, Any]]
+) -> tuple[State, dict[str, dict[str, str]], list[int]]:
+    """At the end of the picking time, every missing pick is the seat's draft when the draft
+    names a powerup of every type for this round (sealed as sent), else a random allowed one.
+    Returns the new state, the random picks drawn and the seats whose drafts were sealed."""
     new = copy.deepcopy(state)
     drawn: dict[str, dict[str, str]] = {}
+    sealed: list[int] = []
     for key, chosen in new["picks"].items():
-        if chosen is None:
-            chosen = {kind: draw(new, new["allowed"][kind]) for kind in TYPES}
-            new["picks"][key] = chosen
-            drawn[key] = chosen
-    return new, drawn
+        if chosen is not None:
+            continue
+        draft = drafts.get(int(key)) or {}
+        drafted = None
+        if draft.get("round") == new["round"]:
+            drafted = complete_pick(new, draft.get("pick"))
+        if drafted is not None:
+            new["picks"][key] = drafted
+            sealed.append(int(key))
+        else:
+            new["picks"][key] = {kind: draw(new, new["allowed"][kind]) for kind in TYPES}
+            drawn[key] = new["picks"][key]
+    return new, drawn, sealed
 
 
 def start_next_round(
@@ -546,7 +660,9 @@ def start_next_round(
 # --- clocks ------------------------------------------------------------------------------------
 
 
-def timeout(state: State, key: str, now: datetime) -> Outcome:
+def timeout(
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+) -> Outcome:
     phase = state["phase"]
     if key != CLOCK_OF_PHASE.get(phase):
         new = copy.deepcopy(state)
@@ -561,8 +677,12 @@ def timeout(state: State, key: str, now: datetime) -> Outcome:
         return end_round(state, _other(state["prover"]), "no_proof", now)
     if phase == "second_starter":
         return _finish_pending(state, now)
-    new, drawn = random_picks(state)
-    return start_next_round(new, now, kind="pick_time_up", drawn=drawn)
+    new, drawn, sealed = seal_picks(state, drafts or {})
+    outcome = start_next_round(new, now, kind="pick_time_up", drawn=drawn)
+    outcome.drafts_sealed = tuple(sealed)
+    if sealed:
+        outcome.public["sealed_drafts"] = sealed
+    return outcome
 
 
 # --- the host ----------------------------------------------------------------------------------
@@ -587,7 +707,8 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         new["awarded"] = True
         result = {"winner": winner, "score": list(new["score"]), "garnets": GARNETS}
         public = {"scope": "match", "winner": winner, "score": list(new["score"])}
-        return Outcome(state=new, kind="adjudicated", public=public, result=result)
+        prizes = {winner: {"garnets": GARNETS}}
+        return Outcome(state=new, kind="adjudicated", public=public, result=result, prizes=prizes)
     if state["phase"] not in ROUND_PHASES:
         raise ActionError(
             "no round is being played (the players are picking powerups); award the next "
@@ -617,6 +738,4 @@ def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
             f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
             code="unknown_action",
         )
-    if state.get("phase") == "over":
-        raise ActionError("the match is over", code="match_over")
     return handler(state, seat, action, now)

@@ -36,8 +36,8 @@ PHASE_LABELS = {
     "claim": "Claim",
     "counterclaim": "Counterclaim window",
     "proof": "Proof",
-    "second_starter": "Proof: second starter after Refresh",
-    "pick": "Powerup picks for the next round",
+    "second_starter": "Proof: second starter",
+    "pick": "Picks for the next round",
     "over": "Match over",
 }
 CLOCK_LABELS = {
@@ -78,6 +78,13 @@ class DeathMatch(GameDefinition):
     roles = ("EC", "DMO")
     template_dir = "bejeweled_dm"
     bot_levels = bot.LEVELS
+    bot_level_help = bot.LEVEL_HELP
+    # A claim race is decided by arrival, and a late counterclaim or pass is answered by the rules
+    # ("Bob already claimed 31", "the window has closed"), never by a version number; picks are
+    # independent sealed choices.
+    unversioned_actions = frozenset({"claim", "counterclaim", "pass", "pick"})
+    stylesheets = ("css/bejeweled_dm.css",)
+    scripts = ("js/grid.js", "js/steps.js", "js/bejeweled_dm.js")
     rules_summary = (
         "Claim how many gems you can remove with one starter, one passive and one active "
         "powerup; the higher claimant must prove it. First to 4 rounds."
@@ -136,8 +143,13 @@ class DeathMatch(GameDefinition):
     def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
         return flow.act(state, seat, action, now)
 
-    def timeout(self, state: State, key: str, now: datetime) -> Outcome:
-        return flow.timeout(state, key, now)
+    def timeout(
+        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Outcome:
+        return flow.timeout(state, key, now, drafts)
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        return flow.clean_draft(state, seat, draft)
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         return flow.adjudicate(state, award, now)
@@ -145,8 +157,8 @@ class DeathMatch(GameDefinition):
     def warm_up(self) -> None:
         solver.warm_up()
 
-    def bot_action(self, state: State, seat: int, level: str, now: datetime) -> dict | None:
-        return bot.decide(state, seat, level, now)
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+        return bot.decide(view, seat, level, now)
 
     # --- the optimum of each played round, found by the exact solver after the round ----------
 
@@ -179,6 +191,116 @@ class DeathMatch(GameDefinition):
         if not state or "phase" not in state:
             return {}
         return _View(state, viewer).build()
+
+    def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
+        """The match to either seat at any time; the round being played to either seat while
+        one is (not while the players pick powerups)."""
+        from games.core.gamedef import award_value, seat_label
+
+        if not state or state.get("phase") == "over":
+            return []
+        choices = []
+        if state["phase"] in flow.ROUND_PHASES:
+            for seat in seats:
+                award = {"scope": "round", "winner_seat": seat.index}
+                label = f"{seat_label(seat)} wins round {state['round']} (the match goes on)"
+                choices.append((award_value(award), label))
+        return choices + super().award_choices(state, seats)
+
+    # --- replay and help -------------------------------------------------------------------------
+    controls_help = (
+        "Read the board and the powerups offered; type how many gems you can remove and press "
+        "Claim. The first claim holds.",
+        "After a claim, your opponent has 30 seconds to counterclaim a higher number or pass.",
+        "The prover builds the proof by clicking the board (the active's gem, then the "
+        "starter's cells) or types it, e.g. 'Plus F4; Bend; Swap F4 F5', and submits it.",
+        "Between rounds, tick one powerup of each type for the next round and send your picks.",
+        "Board cells take the keyboard: Tab to the board, arrow keys to move, Enter to choose.",
+    )
+
+    def describe_event(self, event: dict[str, Any], state: State) -> str:
+        from games.core.replaying import generic_description, seat_name
+
+        data = event.get("data") or {}
+        kind = event.get("kind")
+
+        def who(key: str = "seat") -> str:
+            return seat_name(state, data.get(key, event.get("seat")))
+
+        def offer(shown: dict[str, list[str]]) -> str:
+            return ", ".join(" or ".join(shown.get(kind_, [])) for kind_ in flow.TYPES)
+
+        if kind == "started":
+            return f"Round 1 begins. Powerups offered: {offer(data.get('offer', {}))}."
+        if kind == "claimed":
+            return f"{who()} claims {gems(data['count'])}."
+        if kind == "counterclaimed":
+            return f"{who()} counterclaims {gems(data['count'])} and must prove it."
+        if kind == "passed":
+            return f"{who()} passes; {who('prover')} must prove the claim."
+        if kind == "claim_window_closed":
+            return f"No counterclaim in time; {who('prover')} must prove the claim."
+        if kind == "refresh_activated":
+            return f"Refresh went off: {who('prover')} may use the starter once more."
+        if kind in ("round_over", "adjudicated") and "winner" in data and "round" in data:
+            reason = flow.REASONS.get(data.get("reason", ""), "")
+            removed = data.get("removed")
+            detail = f" ({gems(removed)} removed, {reason})" if removed is not None else ""
+            if not detail and reason:
+                detail = f" ({reason})"
+            text = f"{who('winner')} wins round {data['round']}{detail}."
+            score = data.get("score")
+            if isinstance(score, list) and len(score) == 2:
+                text += f" Score {score[0]}-{score[1]}."
+            if data.get("match_winner") is not None:
+                text += f" {who('match_winner')} wins the match."
+            return text
+        if kind == "optimum_found":
+            return (
+                f"The best claim of round {data['round']} was {gems(data['count'])}: "
+                f"{data['proof']}."
+            )
+        if kind == "picked":
+            return f"{who()} has picked powerups for the next round."
+        if kind in ("round_started", "pick_time_up"):
+            late = (
+                " (picks not made in time were drawn at random)" if kind == "pick_time_up" else ""
+            )
+            return (
+                f"Round {data['round']} begins{late}. Powerups offered: "
+                f"{offer(data.get('offer', {}))}."
+            )
+        if kind == "clock_ignored":
+            return "A clock that was no longer running ended; nothing changed."
+        return generic_description(event, state)
+
+    def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+        from games.core.replaying import round_marks
+
+        return round_marks(events, {"started", "round_started", "pick_time_up"}, label="Round")
+
+    def rules_examples(self) -> list[dict[str, Any]]:
+        board = engine.generate_board(3)
+        proof = "Plus D4; Bend; Pick D4"
+        turn = engine.resolve(board, proof)
+        before = {**board_grid(engine.format_board(board)), "name": "example-before"}
+        after = {**board_grid(engine.format_board(turn.board)), "name": "example-after"}
+        before["caption"] = "Before: the round's board"
+        after["caption"] = (
+            f"After the proof: {gems(turn.removed)} removed, rocks (#) where nothing fell"
+        )
+        return [
+            {
+                "title": "A proof",
+                "text": (
+                    f"With Plus, Bend and Pick offered, the proof '{proof}' places the Plus on D4, "
+                    f"turns Bend on and picks D4: the Plus goes off, lines and 2x2 squares fall "
+                    f"in, and {gems(turn.removed)} are removed. A claim of {turn.removed} or less "
+                    "would be proved."
+                ),
+                "grids": [before, after],
+            }
+        ]
 
 
 class _View:
@@ -213,8 +335,8 @@ class _View:
             "you": self.you,
             "is_player": self.you is not None,
             "no_claim_to": state["no_claim_to"],
-            "to_move": self.to_move(),
-            "actions": self.actions(),
+            "to_move": flow.to_move(state),
+            "actions": flow.open_actions(state, self.you),
             "prompt": self.prompt(),
             "board": self.board(),
             "offer": self.offer(),
@@ -236,40 +358,10 @@ class _View:
             "winner_name": self.name(state["winner"]),
             "garnets": flow.GARNETS if state["winner"] is not None else 0,
             "colours": [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()],
+            "step_ms": flow.STEP_MS,
+            "final_score": self.final_score(),
         }
         return view
-
-    # who may do what
-
-    def to_move(self) -> list[int]:
-        state = self.state
-        phase = state["phase"]
-        if phase == "claim":
-            return [0, 1]
-        if phase == "counterclaim":
-            return [1 - state["claim"]["seat"]]
-        if phase in ("proof", "second_starter"):
-            return [state["prover"]]
-        if phase == "pick":
-            return [int(key) for key, chosen in state["picks"].items() if chosen is None]
-        return []
-
-    def actions(self) -> list[str]:
-        state = self.state
-        if self.you is None:
-            return []
-        phase = state["phase"]
-        if phase == "claim":
-            return ["claim"]
-        if phase == "counterclaim" and self.you != state["claim"]["seat"]:
-            return ["counterclaim", "pass"]
-        if phase == "proof" and self.you == state["prover"]:
-            return ["proof"]
-        if phase == "second_starter" and self.you == state["prover"]:
-            return ["second_starter", "skip_second_starter"]
-        if phase == "pick":
-            return ["pick"]
-        return []
 
     def prompt(self) -> str:
         state = self.state
@@ -304,7 +396,7 @@ class _View:
             if you == state["prover"]:
                 return (
                     f"Show your proof: remove at least {gems(holder['count'])}. Build it on the "
-                    "board below, or type it, then submit. An illegal proof is refused with the "
+                    "board, or type it, then submit. An illegal proof is refused with the "
                     "reason and you may correct it before the clock ends."
                 )
             return f"{self.name(state['prover'])} must prove {gems(holder['count'])}."
@@ -329,16 +421,26 @@ class _View:
                 )
             return "You have picked; waiting for your opponent. You may change your pick."
         winner = state["winner"]
-        score = state["score"]
+        won, lost = state["score"][winner], state["score"][1 - winner]
         if state.get("awarded"):
             return (
-                f"The host awarded the match to {self.name(winner)} (rounds {score[0]}-"
-                f"{score[1]}); {self.name(winner)} earns {flow.GARNETS} garnets."
+                f"The host awarded the match to {self.name(winner)} (round wins "
+                f"{self.final_score()}); {self.name(winner)} earns {flow.GARNETS} garnets."
             )
         return (
-            f"{self.name(winner)} wins the match {score[winner]}-{score[1 - winner]} and earns "
+            f"{self.name(winner)} wins the match by {won} round wins to {lost} and earns "
             f"{flow.GARNETS} garnets."
         )
+
+    def final_score(self) -> str | None:
+        """The round wins once the match is over, the winner's first: "Bob 4, Ada 2", so the
+        prompt and the result panel read the same."""
+        winner = self.state["winner"]
+        if winner is None:
+            return None
+        score = self.state["score"]
+        loser = 1 - winner
+        return f"{self.name(winner)} {score[winner]}, {self.name(loser)} {score[loser]}"
 
     # the board and the offer
 
@@ -349,12 +451,11 @@ class _View:
         phase = state["phase"]
         if phase == "second_starter":
             shown = self.grid(state["pending"]["board"])
-            shown["caption"] = "The board after Refresh went off (rocks fill the emptied cells)"
+            shown["caption"] = "The board after Refresh (rocks fill emptied cells)"
         elif phase in ("pick", "over"):
             shown = self.grid(state["carry"] or state["board"])
             shown["caption"] = (
-                "The board this round left; its rocks are refilled with random gems for the "
-                "next round"
+                "The board this round left (its rocks refill next round)"
                 if phase == "pick"
                 else "The final board"
             )
@@ -457,4 +558,4 @@ class _View:
         return shown
 
 
-register(DeathMatch())
+DEATH_MATCH = register(DeathMatch())

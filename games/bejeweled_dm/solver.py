@@ -22,10 +22,10 @@ without resolving every proof on its own:
 - A second Pick of two gems whose single picks change only columns more than two apart counts
   the sum of the two single picks, without playing it.
 
-The turns are played on bitboards (``solver_bits``), checked against the engine by the tests.
-When numba is installed, the plain turn with its activations and the whole best second use run as
-compiled kernels (``solver_numba``), about a hundred times faster; otherwise the same search runs
-in pure Python.
+The turns are played on bitboards by the kernels of ``solver_bits``, written once: the plain turn
+with its activations and the whole best second use. numba compiles them when it is installed,
+about a hundred times faster; otherwise they run as plain Python. The tests check both ways
+against the engine and the exhaustive search.
 
 ``exhaustive_best_claim`` is the plain reference: every proof (``enumerate_proofs``) resolved by
 the engine. The tests check that both agree; the benchmark (benchmarks/bejeweled_dm_solver.py)
@@ -36,14 +36,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from types import ModuleType
 
 from . import solver_bits as bits
-
-try:
-    from . import solver_numba as kernels
-except ImportError:  # numba is optional: the same search runs in pure Python, slower
-    kernels = None  # type: ignore[assignment]
-from .engine import (
+from .rules import (
     ACTIVES,
     COLOURS,
     COLUMNS,
@@ -147,10 +143,6 @@ def starter_moves(board: Board, starter: str) -> list[Move]:
             if cells[i] != cells[j]
         ]
     return moves
-
-
-def _cell_bit(cell: Cell) -> int:
-    return bits.BIT_OF_INDEX[cell[0] * COLUMNS + cell[1]]
 
 
 _NO_PROOF = (
@@ -279,219 +271,77 @@ def _bits_move(move: BitMove) -> Move:
     return tuple(sorted(divmod(bits.INDEX_OF_BIT[bit], COLUMNS) for bit in move))
 
 
-def _play(
-    masks: bits.Masks | tuple[int, ...],
-    rocks: int,
-    starter: str,
-    move: BitMove,
-    rules: _Rules,
-    points: list[bits.Snapshot] | None,
-    settled: bool,
-) -> tuple[int, bits.Masks, int]:
-    """One starter use with no active on the board, and the turn until it settles: (count, masks,
-    rocks). ``settled`` says the board has nothing to remove before the starter (then a Pick
-    cannot make a line before gravity: holes only break lines)."""
-    grid = list(masks)
-    if starter == "Pick":
-        picked = 0
-        for bit in move:
-            picked |= 1 << bit
-        seeds = bits.remove_cells(grid, picked, rules.chain)
-        if rules.recolor is not None:
-            source, target = rules.recolor
-            grid[target] |= grid[source]
-            grid[source] = 0
-            settled = False
-        found = 0 if settled else bits.find_matches(grid, rules.bend)
-        return bits.settle(
-            grid,
-            rocks,
-            picked,
-            picked.bit_count(),
-            seeds,
-            None,
-            rules.bend,
-            rules.chain,
-            found,
-            picked,
-            points,
-            False,
+def _kernels(compiled: bool | None) -> ModuleType:
+    """The compiled kernels (by default when numba is installed) or the interpreted ones."""
+    if compiled is None:
+        compiled = bits.COMPILED
+    if compiled and not bits.COMPILED:
+        raise RuntimeError(
+            "the compiled kernels need numba, which is not installed (or NUMBA_DISABLE_JIT is set)"
         )
-    if starter == "Swap":
-        bits.swap(grid, move[0], move[1])
-    else:
-        bits.rotate(grid, move[0])
-    found = bits.find_matches(grid, rules.bend)
-    if not found and settled:
-        return 0, grid, rocks
-    return bits.settle(
-        grid, rocks, 0, 0, 0, rules.recolor, rules.bend, rules.chain, found, 0, points, False
-    )
-
-
-def _pick_and_fall(
-    masks: bits.Masks, rocks: int, picked: int, chain: int
-) -> tuple[bits.Masks, int, int]:
-    """A Pick on a settled board up to its first fall: the picked gems and the Chain above them
-    go, and their columns fall (nothing lines up before: holes only break lines). Returns the
-    masks, the rocks and the count."""
-    grid = list(masks)
-    seeds = bits.remove_cells(grid, picked, chain)
-    holes = picked
-    while seeds:
-        gems = grid[0] | grid[1] | grid[2] | grid[3] | grid[4]
-        above = (seeds >> 1) & gems
-        seeds = bits.remove_cells(grid, above, chain)
-        holes |= above
-    return grid, bits.gravity(grid, rocks, holes), holes.bit_count()
-
-
-def _changed_columns(before: int, after: int) -> int:
-    """The columns (bit c for column c) whose rocks differ: those where anything was removed."""
-    changed = before ^ after
-    columns = 0
-    for column in range(COLUMNS):
-        if changed >> (column * bits.BYTE) & bits.COLUMN_BITS:
-            columns |= 1 << column
-    return columns
-
-
-def _near(columns: int) -> int:
-    """The columns within two of the given ones: where a line through them can reach."""
-    return (columns | columns << 1 | columns << 2 | columns >> 1 | columns >> 2) & 0xFF
+    return bits if compiled else bits.interpreted()
 
 
 class _Search:
-    """One best-claim search on one board."""
+    """One best-claim search on one board, with the compiled or the interpreted kernels."""
 
     def __init__(self, board: Board, compiled: bool | None = None) -> None:
         self.board = board
+        self.kernels = _kernels(compiled)
         self.masks, self.rocks = bits.board_masks(board)
+        self.start = self.kernels.array(self.masks)
+        self.scratch = self.kernels.Scratch()
         self.gem_count = SIZE - board.count(ROCK)
         self.second_best: dict[tuple[object, ...], tuple[int, BitMove | None]] = {}
         self.stats = SearchStats()
-        if compiled is None:
-            compiled = kernels is not None
-        if compiled and kernels is None:
-            raise RuntimeError("the compiled kernels need numba, which is not installed")
-        self.compiled = compiled
-        if compiled:
-            import numpy as np
-
-            self.start = np.array(self.masks, dtype=np.int64)
-            self.points = np.zeros((kernels.MAX_POINTS, kernels.POINT_FIELDS), dtype=np.int64)
-            self.grid = np.zeros(5, dtype=np.int64)
-            self.kind = {"Swap": kernels.SWAP, "Rotate": kernels.ROTATE, "Pick": kernels.PICK}
 
     def first_use(
-        self, starter: str, move: BitMove, rules: _Rules, actives: tuple[str, ...]
-    ) -> tuple[int, bits.Masks, int, dict[str, tuple[int, tuple[int, int]]]]:
-        """The plain first use: (count, settled masks, rocks, and for each of the offered Column
-        and Plus the best count over every placement, with the cell (bit) and the activation
-        point where it went off, or -1 when the plain count is the best)."""
+        self, starter: str, move: BitMove, rules: _Rules, actives: Collection[str]
+    ) -> tuple[int, list[int], int, dict[str, tuple[int, tuple[int, int]]]]:
+        """The plain first use: (count, settled masks, rocks, and for each of Column and Plus,
+        when offered, the best count over every placement, with the cell (bit) and the
+        activation point where it went off, or -1 when the plain count is the best)."""
         self.stats.first_uses += 1
-        column = "Column" in actives
-        plus = "Plus" in actives
-        if self.compiled:
-            source, target = rules.recolor if rules.recolor is not None else (-1, -1)
-            (
-                count,
-                rocks,
-                best_column,
-                best_plus,
-                resumed,
-                column_bit,
-                column_point,
-                plus_bit,
-                plus_point,
-            ) = kernels.first_use(
-                self.start,
-                self.rocks,
-                self.kind[starter],
-                move[0],
-                move[1] if len(move) > 1 else -1,
-                rules.bend,
-                rules.chain,
-                source,
-                target,
-                self.gem_count,
-                column,
-                plus,
-                self.points,
-                self.grid,
-            )
-            self.stats.activations += resumed
-            best = {
-                "Column": (best_column, (column_bit, column_point)),
-                "Plus": (best_plus, (plus_bit, plus_point)),
-            }
-            return count, [int(mask) for mask in self.grid], int(rocks), best
-        points: list[bits.Snapshot] | None = [] if column or plus else None
-        count, settled, rocks = _play(self.masks, self.rocks, starter, move, rules, points, False)
-        best = {}
-        for active in ("Column", "Plus"):
-            if active in actives:
-                assert points is not None
-                plain = count if count < self.gem_count else -1
-                activated, where = self.best_activation(points, active, rules, count)
-                best[active] = (plain, (-1, -1)) if plain > activated else (activated, where)
-        return count, settled, rocks, best
-
-    # Column and Plus
-
-    def best_activation(
-        self, points: list[bits.Snapshot], active: str, rules: _Rules, plain: int
-    ) -> tuple[int, tuple[int, int]]:
-        """The best count of a Column or Plus going off at any cell removed in the plain turn
-        (which counts ``plain``): the turn resumed from each activation point, once for each
-        distinct set of gems in reach. With it, the cell (bit) and the activation point where
-        the best went off."""
-        best = -1
-        where = (-1, -1)
-        reach_of = bits.COLUMN_OF_BIT if active == "Column" else bits.PLUS_MASK
-        for index, point in enumerate(points):
-            gems = 0
-            for mask in point.masks:
-                gems |= mask
-            tried: set[int] = set()
-            removed = point.removed
-            while removed:
-                low = removed & -removed
-                removed ^= low
-                targets = reach_of[low.bit_length() - 1] & gems
-                if targets in tried:
-                    continue
-                tried.add(targets)
-                if not targets:
-                    # Nothing in reach: the turn goes on as the plain turn does.
-                    if plain > best:
-                        best, where = plain, (low.bit_length() - 1, index)
-                    continue
-                self.stats.activations += 1
-                grid = list(point.masks)
-                seeds = point.seeds | bits.remove_cells(grid, targets, rules.chain)
-                count, _, _ = bits.settle(
-                    grid,
-                    point.rocks,
-                    point.holes | targets,
-                    point.count + targets.bit_count(),
-                    seeds,
-                    point.recolor,
-                    rules.bend,
-                    rules.chain,
-                    0,
-                    0,
-                    None,
-                    True,
-                )
-                if count > best:
-                    best, where = count, (low.bit_length() - 1, index)
-        return best, where
+        source, target = rules.recolor if rules.recolor is not None else (-1, -1)
+        scratch = self.scratch
+        (
+            count,
+            rocks,
+            best_column,
+            best_plus,
+            resumed,
+            column_bit,
+            column_point,
+            plus_bit,
+            plus_point,
+        ) = self.kernels.first_use(
+            self.start,
+            self.rocks,
+            bits.KIND[starter],
+            move[0],
+            move[1] if len(move) > 1 else -1,
+            rules.bend,
+            rules.chain,
+            source,
+            target,
+            self.gem_count,
+            "Column" in actives,
+            "Plus" in actives,
+            scratch.points,
+            scratch.grid,
+            scratch.rows,
+        )
+        self.stats.activations += resumed
+        best = {
+            "Column": (best_column, (column_bit, column_point)),
+            "Plus": (best_plus, (plus_bit, plus_point)),
+        }
+        return count, [int(mask) for mask in scratch.grid], rocks, best
 
     # Refresh
 
     def best_second_use(
-        self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
+        self, masks: list[int], rocks: int, starter: str, rules: _Rules
     ) -> tuple[int, BitMove | None]:
         """The best second use of the starter on a settled board, under ``rules`` (with no
         Recolor), kept in a table keyed by the board up to the names of the colours (the rules
@@ -502,137 +352,39 @@ class _Search:
         else:
             key = (*sorted(masks), rocks, starter, rules.bend, rules.chain)
         known = self.second_best.get(key)
-        if known is None and self.compiled:
-            known = self.compiled_second_use(masks, rocks, starter, rules)
-            self.second_best[key] = known
-        elif known is None:
-            if starter == "Pick":
-                known = self.best_second_pick(masks, rocks, rules)
-            else:
-                known = self.best_second_move(masks, rocks, starter, rules)
-            self.second_best[key] = known
+        if known is None:
+            known = self.second_best[key] = self.play_second_uses(masks, rocks, starter, rules)
         return known
 
-    def compiled_second_use(
-        self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
+    def play_second_uses(
+        self, masks: list[int], rocks: int, starter: str, rules: _Rules
     ) -> tuple[int, BitMove | None]:
-        import numpy as np
-
-        board = np.array(masks, dtype=np.int64)
+        """Every second use of the starter on a settled board, played by the kernels: the best
+        count with a use (bits) that reaches it, or (0, None) when none removes anything."""
+        kernels = self.kernels
+        board = kernels.array(masks)
+        scratch = self.scratch
         if starter == "Pick":
             best, first, second, played, summed = kernels.best_second_pick(
-                board, rocks, rules.bend, rules.chain, self.points
+                board, rocks, rules.bend, rules.chain, scratch.points, scratch.rows
             )
             self.stats.second_uses_summed += summed
         else:
             best, first, second, played = kernels.best_second_move(
-                board, rocks, self.kind[starter], rules.bend, rules.chain, self.points
+                board,
+                rocks,
+                bits.KIND[starter],
+                rules.bend,
+                rules.chain,
+                scratch.points,
+                scratch.grid,
             )
         self.stats.second_uses += played
         if first < 0:
             return 0, None
-        if second < 0 or starter == "Rotate":
-            return int(best), (int(first),)
-        return int(best), (int(first), int(second))
-
-    def best_second_move(
-        self, masks: bits.Masks, rocks: int, starter: str, rules: _Rules
-    ) -> tuple[int, BitMove | None]:
-        """Swap or Rotate on a settled board: only a use that makes a line (or Bend square)
-        removes anything."""
-        gems = masks[0] | masks[1] | masks[2] | masks[3] | masks[4]
-        if starter == "Swap":
-            moves = [(bit, bit + bits.BYTE) for bit in _bit_list(gems & (gems >> bits.BYTE))]
-            moves += [(bit, bit + 1) for bit in _bit_list(gems & (gems >> 1))]
-        else:
-            squares = gems & (gems >> 1) & (gems >> bits.BYTE) & (gems >> (bits.BYTE + 1))
-            moves = [(bit,) for bit in _bit_list(squares)]
-        best: tuple[int, BitMove | None] = (0, None)
-        for move in moves:
-            self.stats.second_uses += 1
-            count, _, _ = _play(masks, rocks, starter, move, rules, None, True)
-            if count > best[0]:
-                best = (count, move)
-        return best
-
-    def best_second_pick(
-        self, masks: bits.Masks, rocks: int, rules: _Rules
-    ) -> tuple[int, BitMove | None]:
-        """Pick on a settled board: every gem, then every pair of gems of different colours. Two
-        picks whose turns only touch columns more than two apart never meet (every line or
-        square that forms runs through a gem that moved, and reaches two columns at most), so
-        the pair counts what the two single picks count."""
-        gem_bits = []
-        colours = []
-        for colour, mask in enumerate(masks):
-            for bit in _bit_list(mask):
-                gem_bits.append(bit)
-                colours.append(colour)
-        order = sorted(range(len(gem_bits)), key=gem_bits.__getitem__)
-        gem_bits = [gem_bits[i] for i in order]
-        colours = [colours[i] for i in order]
-        singles = []
-        fallen = []
-        best: tuple[int, BitMove | None] = (0, None)
-        for bit in gem_bits:
-            self.stats.second_uses += 1
-            column = bits.COLUMN_OF_BIT[bit]
-            grid, after, removed = _pick_and_fall(masks, rocks, 1 << bit, rules.chain)
-            fallen.append((column, [mask & column for mask in grid], after & column, removed))
-            found = bits.find_matches(grid, rules.bend)
-            count = removed
-            if found:
-                count, _, after = bits.settle(
-                    grid, after, 0, removed, 0, None, rules.bend, rules.chain, found, 0, None, False
-                )
-            columns = _changed_columns(rocks, after)
-            singles.append((count, columns, _near(columns)))
-            if count > best[0]:
-                best = (count, (bit,))
-        for n, first in enumerate(gem_bits):
-            count_a, columns_a, near_a = singles[n]
-            column_a, parts_a, rocks_a, removed_a = fallen[n]
-            colour_a = colours[n]
-            for m in range(n + 1, len(gem_bits)):
-                if colours[m] == colour_a:
-                    continue
-                count_b, columns_b, _ = singles[m]
-                if not near_a & columns_b:
-                    self.stats.second_uses_summed += 1
-                    count = count_a + count_b
-                else:
-                    self.stats.second_uses += 1
-                    column_b, parts_b, rocks_b, removed_b = fallen[m]
-                    if column_a == column_b:
-                        pair = (first, gem_bits[m])
-                        count = _play(masks, rocks, "Pick", pair, rules, None, True)[0]
-                    else:
-                        # Each pick falls in its own column as it does alone: join the two.
-                        keep = ~(column_a | column_b)
-                        grid = [
-                            (mask & keep) | part_a | part_b
-                            for mask, part_a, part_b in zip(masks, parts_a, parts_b, strict=True)
-                        ]
-                        count = removed_a + removed_b
-                        found = bits.find_matches(grid, rules.bend)
-                        if found:
-                            count = bits.settle(
-                                grid,
-                                (rocks & keep) | rocks_a | rocks_b,
-                                0,
-                                count,
-                                0,
-                                None,
-                                rules.bend,
-                                rules.chain,
-                                found,
-                                0,
-                                None,
-                                False,
-                            )[0]
-                if count > best[0]:
-                    best = (count, (first, gem_bits[m]))
-        return best
+        if second < 0:
+            return best, (first,)
+        return best, (first, second)
 
     # the whole search
 
@@ -752,35 +504,20 @@ class _Search:
         return [i for i in dict.fromkeys(order) if cells[i] != ROCK]
 
 
-def _bit_list(mask: int) -> list[int]:
-    """The set bits of a mask, lowest first."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
 # --- helpers for tests and tools -----------------------------------------------------------------
 
 
-def plain_turn(board: Board | str, proof: Proof | str) -> tuple[int, Board]:
+def plain_turn(
+    board: Board | str, proof: Proof | str, compiled: bool | None = None
+) -> tuple[int, Board]:
     """The first use of ``proof``'s starter with its passive and no active powerup on the board
     (the proof's active is not looked at): the count and the settled board. The same as the
     engine's first use with a Refresh that does not matter."""
     start = _as_board(board)
     parsed = proof if isinstance(proof, Proof) else parse_proof(proof)
-    masks, rocks = bits.board_masks(start)
-    count, settled, rocks = _play(
-        masks,
-        rocks,
-        parsed.starter,
-        _move_bits(parsed.first),
-        _Rules.of((parsed.passive, parsed.colours)),
-        None,
-        False,
-    )
+    search = _Search(start, compiled)
+    rules = _Rules.of((parsed.passive, parsed.colours))
+    count, settled, rocks, _ = search.first_use(parsed.starter, _move_bits(parsed.first), rules, ())
     return count, bits.masks_board(settled, rocks)
 
 
@@ -820,8 +557,8 @@ def search_best_claim(
     actives: Collection[str] | str,
     compiled: bool | None = None,
 ) -> tuple[int, str, SearchStats]:
-    """``best_claim`` with the search's statistics, for the benchmark. ``compiled``: use the numba
-    kernels (default: when numba is installed) or not."""
+    """``best_claim`` with the search's statistics, for the benchmark. ``compiled``: use the
+    compiled kernels (by default when numba is installed) or the interpreted ones."""
     start = _as_board(board)
     offered = (
         _offer("starter", starters, STARTERS),
@@ -836,7 +573,7 @@ def search_best_claim(
 def warm_up() -> bool:
     """Load (or, on a machine's first run, compile: several seconds) the numba kernels now rather
     than in the first claim; returns whether they are in use. Nothing to do without numba."""
-    if kernels is None:
+    if not bits.COMPILED:
         return False
     search_best_claim(
         Board("RGBYPRGB" * 7), STARTERS, ("Recolor", "Chain", "Bend"), ("Column", "Plus", "Refresh")

@@ -12,6 +12,9 @@ from games.bejeweled_dm import bot, engine
 from games.bejeweled_dm.game import board_grid
 
 OFFER_FIELDS = {"starter": engine.STARTERS, "passive": engine.PASSIVES, "active": engine.ACTIVES}
+# The longest real proof ("Column H7; Recolor R B; Swap H6 H7; Swap A1 A2" and the like) is far
+# shorter; anything longer is not a proof, and is neither resolved nor echoed back in full.
+MAX_PROOF_CHARS = 200
 
 
 def _board_from(request: HttpRequest) -> tuple[str, str | None]:
@@ -46,7 +49,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             for kind, names in OFFER_FIELDS.items()
         ],
         "board_error": board_error,
-        "proof": request.POST.get("proof", ""),
+        "proof": request.POST.get("proof", "")[:MAX_PROOF_CHARS],
     }
     if request.method == "POST":
         context.update(_try(board, offer, request.POST.get("proof", ""), request.POST))
@@ -62,6 +65,13 @@ def _try(board: str, offer: dict[str, list[str]], proof: str, data) -> dict:  # 
         return {"optimum": count, "tried": best, "result": result, "steps": _steps(result)}
     if not proof.strip():
         return {"error": "Write a proof first, e.g. 'Plus F4; Bend; Swap F4 F5'."}
+    if len(proof) > MAX_PROOF_CHARS:
+        return {
+            "error": (
+                f"That proof is {len(proof):,} characters long; a proof has at most "
+                f"{MAX_PROOF_CHARS} (e.g. 'Plus F4; Bend; Swap F4 F5'). It was not tried."
+            )
+        }
     try:
         parsed = engine.parse_proof(proof)
         for kind, name in (

@@ -1,42 +1,48 @@
-// Bejeweled death match page: the proof builder on the grid and the resolution animation.
-// Loaded from a swapped panel, so it guards against running twice. It never decides anything:
-// the server's view (the JSON in #bjdm-data) and match.js's actions do that.
+// Bejeweled death match page: the proof builder on the grid, the picks kept as a draft, and the
+// resolution animation (played by the shared static/js/steps.js). Loaded once in the page head
+// (the game's declared scripts). It never decides anything: the server's view (the JSON in
+// #match-view) says what this viewer may do, and match.js sends the actions.
+// What a player is composing lives here, not in the panels, so no update ever wipes it: the
+// typed claim, the proof being built or typed, the second starter's cells and the ticked picks
+// (the picks also as the seat's draft on the server, restored on reload and sealed at the end of
+// the picking time). Keyboard: the board's cells are buttons (static/js/grid.js): arrow keys
+// move, Enter chooses, Escape takes the last choice back.
 (function () {
   "use strict";
-  if (window.bejeweledDmLoaded) return;
-  window.bejeweledDmLoaded = true;
 
   const LETTERS = "ABCDEFGH";
   const CLASSES = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", "#": "rock", ".": "hole" };
   const NAMES = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", "#": "rock", ".": "empty" };
   const CAUSES = { match: "3 in a row", bend: "Bend", pick: "Pick", chain: "Chain", column: "Column", plus: "Plus" };
   const STARTER_CELLS = { Swap: 2, Rotate: 1, Pick: 2 };
+  const FALLBACK_MS = { start: 900, place: 1000, starter: 1000, remove: 1350, activate: 1000, recolor: 1000, fall: 900, refresh: 1100 };
+  const SETTLE_MS = 350; // the part of a removal's time that shows the board after the gems went
 
-  let view = null;
+  let whole = null; // the whole view (game view, match facts, this seat's draft)
+  let view = null; // the game's view
   let builder = null; // the proof being built, kept across panel swaps
   let second = null; // the second starter's cells after Refresh
-  let anim = null; // the animation playing: {frames, index, timer}
+  let typed = {}; // text typed into the claim and counterclaim boxes, by input id and round
+  let pickChoice = null; // {round, pick: {type: name}}: ticked, maybe not sent
+  let lastFocus = null; // what had the focus, to give it back after a panel swap
+  let playing = false;
 
   // --- loading ------------------------------------------------------------------------------
 
-  function loadCss() {
-    const script = document.querySelector("script[data-css]");
-    if (!script || document.head.querySelector("link[data-bjdm]")) return;
-    const link = document.createElement("link");
-    link.rel = "stylesheet";
-    link.href = script.dataset.css;
-    link.dataset.bjdm = "1";
-    document.head.appendChild(link);
-  }
-
   function readView() {
-    const data = document.getElementById("bjdm-data");
-    view = data ? JSON.parse(data.textContent) : null;
+    const data = document.getElementById("match-view");
+    whole = data ? JSON.parse(data.textContent) : null;
+    view = whole && whole.game && whole.game.phase ? whole.game : null;
     return view;
   }
 
   function can(action) {
     return Boolean(view && view.actions && view.actions.indexOf(action) !== -1);
+  }
+
+  function stepMs(kind) {
+    const table = (view && view.step_ms) || FALLBACK_MS;
+    return table[kind] !== undefined ? table[kind] : 900;
   }
 
   // --- painting the grid --------------------------------------------------------------------
@@ -54,19 +60,20 @@
   function paint(text, marks, active, kind) {
     const table = grid();
     if (!table || !text) return;
-    const rows = text.trim().split("\n");
-    rows.forEach((line, row) => {
+    text.trim().split("\n").forEach((line, row) => {
       line.trim().split("").forEach((gem, col) => {
         const name = cellName(row, col);
-        const td = table.querySelector(`td[data-cell="${name}"]`);
-        if (!td) return;
+        const button = table.querySelector(`[data-cell="${name}"]`);
+        if (!button) return;
         let classes = "cell " + (CLASSES[gem] || "hole");
         if (marks && marks[name]) classes += " " + marks[name];
         if (active === name) classes += " has-active active-" + String(kind || "").toLowerCase();
-        td.className = classes;
-        td.dataset.gem = gem;
-        td.title = name + ": " + (NAMES[gem] || gem) + (active === name ? " (" + kind + ")" : "");
-        const span = td.querySelector(".gem");
+        if (button.className !== classes) button.className = classes;
+        button.dataset.gem = gem;
+        let label = name + ", " + (NAMES[gem] || gem) + (active === name ? ", " + kind : "");
+        if (marks && marks[name] && marks[name].indexOf("sel-") !== -1) label += ", chosen";
+        button.setAttribute("aria-label", label);
+        const span = button.querySelector(".gem");
         if (span) span.textContent = gem === "#" || gem === "." ? "" : gem;
       });
     });
@@ -82,9 +89,15 @@
     if (line) line.textContent = text || "";
   }
 
-  function setReplayLabel(playing) {
-    const button = document.querySelector("#bjdm-board .bjdm-replay");
-    if (button) button.textContent = playing ? "Skip the animation" : "Replay the animation";
+  function showControls() {
+    const replay = document.querySelector("#bjdm-board .bjdm-replay");
+    const skip = document.querySelector("#bjdm-board .bjdm-skip");
+    if (replay) replay.hidden = playing;
+    if (skip) skip.hidden = !playing;
+    const speed = document.querySelector("#bjdm-board .bjdm-speed");
+    if (speed && window.gemSteps) speed.value = String(window.gemSteps.speed);
+    const panel = document.getElementById("bjdm-board");
+    if (panel) panel.classList.toggle("animating", playing);
   }
 
   // The board as the server shows it now, with the builder's selections on top.
@@ -93,7 +106,7 @@
     paint(view.board.text, selectionMarks(), null, null);
   }
 
-  // --- the animation ------------------------------------------------------------------------
+  // --- the animation (frames for the shared step player) ------------------------------------
 
   function describeRemoval(cells) {
     const byCause = {};
@@ -103,38 +116,41 @@
       .join(", ");
   }
 
+  // One frame per step, each shown for the server's step time (the pick clock starts after the
+  // whole animation at normal speed: flow.STEP_MS).
   function framesFor(startBoard, steps) {
-    const frames = [{ board: startBoard, marks: {}, count: 0, text: "The board before the turn.", ms: 900 }];
+    const frames = [{ board: startBoard, marks: {}, count: 0, text: "The board before the turn.", ms: stepMs("start") }];
     let previous = startBoard;
     let kind = null;
     for (const step of steps) {
       const marks = {};
       const active = step.active_cell;
+      const ms = stepMs(step.kind);
       if (step.kind === "place") {
         kind = step.active;
         marks[step.cell] = "placed";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `${step.active} placed on ${step.cell}.`, ms: 1000 });
+        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `${step.active} placed on ${step.cell}.`, ms });
       } else if (step.kind === "starter") {
         for (const cell of step.cells) marks[cell] = "starter";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `${step.starter} ${step.cells.join(" ")}.`, ms: 1000 });
+        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `${step.starter} ${step.cells.join(" ")}.`, ms });
       } else if (step.kind === "remove") {
         for (const [cell, cause] of Object.entries(step.cells)) marks[cell] = "flash flash-" + cause;
         const gone = Object.keys(step.cells).length;
-        frames.push({ board: previous, marks, active: null, kind, count: step.count, text: `${gone} removed: ${describeRemoval(step.cells)}.`, ms: 1000 });
-        frames.push({ board: step.board, marks: {}, active, kind, count: step.count, text: "", ms: 350 });
+        frames.push({ board: previous, marks, active: null, kind, count: step.count, text: `${gone} removed: ${describeRemoval(step.cells)}.`, ms: ms - SETTLE_MS });
+        frames.push({ board: step.board, marks: {}, active, kind, count: step.count, text: "", ms: SETTLE_MS });
       } else if (step.kind === "activate") {
         marks[step.cell] = "activate activate-" + step.active.toLowerCase();
-        frames.push({ board: step.board, marks, active: null, kind, count: step.count, text: `${step.active} goes off at ${step.cell}.`, ms: 1000 });
+        frames.push({ board: step.board, marks, active: null, kind, count: step.count, text: `${step.active} goes off at ${step.cell}.`, ms });
       } else if (step.kind === "recolor") {
         for (const cell of step.cells) marks[cell] = "recolored";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `Recolor: every ${NAMES[step.from]} gem becomes ${NAMES[step.to]}.`, ms: 1000 });
+        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `Recolor: every ${NAMES[step.from]} gem becomes ${NAMES[step.to]}.`, ms });
       } else if (step.kind === "fall") {
         for (const [, to] of step.moves) marks[to] = "fell";
         for (const cell of step.rocks) marks[cell] = (marks[cell] ? marks[cell] + " " : "") + "new-rock";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: "Gravity: gems fall; rocks fill the top.", ms: 900 });
+        frames.push({ board: step.board, marks, active, kind, count: step.count, text: "Gravity: gems fall; rocks fill the top.", ms });
       } else if (step.kind === "refresh") {
         const text = step.used ? `Refresh: a second ${step.starter}.` : `Refresh went off: one more ${step.starter} may follow.`;
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text, ms: 1100 });
+        frames.push({ board: step.board, marks, active, kind, count: step.count, text, ms });
       }
       previous = step.board;
     }
@@ -144,54 +160,27 @@
     return frames;
   }
 
-  function showFrame() {
-    if (!anim) return;
-    const frame = anim.frames[anim.index];
-    paint(frame.board, frame.marks, frame.active, frame.kind);
+  function showFrame(frame) {
+    if (frame.last) {
+      // The animation is over: the board as the server shows it now, the count and the summary.
+      paintCurrent();
+    } else {
+      paint(frame.board, frame.marks, frame.active, frame.kind);
+    }
     setCounter(frame.count);
     setStepText(frame.text);
-    const panel = document.getElementById("bjdm-board");
-    if (panel) panel.classList.add("animating");
-  }
-
-  function advance() {
-    if (!anim) return;
-    const frame = anim.frames[anim.index];
-    if (frame.last) {
-      stop(frame.text);
-      return;
-    }
-    anim.index += 1;
-    showFrame();
-    anim.timer = setTimeout(advance, anim.frames[anim.index].ms || 800);
   }
 
   function play(startBoard, steps) {
-    stop();
-    if (!startBoard || !steps || !steps.length) return;
-    anim = { frames: framesFor(startBoard, steps), index: 0, timer: null };
-    setReplayLabel(true);
-    showFrame();
-    anim.timer = setTimeout(advance, anim.frames[0].ms);
-  }
-
-  function stop(finalText) {
-    if (anim && anim.timer) clearTimeout(anim.timer);
-    const finalCount = anim ? anim.frames[anim.frames.length - 1].count : null;
-    anim = null;
-    const panel = document.getElementById("bjdm-board");
-    if (panel) panel.classList.remove("animating");
-    setReplayLabel(false);
-    paintCurrent();
-    if (finalCount !== null) setCounter(finalCount);
-    setStepText(finalText || "");
+    if (!startBoard || !steps || !steps.length || !window.gemSteps) return;
+    playing = true;
+    showControls();
+    window.gemSteps.play(framesFor(startBoard, steps), showFrame, {
+      done: () => { playing = false; showControls(); },
+    });
   }
 
   function replay() {
-    if (anim) {
-      stop();
-      return;
-    }
     if (!view) return;
     if (view.phase === "second_starter" && view.pending) {
       play(view.pending.start_board, view.pending.steps);
@@ -206,8 +195,9 @@
     return view ? view.round + ":" + view.phase : "";
   }
 
+  // Nothing is chosen and the proof box is empty until the player chooses something.
   function freshBuilder() {
-    return { key: builderKey(), active: null, passive: null, starter: null, cell: null, cells: [], colourA: "R", colourB: "B", target: "active", edited: false, typed: "" };
+    return { key: builderKey(), active: null, passive: null, starter: null, cell: null, cells: [], colourA: "", colourB: "", target: "active", touched: false, edited: false, typed: "", history: [] };
   }
 
   function selectionMarks() {
@@ -215,7 +205,7 @@
     if (can("proof") && builder) {
       if (builder.cell) marks[builder.cell] = "sel-active";
       for (const cell of builder.cells) marks[cell] = (marks[cell] ? marks[cell] + " " : "") + "sel-starter";
-    } else if (can("second_starter") && second) {
+    } else if (can("second_starter") && second && second.key === builderKey()) {
       for (const cell of second.cells) marks[cell] = "sel-starter";
     }
     return marks;
@@ -240,6 +230,7 @@
   }
 
   function writeBuilder(root) {
+    if (!root) return;
     for (const [name, value] of [["b-active", builder.active], ["b-passive", builder.passive], ["b-starter", builder.starter], ["b-target", builder.target]]) {
       const input = value && root.querySelector(`input[name="${name}"][value="${value}"]`);
       if (input) input.checked = true;
@@ -251,23 +242,31 @@
     const colours = root.querySelector(".b-colours");
     if (colours) {
       colours.hidden = builder.passive !== "Recolor" && builder.passive !== "Chain";
-      const second = root.querySelector(".b-colour-b");
-      if (second) second.hidden = builder.passive !== "Recolor";
+      const secondColour = root.querySelector(".b-colour-b");
+      if (secondColour) secondColour.hidden = builder.passive !== "Recolor";
     }
     const cellText = root.querySelector(".b-active-cell");
-    if (cellText) cellText.textContent = builder.cell || "(click a gem)";
+    if (cellText) cellText.textContent = builder.cell || "(choose a gem on the board)";
     const cellsText = root.querySelector(".b-starter-cells");
-    if (cellsText) cellsText.textContent = builder.cells.length ? builder.cells.join(" ") : "(click on the board)";
+    if (cellsText) cellsText.textContent = builder.cells.length ? builder.cells.join(" ") : "(choose on the board)";
     const input = document.getElementById("bjdm-proof");
-    if (input) input.value = builder.edited ? builder.typed : composeProof();
+    if (input) {
+      const text = builder.edited ? builder.typed : (builder.touched ? composeProof() : "");
+      if (input.value !== text) input.value = text;
+    }
   }
 
+  // The proof as far as the player has chosen it; a part not chosen yet is left out.
   function composeProof() {
     const parts = [];
     if (builder.active && builder.cell) parts.push(`${builder.active} ${builder.cell}`);
-    if (builder.passive === "Recolor") parts.push(`Recolor ${builder.colourA} ${builder.colourB}`);
-    else if (builder.passive === "Chain") parts.push(`Chain ${builder.colourA}`);
-    else if (builder.passive) parts.push(builder.passive);
+    if (builder.passive === "Recolor") {
+      if (builder.colourA && builder.colourB) parts.push(`Recolor ${builder.colourA} ${builder.colourB}`);
+    } else if (builder.passive === "Chain") {
+      if (builder.colourA) parts.push(`Chain ${builder.colourA}`);
+    } else if (builder.passive) {
+      parts.push(builder.passive);
+    }
     if (builder.starter && builder.cells.length) parts.push(`${builder.starter} ${builder.cells.join(" ")}`);
     return parts.join("; ");
   }
@@ -292,35 +291,135 @@
     while (list.length > limit) list.shift();
   }
 
-  function boardClick(cell) {
-    if (anim) stop();
-    const gem = grid().querySelector(`td[data-cell="${cell}"]`).dataset.gem;
+  function rememberBuilder() {
+    builder.history.push(JSON.stringify({ cell: builder.cell, cells: builder.cells, target: builder.target }));
+  }
+
+  function chooseCell(cell) {
+    if (playing && window.gemSteps) window.gemSteps.stop();
+    const button = grid() && grid().querySelector(`[data-cell="${cell}"]`);
+    const gem = button ? button.dataset.gem : "";
     if (can("proof") && builder) {
       if (gem === "#") {
-        setStepText(`${cell} is a rock: powerups take gems only.`);
+        setStepTextOrHint(`${cell} is a rock: powerups take gems only.`);
         return;
       }
+      rememberBuilder();
       if (builder.target === "active") {
         builder.cell = builder.cell === cell ? null : cell;
         if (builder.cell) builder.target = "starter";
       } else {
         toggle(builder.cells, cell, STARTER_CELLS[builder.starter] || 2);
       }
-      builder.edited = false;
+      builder.touched = true;
+      builder.edited = false; // choosing on the board replaces typed text, never glues onto it
       writeBuilder(document.querySelector("#bjdm-actions .bjdm-builder"));
     } else if (can("second_starter")) {
       const form = document.querySelector(".bjdm-second-form");
       const starter = form ? form.dataset.starter : "";
-      if (!second || second.key !== builderKey()) second = { key: builderKey(), cells: [] };
+      if (!second || second.key !== builderKey()) second = { key: builderKey(), cells: [], history: [] };
       if (gem === "#") {
-        setStepText(`${cell} is a rock: ${starter} takes gems only.`);
+        setStepTextOrHint(`${cell} is a rock: ${starter} takes gems only.`);
         return;
       }
+      second.history.push(second.cells.slice());
       toggle(second.cells, cell, STARTER_CELLS[starter] || 2);
-      const input = document.getElementById("bjdm-second");
-      if (input) input.value = second.cells.length ? `${starter} ${second.cells.join(" ")}` : "";
+      delete second.typed; // choosing on the board replaces typed text
+      writeSecond();
     }
     paintCurrent();
+  }
+
+  // Escape: take the last choice on the board back.
+  function cancelChoice() {
+    if (can("proof") && builder && builder.history.length) {
+      const before = JSON.parse(builder.history.pop());
+      builder.cell = before.cell;
+      builder.cells = before.cells;
+      builder.target = before.target;
+      builder.edited = false;
+      writeBuilder(document.querySelector("#bjdm-actions .bjdm-builder"));
+    } else if (can("second_starter") && second && second.history.length) {
+      second.cells = second.history.pop();
+      delete second.typed;
+      writeSecond();
+    }
+    paintCurrent();
+  }
+
+  function writeSecond() {
+    const input = document.getElementById("bjdm-second");
+    const form = document.querySelector(".bjdm-second-form");
+    if (!input || !form || !second || second.key !== builderKey()) return;
+    if (second.typed !== undefined) { input.value = second.typed; return; }
+    input.value = second.cells.length ? `${form.dataset.starter} ${second.cells.join(" ")}` : "";
+  }
+
+  function setStepTextOrHint(text) {
+    const hint = document.querySelector("#bjdm-actions .b-target .hint");
+    if (hint) hint.textContent = text;
+  }
+
+  // --- what the player typed or ticked survives every update ---------------------------------
+
+  function restoreTyped() {
+    for (const id of ["bjdm-claim-count", "bjdm-counter-count"]) {
+      const input = document.getElementById(id);
+      const kept = typed[id];
+      if (input && kept && kept.round === (view && view.round) && input.value !== kept.value) input.value = kept.value;
+    }
+  }
+
+  function pickForm() {
+    return document.querySelector("#bjdm-actions .bjdm-pick-form");
+  }
+
+  function restorePicks() {
+    const form = pickForm();
+    if (!form || !view) return;
+    let kept = pickChoice && pickChoice.round === view.round ? pickChoice.pick : null;
+    if (!kept && whole && whole.draft && whole.draft.round === view.round) kept = whole.draft.pick;
+    if (!kept) return;
+    for (const [kind, name] of Object.entries(kept)) {
+      const input = form.querySelector(`input[name="${kind}"][value="${name}"]:not(:disabled)`);
+      if (input) input.checked = true;
+    }
+  }
+
+  function readPicks(form) {
+    const pick = {};
+    for (const input of form.querySelectorAll("input[type=radio]:checked")) pick[input.name] = input.value;
+    return pick;
+  }
+
+  // --- focus survives panel swaps -------------------------------------------------------------
+
+  function describeFocus(element) {
+    if (!element || element === document.body) return null;
+    const panel = element.closest("section[id^='bjdm-']");
+    if (!panel) return null;
+    if (element.dataset && element.dataset.cell) return { panel: panel.id, selector: `[data-cell="${element.dataset.cell}"]` };
+    if (element.id) return { panel: panel.id, selector: "#" + element.id };
+    if (element.name && element.type === "radio") return { panel: panel.id, selector: `input[name="${element.name}"][value="${element.value}"]` };
+    const form = element.closest("form[data-action]");
+    if (form) return { panel: panel.id, selector: `form[data-action="${form.dataset.action}"] ${element.tagName.toLowerCase()}` };
+    for (const name of ["bjdm-replay", "bjdm-skip", "bjdm-speed", "bjdm-show-optimum"]) {
+      if (element.classList.contains(name)) return { panel: panel.id, selector: "." + name };
+    }
+    return null;
+  }
+
+  function giveFocusBack(panel) {
+    if (!lastFocus || lastFocus.panel !== panel.id) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const target = panel.querySelector(lastFocus.selector);
+    if (!target || target.hidden || target.disabled) return;
+    if (target.dataset && target.dataset.cell) {
+      for (const other of panel.querySelectorAll("[data-cell][tabindex='0']")) other.tabIndex = -1;
+      target.tabIndex = 0;
+    }
+    target.focus();
   }
 
   // --- wiring -------------------------------------------------------------------------------
@@ -328,9 +427,17 @@
   function refresh() {
     readView();
     setUpBuilder();
-    if (anim) showFrame();
-    else paintCurrent();
+    writeSecond();
+    restoreTyped();
+    restorePicks();
+    if (!playing) paintCurrent();
+    showControls();
   }
+
+  document.addEventListener("focusin", (event) => {
+    const described = describeFocus(event.target);
+    if (described) lastFocus = described;
+  });
 
   document.addEventListener("click", (event) => {
     if (event.target.closest("#bjdm-board .bjdm-replay")) {
@@ -343,39 +450,64 @@
       return;
     }
     if (event.target.closest("#bjdm-actions .b-clear")) {
-      if (builder) builder.cells = [];
+      if (builder) {
+        rememberBuilder();
+        builder.cells = [];
+        builder.edited = false;
+      }
       writeBuilder(document.querySelector("#bjdm-actions .bjdm-builder"));
       paintCurrent();
-      return;
     }
-    const td = event.target.closest("#bjdm-board .bjdm-grid td[data-cell]");
-    if (td && (can("proof") || can("second_starter"))) boardClick(td.dataset.cell);
+  });
+
+  document.addEventListener("gem:cell", (event) => {
+    if (event.detail.grid !== "bjdm") return;
+    if (can("proof") || can("second_starter")) chooseCell(event.detail.cell);
+  });
+
+  document.addEventListener("gem:cancel", (event) => {
+    if (event.detail.grid === "bjdm") cancelChoice();
   });
 
   document.addEventListener("change", (event) => {
+    const form = event.target.closest("#bjdm-actions .bjdm-pick-form");
+    if (form && view) {
+      pickChoice = { round: view.round, pick: readPicks(form) };
+      if (window.gemArena && window.gemArena.saveDraft) window.gemArena.saveDraft({ pick: pickChoice.pick });
+      return;
+    }
     const root = event.target.closest("#bjdm-actions .bjdm-builder");
     if (!root || !builder) return;
     readBuilder(root);
+    builder.touched = true;
     builder.edited = false;
     writeBuilder(root);
     paintCurrent();
   });
 
   document.addEventListener("input", (event) => {
-    if (event.target.id === "bjdm-proof" && builder) {
+    const id = event.target.id;
+    if (id === "bjdm-proof" && builder) {
       builder.edited = true;
       builder.typed = event.target.value;
+    } else if (id === "bjdm-second") {
+      if (!second || second.key !== builderKey()) second = { key: builderKey(), cells: [], history: [] };
+      second.typed = event.target.value;
+    } else if ((id === "bjdm-claim-count" || id === "bjdm-counter-count") && view) {
+      typed[id] = { round: view.round, value: event.target.value };
     }
   });
 
   document.addEventListener("gem:swapped", (event) => {
-    const id = event.detail && event.detail.id;
-    if (id && id.indexOf("bjdm-") === 0) refresh();
+    const panel = event.detail;
+    if (!panel || !panel.id || panel.id.indexOf("bjdm-") !== 0) return;
+    refresh();
+    giveFocusBack(panel);
   });
 
   // The replay page swaps whole panels with htmx rather than through match.js.
   document.addEventListener("htmx:afterSwap", () => {
-    stop();
+    if (playing && window.gemSteps) window.gemSteps.stop();
     refresh();
   });
 
@@ -386,11 +518,12 @@
       play(view.last_round.start_board, view.last_round.steps);
     } else if (kind === "refresh_activated" && view && view.pending) {
       play(view.pending.start_board, view.pending.steps);
+    } else if (playing && view && view.phase === "claim" && window.gemSteps) {
+      window.gemSteps.stop(); // a new round: its board, not last round's animation
     }
   });
 
   function init() {
-    loadCss();
     refresh();
   }
 

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games.bejeweled_dm import bot, engine, flow
-from games.core.gamedef import SeatInfo
+from games.bejeweled_dm.game import DEATH_MATCH
+from games.core.gamedef import SeatInfo, Viewer
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Erin"), SeatInfo(1, "DMO", "Bot", is_bot=True)]
@@ -30,43 +31,87 @@ def state():
     return flow.start(SETTINGS, SEATS, seed=7, now=START).state
 
 
+def seen(state) -> dict:
+    """What the bot's seat (1) may see of ``state``: all a bot decides from."""
+    return DEATH_MATCH.view(state, Viewer(seat=1))
+
+
 def best(state) -> int:
     return engine.best_claim(state["board"], {"Swap"}, {"Bend"}, {"Plus"})[0]
 
 
-def test_a_fast_bot_waits_a_moment_then_claims_the_optimum(state):
-    assert bot.decide(state, 1, bot.FAST, START + timedelta(seconds=1)) is None
-    action = bot.decide(state, 1, bot.FAST, START + timedelta(seconds=4))
+def after(seconds: float) -> datetime:
+    return START + timedelta(seconds=seconds)
+
+
+@pytest.mark.parametrize("level", bot.LEVELS)
+def test_every_level_is_described_for_the_host(level):
+    assert DEATH_MATCH.bot_levels == bot.LEVELS
+    assert DEATH_MATCH.bot_level_help[level].lower().startswith(level[:4])
+
+
+def test_an_expert_thinks_like_a_human_before_claiming_the_optimum(state):
+    thought = bot.thinking_seconds(seen(state), 1, bot.EXPERT, "claim")
+    assert 45 <= thought <= 120
+    assert bot.decide(seen(state), 1, bot.EXPERT, after(44)) is None
+    assert bot.decide(seen(state), 1, bot.EXPERT, after(thought - 1)) is None
+    action = bot.decide(seen(state), 1, bot.EXPERT, after(thought))
     assert action == {"type": "claim", "count": best(state)}
 
 
-def test_a_weaker_bot_claims_two_thirds_of_the_optimum_later(state):
-    assert bot.decide(state, 1, bot.WEAKER, START + timedelta(seconds=10)) is None
-    action = bot.decide(state, 1, bot.WEAKER, START + timedelta(seconds=21))
-    assert action == {"type": "claim", "count": max(1, best(state) * 2 // 3)}
+def test_the_thinking_time_is_the_same_on_every_tick_and_differs_between_rounds(state):
+    once = bot.thinking_seconds(seen(state), 1, bot.EXPERT, "claim")
+    assert bot.thinking_seconds(seen(state), 1, bot.EXPERT, "claim") == once
+    other = flow.start(SETTINGS, SEATS, seed=8, now=START).state
+    assert bot.thinking_seconds(seen(other), 1, bot.EXPERT, "claim") != once
 
 
-def test_a_waiting_bot_never_claims_first(state):
-    assert bot.decide(state, 1, bot.WAITS, START + timedelta(seconds=500)) is None
+def test_a_club_player_claims_four_fifths_of_the_optimum_after_a_minute_or_more(state):
+    assert bot.decide(seen(state), 1, bot.CLUB, after(59)) is None
+    action = bot.decide(seen(state), 1, bot.CLUB, after(150))
+    assert action == {"type": "claim", "count": max(1, best(state) * 4 // 5)}
 
 
-def test_a_bot_counterclaims_the_optimum_when_it_beats_the_claim(state):
+def test_a_beginner_claims_half_the_optimum_after_a_minute_and_a_half_or_more(state):
+    assert bot.decide(seen(state), 1, bot.BEGINNER, after(89)) is None
+    action = bot.decide(seen(state), 1, bot.BEGINNER, after(180))
+    assert action == {"type": "claim", "count": max(1, best(state) // 2)}
+
+
+def test_a_short_round_clock_shortens_the_thinking(state):
+    short = flow.start({**SETTINGS, "round_seconds": 30}, SEATS, seed=7, now=START).state
+    assert bot.thinking_seconds(seen(short), 1, bot.BEGINNER, "claim") <= 24
+
+
+def test_an_expert_counterclaims_the_optimum_after_a_few_seconds(state):
     claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, START).state
-    action = bot.decide(claimed, 1, bot.WAITS, START + timedelta(seconds=1))
+    assert bot.decide(seen(claimed), 1, bot.EXPERT, after(3)) is None
+    action = bot.decide(seen(claimed), 1, bot.EXPERT, after(12))
     assert action == {"type": "counterclaim", "count": best(state)}
+
+
+def test_a_beginner_never_counterclaims(state):
+    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, START).state
+    assert bot.decide(seen(claimed), 1, bot.BEGINNER, after(12)) == {"type": "pass"}
 
 
 def test_a_bot_passes_on_a_claim_it_cannot_beat(state):
     claimed = flow.claim(state, 0, {"type": "claim", "count": 56}, START).state
-    assert bot.decide(claimed, 1, bot.FAST, START) == {"type": "pass"}
+    assert bot.decide(seen(claimed), 1, bot.EXPERT, after(12)) == {"type": "pass"}
 
 
 def test_a_bot_proves_its_claim_with_a_proof_that_reaches_it(state):
     claimed = flow.claim(state, 1, {"type": "claim", "count": best(state)}, START).state
     to_prove = flow.pass_(claimed, 0, {"type": "pass"}, START).state
-    action = bot.decide(to_prove, 1, bot.FAST, START)
+    assert bot.decide(seen(to_prove), 1, bot.EXPERT, after(7)) is None
+    action = bot.decide(seen(to_prove), 1, bot.EXPERT, after(25))
     assert action["type"] == "proof"
     assert engine.resolve(state["board"], action["proof"]).removed == best(state)
+
+
+def test_a_match_seated_with_a_former_level_name_plays_at_the_nearest_level(state):
+    action = bot.decide(seen(state), 1, "fast", after(120))
+    assert action == {"type": "claim", "count": best(state)}
 
 
 def test_the_analysis_of_a_round_animates_the_optimum(state):

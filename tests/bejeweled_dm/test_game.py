@@ -207,7 +207,6 @@ def test_a_proof_that_reaches_the_claim_wins_the_round():
     assert outcome.public["winner"] == EC and outcome.public["removed"] == 5
     assert state["score"] == [1, 0]
     assert state["phase"] == "pick"
-    assert state["deadlines"] == {"pick": at(110).isoformat()}
     assert state["last"]["steps"] == engine.resolve(ROW_BOARD, PLUS_PROOF).steps
     assert state["carry"].splitlines()[-1] == "#####RGB"
 
@@ -256,7 +255,7 @@ def test_no_proof_in_time_gives_the_round_to_the_opponent_and_keeps_the_board():
     assert outcome.state["allowed"] == {kind: list(flow.CHOICES[kind]) for kind in flow.TYPES}
 
 
-# --- Refresh's second starter --------------------------------------------------------------------
+# --- Refresh's second starter ------------------------------------------------------------------
 
 
 REFRESH_PROOF = "Refresh A7; Bend; Pick A7"
@@ -399,7 +398,8 @@ def test_no_pick_in_time_draws_a_random_allowed_pick_from_the_seed():
 
 def test_a_pick_after_the_pick_clock_is_refused():
     state = picking()
-    error = refused(state, EC, 60, type="pick", starter="Swap", passive="Chain", active="Column")
+    late = 60 + flow.animation_ms(state["last"]["steps"]) / 1000
+    error = refused(state, EC, late, type="pick", starter="Swap", passive="Chain", active="Column")
     assert error.code == "time_up"
 
 
@@ -451,7 +451,9 @@ def test_the_host_may_award_the_match():
     assert outcome.state["phase"] == "over"
     view = GAME.view(outcome.state, Viewer.spectator())
     assert view["board"]["text"] == outcome.state["board"]
-    assert view["prompt"] == "The host awarded the match to Ada (rounds 0-0); Ada earns 5 garnets."
+    assert view["prompt"] == (
+        "The host awarded the match to Ada (round wins Ada 0, Bob 0); Ada earns 5 garnets."
+    )
 
 
 def test_there_is_no_round_to_award_while_picking():
@@ -528,3 +530,149 @@ def test_actions_never_mutate_the_state_they_are_given():
     GAME.act(state, EC, {"type": "proof", "proof": PLUS_PROOF}, NOW)
     GAME.timeout(state, "proof", at(200))
     assert state == before
+
+
+# --- who may act: said once by the flow, read by the view and by every refusal -----------------
+
+ALL_ACTIONS = {
+    "claim": {"count": 5},
+    "counterclaim": {"count": 9},
+    "pass": {},
+    "proof": {"proof": PLUS_PROOF},
+    "second_starter": {"clause": "Pick A7"},
+    "skip_second_starter": {},
+    "pick": {"starter": "Swap", "passive": "Chain", "active": "Column"},
+}
+
+
+def phases() -> list[State]:
+    claimed = act(on_row_board(), EC, type="claim", count=5)
+    return [on_row_board(), claimed, proving(EC), picking()]
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_view_offers_exactly_the_actions_the_flow_accepts(index):
+    state = phases()[index]
+    for seat in (EC, DMO):
+        offered = GAME.view(state, Viewer(seat=seat))["actions"]
+        assert offered == flow.open_actions(state, seat)
+        for kind, fields in ALL_ACTIONS.items():
+            if kind not in offered:
+                assert refused(state, seat, type=kind, **fields).code != "unknown_action"
+
+
+def test_the_view_says_who_is_to_move_as_the_flow_does():
+    for state in phases():
+        assert GAME.view(state, Viewer.spectator())["to_move"] == flow.to_move(state)
+    assert flow.to_move(picking()) == [EC, DMO]
+
+
+def test_a_late_counterclaim_is_told_the_window_closed_and_who_proves():
+    state = act(on_row_board(), EC, type="claim", count=5)
+    state = GAME.timeout(state, "claim_window", at(30)).state
+    error = refused(state, DMO, 31, type="counterclaim", count=9)
+    assert error.code == "wrong_phase"
+    assert error.message == "you cannot counterclaim now: the counterclaim window has closed; " + (
+        "Ada is proving 5"
+    )
+
+
+def test_a_claim_sent_for_a_finished_round_is_refused():
+    error = refused(started(), EC, type="claim", count=5, round=2)
+    assert error.code == "stale_round"
+    assert "round 1 is being played" in error.message
+    assert act(started(), EC, type="claim", count=5, round="1")["claim"]["count"] == 5
+
+
+@pytest.mark.parametrize("count", ["٣", "３", "²"])
+def test_a_claim_in_other_digits_is_refused_with_a_clear_message(count):
+    error = refused(started(), EC, type="claim", count=count)
+    assert error.code == "bad_number"
+    assert error.message == f"write the count with the digits 0-9 (you sent {count!r})"
+
+
+def test_a_claim_in_ascii_digits_with_spaces_is_accepted():
+    assert act(started(), EC, type="claim", count=" 12 ")["claim"]["count"] == 12
+
+
+# --- the result animation does not eat the picking time ----------------------------------------
+
+
+def test_the_pick_clock_starts_when_the_results_animation_ends():
+    outcome = GAME.act(proving(EC, 5), EC, {"type": "proof", "proof": PLUS_PROOF}, at(50))
+    steps = engine.resolve(ROW_BOARD, PLUS_PROOF).steps
+    shown_ms = flow.STEP_MS["start"] + sum(flow.STEP_MS[step["kind"]] for step in steps)
+    assert flow.animation_ms(steps) == shown_ms > 5000
+    due = at(50) + timedelta(milliseconds=shown_ms, seconds=60)
+    assert outcome.state["deadlines"] == {"pick": due.isoformat()}
+
+
+def test_a_round_without_a_proof_starts_the_pick_clock_at_once():
+    state = GAME.timeout(on_row_board(), "round", at(600)).state
+    assert state["deadlines"] == {"pick": at(660).isoformat()}
+
+
+# --- drafted picks -----------------------------------------------------------------------------
+
+
+def test_a_ticked_pick_is_kept_as_a_draft_of_this_round():
+    draft = GAME.clean_draft(picking(), DMO, {"pick": {"starter": "Rotate"}})
+    assert draft == {"round": 1, "pick": {"starter": "Rotate"}}
+
+
+def test_a_draft_may_name_only_allowed_powerups():
+    with pytest.raises(ActionError) as error:
+        GAME.clean_draft(picking(), DMO, {"pick": {"starter": "Dance"}})
+    assert error.value.code == "bad_pick"
+
+
+def test_drafts_are_kept_only_while_picking():
+    with pytest.raises(ActionError) as error:
+        GAME.clean_draft(started(), EC, {"pick": {"starter": "Swap"}})
+    assert error.value.code == "no_draft"
+
+
+def test_a_complete_draft_is_sealed_as_the_pick_when_the_picking_time_ends():
+    state = act(picking(), EC, type="pick", starter="Swap", passive="Chain", active="Column")
+    draft = GAME.clean_draft(state, DMO, {"pick": {"starter": "Rotate", "passive": "Recolor"}})
+    draft["pick"]["active"] = "Refresh"
+    outcome = GAME.timeout(state, "pick", at(300), {DMO: draft})
+    assert outcome.drafts_sealed == (DMO,)
+    assert outcome.state["history"][-1]["picks"]["1"] == {
+        "starter": "Rotate",
+        "passive": "Recolor",
+        "active": "Refresh",
+    }
+    assert "random_picks" not in outcome.state["history"][-1]
+    assert outcome.state["draws"] == state["draws"]
+
+
+def test_an_incomplete_draft_gets_a_random_pick_and_is_not_sealed():
+    state = act(picking(), EC, type="pick", starter="Swap", passive="Chain", active="Column")
+    draft = GAME.clean_draft(state, DMO, {"pick": {"starter": "Rotate"}})
+    outcome = GAME.timeout(state, "pick", at(300), {DMO: draft})
+    assert outcome.drafts_sealed == ()
+    assert outcome.state["history"][-1]["random_picks"] == ["1"]
+
+
+def test_a_draft_from_an_earlier_round_is_not_sealed():
+    state = act(picking(), EC, type="pick", starter="Swap", passive="Chain", active="Column")
+    old = {"round": 0, "pick": {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}}
+    outcome = GAME.timeout(state, "pick", at(300), {DMO: old})
+    assert outcome.drafts_sealed == ()
+
+
+# --- wording -----------------------------------------------------------------------------------
+
+
+def test_the_end_of_the_match_states_the_score_winner_first_everywhere():
+    state = started()
+    for winner in [DMO, DMO, EC, DMO, EC, DMO]:
+        state = GAME.adjudicate(state, {"winner_seat": winner, "scope": "round"}, NOW).state
+        if state["phase"] == "pick":
+            pick = {"starter": "Swap", "passive": "Chain", "active": "Column"}
+            state = act(state, EC, type="pick", **pick)
+            state = act(state, DMO, type="pick", **pick)
+    view = GAME.view(state, Viewer.spectator())
+    assert view["prompt"] == "Bob wins the match by 4 round wins to 2 and earns 5 garnets."
+    assert view["final_score"] == "Bob 4, Ada 2"

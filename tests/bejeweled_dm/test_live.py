@@ -119,4 +119,7 @@ async def test_a_complete_four_round_match_over_websockets(live_worker, three_ac
     await in_db(match.refresh_from_db)
     assert match.status == Match.Status.FINISHED
     versions = await in_db(lambda: list(match.events.values_list("version", flat=True)))
-    assert versions == list(range(1, match.version + 1))
+    # Gap-free from 1, and at least as far as the match had got: the scheduler may record the
+    # after-match analysis as one more event meanwhile.
+    assert versions == list(range(1, len(versions) + 1))
+    assert versions[-1] >= match.version

@@ -54,3 +54,18 @@ def test_best_possible_shows_the_solvers_optimum(client):
 def test_a_malformed_pasted_board_is_explained(client):
     page = client.get(reverse("bejeweled_dm_practice") + "?board=RRR").content.decode()
     assert "That board:" in page
+
+
+def test_a_garbage_proof_is_refused_with_its_length_and_never_echoed_in_full(client):
+    garbage = "Plus A7 " * 375  # 3,000 characters
+    response = client.post(reverse("bejeweled_dm_practice"), {"board": BOARD, "proof": garbage})
+    body = response.content.decode()
+    assert "That proof is 3,000 characters long; a proof has at most 200" in body
+    assert garbage[:201] not in body
+    assert len(body) < len(garbage) + 20_000  # the page, not the garbage
+
+
+def test_the_practice_board_cells_are_buttons_named_for_screen_readers(client):
+    page = client.get(reverse("bejeweled_dm_practice") + "?seed=3").content.decode()
+    assert page.count('<button type="button" class="cell') == 56
+    assert 'aria-label="A1, ' in page

@@ -3,6 +3,7 @@ deadlines become rows, the scheduler fires them, racing claims are ordered by th
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -12,7 +13,7 @@ from games.bejeweled_dm import engine, flow
 from games.core import services
 from games.core.gamedef import Viewer
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.rendering import update_frame, view_of
+from games.core.rendering import make_frame, view_of
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +85,7 @@ def test_a_claim_replaces_the_round_clock_with_the_counterclaim_window(clock, dm
 def test_a_refusal_carries_the_games_code_and_reason(clock, dm):
     match, ada, bob, _ = dm()
     services.submit_action(match, ada, {"type": "claim", "count": 7})
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, bob, {"type": "counterclaim", "count": 7})
     assert refused.value.code == "not_higher"
     assert refused.value.message == "a counterclaim must be higher than 7"
@@ -95,7 +96,7 @@ def test_a_proof_after_the_proof_clock_is_refused_even_before_the_scheduler_runs
     services.submit_action(match, ada, {"type": "claim", "count": 5})
     services.submit_action(match, bob, {"type": "pass"})
     clock.advance(121)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
     assert refused.value.code == "wrong_phase"
     state = state_of(match)
@@ -114,7 +115,7 @@ def test_two_claims_at_once_leave_exactly_one_standing(clock, dm):
         try:
             services.submit_action(match, user, {"type": "claim", "count": count})
             outcomes[user.username] = "accepted"
-        except services.ActionRefused as refusal:
+        except services.ActionError as refusal:
             outcomes[user.username] = refusal.code
         finally:
             connection.close()
@@ -133,6 +134,47 @@ def test_two_claims_at_once_leave_exactly_one_standing(clock, dm):
     winner = next(name for name, result in outcomes.items() if result == "accepted")
     assert state["claim"]["seat"] == (0 if winner == "ada" else 1)
     assert state["counterclaim"] is None
+
+
+def test_the_claim_race_loser_is_told_which_claim_stands_not_the_version(clock, dm):
+    match, ada, bob, _ = dm()
+    seen = match.version
+    services.submit_action(match, ada, {"type": "claim", "count": 31}, expected_version=seen)
+    with pytest.raises(services.ActionError) as lost:
+        services.submit_action(match, bob, {"type": "claim", "count": 9}, expected_version=seen)
+    assert lost.value.code == "claim_exists"
+    assert lost.value.message == "Ada already claimed 31; counterclaim a higher number or pass"
+
+
+def test_a_late_counterclaim_is_answered_by_the_rules_not_the_version(clock, dm):
+    match, ada, bob, _ = dm()
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    seen = match.events.last().version
+    clock.advance(31)
+    services.fire_due_deadlines()
+    with pytest.raises(services.ActionError) as late:
+        services.submit_action(
+            match, bob, {"type": "counterclaim", "count": 9}, expected_version=seen
+        )
+    assert late.value.code == "wrong_phase"
+    assert "the counterclaim window has closed; Ada is proving 5" in late.value.message
+
+
+def test_a_complete_drafted_pick_is_sealed_when_the_picking_time_ends(clock, dm):
+    match, ada, bob, _ = dm(**CHOSEN)
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    pick(match, ada, "Swap", "Chain", "Column")
+    drafted = {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
+    services.save_draft(match, bob, {"pick": drafted})
+    clock.advance(600)
+    services.fire_due_deadlines()
+    state = state_of(match)
+    assert state["round"] == 2
+    assert state["history"][-1]["picks"]["1"] == drafted
+    assert "random_picks" not in state["history"][-1]
+    assert match.seats.get(index=1).draft is None
 
 
 def test_a_complete_match_through_services(clock, dm):
@@ -174,7 +216,8 @@ def test_a_complete_match_through_services(clock, dm):
     services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
     assert state_of(match)["score"] == [2, 1]
     pick(match, ada, "Swap", "Recolor", "Column")
-    clock.advance(61)  # Bob never picks: a random allowed pick
+    animation = flow.animation_ms(state_of(match)["last"]["steps"]) / 1000
+    clock.advance(61 + animation)  # Bob never picks: a random allowed pick
     services.fire_due_deadlines()
     state = state_of(match)
     assert match.events.last().kind == "pick_time_up"
@@ -205,9 +248,14 @@ def test_a_complete_match_through_services(clock, dm):
     assert match.result == {"winner": 0, "score": [4, 2], "garnets": 5}
     assert [entry["winner"] for entry in match.state["history"]] == [0, 1, 0, 1, 0, 0]
     assert not pending_deadlines(match)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, bob, {"type": "claim", "count": 3})
     assert refused.value.code == "match_over"
+
+
+def sent(match, viewer, event) -> dict:
+    """The update frame about ``event`` as a connection of ``viewer`` would send it."""
+    return json.loads(make_frame(match, viewer, event).text(with_html=True, sent=None))
 
 
 def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):
@@ -221,14 +269,14 @@ def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):
     secret = {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
     for viewer in (Viewer(seat=1), Viewer.spectator()):
         assert event.seen_by(viewer)["data"] == {"seat": 0, "picked": True}
-        frame = update_frame(match, viewer, event)
+        frame = sent(match, viewer, event)
         assert frame["view"]["game"]["picks"]["mine"] is None
         assert "all" not in frame["view"]["game"]["picks"]
         assert "You picked" not in frame["html"]
     assert event.seen_by(Viewer(seat=0))["data"]["pick"] == secret
-    assert event.seen_by(Viewer.host())["data"]["pick"] == secret
+    assert event.seen_by(Viewer.host())["data"]["private"] == {"0": {"pick": secret}}
     assert view_of(match, Viewer(seat=0))["game"]["picks"]["mine"] == secret
-    assert "You picked Rotate, Recolor and Refresh" in update_frame(match, Viewer(seat=0), event)[
+    assert "You picked Rotate, Recolor and Refresh" in sent(match, Viewer(seat=0), event)[
         "html"
     ].replace("\n", " ")
 
@@ -239,7 +287,7 @@ def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
     services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "round"})
     state = state_of(match)
     assert state["score"] == [0, 1] and state["phase"] == "pick"
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(services.ActionError) as refused:
         services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "round"})
     assert refused.value.code == "no_round"
     services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
@@ -266,9 +314,9 @@ def test_two_bots_play_a_complete_match_and_every_round_gets_its_optimum(clock, 
         settings={},
         roles=["EC", "DMO"],
     )
-    services.seat_bot(match, 0, "fast")
-    services.seat_bot(match, 1, "waits")
-    for _ in range(400):
+    services.seat_bot(match, 0, "expert")
+    services.seat_bot(match, 1, "beginner")
+    for _ in range(2000):
         clock.advance(2)
         services.fire_due_deadlines()
         services.run_bots()

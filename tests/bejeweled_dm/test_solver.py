@@ -1,5 +1,6 @@
 """The exact best-claim solver: it agrees with the plain exhaustive search, its proofs resolve to
-the count it claims, and its fast rules agree with the engine.
+the count it claims, and its fast rules agree with the engine, both ways its kernels run: compiled
+by numba and interpreted as plain Python (in this process, and in a process without numba).
 
 The exhaustive search resolves every proof with the engine, so it is only run on boards with few
 gems (the rest rocks); the fast rules are compared with the engine on whole random boards.
@@ -7,14 +8,21 @@ gems (the rest rocks); the fast rules are compared with the engine on whole rand
 
 from __future__ import annotations
 
+import inspect
+import json
+import os
 import random
+import subprocess
+import sys
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bejeweled_dm import engine, solver
+from games.bejeweled_dm import engine, solver, solver_bits
 from games.bejeweled_dm.engine import (
     ACTIVES,
     COLOURS,
@@ -43,8 +51,8 @@ from games.bejeweled_dm.solver import (
     starter_moves,
 )
 
-MODES = [False] + ([True] if solver.kernels is not None else [])
-"""The pure Python search, and the numba kernels when numba is installed."""
+MODES = [False] + ([True] if solver_bits.COMPILED else [])
+"""The interpreted kernels, and the compiled ones when numba is installed."""
 
 ROCKS = "########"
 
@@ -127,8 +135,8 @@ def test_it_finds_the_exhaustive_count_on_a_whole_board(seed: int, offer) -> Non
         assert search_best_claim(start, *offer, compiled)[0] == expected
 
 
-@pytest.mark.skipif(solver.kernels is None, reason="numba is not installed")
-def test_the_compiled_search_finds_what_the_python_search_finds() -> None:
+@pytest.mark.skipif(not solver_bits.COMPILED, reason="numba is not installed")
+def test_the_compiled_search_finds_what_the_interpreted_search_finds() -> None:
     # Whole boards with Swap or Rotate (Pick takes the Python search seconds to minutes there),
     # and every powerup on the bottom two rows of a board.
     rng = random.Random(99)
@@ -207,14 +215,15 @@ def test_refresh_with_pick_counts_both_picks() -> None:
 # --- the fast rules agree with the engine -------------------------------------------------------
 
 
-def test_the_plain_turn_is_the_engines_turn_with_an_idle_refresh() -> None:
+@pytest.mark.parametrize("compiled", MODES)
+def test_the_plain_turn_is_the_engines_turn_with_an_idle_refresh(compiled: bool) -> None:
     rng = random.Random(2024)
     for seed in range(40):
         start = generate_board(seed)
         proof = random_proof(rng, start)
         idle = replace(proof, active="Refresh")
         count, settled, _ = resolve_first_use(start, idle)
-        assert plain_turn(start, proof) == (count, settled), format_proof(proof)
+        assert plain_turn(start, proof, compiled) == (count, settled), format_proof(proof)
 
 
 @pytest.mark.parametrize("compiled", MODES)
@@ -299,4 +308,83 @@ def test_it_says_when_no_starter_can_be_used() -> None:
 
 
 def test_warm_up_says_whether_the_kernels_are_in_use() -> None:
-    assert solver.warm_up() is (solver.kernels is not None)
+    assert solver.warm_up() is solver_bits.COMPILED
+
+
+# --- the kernels, compiled and interpreted ---------------------------------------------------
+
+
+def test_the_interpreted_kernels_are_plain_python() -> None:
+    kernels = solver_bits.interpreted()
+    assert kernels.COMPILED is False
+    for name in ("popcount", "settle", "play", "first_use", "best_second_pick"):
+        assert inspect.isfunction(getattr(kernels, name))
+    assert isinstance(kernels.Scratch().points, list)
+
+
+@pytest.mark.parametrize("compiled", MODES)
+def test_popcount_counts_the_bits_of_every_mask(compiled: bool) -> None:
+    kernels = solver_bits if compiled else solver_bits.interpreted()
+    rng = random.Random(5)
+    masks = [0, 1, 1 << 62, (1 << 63) - 1, 0x7F7F7F7F7F7F7F7F, 0x5555555555555555]
+    masks += [rng.getrandbits(63) for _ in range(200)]
+    for mask in masks:
+        assert kernels.popcount(mask) == mask.bit_count(), hex(mask)
+
+
+WITHOUT_NUMBA = """
+import json, sys
+if sys.argv[1] == "missing":
+    sys.modules["numba"] = None  # import numba raises ImportError
+from games.bejeweled_dm import solver, solver_bits
+from games.bejeweled_dm.rules import parse_board
+found = {
+    "compiled": solver_bits.COMPILED,
+    "warm_up": solver.warm_up(),
+    "engine_imported": "games.bejeweled_dm.engine" in sys.modules,
+    "claims": [
+        solver.best_claim(parse_board(text), *offer) for text, offer in json.loads(sys.argv[2])
+    ],
+}
+print(json.dumps(found))
+"""
+
+PROCESS_CASES = [
+    (board("#Y#Y####", "GY#Y####", "RBYBY###"), (["Swap"], ["Chain"], ["Refresh"])),
+    (board("RG######", "BYR#####"), (["Pick", "Rotate"], ["Recolor"], ["Refresh", "Plus"])),
+    (generate_board(7), (["Swap"], ["Bend"], ["Plus", "Column"])),
+    (generate_board(46), (["Rotate"], ["Chain"], ["Column"])),
+]
+
+
+@cache
+def exhaustive_process_cases() -> list[int]:
+    return [exhaustive_best_claim(start, *offer)[0] for start, offer in PROCESS_CASES]
+
+
+@pytest.mark.parametrize(
+    "how", ["NUMBA_DISABLE_JIT", "missing"], ids=["numba-disabled", "numba-missing"]
+)
+def test_without_numba_the_solver_finds_the_exhaustive_count(how: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root), NUMBA_DISABLE_JIT="1")
+    if how == "missing":
+        del env["NUMBA_DISABLE_JIT"]
+    cases = [(engine.format_board(start), list(map(list, offer))) for start, offer in PROCESS_CASES]
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_NUMBA, how, json.dumps(cases)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = json.loads(run.stdout)
+    assert found["compiled"] is False
+    assert found["warm_up"] is False
+    assert found["engine_imported"] is False  # the solver imports the rules, not the engine
+    for (start, _), expected, (count, proof) in zip(
+        PROCESS_CASES, exhaustive_process_cases(), found["claims"], strict=True
+    ):
+        assert count == expected
+        assert resolve(start, proof).removed == count

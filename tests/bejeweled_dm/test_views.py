@@ -27,8 +27,12 @@ def live_match(clock, make_user):
 
 
 def grid_cells(html: str) -> list[str]:
+    """The board's cells: buttons a keyboard can reach, named for screen readers."""
     return re.findall(
-        r'<td class="cell (?:red|blue|green|yellow|purple|rock)" data-cell="(\w\d)"', html
+        r'<button type="button" class="cell (?:red|blue|green|yellow|purple|rock)" '
+        r'data-cell="(\w\d)" data-gem="[RBGYP#]" aria-label="\1, (?:red|blue|green|yellow|'
+        r'purple|rock)"',
+        html,
     )
 
 
@@ -42,7 +46,7 @@ def test_the_match_page_shows_a_player_the_board_and_the_claim_form(client, live
     assert 'id="bjdm-claim-count"' in html
     assert "Ada (you)" in html
     assert "Round clock" in html and "data-deadline=" in html
-    assert "js/bejeweled_dm.js" in html and 'id="bjdm-data"' in html
+    assert "js/bejeweled_dm.js" in html and 'id="match-view"' in html
 
 
 def test_the_match_page_shows_a_spectator_the_board_without_controls(client, live_match):
@@ -60,7 +64,7 @@ def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
 
     match, *_ = live_match
     view = view_of(match, Viewer.spectator())
-    html = render_panels(match, Viewer.spectator(), view, version=match.version, oob=True)
+    html = render_panels(match, view, version=match.version, oob=True)
     tops = re.findall(r'^<section id="(bjdm-[a-z]+)"[^>]*hx-swap-oob="true"', html, re.M)
     assert tops == ["bjdm-status", "bjdm-board", "bjdm-actions", "bjdm-offer", "bjdm-history"]
 
@@ -137,3 +141,91 @@ def test_the_replay_pages_render_before_and_after_the_start(client, live_match):
     after = client.get(f"{match.get_absolute_url()}replay/?v={match.version}").content.decode()
     assert len(grid_cells(after)) == 56
     assert "awarded the match to Bob" in after
+
+
+PLUS = {
+    "first_offer": "chosen",
+    "offered_starters": ["Pick"],
+    "offered_passives": ["Bend"],
+    "offered_actives": ["Plus"],
+}
+
+
+def both_pick(match, ada, bob) -> None:
+    allowed = Match.objects.get(pk=match.pk).state["allowed"]
+    choice = {kind: names[0] for kind, names in allowed.items()}
+    for user in (ada, bob):
+        services.submit_action(match, user, {"type": "pick", **choice})
+
+
+@pytest.fixture
+def proved_round(clock, make_user):
+    """Round 1 claimed, passed and proved by Ada: the players are picking."""
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="bejeweled-dm", title="Final", settings=PLUS, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "proof", "proof": "Plus D4; Bend; Pick D4"})
+    return match, ada, bob, host
+
+
+def board_panel(page: str) -> str:
+    return page[page.index('id="bjdm-board"') : page.index('id="bjdm-actions"')]
+
+
+def test_the_result_animation_has_a_speed_setting_a_skip_and_the_pick_clock(client, proved_round):
+    match, ada, _, _ = proved_round
+    client.force_login(ada)
+    board = board_panel(client.get(match.get_absolute_url()).content.decode())
+    assert "Replay the animation" in board and "data-steps-skip" in board
+    assert "data-steps-speed" in board
+    assert "Picking time" in board and "it starts when the animation ends" in board
+
+
+def test_last_rounds_animation_leaves_with_the_new_rounds_board(client, proved_round):
+    match, ada, bob, _ = proved_round
+    both_pick(match, ada, bob)
+    client.force_login(ada)
+    board = board_panel(client.get(match.get_absolute_url()).content.decode())
+    assert "Round 2&#x27;s board" in board or "Round 2's board" in board
+    assert "Removed" not in board and "Replay the animation" not in board
+
+
+def test_the_rounds_table_scrolls_in_its_own_box(client, proved_round):
+    match, ada, _, _ = proved_round
+    client.force_login(ada)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert re.search(
+        r'<div class="bjdm-rounds-box"[^>]*tabindex="0">\s*<table class="bjdm-rounds">', page
+    )
+
+
+def test_the_end_of_the_match_states_the_score_the_same_way_twice(client, live_match):
+    match, ada, bob, host = live_match
+    for winner in (1, 1, 0, 1, 0, 1):
+        services.host_adjudicate(match, host, {"winner_seat": winner, "scope": "round"})
+        if not Match.objects.get(pk=match.pk).is_over:
+            both_pick(match, ada, bob)
+    client.force_login(ada)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Bob wins the match by 4 round wins to 2" in page
+    assert "Final score: Bob 4, Ada 2." in page
+    assert "Final score 2" not in page
+
+
+def test_the_claim_form_names_its_round_and_sends_the_count_as_typed(client, live_match):
+    match, ada, _, _ = live_match
+    client.force_login(ada)
+    page = client.get(match.get_absolute_url()).content.decode()
+    form = page[
+        page.index('<form data-action="claim"') : page.index(
+            "</form>", page.index('<form data-action="claim"')
+        )
+    ]
+    assert '<input type="hidden" name="round" value="1">' in form
+    assert 'inputmode="numeric"' in form and "data-int" not in form

@@ -44,7 +44,7 @@ def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(login_c
     for page in (ec_page, dmo_page, spectator):
         page.goto(match.get_absolute_url())
         expect(page.locator("#connection")).to_have_text("connected")
-        expect(page.locator("#bjdm-board td[data-cell]")).to_have_count(56)
+        expect(page.locator("#bjdm-board [data-cell]")).to_have_count(56)
 
     ec_page.fill("#bjdm-claim-count", "1")
     ec_page.locator("form[data-action=claim] button[type=submit]").click()
@@ -61,10 +61,10 @@ def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(login_c
     expect(dmo_page.locator("#bjdm-proof")).to_be_visible()
     expect(ec_page.locator("#bjdm-proof")).to_have_count(0)
 
-    dmo_page.click("#bjdm-board td[data-cell=A7]")
+    dmo_page.click("#bjdm-board [data-cell=A7]")
     dmo_page.check("input[name=b-target][value=starter]")
-    dmo_page.click("#bjdm-board td[data-cell=A7]")
-    dmo_page.click(f"#bjdm-board td[data-cell={other}]")
+    dmo_page.click("#bjdm-board [data-cell=A7]")
+    dmo_page.click(f"#bjdm-board [data-cell={other}]")
     expect(dmo_page.locator("#bjdm-proof")).to_have_value(f"Plus A7; Bend; Pick A7 {other}")
     dmo_page.locator("form[data-action=proof] button[type=submit]").click()
 

@@ -1,0 +1,95 @@
+"""Helpers for the death match's browser tests (tests/browser/test_death_match_*.py): a seated
+match, layout and accessibility checks (axe-core, vendored), screenshots into test-artifacts/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from games.core import services
+from games.core.models import Match
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+AXE = ROOT / "static" / "vendor" / "axe-core-4.14.1.min.js"
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+SIZES = {"375x812": PHONE, "1280x800": DESKTOP}
+
+
+def seated_match(make_user: Any, settings: dict[str, Any]) -> tuple[Match, Any, Any, Any]:
+    """A started death match between erin (EC, seat 1) and dmitri (DMO, seat 2)."""
+    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
+    match = services.create_match(
+        host=host,
+        game_key="bejeweled-dm",
+        title="Friday final",
+        settings=settings,
+        roles=["EC", "DMO"],
+    )
+    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    return match, host, ec, dmo
+
+
+def layout(page: Any) -> dict[str, Any]:
+    """Where the page puts things: horizontal overflow and the boxes of the board, the action
+    panel, the clock and the claim box."""
+    return page.evaluate(
+        """() => {
+          const box = (selector) => {
+            const element = document.querySelector(selector);
+            if (!element) return null;
+            const r = element.getBoundingClientRect();
+            return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right};
+          };
+          return {
+            scrollWidth: document.documentElement.scrollWidth,
+            clientWidth: document.documentElement.clientWidth,
+            height: innerHeight,
+            board: box('#bjdm-board .bjdm-grid'),
+            actions: box('#bjdm-actions'),
+            clock: box('#bjdm-status .bjdm-clock'),
+            claim: box('#bjdm-actions form[data-action=claim]'),
+          };
+        }"""
+    )
+
+
+def assert_playable_layout(page: Any, where: str, *, board: bool = True) -> dict[str, Any]:
+    """No sideways scroll; the whole board and the top of the action panel on the first screen
+    (the page scrolled to its top)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    found = layout(page)
+    assert found["scrollWidth"] <= found["clientWidth"], f"{where}: sideways scroll {found}"
+    if board:
+        assert found["board"]["bottom"] <= found["height"], f"{where}: board below the fold {found}"
+    assert found["actions"]["top"] < found["height"], (
+        f"{where}: the action panel starts below the fold {found}"
+    )
+    return found
+
+
+def serious_axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core (vendored) over the game's panels: the serious and critical violations."""
+    if not page.evaluate("Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => {
+          const result = await axe.run({include: [['#match-root']]}, {resultTypes: ['violations']});
+          return result.violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+        }"""
+    )
+    return violations
+
+
+def shoot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path))
+    return path
