@@ -1,0 +1,383 @@
+"""Bejeweled 2 as a game definition: one seat, four modes (Classic, Action, Endless, Puzzle).
+
+The rules and the phases live in ``flow.py`` (pure functions); this module wires them into the
+match core and adds what the page needs to the one view (the grid to draw, the level bar, the
+Action clock, the cascade of the last move as animation frames)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.bejeweled2 import bot, engine, flow
+from games.bejeweled2.puzzles import PUZZLES
+from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.registry import register
+
+GEM_CSS = {colour: f"gem-{name}" for colour, name in engine.COLOUR_NAMES.items()}
+PIECE_LABELS = {
+    engine.HYPERCUBE: "hypercube",
+    engine.ROCK: "rock",
+    engine.EMPTY: "empty",
+}
+BOARD_CAPTION = "Columns A to H, rows 1 (top) to 8."
+CAUSES = {
+    "line": "lines",
+    "blast": "power gem blast",
+    "hypercube": "hypercube",
+    "bomb": "bomb",
+}
+
+
+def piece_css(piece: str) -> str:
+    """The CSS classes of a piece: its colour, and ``power`` / ``hypercube`` / ``rock`` /
+    ``bomb`` / ``empty`` for the special ones."""
+    if piece in GEM_CSS:
+        return GEM_CSS[piece]
+    if piece in engine.POWER_GEMS:
+        return f"{GEM_CSS[piece.upper()]} power"
+    if piece == engine.HYPERCUBE:
+        return "hypercube"
+    if piece == engine.ROCK:
+        return "rock"
+    if piece in engine.BOMBS:
+        return "bomb"
+    return "empty"
+
+
+PIECES = {
+    piece: piece_css(piece)
+    for piece in engine.COLOURS + engine.POWER_GEMS + engine.HYPERCUBE + engine.ROCK + engine.BOMBS
+}
+"""Every piece's CSS classes, sent in the view so the page paints animation frames the same way."""
+
+
+def piece_label(piece: str) -> str:
+    if piece in engine.COLOUR_NAMES:
+        return engine.COLOUR_NAMES[piece]
+    if piece in engine.POWER_GEMS:
+        return f"{engine.COLOUR_NAMES[piece.upper()]} power gem"
+    if piece in engine.BOMBS:
+        return f"bomb, {piece} move(s) left"
+    return PIECE_LABELS.get(piece, piece)
+
+
+def piece_text(piece: str) -> str:
+    """What is written on a cell: the bomb's count; the colours are drawn by CSS."""
+    return piece if piece in engine.BOMBS else ""
+
+
+def board_grid(board: str, marks: dict[str, str] | None = None, caption: str = "") -> dict:
+    """A board text as the shared grid template's rows (``core/_grid.html``)."""
+    marks = marks or {}
+    rows = []
+    for r, line in enumerate(board.split("\n")):
+        row = []
+        for c, piece in enumerate(line):
+            name = f"{engine.COLUMN_LETTERS[c]}{r + 1}"
+            row.append(
+                {
+                    "cell": name,
+                    "text": piece_text(piece),
+                    "css": piece_css(piece),
+                    "label": f"{name}, {piece_label(piece)}",
+                    "marks": marks.get(name, ""),
+                }
+            )
+        rows.append(row)
+    return {"name": "board", "caption": caption, "rows": rows}
+
+
+def cascade_frames(last: dict[str, Any]) -> list[dict[str, Any]]:
+    """The last move as frames for the page to play: the swap, then each removal (by cause, with
+    the points), each special made, the falls and the new gems, with the running score. Each frame
+    names the cells to mark; the page repaints from its ``board`` when it carries one."""
+    frames: list[dict[str, Any]] = []
+    board = [list(row) for row in last["before"].split("\n")]
+    running = 0
+
+    def at(name: str) -> tuple[int, int]:
+        return int(name[1:]) - 1, engine.COLUMN_LETTERS.index(name[0])
+
+    def snapshot() -> str:
+        return "\n".join("".join(row) for row in board)
+
+    for step in last["steps"]:
+        kind = step["kind"]
+        frame: dict[str, Any] = {"kind": kind, "marks": {}, "ms": 450}
+        if kind == "swap":
+            a, b = step["cells"]
+            (ra, ca), (rb, cb) = at(a), at(b)
+            board[ra][ca], board[rb][cb] = board[rb][cb], board[ra][ca]
+            frame.update(text=f"Swap {a} and {b}", marks={a: "swapping", b: "swapping"})
+        elif kind == "line":
+            cells = sorted({c for line in step["lines"] for c in line})
+            depth = step["depth"]
+            cascade = f" (cascade x{depth})" if depth > 1 else ""
+            name = engine.COLOUR_NAMES.get(step["colour"], step["colour"])
+            frame.update(
+                text=f"A line of {name}{cascade}", marks=dict.fromkeys(cells, "matched"), ms=350
+            )
+        elif kind == "special":
+            made = "a hypercube" if step["made"] == "hypercube" else "a power gem"
+            running += step["points"]
+            r, c = at(step["cell"])
+            board[r][c] = step["piece"]
+            frame.update(
+                text=f"{made.capitalize()} at {step['cell']} (+{step['points']})",
+                marks={step["cell"]: "made"},
+            )
+        elif kind == "remove":
+            running += step["points"]
+            for name in step["cells"]:
+                r, c = at(name)
+                board[r][c] = engine.EMPTY
+            cause = CAUSES.get(step["cause"], step["cause"])
+            source = f" from {step['source']}" if step.get("source") else ""
+            frame.update(
+                text=f"{len(step['cells'])} removed by {cause}{source}: +{step['points']}",
+                marks=dict.fromkeys(step["cells"], "removing"),
+                cause=step["cause"],
+            )
+        elif kind == "fall":
+            for source, target in step["moves"]:
+                (rs, cs), (rt, ct) = at(source), at(target)
+                board[rt][ct], board[rs][cs] = board[rs][cs], engine.EMPTY
+            frame.update(
+                text="Gems fall", marks=dict.fromkeys((t for _, t in step["moves"]), "fallen")
+            )
+        elif kind == "new":
+            for name, piece in step["cells"].items():
+                r, c = at(name)
+                board[r][c] = piece
+            frame.update(
+                text=f"{len(step['cells'])} new gems", marks=dict.fromkeys(step["cells"], "new")
+            )
+        elif kind == "hypercube":
+            frame.update(text=f"The hypercube at {step['cell']} goes off")
+        elif kind == "countdown":
+            for name, left in step["bombs"].items():
+                r, c = at(name)
+                board[r][c] = str(left)
+            frame.update(text="Bombs count down", marks=dict.fromkeys(step["bombs"], "bomb-tick"))
+        frame["board"] = snapshot()
+        frame["score"] = running
+        frames.append(frame)
+    if last.get("reshuffled"):
+        frames.append(
+            {
+                "kind": "reshuffle",
+                "text": "No move left: the board is reshuffled",
+                "board": last["reshuffled"],
+                "marks": {},
+                "score": running,
+                "ms": 700,
+            }
+        )
+    return frames
+
+
+class Bejeweled2(GameDefinition):
+    key = "bejeweled-2"
+    play_url_name = "bejeweled2_play"
+    title = "Bejeweled 2"
+    min_seats = flow.MIN_SEATS
+    max_seats = flow.MAX_SEATS
+    roles = ()
+    template_dir = "bejeweled2"
+    bot_levels = tuple(bot.BOT_LEVELS)
+    bot_level_help = dict(bot.BOT_LEVELS)
+    unversioned_actions = flow.UNVERSIONED_ACTIONS
+    stylesheets = ("css/bejeweled2.css",)
+    scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js")
+    rules_summary = (
+        "Swap side-by-side gems to line up three or more. Classic, Action (against a draining "
+        "clock), Endless, or one of the puzzles."
+    )
+
+    # --- settings ------------------------------------------------------------------------------
+
+    def settings_form(self) -> type:
+        from games.bejeweled2.forms import Bejeweled2SettingsForm
+
+        return Bejeweled2SettingsForm.for_game(self)
+
+    def default_settings(self) -> dict[str, Any]:
+        return {"auto_start": True, **flow.default_settings()}
+
+    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        merged = flow.clean_settings({**self.default_settings(), **settings})
+        if not isinstance(merged["auto_start"], bool):
+            raise ValueError("auto_start is true or false")
+        return merged
+
+    # --- the rules -----------------------------------------------------------------------------
+
+    def start(
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+    ) -> Outcome:
+        return flow.start(self.clean_settings(settings), seats, seed, now)
+
+    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+        return flow.act(state, seat, action, now)
+
+    def timeout(
+        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Outcome:
+        return flow.timeout(state, key, now, drafts)
+
+    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
+        return flow.adjudicate(state, award, now)
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        return flow.clean_draft(state, seat, draft)
+
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+        return bot.decide(view, seat, level, now)
+
+    # --- what a viewer sees --------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        if not state or "phase" not in state:
+            return {}
+        shown = flow.view(state, viewer)
+        marks = {}
+        if shown["hint"]:
+            marks = {shown["hint"]["a"]: "hint", shown["hint"]["b"]: "hint"}
+        # One caption for every viewer, so the grid is drawn once per move for all audiences
+        # (the player's instructions are in the step text under the board).
+        shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
+        # A hint the player's page shows after a few idle seconds; only the player's page uses
+        # it, so only the player's view pays for the search.
+        move = (
+            engine.best_move(shown["board"])
+            if shown["you"] and "swap" in shown["actions"]
+            else None
+        )
+        shown["idle_hint"] = list(move) if move else None
+        shown["pieces"] = PIECES
+        shown["frames"] = cascade_frames(shown["last"]) if shown["last"] else []
+        progress = shown["level_progress"]
+        shown["level_percent"] = (
+            min(100, progress["points"] * 100 // progress["needed"]) if progress else None
+        )
+        if shown["clock"]:
+            clock = shown["clock"]
+            clock["percent"] = max(0, min(100, clock["left_ms"] * 100 // clock["cap_ms"]))
+        if shown["puzzle"]:
+            following = shown["puzzle"]["index"] + 1
+            shown["puzzle"]["next"] = following if following < len(PUZZLES) else None
+        return shown
+
+    def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
+        """A solo game: the host ends it with the player as the winner, or with no winner."""
+        from games.core.gamedef import award_value, seat_label
+
+        if not state or state.get("phase") == "over":
+            return []
+        choices = [
+            (award_value({"winner": seat.index}), f"End the game: {seat_label(seat)} wins")
+            for seat in seats
+            if seat.index == 0
+        ]
+        return [*choices, (award_value({"winner": None}), "End the game with no winner")]
+
+    # --- replay and help -------------------------------------------------------------------------
+    controls_help = (
+        "Click a gem, then a side-by-side gem to swap them (or drag one onto its neighbour).",
+        "A swap must make a line of three or more; an illegal swap shakes back with the reason.",
+        "Lines of four make power gems, lines of five hypercubes; cascades score more.",
+        "Stuck? Hint shows a swap. In Puzzle mode, Restart puts the puzzle back.",
+        "Keyboard: Tab to the board, arrow keys to move, Enter to choose each gem.",
+    )
+
+    def describe_event(self, event: dict[str, Any], state: State) -> str:
+        from games.core.replaying import generic_description
+
+        data = event.get("data") or {}
+        kind = event.get("kind")
+        if kind == "started":
+            mode = flow.MODE_TITLES.get(data.get("mode", ""), "A")
+            puzzle = data.get("puzzle")
+            return f"{mode} game begins" + (
+                f" (puzzle {puzzle + 1})." if puzzle is not None else "."
+            )
+        if kind in ("swapped", "puzzle_solved", "puzzle_failed") or (
+            kind == "game_over" and "a" in data
+        ):
+            text = (
+                f"Swap {data['a']} and {data['b']}: {data.get('removed', 0)} gems removed, "
+                f"+{data.get('score', 0):,} points (total {data.get('total', 0):,})."
+            )
+            if data.get("level_up"):
+                text += f" Level {data['level_up']}!"
+            if data.get("reshuffled"):
+                text += " No move was left: the board is reshuffled."
+            if kind == "puzzle_failed":
+                text += " No move is left: the puzzle is stuck."
+            result = data.get("result") or {}
+            if result.get("summary"):
+                text += f" {result['summary']}"
+            return text
+        if kind == "game_over":
+            summary = (data.get("result") or {}).get("summary")
+            return summary or "The game is over."
+        if kind == "hint":
+            return f"Hint: swap {data['a']} and {data['b']}."
+        if kind == "restarted":
+            return "The puzzle is put back as it started."
+        if kind == "solution":
+            moves = "; ".join(f"{a}-{b}" for a, b in data.get("solution", []))
+            return f"The solution: {moves}." if moves else "The puzzle has no solution."
+        if kind in ("clock_ignored", "clock_not_due"):
+            return "The clock was checked; the game goes on."
+        return generic_description(event, state)
+
+    def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+        marks: list[tuple[int, str]] = []
+        for event in events:
+            data = event.get("data") or {}
+            if event["kind"] == "started":
+                marks.append((event["version"], "Start"))
+            elif data.get("level_up"):
+                marks.append((event["version"], f"Level {data['level_up']}"))
+            elif event["kind"] == "restarted":
+                marks.append((event["version"], "Restart"))
+        return marks
+
+    def rules_examples(self) -> list[dict[str, Any]]:
+        found = self._power_gem_example()
+        if found is None:
+            return []
+        board, a, b, after = found
+        marks = {a: "selected", b: "selected"}
+        return [
+            {
+                "title": "A swap that makes a power gem",
+                "text": (
+                    f"Swapping {a} and {b} lines up four gems of one colour: three are removed "
+                    "and the fourth stays as a power gem (it sparkles), which explodes when it is "
+                    "removed later. Gems fall and new ones drop in from the top."
+                ),
+                "grids": [
+                    board_grid(board, marks, caption=f"Before: swap {a} and {b}")
+                    | {"name": "example-before"},
+                    board_grid(after, caption="After: the power gem stays")
+                    | {"name": "example-after"},
+                ],
+            }
+        ]
+
+    @staticmethod
+    def _power_gem_example() -> tuple[str, str, str, str] | None:
+        """A board, a swap on it that leaves a power gem, and the board after (refilled)."""
+        for seed in range(200):
+            board = engine.format_board(engine.generate_board(seed))
+            for a, b in engine.legal_moves(board):
+                after = engine.format_board(engine.swap(board, a, b, seed).board)
+                if any(ch in engine.POWER_GEMS for ch in after):
+                    return board, a, b, after
+        return None
+
+
+GAME = register(Bejeweled2())

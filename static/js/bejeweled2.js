@@ -1,0 +1,219 @@
+// Bejeweled 2 page: choosing a swap on the shared grid (click a gem then a neighbour, or drag),
+// the refusal of an illegal swap, the cascade of the last move played step by step, the idle
+// hint and the Action clock bar. It never decides a rule: the server's view (gemArena.view())
+// and its refusals do.
+(function () {
+  "use strict";
+
+  const LETTERS = "ABCDEFGH";
+  const IDLE_MS = 6000;
+  const PLAYED = ["swapped", "game_over", "puzzle_solved", "puzzle_failed"];
+  let selected = null; // the first cell of a swap being chosen
+  let sent = null; // the swap last sent: [a, b]
+  let pressed = null; // the cell a press began on (grid.js reports a drag's first gem from it)
+  let idleTimer = null;
+  let shownMoves = null; // the move count whose cascade the page has shown
+
+  function game() {
+    const whole = window.gemArena && window.gemArena.view();
+    return whole && whole.game && whole.game.phase ? whole.game : null;
+  }
+
+  function board() {
+    return document.querySelector('#bj2-board [data-grid="board"]');
+  }
+
+  function button(name) {
+    const table = board();
+    return table ? table.querySelector(`[data-cell="${name}"]`) : null;
+  }
+
+  function canSwap(view) {
+    return Boolean(view && view.you && view.actions.indexOf("swap") !== -1);
+  }
+
+  function neighbours(a, b) {
+    const ca = LETTERS.indexOf(a[0]), cb = LETTERS.indexOf(b[0]);
+    const ra = parseInt(a.slice(1), 10), rb = parseInt(b.slice(1), 10);
+    return Math.abs(ca - cb) + Math.abs(ra - rb) === 1;
+  }
+
+  // --- painting -------------------------------------------------------------------------------
+
+  function paint(text, marks, pieces) {
+    const rows = text.split("\n");
+    rows.forEach((line, r) => {
+      line.split("").forEach((piece, c) => {
+        const name = LETTERS[c] + (r + 1);
+        const cell = button(name);
+        if (!cell) return;
+        let css = "cell " + (pieces[piece] || "empty");
+        if (marks && marks[name]) css += " " + marks[name];
+        cell.className = css;
+        const gem = cell.querySelector(".gem");
+        if (gem) gem.textContent = /[0-9]/.test(piece) ? piece : "";
+      });
+    });
+  }
+
+  function setScore(value) {
+    const score = document.querySelector("#bj2-status .bj2-score-value");
+    if (score) score.textContent = String(value);
+  }
+
+  function setStepText(text) {
+    const line = document.querySelector("#bj2-board .bj2-step-text");
+    if (line) line.textContent = text;
+  }
+
+  function select(name) {
+    if (selected) { const old = button(selected); if (old) old.classList.remove("selected"); }
+    selected = name;
+    if (name) { const cell = button(name); if (cell) cell.classList.add("selected"); }
+  }
+
+  // --- the last move, step by step --------------------------------------------------------------
+
+  function animate(view) {
+    const fresh = shownMoves !== null && view.moves > shownMoves;
+    shownMoves = view.moves;
+    if (!fresh || !view.frames || !view.frames.length || !view.last) { restartIdle(); return; }
+    const before = view.score - view.last.score;
+    const finalText = document.querySelector("#bj2-board .bj2-step-text");
+    const summary = finalText ? finalText.textContent : "";
+    const table = board();
+    if (table) table.classList.add("animating");
+    window.gemSteps.play(view.frames, (frame) => {
+      paint(frame.board, frame.marks, view.pieces);
+      setScore(before + frame.score);
+      setStepText(frame.text + (frame.score ? ` · this move +${frame.score}` : ""));
+    }, {
+      done: () => {
+        const now = game();
+        if (now) paint(now.board, {}, now.pieces);
+        if (now) setScore(now.score);
+        setStepText(summary);
+        const grid = board();
+        if (grid) grid.classList.remove("animating");
+        restartIdle();
+      },
+    });
+  }
+
+  // --- the refusal of an illegal swap -------------------------------------------------------------
+
+  function refuse(message) {
+    const line = document.querySelector("#bj2-board .bj2-refusal");
+    if (line) line.textContent = message;
+    if (!sent) return;
+    for (const name of sent) {
+      const cell = button(name);
+      if (!cell) continue;
+      cell.classList.remove("shake");
+      void cell.offsetWidth; // restart the animation
+      cell.classList.add("shake");
+    }
+    sent = null;
+  }
+
+  function watchErrors() {
+    const box = document.getElementById("match-error");
+    if (!box) return;
+    new MutationObserver(() => {
+      if (box.textContent) refuse(box.textContent);
+    }).observe(box, { childList: true, characterData: true, subtree: true });
+  }
+
+  // --- the idle hint --------------------------------------------------------------------------
+
+  function clearHint() {
+    for (const cell of document.querySelectorAll("#bj2-board .cell.idle-hint")) {
+      cell.classList.remove("idle-hint", "hint");
+    }
+  }
+
+  function restartIdle() {
+    clearTimeout(idleTimer);
+    clearHint();
+    const view = game();
+    if (!canSwap(view) || !view.idle_hint) return;
+    idleTimer = setTimeout(() => {
+      if (window.gemSteps.playing) { restartIdle(); return; }
+      const current = game();
+      if (!canSwap(current) || !current.idle_hint) return;
+      for (const name of current.idle_hint) {
+        const cell = button(name);
+        if (cell) cell.classList.add("idle-hint", "hint");
+      }
+    }, IDLE_MS);
+  }
+
+  // --- the Action clock bar -----------------------------------------------------------------
+
+  function tickClockBar() {
+    const bar = document.querySelector("#bj2-status .bj2-clock-bar");
+    if (!bar) return;
+    const deadline = bar.querySelector("[data-deadline]");
+    const fill = bar.querySelector(".fill");
+    if (!deadline || !fill) return;
+    const realLeft = Math.max(0, Date.parse(deadline.dataset.deadline) - Date.now());
+    const gameLeft = realLeft * parseFloat(bar.dataset.drain || "1");
+    const percent = Math.max(0, Math.min(100, (100 * gameLeft) / parseFloat(bar.dataset.capMs)));
+    fill.style.width = percent.toFixed(1) + "%";
+    bar.classList.toggle("low", percent < 15);
+  }
+
+  // --- events ---------------------------------------------------------------------------------
+
+  document.addEventListener("gem:cell", (event) => {
+    const detail = event.detail;
+    if (detail.grid !== "board") return;
+    const view = game();
+    if (!canSwap(view)) return;
+    if (window.gemSteps.playing) window.gemSteps.stop();
+    restartIdle();
+    const line = document.querySelector("#bj2-board .bj2-refusal");
+    if (line) line.textContent = "";
+    if (detail.drag && detail.cell === pressed) {
+      // A drag starts afresh from the gem it began on, whatever was picked before.
+      select(detail.cell);
+      return;
+    }
+    if (!selected || selected === detail.cell && !detail.drag) {
+      select(selected === detail.cell ? null : detail.cell);
+      return;
+    }
+    if (selected === detail.cell) return;
+    if (!neighbours(selected, detail.cell)) {
+      if (!detail.drag) select(detail.cell); // a drag passing a corner keeps its first gem
+      return;
+    }
+    sent = [selected, detail.cell];
+    window.gemArena.send({ type: "swap", a: selected, b: detail.cell });
+    select(null);
+  });
+
+  document.addEventListener("gem:cancel", () => select(null));
+
+  document.addEventListener("pointerdown", (event) => {
+    const cell = event.target.closest && event.target.closest('[data-grid="board"] [data-cell]');
+    pressed = cell ? cell.dataset.cell : null;
+  });
+
+  document.addEventListener("gem:update", (event) => {
+    const kind = event.detail && event.detail.event && event.detail.event.kind;
+    const view = game();
+    selected = null;
+    if (view && PLAYED.indexOf(kind) !== -1) { sent = null; animate(view); return; }
+    if (view) shownMoves = view.moves;
+    restartIdle();
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const view = game();
+    shownMoves = view ? view.moves : 0;
+    watchErrors();
+    restartIdle();
+    setInterval(tickClockBar, 250);
+  });
+})();

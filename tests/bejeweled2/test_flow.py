@@ -1,0 +1,435 @@
+"""The Bejeweled 2 match flow: every mode, clock, refusal and end, with a hand-advanced clock."""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games.bejeweled2 import engine, flow
+from games.bejeweled2.puzzles import PUZZLES
+from games.bejeweled2.solver import solve
+from games.core.flowkit import derived_seed
+from games.core.gamedef import ActionError, SeatInfo, Viewer
+
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+SEATS = [SeatInfo(0, "player", "Ann")]
+SEED = 987_654_321_987
+# A stuck pattern with one legal move (C7-C8); with seed 0 the new gems leave it stuck again.
+NEARLY_STUCK = "\n".join(["PRYGBOWP", "YGBOWPRY", "BOWPRYGB"] * 2 + ["PRYGBOWP", "YYGOWPRY"])
+
+
+def at(seconds: float) -> datetime:
+    return START + timedelta(seconds=seconds)
+
+
+def begin(mode: str = "classic", seed: int = SEED, **settings):
+    return flow.start({"mode": mode, **settings}, SEATS, seed, START).state
+
+
+def act(state, action: dict, seconds: float = 1.0):
+    """Play ``action`` and check that the input state was left alone."""
+    before = copy.deepcopy(state)
+    outcome = flow.act(state, 0, action, at(seconds))
+    assert state == before
+    json.dumps(outcome.state)
+    return outcome
+
+
+def refused(state, action: dict, code: str, seconds: float = 1.0, seat: int = 0) -> str:
+    before = copy.deepcopy(state)
+    with pytest.raises(ActionError) as caught:
+        flow.act(state, seat, action, at(seconds))
+    assert caught.value.code == code
+    assert state == before
+    return caught.value.message
+
+
+def first_move(state) -> dict:
+    a, b = engine.legal_moves(state["board"])[0]
+    return {"type": "swap", "a": a, "b": b}
+
+
+# --- settings and the start ----------------------------------------------------------------------
+
+
+def test_it_completes_the_settings_with_their_defaults() -> None:
+    assert flow.clean_settings({}) == {"mode": "classic", "puzzle": 0}
+    assert flow.clean_settings({"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"mode": "blitz"}, "mode must be one of"),
+        ({"mode": "puzzle", "puzzle": len(PUZZLES)}, "puzzle must be a number"),
+        ({"colour": "red"}, "unknown setting"),
+    ],
+)
+def test_it_refuses_bad_settings(settings, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        flow.clean_settings(settings)
+
+
+def test_it_is_played_by_one_player() -> None:
+    assert flow.MIN_SEATS == flow.MAX_SEATS == 1
+    with pytest.raises(ValueError, match="one player"):
+        flow.start({}, [SeatInfo(0, "a", "Ann"), SeatInfo(1, "b", "Bo")], SEED, START)
+
+
+def test_a_classic_game_starts_on_a_new_board_from_the_match_seed() -> None:
+    state = begin()
+    board = engine.parse_board(state["board"])
+    assert board.is_full and not engine.has_match(board) and engine.has_legal_move(board)
+    assert state["board"] == begin()["board"]
+    assert state["board"] != begin(seed=1)["board"]
+    assert (state["phase"], state["score"], state["level"], state["deadlines"]) == (
+        "playing",
+        0,
+        1,
+        {},
+    )
+
+
+def test_only_swap_is_unversioned() -> None:
+    assert frozenset({"swap"}) == flow.UNVERSIONED_ACTIONS
+
+
+# --- swaps ---------------------------------------------------------------------------------------
+
+
+def test_a_swap_plays_the_move_and_scores_it() -> None:
+    state = begin()
+    move = first_move(state)
+    outcome = act(state, move)
+    turn = engine.swap(state["board"], move["a"], move["b"], None)
+    new = outcome.state
+    assert outcome.kind == "swapped"
+    assert new["moves"] == 1 and new["score"] == outcome.public["score"] > 0
+    assert new["score"] == sum(step.get("points", 0) for step in new["last"]["steps"])
+    assert new["last"]["before"] == state["board"]
+    assert engine.parse_board(new["board"]).is_full
+    assert turn.score <= new["score"]  # the new gems can only add cascades
+    assert outcome.public["steps"] == new["last"]["steps"]
+
+
+def test_the_same_seed_replays_the_same_game() -> None:
+    one, two = begin(), begin()
+    for _ in range(5):
+        one = act(one, first_move(one)).state
+        two = act(two, first_move(two)).state
+    assert one == two
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"type": "swap", "a": "A1", "b": "C1"}, "illegal_swap"),
+        ({"type": "swap", "a": "A1"}, "bad_cell"),
+        ({"type": "swap", "a": 4, "b": "A2"}, "bad_cell"),
+        ({"type": "dance"}, "unknown_action"),
+        ({"type": "restart"}, "not_puzzle"),
+        ({"type": "solution"}, "not_puzzle"),
+    ],
+)
+def test_it_refuses_bad_actions_and_changes_nothing(action, code) -> None:
+    refused(begin(), action, code)
+
+
+def test_it_refuses_a_seat_that_is_not_playing() -> None:
+    state = begin()
+    refused(state, first_move(state), "not_your_game", seat=1)
+
+
+def test_a_hint_shows_the_best_immediate_move_until_the_next_swap() -> None:
+    state = begin()
+    outcome = act(state, {"type": "hint"})
+    a, b = engine.best_move(state["board"])
+    assert outcome.state["hint"] == {"a": a, "b": b} == outcome.public
+    assert outcome.state["hints"] == 1
+    after = act(outcome.state, {"type": "swap", "a": a, "b": b}).state
+    assert after["hint"] is None
+
+
+def test_levels_last_a_thousand_points_times_the_level() -> None:
+    assert [flow.level_for(s) for s in (0, 999, 1000, 2999, 3000, 6000)] == [1, 1, 2, 2, 3, 4]
+    assert flow.level_progress(1500) == {"points": 500, "needed": 2000}
+
+
+def test_a_swap_that_crosses_a_threshold_levels_up() -> None:
+    state = begin()
+    state["score"] = 990
+    outcome = act(state, first_move(state))
+    assert outcome.state["level"] == 2 and outcome.public["level_up"] == 2
+
+
+# --- the ends of Classic and Endless -------------------------------------------------------------
+
+
+def test_a_classic_game_ends_when_no_legal_move_remains() -> None:
+    state = begin(seed=0)
+    state["board"] = NEARLY_STUCK
+    outcome = act(state, {"type": "swap", "a": "C7", "b": "C8"})
+    assert outcome.kind == "game_over"
+    assert not engine.has_legal_move(outcome.state["board"])
+    assert outcome.result["winner"] == 0
+    assert outcome.result["reason"] == "no_moves"
+    assert outcome.result["score"] == outcome.state["score"] > 0
+    assert outcome.result["mode"] == "classic" and outcome.result["level"] == 1
+    assert "no legal move" in outcome.result["summary"]
+    assert outcome.state["phase"] == "over"
+    refused(outcome.state, {"type": "hint"}, "match_over")
+
+
+def test_an_endless_game_reshuffles_a_stuck_board_from_the_seed() -> None:
+    state = begin("endless", seed=0)
+    state["board"] = NEARLY_STUCK
+    outcome = act(state, {"type": "swap", "a": "C7", "b": "C8"})
+    new = outcome.state
+    assert outcome.result is None and new["phase"] == "playing"
+    assert new["reshuffles"] == 1 and new["last"]["reshuffled"] == new["board"]
+    assert engine.has_legal_move(new["board"]) and not engine.has_match(new["board"])
+    stuck = engine.swap(NEARLY_STUCK, "C7", "C8", derived_seed(0, "refill", 0)).board
+    assert sorted(new["board"].replace("\n", "")) == sorted(stuck.cells)
+    assert new == act(state, {"type": "swap", "a": "C7", "b": "C8"}).state
+
+
+def test_the_player_may_end_the_game() -> None:
+    state = act(begin(), {"type": "resign"}).state
+    assert state["phase"] == "over" and state["result"]["reason"] == "ended"
+    outcome = act(begin(), {"type": "end"})
+    assert outcome.result["winner"] == 0
+    assert outcome.prizes == {0: {"garnets": 0, "tokens": 0}}
+    assert "prizes" not in outcome.result
+    refused(outcome.state, {"type": "end"}, "match_over")
+
+
+# --- Action --------------------------------------------------------------------------------------
+
+
+def test_the_action_clock_starts_at_sixty_seconds() -> None:
+    state = begin("action")
+    assert state["deadlines"] == {"clock": at(60).isoformat()}
+
+
+def test_a_swap_adds_a_second_a_piece_removed_to_what_is_left() -> None:
+    state = begin("action")
+    outcome = act(state, first_move(state), seconds=10)
+    removed = outcome.public["removed"]
+    assert outcome.state["deadlines"]["clock"] == at(10 + 50 + removed).isoformat()
+    assert outcome.public["deadline"] == outcome.state["deadlines"]["clock"]
+
+
+def test_the_action_clock_never_holds_more_than_ninety_seconds() -> None:
+    state = begin("action")
+    state["clock"]["left_ms"] = 89_500
+    state["deadlines"]["clock"] = at(89.5).isoformat()
+    outcome = act(state, first_move(state), seconds=0)
+    assert outcome.state["deadlines"]["clock"] == at(90).isoformat()
+
+
+def test_the_action_clock_drains_faster_each_level() -> None:
+    assert [flow.drain_per_second(level) for level in (1, 2, 5)] == [(4, 4), (5, 4), (8, 4)]
+    state = begin("action")
+    state["score"] = 995
+    outcome = act(state, first_move(state), seconds=20)
+    assert outcome.state["level"] == 2
+    left = 40 + outcome.public["removed"]
+    assert outcome.state["deadlines"]["clock"] == at(20 + left / 1.25).isoformat()
+    # Twenty seconds later at level 2, 25 seconds have drained.
+    later = act(outcome.state, first_move(outcome.state), seconds=40)
+    left2 = min(90, left - 25 + later.public["removed"])
+    assert later.state["deadlines"]["clock"] == at(40 + left2 / flow_rate(later.state)).isoformat()
+
+
+def flow_rate(state) -> float:
+    num, den = flow.drain_per_second(state["level"])
+    return num / den
+
+
+def test_a_swap_after_the_clock_ran_out_is_refused() -> None:
+    state = begin("action")
+    message = refused(state, first_move(state), "time_up", seconds=60)
+    assert "time is up" in message
+    refused(state, {"type": "hint"}, "time_up", seconds=61)
+
+
+def test_the_clock_firing_early_changes_nothing_and_on_time_ends_the_game() -> None:
+    state = begin("action")
+    early = flow.timeout(state, "clock", at(59))
+    assert early.kind == "clock_not_due" and early.state == state
+    over = flow.timeout(state, "clock", at(60), drafts=None)
+    assert over.kind == "game_over"
+    assert over.result["reason"] == "time_up" and over.result["winner"] == 0
+    assert over.state["deadlines"] == {} and over.state["phase"] == "over"
+    assert "clock ran out" in over.result["summary"]
+
+
+def test_a_swap_moves_the_deadline_so_the_old_firing_time_is_not_due() -> None:
+    state = begin("action")
+    moved = act(state, first_move(state), seconds=30).state
+    assert flow.timeout(moved, "clock", at(60)).kind == "clock_not_due"
+
+
+def test_an_unknown_clock_is_ignored() -> None:
+    state = begin("action")
+    outcome = flow.timeout(state, "round", at(100))
+    assert outcome.kind == "clock_ignored" and outcome.state["phase"] == "playing"
+
+
+# --- Puzzle --------------------------------------------------------------------------------------
+
+
+def test_a_puzzle_starts_on_its_board_without_levels_or_clock() -> None:
+    state = begin("puzzle", puzzle=2)
+    assert state["board"] == engine.format_board(engine.parse_board(PUZZLES[2].board))
+    view = flow.view(state, Viewer(seat=0))
+    assert view["puzzle"]["title"] == PUZZLES[2].title and view["puzzle"]["number"] == 3
+    assert view["level"] is None and view["level_progress"] is None and view["deadline"] is None
+    assert view["actions"] == ["swap", "hint", "restart", "end"]
+
+
+def test_clearing_the_board_solves_the_puzzle_and_ends_the_match() -> None:
+    state = begin("puzzle", puzzle=0)
+    for a, b in solve(state["board"]).moves:
+        outcome = act(state, {"type": "swap", "a": a, "b": b})
+        state = outcome.state
+    assert outcome.kind == "puzzle_solved"
+    assert outcome.result["solved"] is True and outcome.result["winner"] == 0
+    assert outcome.result["next_puzzle"] == 1 and outcome.result["mode"] == "puzzle"
+    assert "solved in 3 move(s)" in outcome.result["summary"]
+
+
+def test_no_new_gems_fall_in_a_puzzle() -> None:
+    state = begin("puzzle", puzzle=0)
+    outcome = act(state, {"type": "swap", "a": "D7", "b": "D8"})
+    assert not any(step["kind"] == "new" for step in outcome.state["last"]["steps"])
+    assert (
+        outcome.state["board"].count(".") == state["board"].count(".") + outcome.public["removed"]
+    )
+
+
+def stuck_puzzle():
+    return act(begin("puzzle", puzzle=0), {"type": "swap", "a": "F7", "b": "F8"})
+
+
+def test_a_stuck_puzzle_fails_and_offers_restart_and_the_solution() -> None:
+    outcome = stuck_puzzle()
+    assert outcome.kind == "puzzle_failed" and outcome.result is None
+    state = outcome.state
+    assert state["phase"] == "failed" and state["failures"] == 1
+    assert flow.view(state, Viewer(seat=0))["actions"] == ["restart", "solution", "end"]
+    refused(state, {"type": "swap", "a": "D7", "b": "D8"}, "wrong_phase")
+    refused(state, {"type": "hint"}, "wrong_phase")
+
+
+def test_the_solution_is_refused_before_a_failure() -> None:
+    refused(begin("puzzle"), {"type": "solution"}, "no_failure_yet")
+
+
+def test_after_a_failure_the_player_may_see_the_solution() -> None:
+    outcome = act(stuck_puzzle().state, {"type": "solution"})
+    expected = [list(move) for move in solve(PUZZLES[0].board).moves]
+    assert outcome.state["solution"] == expected == outcome.public["solution"]
+    assert flow.view(outcome.state, Viewer.spectator())["solution"] == expected
+
+
+def test_restart_puts_the_puzzle_back_as_it_started() -> None:
+    failed = stuck_puzzle().state
+    state = act(failed, {"type": "restart"}, seconds=5).state
+    assert state["board"] == failed["start_board"]
+    assert (state["phase"], state["moves"], state["score"], state["restarts"]) == (
+        "playing",
+        0,
+        0,
+        1,
+    )
+    assert state["failures"] == 1
+
+
+def test_a_puzzle_hint_is_the_first_move_of_a_shortest_solution() -> None:
+    state = begin("puzzle", puzzle=0)
+    first = solve(state["board"]).moves[0]
+    assert act(state, {"type": "hint"}).public == {"a": first[0], "b": first[1]}
+
+
+def test_a_puzzle_ended_unsolved_has_no_winner() -> None:
+    outcome = act(stuck_puzzle().state, {"type": "end"})
+    assert outcome.result["solved"] is False and outcome.result["winner"] is None
+    assert outcome.result["next_puzzle"] is None
+
+
+def test_bombs_count_down_in_a_puzzle_and_restart_resets_them() -> None:
+    index = next(i for i, p in enumerate(PUZZLES) if "3" in p.board)
+    state = begin("puzzle", puzzle=index)
+    a, b = engine.legal_moves(state["board"])[0]
+    moved = act(state, {"type": "swap", "a": a, "b": b}).state
+    assert any(step["kind"] == "countdown" for step in moved["last"]["steps"])
+    assert act(moved, {"type": "restart"}).state["board"] == state["board"]
+
+
+# --- the host and the view -----------------------------------------------------------------------
+
+
+def test_the_host_may_end_the_game_naming_the_winner_or_no_one() -> None:
+    state = begin()
+    outcome = flow.adjudicate(state, {"winner": None}, at(5))
+    assert outcome.result["winner"] is None and outcome.state["phase"] == "over"
+    assert flow.adjudicate(state, {"winner": 0}, at(5)).result["winner"] == 0
+    with pytest.raises(ActionError) as bad:
+        flow.adjudicate(state, {"winner": 1}, at(5))
+    assert bad.value.code == "bad_award"
+    with pytest.raises(ActionError) as over:
+        flow.adjudicate(outcome.state, {"winner": 0}, at(6))
+    assert over.value.code == "match_over"
+
+
+def test_there_are_no_drafts() -> None:
+    with pytest.raises(ActionError) as caught:
+        flow.clean_draft(begin(), 0, {"cells": []})
+    assert caught.value.code == "no_drafts"
+
+
+@pytest.mark.parametrize("mode", flow.MODES)
+def test_everyone_sees_the_same_table_and_no_one_sees_the_seed(mode) -> None:
+    state = begin(mode)
+    state = act(state, first_move(state)).state
+    views = [
+        flow.view(state, Viewer(seat=0)),
+        flow.view(state, Viewer.host()),
+        flow.view(state, Viewer.spectator()),
+    ]
+    texts = [json.dumps(view) for view in views]
+    for view in views[1:]:
+        assert {**view, "you": True} == views[0]
+    for text in texts:
+        assert str(SEED) not in text and '"seed"' not in text
+    assert views[0]["board"] == state["board"] and views[0]["last"]["steps"]
+
+
+def test_the_view_holds_what_the_page_needs() -> None:
+    state = begin("action")
+    state = act(state, first_move(state), seconds=3).state
+    view = flow.view(state, Viewer(seat=0))
+    assert view["deadline"] == state["deadlines"]["clock"]
+    assert view["clock"]["drain_per_second"] == "1"
+    assert len(view["rows"]) == 8 and view["score"] == state["score"]
+    assert view["level_progress"] == {"points": state["score"], "needed": 1000}
+    assert view["turn_started"] == at(3).isoformat()
+    assert (view["over"], view["reason"], view["moves"]) == (False, None, 1)
+    assert view["actions"] == ["swap", "hint", "end"]
+
+
+def test_one_whole_puzzle_match_from_start_to_result_with_a_failure_and_a_restart() -> None:
+    state = begin("puzzle", puzzle=0)
+    state = act(state, {"type": "swap", "a": "F7", "b": "F8"}, 2).state
+    state = act(state, {"type": "solution"}, 3).state
+    state = act(state, {"type": "restart"}, 4).state
+    outcome = None
+    for k, (a, b) in enumerate(state["solution"]):
+        outcome = act(state, {"type": "swap", "a": a, "b": b}, 5 + k)
+        state = outcome.state
+    assert outcome.result["solved"] is True
+    assert state["phase"] == "over" and flow.view(state, Viewer(seat=0))["actions"] == []

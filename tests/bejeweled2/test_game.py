@@ -1,0 +1,132 @@
+"""Bejeweled 2 wired into the core: the definition, its settings and form, and the view the page
+draws (the grid, the level bar, the clock, the last move as animation frames). No database."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games.bejeweled2 import engine, flow
+from games.bejeweled2.game import GAME, board_grid, cascade_frames, piece_css
+from games.bejeweled2.puzzles import PUZZLES
+from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.registry import get_game
+
+NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+SEATS = [SeatInfo(0, "", "Ada")]
+
+
+def started(**settings):
+    return GAME.start(GAME.clean_settings(settings), SEATS, 11, NOW).state
+
+
+def played(state, when: float = 1):
+    a, b = engine.best_move(state["board"])
+    return GAME.act(state, 0, {"type": "swap", "a": a, "b": b}, NOW + timedelta(seconds=when))
+
+
+def test_it_is_registered_as_a_one_seat_game():
+    assert get_game("bejeweled-2") is GAME
+    assert (GAME.min_seats, GAME.max_seats, GAME.roles) == (1, 1, ())
+    assert GAME.unversioned_actions == flow.UNVERSIONED_ACTIONS == {"swap"}
+    assert set(GAME.bot_levels) == set(GAME.bot_level_help) == {"greedy", "random", "relaxed"}
+    assert GAME.scripts[-1] == "js/bejeweled2.js" and "js/steps.js" in GAME.scripts
+
+
+def test_settings_default_to_classic_and_take_each_mode():
+    assert GAME.clean_settings({}) == {"auto_start": True, "mode": "classic", "puzzle": 0}
+    for mode in flow.MODES:
+        assert GAME.clean_settings({"mode": mode})["mode"] == mode
+    assert GAME.clean_settings({"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"mode": "blitz"}, {"puzzle": len(PUZZLES)}, {"puzzle": -1}, {"colour": "red"}],
+)
+def test_bad_settings_are_refused_with_a_reason(settings):
+    with pytest.raises(ValueError):
+        GAME.clean_settings(settings)
+
+
+def test_the_settings_form_offers_the_modes_and_the_puzzles():
+    form_class = GAME.settings_form()
+    form = form_class({"title": "", "seat_count": "1", "mode": "puzzle", "puzzle": "2"})
+    assert form.is_valid(), form.errors
+    assert form.match_settings() == {"mode": "puzzle", "puzzle": 2, "auto_start": False}
+    assert not form_class({"seat_count": "1", "mode": "nope", "puzzle": "0"}).is_valid()
+    assert not form_class({"seat_count": "2", "mode": "classic", "puzzle": "0"}).is_valid()
+
+
+def test_the_view_draws_the_board_as_the_shared_grid():
+    view = GAME.view(started(), Viewer(0))
+    grid = view["grid"]
+    assert grid["name"] == "board" and len(grid["rows"]) == 8
+    assert [c["cell"] for c in grid["rows"][0]][:3] == ["A1", "B1", "C1"]
+    first = view["board"][0]
+    assert grid["rows"][0][0]["css"] == piece_css(first)
+    assert grid["rows"][0][0]["label"].startswith("A1, ")
+    assert view["idle_hint"] == list(engine.best_move(view["board"]))
+    assert view["level_percent"] == 0 and view["clock"] is None
+
+
+def test_a_spectator_sees_what_the_player_sees_but_never_the_seed():
+    state = played(started()).state
+    player, spectator = GAME.view(state, Viewer(0)), GAME.view(state, Viewer.spectator())
+    assert player["you"] and not spectator["you"]
+    own = {"you", "idle_hint"}  # the idle hint is the player's page's only
+    assert {k: v for k, v in player.items() if k not in own} == {
+        k: v for k, v in spectator.items() if k not in own
+    }
+    assert player["grid"] == spectator["grid"]
+    assert str(state["seed"]) not in json.dumps(spectator)
+
+
+def test_the_action_clock_is_shown_with_its_deadline():
+    view = GAME.view(started(mode="action"), Viewer(0))
+    assert view["deadline"] == (NOW + timedelta(seconds=60)).isoformat()
+    assert view["clock"]["percent"] == 66
+
+
+def test_the_last_move_becomes_frames_that_end_on_the_settled_board():
+    outcome = played(started())
+    view = GAME.view(outcome.state, Viewer(0))
+    frames = view["frames"]
+    assert frames[0]["kind"] == "swap"
+    assert frames[-1]["board"] == view["board"]
+    assert frames[-1]["score"] == view["last"]["score"] == view["score"]
+    kinds = {frame["kind"] for frame in frames}
+    assert {"line", "remove", "fall", "new"} <= kinds
+
+
+def test_frames_of_a_puzzle_move_need_no_new_gems():
+    state = started(mode="puzzle", puzzle=0)
+    outcome = played(state)
+    frames = cascade_frames(outcome.state["last"])
+    assert frames[-1]["board"] == outcome.state["board"]
+    assert all(frame["kind"] != "new" for frame in frames)
+
+
+def test_the_board_grid_marks_cells():
+    grid = board_grid(engine.format_board(engine.generate_board(3)), {"B2": "hint"})
+    assert grid["rows"][1][1]["marks"] == "hint"
+
+
+def test_only_the_player_is_given_the_idle_hint():
+    state = played(started()).state
+    assert GAME.view(state, Viewer(0))["idle_hint"] == list(engine.best_move(state["board"]))
+    assert GAME.view(state, Viewer.spectator())["idle_hint"] is None
+    assert GAME.view(state, Viewer.host())["idle_hint"] is None
+
+
+def test_an_illegal_swap_is_refused():
+    state = started()
+    with pytest.raises(ActionError) as refused:
+        GAME.act(state, 0, {"type": "swap", "a": "A1", "b": "C1"}, NOW)
+    assert refused.value.code == "illegal_swap"
+
+
+def test_an_unstarted_state_has_an_empty_view():
+    assert GAME.view({}, Viewer.spectator()) == {}

@@ -1,0 +1,262 @@
+"""Bejeweled 2's pages: starting a game of any mode by yourself, the match page for the player,
+a spectator and the host's new-match form, and the high scores built from recorded results."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.bejeweled2 import bot, solver
+from games.bejeweled2.puzzles import PUZZLES
+from games.bejeweled2.views import puzzle_progress
+from games.core import services
+from games.core.gamedef import Viewer
+from games.core.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def start(client, user, **fields) -> Match:
+    client.force_login(user)
+    response = client.post("/play/bejeweled-2/", fields)
+    assert response.status_code == 302
+    match = Match.objects.filter(game_key="bejeweled-2", host=user).latest("created_at")
+    assert response["Location"] == match.get_absolute_url()
+    return match
+
+
+def cells(html: str) -> list[str]:
+    return re.findall(r'class="cell gem-[a-z]+[^"]*" data-cell="(\w\d)"', html)
+
+
+def test_the_play_page_offers_a_form_per_mode(client, make_user):
+    client.force_login(make_user("ada"))
+    html = client.get("/play/bejeweled-2/").content.decode()
+    for mode in ("classic", "action", "endless", "puzzle"):
+        assert f'name="mode" value="{mode}"' in html
+    assert "Play Bejeweled 2 · Action" in html and 'name="puzzle"' in html
+
+
+def test_a_visitor_is_asked_to_sign_in(client):
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert "Sign in to play" in html and 'name="mode"' not in html
+    assert client.post("/play/bejeweled-2/", {"mode": "classic"}).status_code == 302
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("mode", ["classic", "action", "endless", "puzzle"])
+def test_anyone_signed_in_starts_a_game_by_themselves(client, make_user, mode):
+    ada = make_user("ada")
+    match = start(client, ada, mode=mode, puzzle="2")
+    assert match.status == Match.Status.LIVE and match.host == ada
+    assert match.seats.get().user == ada
+    assert match.state["mode"] == mode
+    assert match.state["puzzle"] == (2 if mode == "puzzle" else None)
+
+
+def test_a_bad_mode_is_refused(client, make_user):
+    client.force_login(make_user("ada"))
+    assert client.post("/play/bejeweled-2/", {"mode": "blitz"}).status_code == 400
+    assert not Match.objects.exists()
+
+
+def test_the_player_sees_the_board_and_the_controls(client, make_user):
+    match = start(client, make_user("ada"), mode="action")
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert len(cells(html)) == 64 and cells(html)[:2] == ["A1", "B1"]
+    assert 'data-grid="board"' in html and 'data-action="hint"' in html
+    assert 'data-action="end"' in html and "data-idle-hint=" in html
+    assert "bj2-clock-bar" in html and "data-deadline=" in html
+    assert "js/bejeweled2.js" in html and "js/grid.js" in html and "css/bejeweled2.css" in html
+    assert "Ada (you)" in html
+
+
+def test_a_spectator_sees_the_board_without_controls(client, make_user):
+    match = start(client, make_user("ada"), mode="classic")
+    client.force_login(make_user("eve"))
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert len(cells(html)) == 64
+    assert "data-action=" not in html and "data-idle-hint" not in html
+    assert "You are watching Ada play" in html
+    client.logout()
+    assert len(cells(client.get(match.get_absolute_url()).content.decode())) == 64
+
+
+def test_the_host_new_match_page_creates_a_bejeweled_2_game(client, make_user):
+    client.force_login(make_user("hostess"))
+    assert "Mode" in client.get("/matches/new/bejeweled-2/").content.decode()
+    response = client.post(
+        "/matches/new/bejeweled-2/",
+        {"title": "Puzzle night", "seat_count": "1", "mode": "puzzle", "puzzle": "4"},
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(title="Puzzle night")
+    assert match.settings["mode"] == "puzzle" and match.settings["puzzle"] == 4
+    assert match.seats.count() == 1
+
+
+def test_a_finished_game_shows_the_game_over_panel_and_enters_the_high_scores(
+    client, make_user, clock
+):
+    ada = make_user("ada")
+    match = start(client, ada, mode="classic")
+    Match.objects.filter(pk=match.pk).update(seed=2)
+    match.refresh_from_db()
+    services.submit_action(match, ada, {"type": "end"})
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert 'id="bj2-over"' in html and "Game over" in html
+    assert f"/m/{match.public_id}/replay/" in html
+    page = client.get("/play/bejeweled-2/").content.decode()
+    assert "Your games" in page and "the player ended the game" in page
+    assert page.count(f"/m/{match.public_id}/replay/") == 2  # high scores and history
+
+
+def test_high_scores_come_from_the_recorded_results(client, make_user, clock):
+    ada, bob = make_user("ada"), make_user("bob")
+    for user in (ada, bob):
+        match = start(client, user, mode="endless")
+        view = match.game.view(match.state, Viewer(0))
+        a, b = bot.choose_move(view, "greedy")
+        services.submit_action(match, user, {"type": "swap", "a": a, "b": b})
+        services.submit_action(match, user, {"type": "end"})
+    client.logout()
+    page = client.get("/play/bejeweled-2/").content.decode()
+    table = page.split('data-mode="endless"')[1].split("</table>")[0]
+    scores = [int(s) for s in re.findall(r"<td>(\d+)</td><td>1</td></tr>", table)]
+    assert scores == sorted(scores, reverse=True) and len(scores) == 2
+
+
+def test_the_seed_that_foretells_new_gems_is_on_no_page_replay_or_export(client, make_user, clock):
+    ada = make_user("ada")
+    match = start(client, ada, mode="endless")
+    view = match.game.view(match.state, Viewer(0))
+    a, b = bot.choose_move(view, "greedy")
+    services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
+    services.submit_action(match, ada, {"type": "end"})
+    match.refresh_from_db()
+    seed = str(match.seed)
+    client.logout()
+    for path in ("", "replay/", "export.json"):
+        response = client.get(f"{match.get_absolute_url()}{path}")
+        assert response.status_code == 200
+        assert seed not in response.content.decode(), path
+
+
+def solve_puzzle(client, user, index: int) -> Match:
+    match = start(client, user, mode="puzzle", puzzle=str(index))
+    for a, b in solver.solve(PUZZLES[index].board).moves:
+        services.submit_action(match, user, {"type": "swap", "a": a, "b": b})
+    match.refresh_from_db()
+    assert match.result["solved"] is True
+    return match
+
+
+def chosen_puzzle(html: str) -> str:
+    select = html.split('id="bj2-puzzle"')[1].split("</select>")[0]
+    return re.search(r'<option value="(\d+)" selected>', select).group(1)
+
+
+def test_puzzle_progress_counts_each_solved_puzzle_once_with_its_fewest_moves():
+    results = [
+        {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3},
+        {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 2},
+        {"mode": "puzzle", "puzzle": 1, "solved": False, "moves": 5},
+        {"mode": "puzzle", "puzzle": 2, "solved": True, "moves": 4},
+        {"mode": "classic", "score": 900},
+    ]
+    progress = puzzle_progress(results, 12)
+    assert progress == {"best": {0: 2, 2: 4}, "solved": 2, "next": 1}
+
+
+def test_puzzle_progress_has_no_next_puzzle_once_all_are_solved():
+    results = [{"mode": "puzzle", "puzzle": i, "solved": True, "moves": 1} for i in range(3)]
+    assert puzzle_progress(results, 3)["next"] is None
+
+
+def test_the_play_page_shows_my_solved_puzzles_and_offers_the_next_unsolved(
+    client, make_user, clock
+):
+    ada = make_user("ada")
+    solved = solve_puzzle(client, ada, 0)
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert f"You have solved 1 of {len(PUZZLES)} puzzles." in html
+    assert f"Next unsolved: puzzle 2, “{PUZZLES[1].title}”" in html
+    assert f"1. {PUZZLES[0].title} ✓ solved in {solved.result['moves']}" in html
+    assert chosen_puzzle(html) == "1"
+
+
+def test_another_players_solved_puzzles_are_not_mine(client, make_user, clock):
+    solve_puzzle(client, make_user("bob"), 0)
+    client.force_login(make_user("ada"))
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert "You have not solved a puzzle yet." in html and "✓ solved" not in html
+    assert chosen_puzzle(html) == "0"
+
+
+def test_a_failed_puzzle_is_not_counted_as_solved(client, make_user, clock):
+    ada = make_user("ada")
+    match = start(client, ada, mode="puzzle", puzzle="0")
+    services.submit_action(match, ada, {"type": "end"})
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert "You have not solved a puzzle yet." in html
+
+
+def test_a_solved_puzzle_links_to_the_next_one_which_the_page_then_offers(client, make_user, clock):
+    ada = make_user("ada")
+    match = solve_puzzle(client, ada, 0)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "Puzzle solved!" in html and "/play/bejeweled-2/?puzzle=2#bj2-puzzle" in html
+    assert chosen_puzzle(client.get("/play/bejeweled-2/?puzzle=5").content.decode()) == "4"
+
+
+def test_the_puzzle_high_scores_rank_players_by_puzzles_solved(client, make_user, clock):
+    ada, bob = make_user("ada"), make_user("bob")
+    solve_puzzle(client, ada, 0)
+    solve_puzzle(client, bob, 0)
+    solve_puzzle(client, bob, 1)
+    latest = solve_puzzle(client, bob, 1)  # the same puzzle again counts once
+    client.logout()
+    page = client.get("/play/bejeweled-2/").content.decode()
+    table = page.split('data-mode="puzzle"')[1].split("</table>")[0]
+    rows = re.findall(
+        r"<td>\d+</td><td><a href=\"([^\"]+)\">(\w+)</a></td>\s*<td>(\d+)</td>", table
+    )
+    assert [(name, solved) for _, name, solved in rows] == [("Bob", "2"), ("Ada", "1")]
+    assert rows[0][0] == f"/m/{latest.public_id}/replay/"  # Bob's entry replays his latest solve
+
+
+def test_a_live_game_is_listed_in_the_lobbys_live_now_with_a_watch_link(client, make_user):
+    match = start(client, make_user("ada"), mode="classic")
+    client.logout()
+    lobby = client.get("/").content.decode()
+    live_now = lobby.split("Live now")[1].split("</section>")[0]
+    assert match.title in live_now and f'href="{match.get_absolute_url()}">Watch' in live_now
+    watched = client.get(match.get_absolute_url()).content.decode()
+    assert "You are watching Ada play" in watched and len(cells(watched)) == 64
+
+
+def test_the_play_page_lists_the_games_being_played_with_a_watch_link(client, make_user):
+    ada = make_user("ada")
+    match = start(client, ada, mode="endless")
+    view = match.game.view(match.state, Viewer(0))
+    a, b = bot.choose_move(view, "greedy")
+    services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
+    match.refresh_from_db()
+    client.logout()
+    page = client.get("/play/bejeweled-2/").content.decode()
+    playing = page.split("Playing now")[1].split("</section>")[0]
+    assert "Ada" in playing and f"<td>{match.state['score']}</td>" in playing
+    assert f'href="{match.get_absolute_url()}">Watch' in playing
+
+
+def test_a_high_score_entry_opens_its_replay_for_anyone(client, make_user, clock):
+    ada = make_user("ada")
+    match = start(client, ada, mode="classic")
+    services.submit_action(match, ada, {"type": "end"})
+    client.logout()
+    page = client.get("/play/bejeweled-2/").content.decode()
+    table = page.split('data-mode="classic"')[1].split("</table>")[0]
+    link = re.search(r'<a href="([^"]+)">Ada</a>', table).group(1)
+    assert link == f"/m/{match.public_id}/replay/"
+    assert client.get(link).status_code == 200
