@@ -1,0 +1,792 @@
+"""The phase machine of a Glittering Paths match, as pure functions over JSON state.
+
+No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
+and returns an Outcome or raises ActionError. The lead wires these into a GameDefinition.
+
+Seat 0 plays red (ruby, garnet, jasper), seat 1 blue (sapphire, lapis, aquamarine). A match is
+three rounds; each round's phases (``state["phase"]``):
+
+- ``race``: the board is revealed; the first legal path either player submits before
+  ``deadlines["race"]`` (2 minutes) is made and its player moved first. No path in time: a seeded
+  draw picks who starts.
+- ``turns``: ``state["turn"]`` moves (a path or a pass) before ``deadlines["turn"]`` (1 minute);
+  no move in time is a skip. The round ends when each player has skipped or passed twice in a
+  row, when neither player has a legal path, or when both agree to end it.
+- ``interval``: a short pause before the next round (``deadlines["next_round"]``).
+- ``over``: the higher total wins; a tie goes to the Death Match Opponent (setting).
+
+Totals are exact decimals stored as strings, rounded half up to 2 places after every move. Each
+turn's record keeps the board before it, so ``round_analysis`` can show the best path that was
+available beside the one played.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from games.core.flowkit import check_clock, derived_seed, draw, iso, set_clock, stop_clock
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.glittering_paths import engine
+
+GAME = "glittering-paths"
+ROUNDS = 3
+GARNETS = 5
+COLOURS = (engine.RED, engine.BLUE)  # seat 0 red, seat 1 blue
+MAX_SECONDS = 86400
+
+UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"path"})
+"""A path is accepted even from a page that had not yet seen the latest version: in the race two
+paths may cross, and the first accepted stands (the other is refused, naming who moved first)."""
+
+CLOCK_OF_PHASE = {"race": "race", "turns": "turn", "interval": "next_round"}
+PHASE_LABELS = {
+    "race": "Race for the first move",
+    "turns": "Turns",
+    "interval": "Between rounds",
+    "over": "Match over",
+}
+REASONS = {
+    "skips": "each player skipped or passed twice in a row",
+    "no_paths": "neither player has a legal path left",
+    "agreed": "both players agreed to end the round",
+    "host": "the host ended the round",
+}
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def default_settings() -> dict[str, Any]:
+    """A match's settings and their defaults (see docs/rules/glittering-paths.md)."""
+    return {
+        "race_seconds": 120,
+        "turn_seconds": 60,
+        "interval_seconds": 15,
+        "board_area": 64,
+        "boards": "",
+        "tie_to": "DMO",
+    }
+
+
+def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings completed with their defaults; ValueError with a readable reason for a bad
+    one. ``boards`` is "" (boards drawn at random) or the three boards' text, separated by a
+    blank line (or a list of three texts)."""
+    merged = default_settings()
+    unknown = set(settings) - set(merged) - {"auto_start"}
+    if unknown:
+        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+    merged.update(settings)
+    for key, low in (("race_seconds", 5), ("turn_seconds", 5), ("interval_seconds", 0)):
+        value = merged[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= MAX_SECONDS:
+            raise ValueError(f"{key} must be a whole number of seconds from {low} to {MAX_SECONDS}")
+    try:
+        engine.board_shapes(merged["board_area"])
+    except engine.BoardError as error:
+        raise ValueError(f"board_area: {error}") from None
+    if merged["tie_to"] not in ("DMO", "EC"):
+        raise ValueError("a tie goes to the 'DMO' or the 'EC'")
+    merged["boards"] = clean_boards(merged["boards"])
+    return merged
+
+
+def clean_boards(value: object) -> list[str]:
+    """The host's three boards as board texts ([] when the boards are drawn at random)."""
+    if value in ("", None, []):
+        return []
+    if isinstance(value, str):
+        blocks = [block for block in value.strip().split("\n\n") if block.strip()]
+        texts = [block.strip() for block in blocks]
+    elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        texts = list(value)
+    else:
+        raise ValueError("boards: paste the three boards' text, one blank line between boards")
+    if len(texts) != ROUNDS:
+        raise ValueError(
+            f"boards: give exactly {ROUNDS} boards, one blank line between them "
+            f"(found {len(texts)})"
+        )
+    cleaned = []
+    for round_no, text in enumerate(texts, start=1):
+        try:
+            board = engine.check_round_board(text, round_no)
+        except engine.BoardError as error:
+            message = str(error)
+            if not message.startswith(f"round {round_no}"):
+                message = f"round {round_no}'s board: {message}"
+            raise ValueError(f"boards: {message}") from None
+        cleaned.append(engine.format_board(board))
+    areas = [len(text.replace("\n", "")) for text in cleaned]
+    if max(areas) > 1.25 * min(areas):
+        raise ValueError(
+            f"boards: the three boards should have about equal area (they have {areas} cells)"
+        )
+    return cleaned
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+def _name(state: State, seat: int | None) -> str:
+    return state["seats"][seat]["name"] if seat is not None else ""
+
+
+def _colour(seat: int) -> str:
+    return COLOURS[seat]
+
+
+def _who(state: State, seat: int) -> str:
+    """``"Alice (red)"``."""
+    return f"{_name(state, seat)} ({_colour(seat)})"
+
+
+def _phase(state: State, *wanted: str, doing: str) -> None:
+    phase = state["phase"]
+    if phase in wanted:
+        return
+    reasons = {
+        "race": "no one has moved yet this round; the first legal path is made",
+        "turns": "the players are taking turns",
+        "interval": "the round is over; the next one starts shortly",
+        "over": "the match is over",
+    }
+    raise ActionError(f"you cannot {doing} now: {reasons[phase]}", code="wrong_phase")
+
+
+def _seat(seat: object) -> int:
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise ActionError("only the two players act in this game", code="not_a_player")
+    return int(seat)  # type: ignore[arg-type]
+
+
+# --- the match's start and each round's start ----------------------------------------------------
+
+
+def round_board(state: State, round_no: int) -> engine.Board:
+    """Round ``round_no``'s board: the host's, or drawn from the match seed."""
+    if state["pasted"]:
+        return engine.parse_board(state["pasted"][round_no - 1])
+    shapes = engine.board_shapes(state["board_area"])
+    shape_rng = derived_seed(state["seed"], "shape", round_no)
+    rows, cols = shapes[shape_rng % len(shapes)]
+    return engine.generate_board(
+        derived_seed(state["seed"], "board", round_no), round_no, rows, cols
+    )
+
+
+def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
+    settings = clean_settings(settings)
+    if len(seats) != 2:
+        raise ActionError("Glittering Paths is for exactly two players", code="bad_seats")
+    roles = [seat.role for seat in seats]
+    dmo = roles.index("DMO") if "DMO" in roles else 1
+    state: State = {
+        "game": GAME,
+        "seed": seed,
+        "draws": 0,
+        "seats": [
+            {
+                "index": s.index,
+                "role": s.role,
+                "name": s.name,
+                "is_bot": s.is_bot,
+                "colour": _colour(i),
+            }
+            for i, s in enumerate(seats)
+        ],
+        "dmo": dmo,
+        "tie_to": dmo if settings["tie_to"] == "DMO" else 1 - dmo,
+        "timers": {
+            "race": settings["race_seconds"],
+            "turn": settings["turn_seconds"],
+            "next_round": settings["interval_seconds"],
+        },
+        "board_area": settings["board_area"],
+        "pasted": settings["boards"],
+        "round": 0,
+        "phase": "race",
+        "board": "",
+        "start_board": "",
+        "turn": None,
+        "turn_number": 1,
+        "turn_started": iso(now),
+        "first": None,
+        "start_kind": None,
+        "moves": [],
+        "streak": [0, 0],
+        "agreed": [False, False],
+        "totals": ["0.00", "0.00"],
+        "last_move": None,
+        "history": [],
+        "winner": None,
+        "result": None,
+        "deadlines": {},
+    }
+    _begin_round(state, 1, now)
+    return Outcome(state, "started", _round_public(state))
+
+
+def _begin_round(state: State, round_no: int, now: datetime) -> None:
+    """Reveal round ``round_no``'s board and open the race (``state`` is a private copy)."""
+    board = engine.format_board(round_board(state, round_no))
+    state.update(
+        round=round_no,
+        phase="race",
+        board=board,
+        start_board=board,
+        turn=None,
+        turn_number=1,
+        turn_started=iso(now),
+        first=None,
+        start_kind=None,
+        moves=[],
+        streak=[0, 0],
+        agreed=[False, False],
+        last_move=None,
+    )
+    state["deadlines"] = {}
+    set_clock(state, "race", now, state["timers"]["race"])
+
+
+def _round_public(state: State) -> dict[str, Any]:
+    board = engine.parse_board(state["board"])
+    return {"round": state["round"], "board": state["board"], "shape": board.shape}
+
+
+# --- moves ---------------------------------------------------------------------------------------
+
+
+def _check_turn_field(state: State, seat: int, action: dict[str, Any]) -> None:
+    """A path or pass may name the turn it is for (``"turn"``, as the page saw it); one meant
+    for a turn already played is refused instead of being made on the changed board."""
+    if "turn" not in action:
+        return
+    meant = action["turn"]
+    if not isinstance(meant, int) or isinstance(meant, bool):
+        raise ActionError("turn must be the whole number of the turn you are moving in", "bad_turn")
+    if meant == state["turn_number"]:
+        return
+    if meant == 1 and state["start_kind"] == "race" and state["first"] != seat:
+        first = state["first"]
+        raise ActionError(
+            f"{_who(state, first)} moved first: their path arrived first and was made, so yours "
+            "was not. It is your turn now on the changed board.",
+            code="race_lost",
+        )
+    raise ActionError(
+        f"that move was for turn {meant}, which is over; the board may have changed "
+        f"(this is turn {state['turn_number']})",
+        code="stale_turn",
+    )
+
+
+def _not_your_turn(state: State, seat: int) -> None:
+    if state["turn"] != seat:
+        raise ActionError(
+            f"it is {_who(state, state['turn'])}'s turn; wait for yours", code="not_your_turn"
+        )
+
+
+def _cells(action: dict[str, Any]) -> list[str]:
+    cells = action.get("cells")
+    if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
+        raise ActionError(
+            "send the path as a list of cells, e.g. ['A1', 'B1', 'B2']", code="bad_cells"
+        )
+    return cells
+
+
+def path(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    seat = _seat(seat)
+    _phase(state, "race", "turns", doing="draw a path")
+    cells = _cells(action)
+    if state["phase"] == "race":
+        _check_turn_field(state, seat, action)
+        check_clock(state, "race", now, "the 2 minutes of the race are over")
+    else:
+        _check_turn_field(state, seat, action)
+        _not_your_turn(state, seat)
+        check_clock(state, "turn", now, "your minute for this turn is over")
+    try:
+        move = engine.play_path(state["board"], _colour(seat), cells)
+    except ValueError as error:
+        raise ActionError(f"illegal path: {error}", code="illegal_path") from None
+    new = copy.deepcopy(state)
+    racing = state["phase"] == "race"
+    if racing:
+        new["first"] = seat
+        new["start_kind"] = "race"
+    total = engine.add_to_total(new["totals"][seat], move.fraction)
+    record = {
+        "turn": state["turn_number"],
+        "seat": seat,
+        "player": _colour(seat),
+        "kind": "path",
+        "cells": list(move.cells),
+        "score": str(move.score),
+        "exact": _fraction_text(move.fraction),
+        "board_before": state["board"],
+        "total": str(total),
+        "race": racing,
+    }
+    new["totals"][seat] = str(total)
+    new["board"] = engine.format_board(move.board)
+    new["streak"][seat] = 0
+    new["agreed"] = [False, False]
+    new["last_move"] = {**{k: v for k, v in record.items() if k != "board_before"}}
+    new["last_move"]["steps"] = move.steps
+    new["moves"].append(record)
+    public = {
+        "seat": seat,
+        "turn": record["turn"],
+        "cells": record["cells"],
+        "score": record["score"],
+        "total": record["total"],
+        "totals": list(new["totals"]),
+        "race": racing,
+        "steps": move.steps,
+    }
+    return _after_turn(new, now, "race_won" if racing else "path_made", public)
+
+
+def _fraction_text(value: Fraction) -> str:
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def pass_(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    seat = _seat(seat)
+    if state["phase"] == "race":
+        raise ActionError(
+            "no one has moved yet: the first legal path is made; there is nothing to pass",
+            code="wrong_phase",
+        )
+    _phase(state, "turns", doing="pass")
+    _check_turn_field(state, seat, action)
+    _not_your_turn(state, seat)
+    check_clock(state, "turn", now, "your minute for this turn is over")
+    new = _skip_or_pass(state, seat, "pass")
+    public = {"seat": seat, "turn": state["turn_number"], "totals": list(new["totals"])}
+    return _after_turn(new, now, "passed", public)
+
+
+def _skip_or_pass(state: State, seat: int, kind: str) -> State:
+    new = copy.deepcopy(state)
+    new["moves"].append(
+        {
+            "turn": state["turn_number"],
+            "seat": seat,
+            "player": _colour(seat),
+            "kind": kind,
+            "cells": [],
+            "score": "0",
+            "exact": "0",
+            "board_before": state["board"],
+            "total": state["totals"][seat],
+            "race": False,
+        }
+    )
+    new["streak"][seat] += 1
+    new["last_move"] = {
+        "turn": state["turn_number"],
+        "seat": seat,
+        "player": _colour(seat),
+        "kind": kind,
+        "cells": [],
+        "steps": [],
+    }
+    return new
+
+
+def _after_turn(new: State, now: datetime, kind: str, public: dict[str, Any]) -> Outcome:
+    """A turn was taken (``new`` is a private copy): end the round, or hand the turn over."""
+    mover = new["moves"][-1]["seat"]
+    if new["streak"][0] >= 2 and new["streak"][1] >= 2:
+        return end_round(new, "skips", now, kind=kind, public=public)
+    if not any(engine.has_legal_path(new["board"], colour) for colour in COLOURS):
+        return end_round(new, "no_paths", now, kind=kind, public=public)
+    new["phase"] = "turns"
+    new["turn"] = 1 - mover
+    new["turn_number"] += 1
+    new["turn_started"] = iso(now)
+    new["deadlines"] = {}
+    set_clock(new, "turn", now, new["timers"]["turn"])
+    public = {**public, "next": new["turn"], "turn_number": new["turn_number"]}
+    return Outcome(new, kind, public)
+
+
+# --- ending a round by agreement -----------------------------------------------------------------
+
+
+def agree_end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    seat = _seat(seat)
+    _phase(state, "race", "turns", doing="agree to end the round")
+    if state["agreed"][seat]:
+        raise ActionError(
+            "you already agreed to end the round; waiting for your opponent", code="already_agreed"
+        )
+    new = copy.deepcopy(state)
+    new["agreed"][seat] = True
+    public = {"seat": seat, "agreed": list(new["agreed"])}
+    if all(new["agreed"]):
+        return end_round(new, "agreed", now, kind="agreed_end", public=public)
+    return Outcome(new, "end_offered", public)
+
+
+def withdraw_end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    seat = _seat(seat)
+    _phase(state, "race", "turns", doing="withdraw an agreement")
+    if not state["agreed"][seat]:
+        raise ActionError("you have not agreed to end the round", code="not_agreed")
+    new = copy.deepcopy(state)
+    new["agreed"][seat] = False
+    return Outcome(new, "end_withdrawn", {"seat": seat, "agreed": list(new["agreed"])})
+
+
+# --- the end of a round and of the match ---------------------------------------------------------
+
+
+def end_round(
+    new: State, reason: str, now: datetime, *, kind: str, public: dict[str, Any] | None = None
+) -> Outcome:
+    """Close the round (``new`` is a private copy): record it, then pause or finish the match."""
+    record = {
+        "round": new["round"],
+        "shape": engine.parse_board(new["start_board"]).shape,
+        "start_board": new["start_board"],
+        "end_board": new["board"],
+        "first": new["first"],
+        "start_kind": new["start_kind"],
+        "moves": new["moves"],
+        "reason": reason,
+        "totals": list(new["totals"]),
+        "analysis": None,
+    }
+    new["history"].append(record)
+    new["agreed"] = [False, False]
+    new["turn"] = None
+    new["deadlines"] = {}
+    public = {**(public or {}), "round_over": new["round"], "reason": reason}
+    public["totals"] = list(new["totals"])
+    if new["round"] >= ROUNDS:
+        return _finish(new, public, kind=kind)
+    wait = new["timers"]["next_round"]
+    if wait <= 0:
+        _begin_round(new, new["round"] + 1, now)
+        public["next_round"] = _round_public(new)
+        return Outcome(new, kind, public)
+    new["phase"] = "interval"
+    set_clock(new, "next_round", now, wait)
+    return Outcome(new, kind, public)
+
+
+def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = False) -> Outcome:
+    totals = [Decimal(t) for t in new["totals"]]
+    if awarded:
+        winner = new["winner"]
+        how = "the host awarded the match"
+    elif totals[0] == totals[1]:
+        winner = new["tie_to"]
+        role = new["seats"][winner]["role"] or "tie-breaker"
+        how = f"the totals are level, and a tie goes to the {role}"
+    else:
+        winner = 0 if totals[0] > totals[1] else 1
+        how = "the higher total wins"
+    loser = 1 - winner
+    summary = (
+        f"{_who(new, winner)} wins the death match, {new['totals'][winner]} to "
+        f"{new['totals'][loser]}: {how}."
+    )
+    prizes = {winner: {"garnets": GARNETS, "tokens": 0}, loser: {"garnets": 0, "tokens": 0}}
+    result = {
+        "winner": winner,
+        "summary": summary,
+        "totals": list(new["totals"]),
+        "garnets": GARNETS,
+    }
+    new["phase"] = "over"
+    new["winner"] = winner
+    new["result"] = result
+    new["turn"] = None
+    new["deadlines"] = {}
+    public = {**public, "winner": winner, "summary": summary}
+    return Outcome(new, kind, public, result=result, prizes=prizes)
+
+
+# --- clocks --------------------------------------------------------------------------------------
+
+
+def timeout(
+    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+) -> Outcome:
+    """A clock ran out. A draft being drawn is never made for the player: no move in time is a
+    skip, as the rules say (``drafts`` is accepted and ignored)."""
+    phase = state["phase"]
+    if key != CLOCK_OF_PHASE.get(phase):
+        new = copy.deepcopy(state)
+        stop_clock(new, key)
+        return Outcome(new, "clock_ignored", {"clock": key})
+    if phase == "race":
+        new = copy.deepcopy(state)
+        first = draw(new, [0, 1])
+        new["first"] = first
+        new["start_kind"] = "random"
+        new["phase"] = "turns"
+        new["turn"] = first
+        new["turn_started"] = iso(now)
+        new["deadlines"] = {}
+        set_clock(new, "turn", now, new["timers"]["turn"])
+        return Outcome(new, "random_start", {"first": first, "turn_number": new["turn_number"]})
+    if phase == "turns":
+        seat = state["turn"]
+        new = _skip_or_pass(state, seat, "skip")
+        public = {"seat": seat, "turn": state["turn_number"], "totals": list(new["totals"])}
+        return _after_turn(new, now, "skipped", public)
+    new = copy.deepcopy(state)
+    _begin_round(new, state["round"] + 1, now)
+    return Outcome(new, "round_started", _round_public(new))
+
+
+# --- the host ------------------------------------------------------------------------------------
+
+
+def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
+    """The host settles: ``{"winner": seat}`` ends the match with that winner;
+    ``{"end_round": true}`` ends the current round as it stands."""
+    if state["phase"] == "over":
+        raise ActionError("the match is already over", code="match_over")
+    if award.get("end_round") is True:
+        _phase(state, "race", "turns", doing="end the round")
+        new = copy.deepcopy(state)
+        return end_round(new, "host", now, kind="adjudicated", public={"scope": "round"})
+    winner = award.get("winner")
+    if winner not in (0, 1) or isinstance(winner, bool):
+        raise ActionError(
+            "award the match with {'winner': 0 or 1}, or end the round with {'end_round': true}",
+            code="bad_award",
+        )
+    new = copy.deepcopy(state)
+    new["winner"] = winner
+    new["awarded"] = True
+    return _finish(new, {"scope": "match"}, kind="adjudicated", awarded=True)
+
+
+# --- dispatch ------------------------------------------------------------------------------------
+
+ACTIONS = {
+    "path": path,
+    "pass": pass_,
+    "agree_end": agree_end,
+    "withdraw_end": withdraw_end,
+}
+
+
+def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    if not isinstance(action, dict):
+        raise ActionError("an action is an object with a type", code="unknown_action")
+    handler = ACTIONS.get(action.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise ActionError(
+            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
+            code="unknown_action",
+        )
+    if state.get("phase") == "over":
+        raise ActionError("the match is over", code="match_over")
+    return handler(state, seat, action, now)
+
+
+# --- the path being drawn ------------------------------------------------------------------------
+
+MAX_DRAFT = engine.MAX_ROWS * engine.MAX_COLUMNS
+
+
+def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+    """A seat's path being drawn, ``{"cells": [...]}``, checked for shape; returned with the
+    rule the path breaks so far (``"problem"``, None when none) and whether it could be
+    submitted as it is (``"complete"``). It says nothing of the score."""
+    if not isinstance(draft, dict) or set(draft) - {"cells"}:
+        raise ActionError("a draft is {'cells': [cell names]}", code="bad_draft")
+    cells = draft.get("cells", [])
+    if not isinstance(cells, list) or not all(isinstance(c, str) for c in cells):
+        raise ActionError("a draft's cells are a list of cell names like 'A1'", code="bad_draft")
+    if len(cells) > MAX_DRAFT:
+        raise ActionError("that draft is longer than any board", code="bad_draft")
+    names = [c.strip().upper() for c in cells]
+    colour = _colour(_seat(seat))
+    board = state.get("board") or ""
+    problem = engine.path_problem(board, colour, names, partial=True) if board else None
+    complete = bool(board) and problem is None and len(names) >= 3 and len(names) % 2 == 1
+    return {"cells": names, "problem": problem, "complete": complete}
+
+
+# --- the analysis after each round ---------------------------------------------------------------
+
+
+def round_analysis(state_or_round: dict[str, Any]) -> list[dict[str, Any]]:
+    """For every turn of a round, the best path that was available to the mover (on the board
+    before that turn) beside the one played. Takes a round record (``state["history"][i]``) or a
+    state (then its latest finished round, or the round being played when none has finished).
+    Pure and slow-ish: run it outside any lock."""
+    record = state_or_round
+    if "history" in state_or_round:
+        history = state_or_round["history"]
+        record = history[-1] if history else {"moves": state_or_round.get("moves", [])}
+    rows = []
+    for move in record.get("moves", []):
+        best, cells = engine.best_path(move["board_before"], move["player"])
+        rows.append(
+            {
+                "turn": move["turn"],
+                "seat": move["seat"],
+                "player": move["player"],
+                "kind": move["kind"],
+                "played_cells": list(move["cells"]),
+                "played_score": move["score"],
+                "best_cells": cells,
+                "best_score": str(best),
+            }
+        )
+    return rows
+
+
+def analysis_job(state: State) -> dict[str, Any] | None:
+    """The next finished round waiting for its analysis, or None. The job carries the round's
+    moves (each with the board before it), so it can run without the state, outside any lock."""
+    for entry in state.get("history", []):
+        if entry.get("analysis") is None:
+            return {"round": entry["round"], "moves": entry["moves"]}
+    return None
+
+
+def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
+    return {"round": job["round"], "rows": round_analysis(job)}
+
+
+def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+    new = copy.deepcopy(state)
+    rows = result["rows"]
+    new["history"][job["round"] - 1]["analysis"] = rows
+    public = {"round": job["round"], "analysis": rows}
+    return Outcome(new, "analysis", public, informational=True)
+
+
+# --- what a viewer sees --------------------------------------------------------------------------
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Everything ``viewer`` may see, as JSON-ready data: the only gate. Nothing in this game is
+    secret between the players; what stays hidden from everyone is what could reveal a later
+    round's board (the match seed and the host's pasted boards)."""
+    if not state or "phase" not in state:
+        return {}
+    you = viewer.seat if viewer.seat in (0, 1) else None
+    phase = state["phase"]
+    clock_key = CLOCK_OF_PHASE.get(phase)
+    due = state.get("deadlines", {}).get(clock_key) if clock_key else None
+    board = engine.parse_board(state["board"])
+    return {
+        "game": GAME,
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "phase": phase,
+        "phase_label": PHASE_LABELS[phase],
+        "you": you,
+        "your_colour": _colour(you) if you is not None else None,
+        "is_host": viewer.is_host,
+        "seats": [
+            {
+                **seat,
+                "total": state["totals"][i],
+                "is_you": i == you,
+                "is_dmo": i == state["dmo"],
+            }
+            for i, seat in enumerate(state["seats"])
+        ],
+        "board": state["board"],
+        "shape": board.shape,
+        "start_board": state["start_board"],
+        "turn": state["turn"],
+        "turn_number": state["turn_number"],
+        "turn_started": state["turn_started"],
+        "first": state["first"],
+        "start_kind": state["start_kind"],
+        "to_move": _to_move(state),
+        "actions": _actions(state, you),
+        "prompt": _prompt(state, you),
+        "clock": {"key": clock_key, "due": due} if due else None,
+        "deadlines": dict(state.get("deadlines", {})),
+        "timers": dict(state["timers"]),
+        "totals": list(state["totals"]),
+        "streak": list(state["streak"]),
+        "agreed": list(state["agreed"]),
+        "moves": [_move_view(m) for m in state["moves"]],
+        "last_move": state["last_move"],
+        "history": [_round_view(entry) for entry in state["history"]],
+        "tie_to": state["tie_to"],
+        "winner": state["winner"],
+        "result": state["result"],
+    }
+
+
+def _move_view(move: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in move.items() if k != "board_before"}
+
+
+def _round_view(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **{k: v for k, v in entry.items() if k != "moves"},
+        "reason_text": REASONS[entry["reason"]],
+        "moves": [_move_view(m) for m in entry["moves"]],
+    }
+
+
+def _to_move(state: State) -> list[int]:
+    if state["phase"] == "race":
+        return [0, 1]
+    if state["phase"] == "turns":
+        return [state["turn"]]
+    return []
+
+
+def _actions(state: State, you: int | None) -> list[str]:
+    if you is None:
+        return []
+    phase = state["phase"]
+    end = ["withdraw_end"] if state["agreed"][you] else ["agree_end"]
+    if phase == "race":
+        return ["path", *end]
+    if phase == "turns":
+        mine = ["path", "pass"] if state["turn"] == you else []
+        return [*mine, *end]
+    return []
+
+
+def _prompt(state: State, you: int | None) -> str:
+    phase = state["phase"]
+    if phase == "race":
+        if you is None:
+            return "The board is revealed: the first legal path either player submits is made."
+        first, second, third = _gem_names(you)
+        return (
+            f"Race: the first legal path submitted is made and its player moves first. You play "
+            f"{_colour(you)}: start your path on a {first}, {second} or {third}."
+        )
+    if phase == "turns":
+        mover = state["turn"]
+        if you == mover:
+            return "Your turn: draw a path, or pass. No move in time is a skip."
+        return f"{_who(state, mover)} is moving."
+    if phase == "interval":
+        return f"Round {state['round']} is over; round {state['round'] + 1} starts shortly."
+    result = state["result"] or {}
+    return result.get("summary", "The match is over.")
+
+
+def _gem_names(seat: int) -> list[str]:
+    return [engine.GEM_NAMES[g] for g in engine.GEMS_OF[_colour(seat)]]

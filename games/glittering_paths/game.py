@@ -1,0 +1,284 @@
+"""Glittering Paths as a game definition: the match flow (flow.py) wired into the core, plus the
+board as the shared clickable grid for the page.
+
+Everything on the board is public, so ``view`` only adds what the page draws from the flow's view:
+the board and each finished round's starting board as grids (templates/core/_grid.html).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from games.core.gamedef import ActionError, GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.registry import register
+from games.glittering_paths import bot, engine, flow
+
+CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
+COLOUR_OF_GEM = {gem: colour for colour, gems in engine.GEMS_OF.items() for gem in gems}
+
+
+def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
+    """A board text as rows of cells for the shared grid template; ``marks`` adds css classes
+    to named cells (e.g. the cells the last path emptied)."""
+    marks = marks or {}
+    rows = []
+    for r, line in enumerate(text.splitlines()):
+        row = []
+        for c, gem in enumerate(line):
+            cell = engine.cell_name(r, c)
+            if gem == engine.EMPTY:
+                label, css = f"{cell}, empty", "gp-empty"
+            else:
+                label = f"{cell}, {engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})"
+                css = f"gp-gem gp-{gem}"
+            row.append(
+                {
+                    "cell": cell,
+                    "text": "" if gem == engine.EMPTY else gem,
+                    "css": css,
+                    "label": label,
+                    "marks": marks.get(cell, ""),
+                }
+            )
+        rows.append(row)
+    columns = len(rows[0]) if rows else 0
+    return {"name": name, "caption": caption, "rows": rows, "columns": columns}
+
+
+class GlitteringPaths(GameDefinition):
+    key = flow.GAME
+    title = "Glittering Paths"
+    roles = ("EC", "DMO")
+    template_dir = "glittering_paths"
+    bot_levels = tuple(bot.BOT_LEVELS)
+    bot_level_help = dict(bot.BOT_LEVELS)
+    unversioned_actions = flow.UNVERSIONED_ACTIONS
+    stylesheets = ("css/glittering_paths.css",)
+    scripts = ("js/grid.js", "js/steps.js", "js/glittering_paths.js")
+    rules_summary = (
+        "Race to draw the first legal path of alternating gems turning at every cell, then take "
+        "turns; each path scores your gems over the most common other gem. Three rounds."
+    )
+
+    # --- settings ------------------------------------------------------------------------------
+
+    def settings_form(self) -> type:
+        from games.glittering_paths.forms import GlitteringPathsSettingsForm
+
+        return GlitteringPathsSettingsForm.for_game(self)
+
+    def default_settings(self) -> dict[str, Any]:
+        return flow.default_settings()
+
+    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        auto_start = settings.get("auto_start", True)
+        if not isinstance(auto_start, bool):
+            raise ValueError("auto_start is true or false")
+        return {**flow.clean_settings(settings), "auto_start": auto_start}
+
+    # --- the rules -----------------------------------------------------------------------------
+
+    def start(
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+    ) -> Outcome:
+        return flow.start(settings, seats, seed, now)
+
+    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+        return flow.act(state, seat, action, now)
+
+    def timeout(
+        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Outcome:
+        return flow.timeout(state, key, now, drafts)
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        return flow.clean_draft(state, seat, draft)
+
+    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
+        """``{"winner": seat}`` or ``{"end_round": true}``; the dashboard's form
+        (``{"winner_seat", "scope"}``) is read the same way: a round has no winner in this game,
+        so the scope "round" ends the round as it stands."""
+        if "scope" in award:
+            if award["scope"] == "round":
+                award = {"end_round": True}
+            elif award["scope"] == "match":
+                award = {"winner": award.get("winner_seat")}
+            else:
+                raise ActionError("the scope is 'round' or 'match'", code="bad_award")
+        return flow.adjudicate(state, award, now)
+
+    def warm_up(self) -> None:
+        engine.best_path(engine.generate_board(1, 3, 8, 8), engine.RED)
+
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+        return bot.decide(view, seat, level, now)
+
+    # --- the best path of every turn, found after each round -----------------------------------
+
+    def analysis_job(self, state: State) -> dict[str, Any] | None:
+        return flow.analysis_job(state)
+
+    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
+        return flow.run_analysis(job)
+
+    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+        return flow.record_analysis(state, job, result)
+
+    # --- what a viewer sees --------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        shown = flow.view(state, viewer)
+        if not shown:
+            return shown
+        last = shown["last_move"]
+        emptied = {cell: "gp-last-path" for cell in last["cells"]} if last else {}
+        caption = (
+            f"Round {shown['round']}'s final board"
+            if shown["phase"] in ("interval", "over")
+            else f"Round {shown['round']}'s board"
+        )
+        shown["grid"] = board_grid(shown["board"], name="board", caption=caption, marks=emptied)
+        names = [seat["name"] for seat in shown["seats"]]
+        shown["moves"] = [{**move, "name": names[move["seat"]]} for move in shown["moves"]]
+        if last:
+            shown["last_move"] = {**last, "name": names[last["seat"]]}
+        for entry in shown["history"]:
+            entry["moves"] = [{**move, "name": names[move["seat"]]} for move in entry["moves"]]
+            if entry["analysis"] is not None:
+                entry["analysis"] = [
+                    {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
+                    for row in entry["analysis"]
+                ]
+            entry["grid"] = board_grid(
+                entry["start_board"],
+                name=f"analysis-{entry['round']}",
+                caption=f"Round {entry['round']}: the board before the turn shown",
+            )
+        you = shown["you"]
+        agreed = shown["agreed"]
+        shown["agreed_seats"] = [seat for seat, yes in enumerate(agreed) if yes]
+        shown["opponent_agreed"] = you is not None and agreed[1 - you]
+        shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
+        shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
+        shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
+        shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
+        return shown
+
+    def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
+        """The match to either seat; while a round is played, ending it as it stands (a round
+        has no winner here: its scores stand)."""
+        from games.core.gamedef import award_value, seat_label
+
+        if not state or state.get("phase") == "over":
+            return []
+        choices = []
+        if state["phase"] in ("race", "turns"):
+            label = f"End round {state['round']} as it stands (the match goes on)"
+            choices.append((award_value({"end_round": True}), label))
+        for seat in seats:
+            label = f"{seat_label(seat)} wins the match"
+            choices.append((award_value({"winner": seat.index}), label))
+        return choices
+
+    # --- replay and help -------------------------------------------------------------------------
+    controls_help = (
+        "Red plays R, G, J (ruby, garnet, jasper); blue plays S, L, A.",
+        "Draw a path: click your cells in order or drag across them; the page says which rule "
+        "a partial path breaks.",
+        "A click on the last cell, Escape or 'Undo last cell' takes a cell back; 'Clear' starts "
+        "over.",
+        "Submit the path when it is legal; the first legal path of a round moves first.",
+        "On your turn you may also pass; both players may agree to end the round.",
+    )
+
+    def describe_event(self, event: dict[str, Any], state: State) -> str:
+        from games.core.replaying import generic_description, seat_name
+
+        data = event.get("data") or {}
+        kind = event.get("kind")
+        who = seat_name(state, data.get("seat", event.get("seat")))
+        text = ""
+        if kind in ("started", "round_started"):
+            return f"Round {data['round']} begins on a {data.get('shape', '')} board."
+        if kind in ("race_won", "path_made"):
+            cells = data.get("cells", [])
+            text = (
+                f"{who} draws a path of {len(cells)} cells ({', '.join(cells)}) for "
+                f"{data.get('score')} points; total {data.get('total')}."
+            )
+            if kind == "race_won":
+                text = f"{who} wins the race and moves first. " + text
+        elif kind == "skipped":
+            text = f"{who} did not move in time: a skip."
+        elif kind == "passed":
+            text = f"{who} passes."
+        elif kind == "random_start":
+            text = f"No path in the race: {seat_name(state, data.get('first'))} is drawn to start."
+        elif kind == "end_offered":
+            text = f"{who} offers to end the round."
+        elif kind == "end_withdrawn":
+            text = f"{who} withdraws the offer to end the round."
+        elif kind == "agreed_end":
+            text = "Both players agree to end the round."
+        elif kind == "analysis":
+            return f"Round {data.get('round')}: each turn is shown beside the best path it had."
+        elif kind == "clock_ignored":
+            return "A clock that was no longer running ended; nothing changed."
+        elif kind != "adjudicated":
+            return generic_description(event, state)
+        if data.get("round_over"):
+            reason = flow.REASONS.get(data.get("reason", ""), "")
+            totals = data.get("totals") or []
+            text += f" Round {data['round_over']} is over: {reason}."
+            if len(totals) == 2:
+                text += f" Totals {totals[0]} to {totals[1]}."
+        if data.get("summary"):
+            text += f" {data['summary']}"
+        return text.strip() or generic_description(event, state)
+
+    def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+        from games.core.replaying import round_marks
+
+        return round_marks(events, {"started", "round_started"}, label="Round")
+
+    def rules_examples(self) -> list[dict[str, Any]]:
+        board = engine.generate_board(11, 1, 5, 6)
+        score, cells = engine.best_path(board, "red")
+        text = engine.format_board(board)
+        marks = {cell: "selected" for cell in cells}
+        move = engine.play_path(board, "red", cells)
+        after = engine.format_board(move.board) if hasattr(move, "board") else text
+        return [
+            {
+                "title": "A legal path and its score",
+                "text": (
+                    f"Red's best path here is {', '.join(cells)}: it starts on a red gem, turns "
+                    f"at every cell and alternates its starting gem with other gems. It scores "
+                    f"{score}. Its cells are then emptied."
+                ),
+                "grids": [
+                    board_grid(text, name="example-before", caption="The path", marks=marks),
+                    board_grid(
+                        after, name="example-after", caption="After: the path's cells empty"
+                    ),
+                ],
+            }
+        ]
+
+
+def _gem_list(colour: str) -> str:
+    """``"ruby, garnet or jasper"``."""
+    names = [engine.GEM_NAMES[gem] for gem in engine.GEMS_OF[colour]]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _matched_best(row: dict[str, Any]) -> bool:
+    """Did the mover play a path scoring as much as the best one?"""
+    if row["kind"] != "path" or not row["best_cells"]:
+        return row["kind"] != "path" and not row["best_cells"]
+    return Decimal(row["played_score"]) >= Decimal(row["best_score"])
+
+
+GAME = register(GlitteringPaths())

@@ -1,0 +1,166 @@
+"""Glittering Paths in three browsers (the EC, the DMO and a spectator): the EC draws a path by
+clicks, first one the server refuses, then a legal one, while the spectator watches it made."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+from games.glittering_paths import engine
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(ARTIFACTS / f"gp-{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+
+def straight_line(board: str) -> list[str]:
+    """Three cells in a row that break only the right-angle rule (a path turns at every cell)."""
+    rows = board.splitlines()
+    for r, line in enumerate(rows):
+        for c in range(len(line) - 2):
+            cells = [engine.cell_name(r, c + i) for i in range(3)]
+            if "right angle" in (engine.path_problem(board, "red", cells) or ""):
+                return cells
+    raise AssertionError("no straight line breaking only the right-angle rule")
+
+
+def click_cells(page, cells: list[str]) -> None:
+    for cell in cells:
+        page.click(f'#gp-board [data-grid="board"] [data-cell="{cell}"]')
+
+
+def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
+    login_context, make_user
+):
+    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
+    match = services.create_match(
+        host=host,
+        game_key="glittering-paths",
+        title="Browser paths",
+        settings={"race_seconds": 600, "turn_seconds": 600, "interval_seconds": 600},
+        roles=["EC", "DMO"],
+    )
+    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    board = match.state["board"]
+    cell_count = len(board.replace("\n", ""))
+    wrong = straight_line(board)
+    score, legal = engine.best_path(board, "red")
+
+    ec_page, dmo_page, spectator = (
+        login_context("erin"),
+        login_context("dmitri"),
+        login_context(None),
+    )
+    for page in (ec_page, dmo_page, spectator):
+        page.set_viewport_size(DESKTOP)
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+        expect(page.locator('#gp-board [data-grid="board"] [data-cell]')).to_have_count(cell_count)
+    expect(spectator.locator("#gp-status [data-deadline]")).to_contain_text(":")
+    expect(spectator.locator("#gp-status .phase-label")).to_have_text("Race for the first move")
+    expect(spectator.locator('[data-gp="submit"]')).to_have_count(0)
+
+    # A straight line: the page shows the rule it breaks while it is drawn, the server refuses it.
+    click_cells(ec_page, wrong)
+    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(wrong))
+    expect(ec_page.locator("#gp-draw .gp-problem")).to_have_class("gp-problem broken")
+    expect(ec_page.locator("#gp-draw .gp-problem")).to_contain_text("right angle")
+    expect(ec_page.locator(f'#gp-board [data-cell="{wrong[2]}"]')).to_have_attribute(
+        "data-step", "3"
+    )
+    shoot(ec_page, "drawing-refused")
+    ec_page.click('[data-gp="submit"]')
+    expect(ec_page.locator("#match-error")).to_contain_text("right angle")
+
+    # Undo takes the last cell back; a reload keeps the path being drawn (it is the seat's draft).
+    ec_page.click('[data-gp="undo"]')
+    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(wrong[:2]))
+    expect(ec_page.locator("#gp-draw .gp-problem")).not_to_contain_text("right angle")
+    expect(ec_page.locator("#gp-draw .gp-problem")).not_to_have_class("gp-problem pending")
+    ec_page.reload()
+    expect(ec_page.locator("#connection")).to_have_text("connected")
+    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(wrong[:2]))
+    ec_page.click('[data-gp="clear"]')
+    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text("no cell yet")
+
+    # The best path, cell by cell: no rule broken on the way, then legal.
+    click_cells(ec_page, legal[:2])
+    expect(ec_page.locator("#gp-draw .gp-problem")).to_contain_text("No rule broken so far")
+    click_cells(ec_page, legal[2:])
+    expect(ec_page.locator("#gp-draw .gp-problem")).to_contain_text("A legal path")
+    for word in ("point", "score"):  # no score help while drawing
+        expect(ec_page.locator("#gp-draw")).not_to_contain_text(word)
+    shoot(ec_page, "drawing-legal")
+    ec_page.click('[data-gp="submit"]')
+
+    # Everyone sees the path made (animated), the score and whose turn it is.
+    for page in (ec_page, dmo_page, spectator):
+        expect(page.locator("#gp-board .gp-last")).to_contain_text("won the race with")
+        expect(page.locator("#gp-board .gp-last .score")).to_have_text(str(score))
+        expect(page.locator("#gp-moves tbody tr")).to_have_count(1)
+    expect(spectator.locator("#gp-board")).to_have_class("panel gp-board-panel animating")
+    shoot(spectator, "spectator-path-animating")
+    expect(spectator.locator("#gp-board")).not_to_have_class(
+        "panel gp-board-panel animating", timeout=30_000
+    )
+    for cell in legal:
+        expect(spectator.locator(f'#gp-board [data-cell="{cell}"]')).to_have_class(
+            "cell gp-empty gp-last-path"
+        )
+    expect(spectator.locator("#gp-status .phase-label")).to_have_text("Turns")
+    expect(spectator.locator("#gp-draw h2")).to_contain_text("Dmitri is moving")
+    expect(dmo_page.locator('#gp-draw form[data-action="pass"]')).to_be_visible()
+    expect(ec_page.locator('[data-gp="submit"]')).to_have_count(0)
+    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_count(0)
+    shoot(dmo_page, "dmo-turn")
+
+    # The DMO drags across a path instead of clicking: each cell entered joins it.
+    match.refresh_from_db()
+    dragged = engine.best_path(match.state["board"], "blue")[1]
+
+    def centre(cell: str) -> tuple[float, float]:
+        # Read where the cell is now, as a hand follows the screen: a panel above the board
+        # may change height while the path is drawn.
+        box = dmo_page.locator(f'#gp-board [data-grid="board"] [data-cell="{cell}"]').bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    dmo_page.mouse.move(*centre(dragged[0]))
+    dmo_page.mouse.down()
+    for count, cell in enumerate(dragged[1:], start=2):
+        dmo_page.mouse.move(*centre(cell), steps=4)
+        expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(dragged[:count]))
+    dmo_page.mouse.up()
+    expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(dragged))
+    expect(dmo_page.locator("#gp-draw .gp-problem")).to_contain_text("A legal path")
+    dmo_page.click('[data-gp="clear"]')
+
+    # Both agree to end the round; its result shows every turn beside the best path.
+    dmo_page.click('#gp-draw form[data-action="agree_end"] button')
+    expect(ec_page.locator("#gp-draw .gp-offer")).to_be_visible()
+    ec_page.click('#gp-draw form[data-action="agree_end"] button')
+    for page in (ec_page, spectator):
+        expect(page.locator("#gp-history .gp-analysis-table")).to_be_visible(timeout=20_000)
+    spectator.click('#gp-history [data-gp-animate][data-which="best"]')
+    expect(
+        spectator.locator(f'#gp-history [data-grid="analysis-1"] [data-cell="{legal[-1]}"]')
+    ).to_have_attribute("data-played", str(len(legal)), timeout=15_000)
+    expect(spectator.locator("#gp-history .gp-analysis-caption")).to_contain_text("the best path")
+    shoot(spectator, "spectator-round-result")
+    match.refresh_from_db()
+    assert match.state["history"][0]["moves"][0]["cells"] == legal
+    assert match.state["totals"][0] == str(engine.round_total(score))

@@ -1,0 +1,197 @@
+"""Glittering Paths as the core sees it: the registered definition, its settings (and the host's
+form), the board as the shared grid, the analysis hooks and the host's adjudication. No database."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.registry import get_game
+from games.glittering_paths import bot, engine, flow
+from games.glittering_paths.game import GAME, GlitteringPaths, board_grid
+
+T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+SEATS = [SeatInfo(0, "EC", "Rita"), SeatInfo(1, "DMO", "Sam")]
+TINY = "RSG\nLRS"  # red's A1 B1 B2 scores 2 and leaves no path for anyone
+TINY_BOARDS = "\n\n".join([TINY] * 3)
+
+
+def started(**settings: object) -> dict:
+    return GAME.start(GAME.clean_settings(dict(settings)), SEATS, 7, T0).state
+
+
+def test_it_is_registered_under_its_key() -> None:
+    assert get_game("glittering-paths") is GAME
+    assert isinstance(GAME, GlitteringPaths)
+    assert GAME.roles == ("EC", "DMO") and GAME.min_seats == GAME.max_seats == 2
+
+
+def test_it_declares_its_assets_bot_levels_and_unversioned_path() -> None:
+    assert GAME.scripts == ("js/grid.js", "js/steps.js", "js/glittering_paths.js")
+    assert GAME.stylesheets == ("css/glittering_paths.css",)
+    assert GAME.bot_levels == ("best", "casual")
+    assert set(GAME.bot_level_help) == set(GAME.bot_levels)
+    assert GAME.unversioned_actions == flow.UNVERSIONED_ACTIONS == frozenset({"path"})
+
+
+def test_default_settings_are_the_flows_and_start_automatically() -> None:
+    cleaned = GAME.clean_settings({})
+    assert cleaned == {**flow.default_settings(), "boards": [], "auto_start": True}
+
+
+@pytest.mark.parametrize(
+    ("settings", "reason"),
+    [
+        ({"turn_seconds": 2}, "turn_seconds must be a whole number"),
+        ({"race_seconds": "120"}, "race_seconds must be a whole number"),
+        ({"tie_to": "host"}, "a tie goes to"),
+        ({"board_area": 5}, "board_area"),
+        ({"boards": "RSG\nLRS"}, "give exactly 3 boards"),
+        ({"colour": "red"}, "unknown setting"),
+        ({"auto_start": "yes"}, "auto_start"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_reason(settings: dict, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        GAME.clean_settings(settings)
+
+
+def test_the_settings_form_cleans_pasted_boards_from_a_browser() -> None:
+    form_class = GAME.settings_form()
+    pasted = "RSG\r\nLRS \r\n\r\nRSG\r\nLRS\r\n  \r\nRSG\r\nLRS\r\n"
+    form = form_class(
+        {
+            "seat_count": 2,
+            "auto_start": "on",
+            "race_seconds": 60,
+            "turn_seconds": 30,
+            "interval_seconds": 0,
+            "board_area": 64,
+            "boards": pasted,
+            "tie_to": "EC",
+        }
+    )
+    assert form.is_valid(), form.errors
+    settings = form.match_settings()
+    assert settings["boards"] == TINY_BOARDS
+    assert GAME.clean_settings(settings)["boards"] == [TINY] * 3
+    assert form.roles() == ["EC", "DMO"]
+
+
+def test_the_settings_form_names_the_broken_board() -> None:
+    form = GAME.settings_form()(
+        {
+            "seat_count": 2,
+            "race_seconds": 60,
+            "turn_seconds": 30,
+            "interval_seconds": 15,
+            "board_area": 64,
+            "boards": "RSG\nLRS\n\nRRG\nLRS\n\nRSG\nLRS",
+            "tie_to": "DMO",
+        }
+    )
+    assert not form.is_valid()
+    assert "round 2" in form.errors["boards"][0]
+
+
+def test_the_view_carries_the_board_as_a_grid() -> None:
+    state = started(boards=TINY_BOARDS)
+    shown = GAME.view(state, Viewer.spectator())
+    grid = shown["grid"]
+    assert grid["name"] == "board"
+    assert [[cell["cell"] for cell in row] for row in grid["rows"]] == [
+        ["A1", "B1", "C1"],
+        ["A2", "B2", "C2"],
+    ]
+    assert grid["rows"][0][0] == {
+        "cell": "A1",
+        "text": "R",
+        "css": "gp-gem gp-R",
+        "label": "A1, ruby (red)",
+        "marks": "",
+    }
+    assert shown["clock_label"] == "Race clock"
+
+
+def test_the_cells_of_the_last_path_are_marked_on_the_board() -> None:
+    state = started(boards=TINY_BOARDS)
+    state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
+    shown = GAME.view(state, Viewer(seat=1))
+    marked = {c["cell"]: c for row in shown["grid"]["rows"] for c in row if c["marks"]}
+    assert set(marked) == {"A1", "B1", "B2"}
+    assert marked["A1"]["css"] == "gp-empty" and marked["A1"]["text"] == ""
+    assert shown["last_move"]["name"] == "Rita"
+    assert shown["history"][0]["grid"]["name"] == "analysis-1"
+
+
+def test_board_grid_labels_empty_cells() -> None:
+    grid = board_grid("R.\n.S", name="x", caption="c")
+    assert grid["rows"][0][1]["label"] == "B1, empty"
+    assert grid["rows"][1][1]["css"] == "gp-gem gp-S"
+
+
+def test_the_view_adds_nothing_a_seat_may_not_know() -> None:
+    state = started()
+    for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
+        text = json.dumps(GAME.view(state, viewer))
+        assert '"seed"' not in text and "pasted" not in text and "board_before" not in text
+
+
+def test_the_analysis_runs_from_the_job_alone_and_is_informational() -> None:
+    state = started(boards=TINY_BOARDS, interval_seconds=60)
+    state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
+    job = GAME.analysis_job(state)
+    assert job is not None
+    result = GAME.run_analysis(json.loads(json.dumps(job)))
+    outcome = GAME.record_analysis(state, job, result)
+    assert outcome.informational and outcome.kind == "analysis"
+    row = outcome.state["history"][0]["analysis"][0]
+    assert row["best_cells"] == ["A1", "B1", "B2"] and row["best_score"] == "2"
+    assert GAME.analysis_job(outcome.state) is None
+    shown = GAME.view(outcome.state, Viewer.spectator())
+    assert shown["history"][0]["analysis"][0]["matched_best"] is True
+    assert shown["history"][0]["analysis"][0]["name"] == "Rita"
+
+
+def test_the_dashboards_round_scope_ends_the_round_as_it_stands() -> None:
+    state = started(interval_seconds=60)
+    outcome = GAME.adjudicate(state, {"winner_seat": 1, "scope": "round", "reason": ""}, T0)
+    assert outcome.state["phase"] == "interval"
+    assert outcome.state["history"][0]["reason"] == "host"
+
+
+def test_the_dashboards_match_scope_awards_the_match() -> None:
+    outcome = GAME.adjudicate(started(), {"winner_seat": 0, "scope": "match"}, T0)
+    assert outcome.result is not None and outcome.result["winner"] == 0
+    assert outcome.prizes[0]["garnets"] == flow.GARNETS
+
+
+def test_a_winner_award_goes_straight_to_the_flow() -> None:
+    assert GAME.adjudicate(started(), {"winner": 1}, T0).result["winner"] == 1
+    with pytest.raises(ActionError) as refused:
+        GAME.adjudicate(started(), {"winner_seat": 0, "scope": "season"}, T0)
+    assert refused.value.code == "bad_award"
+
+
+def test_a_draft_is_checked_by_the_flow() -> None:
+    state = started(boards=TINY_BOARDS)
+    kept = GAME.clean_draft(state, 0, {"cells": ["a1", "B1"]})
+    assert kept == {"cells": ["A1", "B1"], "problem": None, "complete": False}
+    broken = GAME.clean_draft(state, 0, {"cells": ["B1"]})
+    assert broken["problem"]
+
+
+def test_a_bot_decides_from_its_view() -> None:
+    state = started(boards=TINY_BOARDS)
+    later = T0 + timedelta(seconds=60)
+    action = GAME.bot_action(GAME.view(state, Viewer(seat=0)), 0, "best", later)
+    assert action == {"type": "path", "cells": ["A1", "B1", "B2"], "turn": 1}
+    assert bot.decide(flow.view(state, Viewer(seat=0)), 0, "best", later) == action
+
+
+def test_warm_up_runs() -> None:
+    GAME.warm_up()
+    assert engine.best_path(TINY, "red")[1] == ["A1", "B1", "B2"]

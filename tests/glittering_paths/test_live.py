@@ -1,0 +1,187 @@
+"""A whole Glittering Paths match over real websockets (a real Daphne worker): created on the
+new-match page, three rounds played to the result, with every frame, page, replay and export the
+opponent and a spectator receive recorded and searched for the other seat's private draft."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from django.db import connections
+
+from games.core.client import ArenaClient, MatchSocket, Refused
+from games.core.models import Match
+from games.glittering_paths import engine, flow
+from tests.live_server import in_db
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "pw-for-tests-1"
+# Seat 0's draft: a path no board, grid or list on any page shows in this order.
+SECRET_DRAFT = ["D4", "A1", "D1", "A4", "B3"]
+
+
+def create_through_the_page(url: str) -> Match:
+    host = ArenaClient(url)
+    host.login("boss", PASSWORD)
+    host.post_form(
+        "/matches/new/glittering-paths/",
+        {
+            "title": "Websocket paths",
+            "seat_count": "2",
+            "auto_start": "on",
+            "race_seconds": "120",
+            "turn_seconds": "60",
+            "interval_seconds": "0",
+            "board_area": "36",
+            "boards": "",
+            "tie_to": "DMO",
+        },
+    )
+    match = Match.objects.get(title="Websocket paths")
+    for username, seat in zip(["ec", "dmo"], match.seats.order_by("index"), strict=True):
+        player = ArenaClient(url)
+        player.login(username, PASSWORD)
+        player.post_form(seat.get_invite_url(), {})
+    match.refresh_from_db()
+    connections.close_all()
+    return match
+
+
+async def step(actor: MatchSocket, action: dict, *others: MatchSocket) -> int:
+    version = await actor.act(action)
+    for other in others:
+        await other.wait_version(version)
+    await actor.wait_version(version)
+    return version
+
+
+def best(game: dict, seat: int) -> list[str]:
+    return engine.best_path(game["board"], flow.COLOURS[seat])[1]
+
+
+def secret_shown(text: str) -> bool:
+    compact = text.replace(" ", "")
+    return (
+        json.dumps(SECRET_DRAFT).replace(" ", "") in compact
+        or " ".join(SECRET_DRAFT) in text
+        or " → ".join(SECRET_DRAFT[:2]) in text
+        or "\\u2192".join(SECRET_DRAFT[:2]) in compact
+    )
+
+
+@pytest.fixture
+def three_accounts(make_user):
+    for name in ("boss", "ec", "dmo"):
+        make_user(name)
+
+
+async def test_a_complete_match_over_websockets_keeps_each_seats_draft_private(
+    live_worker, three_accounts
+):
+    match = await asyncio.to_thread(create_through_the_page, live_worker.url)
+    later_boards = [engine.format_board(flow.round_board(match.state, r)) for r in (2, 3)]
+    ec, dmo, guest = (ArenaClient(live_worker.url) for _ in range(3))
+    await asyncio.to_thread(ec.login, "ec", PASSWORD)
+    await asyncio.to_thread(dmo.login, "dmo", PASSWORD)
+    async with (
+        ec.match_socket(match.public_id, json_only=False) as ec_ws,
+        dmo.match_socket(match.public_id, json_only=False) as dmo_ws,
+        guest.match_socket(match.public_id, json_only=False) as watcher,
+    ):
+        sockets = {0: ec_ws, 1: dmo_ws}
+        everyone = (ec_ws, dmo_ws, watcher)
+        for socket_ in everyone:
+            await socket_.recv_until("full")
+
+        # Round 1's race: the EC draws (a draft only the EC and the host see), the DMO's
+        # straight line is refused with the rule it breaks.
+        await ec_ws.send({"type": "draft", "draft": {"cells": SECRET_DRAFT}})
+        kept = (await ec_ws.recv_until("draft"))["draft"]
+        assert kept["cells"] == SECRET_DRAFT and kept["problem"]
+        pages_during = [
+            await asyncio.to_thread(client.get, f"/m/{match.public_id}/") for client in (dmo, guest)
+        ]
+        with pytest.raises(Refused) as illegal:
+            await dmo_ws.act({"type": "path", "cells": ["A1", "A2", "A3"], "turn": 1})
+        assert illegal.value.code == "illegal_path"
+
+        for round_number in (1, 2, 3):
+            game = watcher.latest_view()["game"]
+            assert (game["round"], game["phase"]) == (round_number, "race")
+            # The EC wins the race; the DMO's path for the same turn comes too late.
+            await step(ec_ws, {"type": "path", "cells": best(game, 0), "turn": 1}, dmo_ws, watcher)
+            if dmo_ws.latest_view()["game"]["phase"] == "turns":
+                with pytest.raises(Refused) as lost:
+                    await dmo_ws.act({"type": "path", "cells": best(game, 1), "turn": 1})
+                assert lost.value.code == "race_lost"
+            turns = 0
+            while watcher.latest_view()["game"]["round"] == round_number:
+                game = watcher.latest_view()["game"]
+                if game["phase"] == "over":
+                    break
+                mover = game["turn"]
+                turns += 1
+                if round_number == 3 and turns == 3:
+                    await step(ec_ws, {"type": "agree_end"}, dmo_ws, watcher)
+                    await step(dmo_ws, {"type": "agree_end"}, ec_ws, watcher)
+                    break
+                cells = best(game, mover)
+                action = (
+                    {"type": "path", "cells": cells, "turn": game["turn_number"]}
+                    if cells
+                    else {"type": "pass", "turn": game["turn_number"]}
+                )
+                others = [s for s in everyone if s is not sockets[mover]]
+                await step(sockets[mover], action, *others)
+            watched = watcher.latest_view()["game"]
+            assert len(watched["history"]) == round_number
+            assert watched["history"][-1]["totals"] == watched["totals"]
+
+        final = watcher.latest_view()
+        assert final["match"]["status"] == "finished"
+        result = final["match"]["result"]
+        totals = [float(t) for t in result["totals"]]
+        expected = 1 if totals[0] == totals[1] else totals.index(max(totals))
+        assert result["winner"] == expected and result["garnets"] == 5
+        # The analysis of every round reaches the spectators as it is recorded.
+        for _ in range(50):
+            history = watcher.latest_view()["game"]["history"]
+            if all(entry["analysis"] is not None for entry in history):
+                break
+            await watcher.recv(timeout=10)
+        assert all(entry["analysis"] for entry in watcher.latest_view()["game"]["history"])
+        analysed = watcher.frames[-1]
+        assert analysed["event"]["kind"] == "analysis" and "gp-history" in analysed["html"]
+
+    await in_db(match.refresh_from_db)
+    assert match.status == Match.Status.FINISHED
+    versions = await in_db(lambda: list(match.events.values_list("version", flat=True)))
+    assert versions == list(range(1, match.version + 1))
+
+    # What the EC drew stayed with the EC; no one else saw a later board before its round.
+    assert any(secret_shown(json.dumps(frame, ensure_ascii=False)) for frame in ec_ws.frames)
+    afterwards = []
+    for client in (dmo, guest):
+        afterwards.append(await asyncio.to_thread(client.get, f"/m/{match.public_id}/"))
+        afterwards.append(await asyncio.to_thread(client.get, f"/m/{match.public_id}/export.json"))
+        for version in range(1, match.version + 1, 7):
+            afterwards.append(
+                await asyncio.to_thread(client.get, f"/m/{match.public_id}/replay/?v={version}")
+            )
+    for socket_ in (dmo_ws, watcher):
+        assert socket_.frames
+        for frame in socket_.frames:
+            text = json.dumps(frame, ensure_ascii=False)
+            assert not secret_shown(text)
+            assert kept["problem"] not in text
+            assert '"seed"' not in text and "pasted" not in text
+            game = (frame.get("view") or {}).get("game") or {}
+            if game.get("round") == 1:
+                assert all(b.replace("\n", "\\n") not in text for b in later_boards)
+    for frame in watcher.frames:
+        assert not {"draft", "drafts"} & set(frame.get("view") or {})
+    for page in [*pages_during, *afterwards]:
+        assert not secret_shown(page)
+        assert "Paths being drawn" not in page
