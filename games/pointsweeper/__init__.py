@@ -1,0 +1,1 @@
+"""Pointsweeper: claim tiles across three chess boards, scouting with chess pieces."""

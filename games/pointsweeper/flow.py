@@ -1,0 +1,766 @@
+"""The phase machine of a Pointsweeper match, as pure functions over JSON state.
+
+No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
+and returns an Outcome or raises ActionError. ``view`` is the one gate for what a viewer sees.
+
+A match is three boards. Each board runs through two phases (``state["phase"]``):
+
+- ``order``: the chooser (the DMO on boards 1 and 3, the EC on board 2) says whether they move
+  first, before ``deadlines["order"]``; if the clock runs out the first player is drawn at random.
+- ``play``: the players take turns to scout, claim or pass with their 16 pieces. The player to
+  move (``state["turn"]``) has ``deadlines["turn"]``: one minute for the move, then their bank
+  for this board; when it runs out they have passed. A player who has passed or whose pieces have
+  all claimed is skipped; the board ends as the seed lists (a-d).
+- ``over``: the third board ended (or the host settled the match).
+
+Hidden information lives in the state (``boards``, ``play.notebooks``) and never leaves through
+``view`` or an Outcome's ``public`` part except once a board is over, when everything on it is
+shown to everyone.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta
+from functools import cache
+from typing import Any
+
+from games.core.flowkit import check_clock, derived_seed, draw, iso, set_clock, stop_clock
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.pointsweeper import engine
+
+BOARDS = 3
+PIECE_IDS = engine.PIECE_IDS
+GARNETS = 5
+UNVERSIONED_ACTIONS: frozenset[str] = frozenset()
+"""Every Pointsweeper action is a turn taken after seeing the board: none is sealed."""
+
+SETTINGS_HELP = {
+    "boards": "'random' (seeded from the match) or 'pasted' (the host's three boards)",
+    "board_texts": "the three pasted boards, 8 lines each, rank 8 first, values -2..5 or M",
+    "move_seconds": "time for each move before the bank starts to run",
+    "bank_seconds": "each player's time bank, per board",
+    "order_seconds": "time the chooser has to say who moves first (then a random draw)",
+    "scout_turns": "each player's first turns on a board that may only scout",
+    "tie_to": "who wins a tied total: 'DMO' or 'EC'",
+}
+
+
+def default_settings() -> dict[str, Any]:
+    return {
+        "boards": "random",
+        "board_texts": ["", "", ""],
+        "move_seconds": 60,
+        "bank_seconds": 120,
+        "order_seconds": 60,
+        "scout_turns": 3,
+        "tie_to": "DMO",
+    }
+
+
+def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings completed with defaults and checked; ValueError with a readable reason."""
+    merged = default_settings()
+    unknown = set(settings) - set(merged) - {"auto_start"}
+    if unknown:
+        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+    merged.update({k: v for k, v in settings.items() if k != "auto_start"})
+    for key, low in (("move_seconds", 1), ("bank_seconds", 0), ("order_seconds", 1)):
+        value = merged[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ValueError(f"{key} must be a whole number of seconds, at least {low}")
+    turns = merged["scout_turns"]
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= 16:
+        raise ValueError("scout_turns must be a whole number from 0 to 16")
+    if merged["tie_to"] not in ("DMO", "EC"):
+        raise ValueError("a tied total goes to the 'DMO' or the 'EC'")
+    if merged["boards"] not in ("random", "pasted"):
+        raise ValueError("boards are 'random' or 'pasted'")
+    texts = merged["board_texts"]
+    if merged["boards"] == "pasted":
+        if not isinstance(texts, list | tuple) or len(texts) != BOARDS:
+            raise ValueError("paste exactly three boards")
+        cleaned = []
+        for number, text in enumerate(texts, start=1):
+            try:
+                board = engine.check_match_board(engine.parse_board(text))
+            except ValueError as error:
+                raise ValueError(f"board {number}: {error}") from None
+            cleaned.append(engine.format_board(board))
+        merged["board_texts"] = cleaned
+    else:
+        merged["board_texts"] = ["", "", ""]
+    return merged
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+def _other(seat: int) -> int:
+    return 1 - seat
+
+
+def _name(state: State, seat: int) -> str:
+    return state["seats"][seat]["name"]
+
+
+def chooser_of(state: State, board_no: int) -> int:
+    """Who chooses the order of ``board_no``: the DMO on boards 1 and 3, the EC on board 2."""
+    return state["ec"] if board_no == 2 else state["dmo"]
+
+
+def first_player(state: State, seat: int) -> bool:
+    """Whether ``seat`` moves first on the board in play (their pawns move toward rank 8)."""
+    return state["first"] == seat
+
+
+def _used(state: State, seat: int) -> dict[str, list[str]]:
+    return state["play"]["used"][str(seat)]
+
+
+def can_scout(state: State, seat: int, piece: str) -> bool:
+    used = _used(state, seat)
+    return piece not in used["scouted"] and piece not in used["claimed"]
+
+
+def can_claim(state: State, seat: int, piece: str) -> bool:
+    return piece not in _used(state, seat)["claimed"]
+
+
+def may_claim_now(state: State, seat: int) -> bool:
+    """Past the first scout-only turns of this board."""
+    return state["play"]["turns"][seat] >= state["settings"]["scout_turns"]
+
+
+def out_of_pieces(state: State, seat: int) -> bool:
+    return len(_used(state, seat)["claimed"]) == len(PIECE_IDS)
+
+
+def can_move(state: State, seat: int) -> bool:
+    """Whether ``seat`` still takes turns on this board."""
+    play = state["play"]
+    if play["passed"][seat] or out_of_pieces(state, seat):
+        return False
+    if may_claim_now(state, seat):
+        return True
+    return any(can_scout(state, seat, p) for p in PIECE_IDS)
+
+
+def legal_for(state: State, seat: int) -> dict[str, Any]:
+    """What ``seat`` may do now: the pieces that may scout and claim, and whether it may pass.
+    The page offers exactly this; the rules check the same functions."""
+    if state["phase"] != "play" or state["turn"] != seat:
+        return {"scout": [], "claim": [], "pass": False}
+    claiming = may_claim_now(state, seat)
+    return {
+        "scout": [p for p in PIECE_IDS if can_scout(state, seat, p)],
+        "claim": [p for p in PIECE_IDS if claiming and can_claim(state, seat, p)],
+        "pass": True,
+    }
+
+
+def _piece(action: dict[str, Any]) -> str:
+    raw = action.get("piece")
+    piece = raw.strip().upper() if isinstance(raw, str) else None
+    if piece not in PIECE_IDS:
+        if piece and piece[:1] in "RBN" and len(piece) == 1:
+            message = f"name which one: {piece}1 or {piece}2"
+        elif piece == "P":
+            message = "name which pawn: P1 to P8"
+        else:
+            message = f"choose a piece: {', '.join(PIECE_IDS)}"
+        raise ActionError(message, code="bad_piece")
+    return piece
+
+
+def _square(action: dict[str, Any], key: str) -> str:
+    try:
+        return engine.normal_square(action.get(key))
+    except ValueError as error:
+        raise ActionError(f"{key}: {error}", code="bad_square") from None
+
+
+def _board(state: State) -> engine.Board:
+    return engine.parse_board(state["boards"][state["board_no"] - 1])
+
+
+# --- the match's start and each board's order ----------------------------------------------------
+
+
+def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
+    cleaned = clean_settings(settings)
+    roles = [seat.role for seat in seats]
+    dmo = roles.index("DMO") if "DMO" in roles else len(seats) - 1
+    if cleaned["boards"] == "pasted":
+        texts = list(cleaned["board_texts"])
+    else:
+        texts = [
+            engine.format_board(engine.generate_board(derived_seed(seed, "board", n)))
+            for n in range(1, BOARDS + 1)
+        ]
+    state: State = {
+        "seed": seed,
+        "draws": 0,
+        "seats": [
+            {"index": s.index, "role": s.role, "name": s.name, "is_bot": s.is_bot} for s in seats
+        ],
+        "dmo": dmo,
+        "ec": _other(dmo),
+        "settings": {
+            key: cleaned[key]
+            for key in ("move_seconds", "bank_seconds", "order_seconds", "scout_turns", "tie_to")
+        },
+        "boards": texts,
+        "board_no": 1,
+        "phase": "order",
+        "chooser": dmo,
+        "first": None,
+        "turn": None,
+        "turn_started": None,
+        "play": None,
+        "totals": {"points": [0, 0], "mines": [0, 0]},
+        "history": [],
+        "winner": None,
+        "final": None,
+        "deadlines": {},
+    }
+    set_clock(state, "order", now, cleaned["order_seconds"])
+    public = {"board_no": 1, "chooser": dmo}
+    return Outcome(state=state, kind="started", public=public)
+
+
+def choose_order(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    if state["phase"] != "order":
+        raise ActionError("the order of this board was already chosen", code="wrong_phase")
+    if seat != state["chooser"]:
+        raise ActionError(
+            f"{_name(state, state['chooser'])} chooses who moves first on this board",
+            code="not_chooser",
+        )
+    check_clock(state, "order", now, "the time to choose the order is over")
+    first = action.get("first")
+    if not isinstance(first, bool):
+        raise ActionError("say whether you move first: first true or false", code="bad_order")
+    new = copy.deepcopy(state)
+    return _begin_board(new, seat if first else _other(seat), now, chosen=True)
+
+
+def _begin_board(state: State, first: int, now: datetime, *, chosen: bool) -> Outcome:
+    """Set up the board in play (``state`` is already a private copy)."""
+    bank = float(state["settings"]["bank_seconds"])
+    state["phase"] = "play"
+    state["first"] = first
+    state["play"] = {
+        "claimed": {},
+        "revealed": {},
+        "used": {str(s): {"scouted": [], "claimed": []} for s in (0, 1)},
+        "turns": [0, 0],
+        "passed": [False, False],
+        "bank": [bank, bank],
+        "points": [0, 0],
+        "mines": [0, 0],
+        "log": [],
+        "notebooks": {"0": [], "1": []},
+    }
+    stop_clock(state, "order")
+    _start_turn(state, first, now)
+    public = {
+        "board_no": state["board_no"],
+        "chooser": state["chooser"],
+        "first": first,
+        "chosen": chosen,
+    }
+    return Outcome(state=state, kind="order_chosen" if chosen else "order_drawn", public=public)
+
+
+def _start_turn(state: State, seat: int, now: datetime) -> None:
+    state["turn"] = seat
+    state["turn_started"] = iso(now)
+    seconds = state["settings"]["move_seconds"] + state["play"]["bank"][seat]
+    set_clock(state, "turn", now, seconds)
+
+
+# --- turns ---------------------------------------------------------------------------------------
+
+
+def _check_turn(state: State, seat: int, doing: str) -> None:
+    if state["phase"] == "order":
+        raise ActionError(
+            f"you cannot {doing} yet: {_name(state, state['chooser'])} is choosing the order",
+            code="wrong_phase",
+        )
+    if state["phase"] != "play":
+        raise ActionError("the match is over", code="match_over")
+    if state["turn"] != seat:
+        raise ActionError(f"it is {_name(state, state['turn'])}'s turn", code="not_your_turn")
+
+
+def _spend_time(state: State, seat: int, now: datetime) -> None:
+    """Take the time beyond the free minute of this move off ``seat``'s bank."""
+    started = datetime.fromisoformat(state["turn_started"])
+    beyond = (now - started).total_seconds() - state["settings"]["move_seconds"]
+    bank = state["play"]["bank"]
+    bank[seat] = round(max(0.0, bank[seat] - max(0.0, beyond)), 3)
+
+
+def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _check_turn(state, seat, "scout")
+    check_clock(state, "turn", now, "your time bank ran out")
+    piece = _piece(action)
+    square = _square(action, "square")
+    used = _used(state, seat)
+    if piece in used["claimed"]:
+        raise ActionError(f"{piece} has already claimed and may not scout", code="piece_used")
+    if piece in used["scouted"]:
+        raise ActionError(f"{piece} has already scouted on this board", code="piece_used")
+    first = first_player(state, seat)
+    claimed = set(state["play"]["claimed"])
+    try:
+        covered = engine.scout_squares(piece, square, first)
+        total, mines = engine.scout(_board(state), piece, square, first, claimed)
+    except ValueError as error:
+        raise ActionError(str(error), code="illegal_move") from None
+    new = copy.deepcopy(state)
+    play = new["play"]
+    _spend_time(new, seat, now)
+    n = len(play["log"]) + 1
+    public = {
+        "n": n,
+        "seat": seat,
+        "type": "scout",
+        "piece": piece,
+        "square": square,
+        "squares": list(covered),
+        "counted": [s for s in covered if s not in claimed],
+    }
+    note = {**public, "sum": total, "mines": mines}
+    play["log"].append(public)
+    play["notebooks"][str(seat)].append(note)
+    play["used"][str(seat)]["scouted"].append(piece)
+    play["turns"][seat] += 1
+    outcome = _next_turn(new, seat, now, kind="scouted", public={"board_no": new["board_no"]})
+    outcome.public.update(public)
+    outcome.private = {seat: {"scout": note}}
+    return outcome
+
+
+def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _check_turn(state, seat, "claim")
+    check_clock(state, "turn", now, "your time bank ran out")
+    if not may_claim_now(state, seat):
+        scouts = state["settings"]["scout_turns"]
+        raise ActionError(
+            f"your first {scouts} turns on a board may only scout", code="scout_turns"
+        )
+    piece = _piece(action)
+    start_square = _square(action, "start")
+    end_square = _square(action, "end")
+    if piece in _used(state, seat)["claimed"]:
+        raise ActionError(f"{piece} has already claimed on this board", code="piece_used")
+    claimed = set(state["play"]["claimed"])
+    try:
+        result = engine.claim(
+            _board(state), piece, start_square, end_square, first_player(state, seat), claimed
+        )
+    except ValueError as error:
+        raise ActionError(str(error), code="illegal_move") from None
+    new = copy.deepcopy(state)
+    play = new["play"]
+    _spend_time(new, seat, now)
+    board = _board(state)
+    for square in result.squares:
+        play["claimed"][square] = seat
+        play["revealed"][square] = board[square]
+    play["points"][seat] += result.points
+    play["mines"][seat] += result.mines
+    new["totals"]["points"][seat] += result.points
+    new["totals"]["mines"][seat] += result.mines
+    entry = {
+        "n": len(play["log"]) + 1,
+        "seat": seat,
+        "type": "claim",
+        "piece": piece,
+        "start": start_square,
+        "end": end_square,
+        "path": list(result.path),
+        "squares": list(result.squares),
+        "values": {s: board[s] for s in result.squares},
+        "points": result.points,
+        "mines": result.mines,
+        "steps": result.steps,
+    }
+    play["log"].append(entry)
+    play["used"][str(seat)]["claimed"].append(piece)
+    play["turns"][seat] += 1
+    outcome = _next_turn(new, seat, now, kind="claimed", public={"board_no": new["board_no"]})
+    outcome.public.update(entry)
+    return outcome
+
+
+def pass_action(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    _check_turn(state, seat, "pass")
+    check_clock(state, "turn", now, "your time bank ran out")
+    new = copy.deepcopy(state)
+    _spend_time(new, seat, now)
+    return _pass(new, seat, now, reason="passed")
+
+
+def _pass(state: State, seat: int, now: datetime, *, reason: str) -> Outcome:
+    play = state["play"]
+    play["passed"][seat] = True
+    entry = {"n": len(play["log"]) + 1, "seat": seat, "type": "pass", "reason": reason}
+    play["log"].append(entry)
+    kind = "passed" if reason == "passed" else "bank_empty"
+    outcome = _next_turn(state, seat, now, kind=kind, public={"board_no": state["board_no"]})
+    outcome.public.update(entry)
+    return outcome
+
+
+def _board_end_reason(state: State) -> str | None:
+    """Why the board in play is over (the seed's a-d), or None while it goes on."""
+    revealed = state["play"]["revealed"].values()
+    mines = sum(1 for v in revealed if v == engine.MINE)
+    board = _board(state)
+    if len(revealed) - mines == 64 - board.count_mines():
+        return "all_tiles"
+    if mines == board.count_mines():
+        return "all_mines"
+    if not can_move(state, 0) and not can_move(state, 1):
+        if out_of_pieces(state, 0) and out_of_pieces(state, 1):
+            return "out_of_pieces"
+        return "passed"
+    return None
+
+
+def _next_turn(
+    state: State, seat: int, now: datetime, *, kind: str, public: dict[str, Any]
+) -> Outcome:
+    """After ``seat``'s turn (``state`` is a private copy): the other player moves if they still
+    can, else ``seat`` again, else the board is over."""
+    reason = _board_end_reason(state)
+    if reason is None:
+        for nxt in (_other(seat), seat):
+            if can_move(state, nxt):
+                _start_turn(state, nxt, now)
+                public["turn"] = nxt
+                return Outcome(state=state, kind=kind, public=public)
+        reason = "passed"
+    return _end_board(state, reason, now, kind=kind, public=public)
+
+
+BOARD_END_REASONS = {
+    "all_tiles": "all 54 tiles are claimed",
+    "all_mines": "all 10 mines are claimed",
+    "out_of_pieces": "both players are out of pieces",
+    "passed": "both players have passed",
+}
+
+
+def _end_board(
+    state: State, reason: str, now: datetime, *, kind: str, public: dict[str, Any]
+) -> Outcome:
+    play = state["play"]
+    record = {
+        "board_no": state["board_no"],
+        "board": state["boards"][state["board_no"] - 1],
+        "first": state["first"],
+        "chooser": state["chooser"],
+        "reason": reason,
+        "log": play["log"],
+        "notebooks": play["notebooks"],
+        "points": list(play["points"]),
+        "mines": list(play["mines"]),
+        "mines_before": [state["totals"]["mines"][s] - play["mines"][s] for s in (0, 1)],
+        "analysis": None,
+    }
+    state["history"].append(record)
+    state["turn"] = None
+    state["turn_started"] = None
+    state["play"] = None
+    stop_clock(state, "turn")
+    public["board_over"] = {
+        key: record[key]
+        for key in ("board_no", "board", "first", "reason", "notebooks", "points", "mines")
+    }
+    if state["board_no"] < BOARDS:
+        state["board_no"] += 1
+        state["phase"] = "order"
+        state["chooser"] = chooser_of(state, state["board_no"])
+        state["first"] = None
+        set_clock(state, "order", now, state["settings"]["order_seconds"])
+        public["next_board"] = {"board_no": state["board_no"], "chooser": state["chooser"]}
+        return Outcome(state=state, kind=kind, public=public)
+    return _finish_match(state, kind=kind, public=public)
+
+
+def totals(state: State) -> dict[str, list[int]]:
+    """Each seat's points, mines, penalty and total so far."""
+    points = state["totals"]["points"]
+    mines = state["totals"]["mines"]
+    return {
+        "points": list(points),
+        "mines": list(mines),
+        "penalty": [engine.triangular(m) for m in mines],
+        "total": [engine.final_total(p, m) for p, m in zip(points, mines, strict=True)],
+    }
+
+
+def _finish_match(
+    state: State, *, kind: str, public: dict[str, Any], winner: int | None = None
+) -> Outcome:
+    final = totals(state)
+    if winner is None:
+        a, b = final["total"]
+        if a != b:
+            winner = 0 if a > b else 1
+        else:
+            winner = state["dmo"] if state["settings"]["tie_to"] == "DMO" else state["ec"]
+    loser = _other(winner)
+    tie = final["total"][0] == final["total"][1]
+    summary = f"{_name(state, winner)} wins {final['total'][winner]} to {final['total'][loser]}" + (
+        f" (a tie goes to the {state['settings']['tie_to']})" if tie else ""
+    )
+    state["phase"] = "over"
+    state["winner"] = winner
+    state["final"] = final
+    state["turn"] = None
+    state["deadlines"] = {}
+    prizes = {winner: {"garnets": GARNETS, "tokens": 0}}
+    result = {
+        "winner": winner,
+        "summary": summary,
+        "totals": final,
+        "prizes": {str(k): v for k, v in prizes.items()},
+    }
+    public["match_over"] = {"winner": winner, "totals": final, "summary": summary}
+    return Outcome(state=state, kind=kind, public=public, result=result, prizes=prizes)
+
+
+# --- clocks --------------------------------------------------------------------------------------
+
+
+def timeout(
+    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+) -> Outcome:
+    """A clock ran out: ``order`` draws the first player, ``turn`` empties the mover's bank (a
+    pass). A clock that is not running (already answered) changes nothing."""
+    phase = state["phase"]
+    running = key in state.get("deadlines", {})
+    if key == "order" and phase == "order" and running:
+        new = copy.deepcopy(state)
+        first = draw(new, [0, 1])
+        return _begin_board(new, first, now, chosen=False)
+    if key == "turn" and phase == "play" and running:
+        new = copy.deepcopy(state)
+        seat = new["turn"]
+        new["play"]["bank"][seat] = 0.0
+        return _pass(new, seat, now, reason="time")
+    new = copy.deepcopy(state)
+    new.get("deadlines", {}).pop(key, None)
+    return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+
+
+def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+    """Pointsweeper keeps no drafts: a move is made when it is sent, and time running out is a
+    pass, never a half-composed move."""
+    if draft:
+        raise ActionError("this game keeps no drafts; send the move itself", code="no_drafts")
+    return {}
+
+
+# --- the host ------------------------------------------------------------------------------------
+
+
+def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
+    """The host settles the match: ``{"winner": seat}``."""
+    winner = award.get("winner", award.get("winner_seat"))
+    if winner not in (0, 1) or isinstance(winner, bool):
+        raise ActionError("the winner is seat 0 or seat 1", code="bad_award")
+    if state["phase"] == "over":
+        raise ActionError("the match is already over", code="match_over")
+    new = copy.deepcopy(state)
+    new["awarded"] = True
+    public: dict[str, Any] = {"winner": winner, "awarded": True}
+    return _finish_match(new, kind="adjudicated", public=public, winner=winner)
+
+
+ACTIONS = {
+    "choose_order": choose_order,
+    "scout": scout_action,
+    "claim": claim_action,
+    "pass": pass_action,
+}
+
+
+def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    if not isinstance(action, dict):
+        raise ActionError("an action is an object with a type", code="unknown_action")
+    handler = ACTIONS.get(action.get("type"))
+    if handler is None:
+        raise ActionError(
+            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
+            code="unknown_action",
+        )
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise ActionError("only the two players act", code="not_a_player")
+    if state.get("phase") == "over":
+        raise ActionError("the match is over", code="match_over")
+    return handler(state, seat, action, now)
+
+
+# --- analysis after each board (run by the core outside any lock) -------------------------------
+
+
+def analysis_job(state: State) -> dict[str, Any] | None:
+    """The next finished board still waiting for its analysis, or None."""
+    for record in state.get("history", []):
+        if record.get("analysis") is None:
+            return {
+                "board_no": record["board_no"],
+                "board": record["board"],
+                "first": record["first"],
+                "log": record["log"],
+                "notebooks": record["notebooks"],
+                "mines_before": record["mines_before"],
+            }
+    return None
+
+
+def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
+    from games.pointsweeper.analysis import board_analysis
+
+    return board_analysis(
+        job["board"], job["first"], job["log"], job["notebooks"], job["mines_before"]
+    )
+
+
+def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+    new = copy.deepcopy(state)
+    for record in new["history"]:
+        if record["board_no"] == job["board_no"]:
+            record["analysis"] = result
+    public = {"board_no": job["board_no"], "analysis": result}
+    return Outcome(state=new, kind="analysis", public=public, informational=True)
+
+
+# --- what a viewer sees --------------------------------------------------------------------------
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Everything ``viewer`` may see of ``state``. While a board is in play a seat or a spectator
+    sees the claimed squares, which piece was placed where, the clocks and their own notebook (a
+    seat); never an unclaimed tile, an unclaimed mine or the other seat's scout results. The host
+    sees everything. A finished board is shown whole to everyone."""
+    if not state or "phase" not in state:
+        return {}
+    you = viewer.seat if viewer.seat in (0, 1) else None
+    host = viewer.is_host and you is None
+    out: dict[str, Any] = {
+        "game": "pointsweeper",
+        "phase": state["phase"],
+        "board_no": state["board_no"],
+        "boards_total": BOARDS,
+        "seats": copy.deepcopy(state["seats"]),
+        "you": you,
+        "is_host": host,
+        "dmo": state["dmo"],
+        "ec": state["ec"],
+        "chooser": state["chooser"],
+        "first": state["first"],
+        "turn": state["turn"],
+        "turn_started": state["turn_started"],
+        "deadlines": dict(state.get("deadlines", {})),
+        "settings": dict(state["settings"]),
+        "pieces": list(PIECE_IDS),
+        "totals": totals(state),
+        "history": copy.deepcopy(state["history"]),
+        "winner": state["winner"],
+        "final": copy.deepcopy(state["final"]),
+        "legal": _legal_view(state, you) if you is not None else None,
+        "move_deadline": move_deadline(state),
+        "play": _play_view(state, you, host) if state["play"] else None,
+    }
+    if host:
+        out["boards"] = list(state["boards"])
+    return out
+
+
+def move_deadline(state: State) -> str | None:
+    """When the free time of the move in play runs out and the mover's bank starts to run (the
+    turn clock ``deadlines["turn"]`` runs out when the bank is empty too)."""
+    if state["phase"] != "play" or not state.get("turn_started"):
+        return None
+    started = datetime.fromisoformat(state["turn_started"])
+    return iso(started + timedelta(seconds=state["settings"]["move_seconds"]))
+
+
+@cache
+def _destinations(letter: str, first: bool) -> dict[str, str]:
+    ends: dict[str, list[str]] = {}
+    for start, end in engine.legal_moves(letter, first):
+        ends.setdefault(start, []).append(end)
+    return {start: " ".join(squares) for start, squares in ends.items()}
+
+
+def claim_destinations(state: State, seat: int, pieces: list[str]) -> dict[str, dict[str, str]]:
+    """Where each kind of piece in ``pieces`` may claim to, from each start square, for ``seat``
+    on the board in play: ``{"R": {"a1": "a2 a3 ... b1 ..."}}`` (ends joined by spaces; a pawn's
+    direction is this seat's). The page highlights these; the rules check ``engine.claim``."""
+    first = first_player(state, seat)
+    letters = dict.fromkeys(engine.piece_letter(piece) for piece in pieces)
+    return {letter: dict(_destinations(letter, first)) for letter in letters}
+
+
+def _legal_view(state: State, seat: int) -> dict[str, Any]:
+    legal = legal_for(state, seat)
+    legal["destinations"] = claim_destinations(state, seat, legal["claim"])
+    return legal
+
+
+def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
+    play = state["play"]
+    grid = []
+    for rank in range(engine.SIZE, 0, -1):
+        row = []
+        for file in engine.FILES:
+            square = f"{file}{rank}"
+            if square in play["revealed"]:
+                value = play["revealed"][square]
+                cell = {"square": square, "owner": play["claimed"][square]}
+                if value == engine.MINE:
+                    cell["state"] = "mine"
+                else:
+                    cell.update(state="tile", value=value)
+            else:
+                cell = {"square": square, "state": "hidden"}
+            row.append(cell)
+        grid.append(row)
+    log = []
+    for entry in play["log"]:
+        log.append(copy.deepcopy(entry))
+    pieces = {
+        str(seat): [
+            {
+                "id": piece,
+                "scouted": piece in play["used"][str(seat)]["scouted"],
+                "claimed": piece in play["used"][str(seat)]["claimed"],
+            }
+            for piece in PIECE_IDS
+        ]
+        for seat in (0, 1)
+    }
+    out: dict[str, Any] = {
+        "grid": grid,
+        "log": log,
+        "pieces": pieces,
+        "turns": list(play["turns"]),
+        "passed": list(play["passed"]),
+        "bank": list(play["bank"]),
+        "points": list(play["points"]),
+        "mines": list(play["mines"]),
+        "notebook": copy.deepcopy(play["notebooks"][str(you)]) if you is not None else None,
+    }
+    if host:
+        out["truth"] = state["boards"][state["board_no"] - 1]
+        out["notebooks"] = copy.deepcopy(play["notebooks"])
+    return out

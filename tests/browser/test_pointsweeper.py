@@ -1,0 +1,119 @@
+"""Pointsweeper in three browsers (the EC, the DMO and a spectator): the DMO chooses to move first
+and scouts by clicks; the result shows only in the DMO's notebook while the spectator follows; the
+scout's squares are shown again from the notebook; the EC claims by clicks with the legal ends
+outlined; the bank of the player to move counts down once their move time is over."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(ARTIFACTS / f"ps-{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+
+NO_MINE_ON_RANK_1 = "\n".join(
+    [
+        "1 2 3 4 5 0 -1 -2",
+        "2 3 4 5 0 1 2 3",
+        "M M M M M M M M",
+        "M M 0 1 2 3 4 5",
+        "3 4 5 0 1 2 3 4",
+        "4 5 0 1 2 3 4 5",
+        "5 0 1 2 3 4 5 -2",
+        "1 2 3 4 5 -1 0 1",
+    ]
+)
+
+
+def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context, make_user):
+    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
+    match = services.create_match(
+        host=host,
+        game_key="pointsweeper",
+        title="Browser sweep",
+        # No mine on rank 1, so the claim a1-c1 below always reveals its three tiles.
+        # A 2-second move time, so that the bank of the player to move soon starts to run.
+        settings={
+            "scout_turns": 0,
+            "move_seconds": 2,
+            "boards": "pasted",
+            "board_texts": [NO_MINE_ON_RANK_1] * 3,
+        },
+        roles=["EC", "DMO"],
+    )
+    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    url = match.get_absolute_url()
+
+    dmo_page = login_context("dmitri")
+    dmo_page.goto(url)
+    ec_page = login_context("erin")
+    ec_page.goto(url)
+    spectator = login_context(None)
+    spectator.goto(url)
+
+    dmo_page.click("button.ps-first[data-first='true']")
+    expect(dmo_page.locator("form[data-action='scout']")).to_be_visible()
+    dmo_page.select_option("form[data-action='scout'] select[name=piece]", "K")
+    dmo_page.click("form[data-action='scout'] input[name=square]")
+    dmo_page.click('#ps-board [data-grid="board"] [data-cell="e4"]')
+    expect(dmo_page.locator("form[data-action='scout'] input[name=square]")).to_have_value("e4")
+    dmo_page.click("form[data-action='scout'] button[type=submit]")
+    expect(dmo_page.locator("#ps-notebook .ps-note")).to_have_count(1)
+    expect(dmo_page.get_by_text("Board 1 of 3")).to_have_count(1)
+    dmo_page.click("#ps-notebook button.ps-show")
+    scouted = dmo_page.locator("#ps-board .cell.ps-scouted")
+    expect(scouted).to_have_count(9)  # a king on e4: e4 and its eight neighbours
+    expect(dmo_page.locator("#ps-board .cell.ps-scout-origin")).to_have_attribute("data-cell", "e4")
+    expect(dmo_page.locator("form[data-action='scout']")).to_have_count(0)
+    expect(ec_page.locator("form[data-action='scout']")).to_be_visible()
+    expect(spectator.locator("#ps-log")).to_contain_text("scouted with K on e4")
+    expect(ec_page.locator("#ps-log")).to_contain_text("scouted with K on e4")
+    assert ec_page.locator(".ps-note").count() == 0
+    assert spectator.locator(".ps-note").count() == 0
+    shoot(dmo_page, "dmo-after-scout")
+
+    # The EC's free move time (2 s here) runs out: their bank counts down from 2:00.
+    ec_bank = ec_page.locator(".ps-player[data-seat='0'] .ps-bank")
+    expect(ec_bank).to_have_class(re.compile(r"\brunning\b"))
+    expect(spectator.locator(".ps-player[data-seat='0'] .ps-bank")).to_have_class(
+        re.compile(r"\brunning\b")
+    )
+    expect(ec_bank.locator(".ps-bank-left")).to_have_text(re.compile(r"^1:[45]\d$"))
+    waiting = ec_page.locator(".ps-player[data-seat='1'] .ps-bank")  # stands still
+    expect(waiting).not_to_have_class(re.compile(r"\brunning\b"))
+    shoot(ec_page, "ec-bank-running")
+
+    ec_page.select_option("form[data-action='claim'] select[name=piece]", "R1")
+    ec_page.click("form[data-action='claim'] input[name=start]")
+    ec_page.click('#ps-board [data-grid="board"] [data-cell="a1"]')
+    ends = ec_page.locator("#ps-board .cell.ps-dest")
+    expect(ends).to_have_count(14)  # a rook on a1: the a-file and the first rank
+    expect(ec_page.locator("#ps-board .cell.ps-start")).to_have_attribute("data-cell", "a1")
+    shoot(ec_page, "ec-claim-ends")
+    ec_page.click('#ps-board [data-grid="board"] [data-cell="c1"]')
+    expect(ec_page.locator("form[data-action='claim'] input[name=end]")).to_have_value("c1")
+    ec_page.click("form[data-action='claim'] button[type=submit]")
+    expect(spectator.locator("#ps-log")).to_contain_text("claimed with R1 a1")
+    revealed = spectator.locator("#ps-board .cell.ps-tile, #ps-board .cell.ps-mine")
+    expect(revealed).to_have_count(3)
+    shoot(spectator, "spectator-after-claim")
+    shoot(ec_page, "ec-after-claim")

@@ -1,0 +1,205 @@
+"""The Pointsweeper match page: it renders for each seat, a spectator and the host, shows a seat
+its own scout results only, and the new-match page creates the game."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+
+from games.core import services
+from games.core.models import Match
+from games.pointsweeper import engine
+
+pytestmark = pytest.mark.django_db
+
+EC, DMO = 0, 1
+NOTE = 'class="ps-note"'
+
+
+@pytest.fixture
+def ps(make_user):
+    """A started match: (match, the EC's user, the DMO's user, the host)."""
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="pointsweeper", title="ps", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[EC].invite_token)
+    services.take_seat(match, bob, seats[DMO].invite_token)
+    match.refresh_from_db()
+    return match, ada, bob, host
+
+
+def page(client, match, user=None) -> str:
+    client.logout()
+    if user is not None:
+        client.force_login(user)
+    response = client.get(match.get_absolute_url())
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_chooser_sees_the_order_buttons_and_the_others_do_not(client, ps):
+    match, ada, bob, host = ps
+    chooser = page(client, match, bob)
+    assert 'id="ps-board"' in chooser and 'data-cell="a8"' in chooser
+    assert 'class="ps-first"' in chooser and 'data-deadline="' in chooser
+    for who in (ada, host, None):
+        html = page(client, match, who)
+        assert 'id="ps-board"' in html
+        assert 'class="ps-first"' not in html
+
+
+def test_the_player_to_move_gets_the_move_forms_and_the_other_seat_does_not(client, ps):
+    match, ada, bob, _ = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    match.refresh_from_db()
+    mover = page(client, match, bob)
+    assert 'data-action="scout"' in mover and 'data-action="pass"' in mover
+    assert 'id="ps-notebook"' in mover and 'class="ps-bank"' in mover
+    other = page(client, match, ada)
+    assert 'data-action="scout"' not in other and 'id="ps-notebook"' in other
+    spectator = page(client, match)
+    assert 'data-action="scout"' not in spectator and 'id="ps-notebook"' not in spectator
+
+
+def test_a_scout_result_appears_only_on_the_scouting_players_page(client, ps):
+    match, ada, bob, host = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.submit_action(match, bob, {"type": "scout", "piece": "K", "square": "e4"})
+    match.refresh_from_db()
+    note = match.state["play"]["notebooks"][str(DMO)][0]
+    mine = page(client, match, bob)
+    assert NOTE in mine and f"sum <b>{note['sum']}</b>" in mine
+    for who in (ada, None):
+        html = page(client, match, who)
+        assert NOTE not in html
+        assert "scouted with K on e4" in html  # the public log
+    export = client.get(f"{match.get_absolute_url()}export.json")
+    assert export.status_code == 200
+    assert '"sum"' not in export.content.decode()
+
+
+def test_the_new_match_page_creates_a_pointsweeper_match(client, make_user):
+    client.force_login(make_user("hostess"))
+    assert client.get("/matches/new/pointsweeper/").status_code == 200
+    form = {
+        "title": "Sweep",
+        "seat_count": 2,
+        "auto_start": "on",
+        "boards": "random",
+        "move_seconds": 60,
+        "bank_seconds": 120,
+        "order_seconds": 60,
+        "scout_turns": 3,
+        "tie_to": "DMO",
+    }
+    response = client.post("/matches/new/pointsweeper/", form)
+    assert response.status_code == 302
+    match = Match.objects.get(title="Sweep")
+    assert match.game_key == "pointsweeper"
+    assert [seat.role for seat in match.seats.all()] == ["EC", "DMO"]
+    assert match.settings["scout_turns"] == 3
+
+
+def test_after_a_pass_ends_the_board_everyone_sees_it_whole_and_the_result_at_the_end(client, ps):
+    match, ada, bob, host = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "pass"})
+    match.refresh_from_db()
+    assert match.state["board_no"] == 2 and match.state["phase"] == "order"
+    html = page(client, match)
+    assert "Board 1 as it was (finished)" in html and "ps-hidden" not in html
+    assert "Board 1:" in html  # the finished boards list
+    chooser = page(client, match, ada)  # the EC chooses on board 2
+    assert 'class="ps-first"' in chooser
+    services.host_adjudicate(match, host, {"winner": EC})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    html = page(client, match, bob)
+    assert "Match over" in html and match.result["summary"] in html
+
+
+def test_the_analysis_of_a_finished_board_is_shown_to_everyone(client, ps):
+    match, ada, bob, _ = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "pass"})
+    while services.run_analyses():
+        pass
+    match.refresh_from_db()
+    assert match.state["history"][0]["analysis"] is not None
+    for who in (ada, bob, None):
+        html = page(client, match, who)
+        assert 'id="ps-review"' in html and "passed (worth 0)" in html
+
+
+def test_the_board_number_is_shown_once(client, ps):
+    match, ada, bob, _ = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    match.refresh_from_db()
+    for who in (ada, bob, None):
+        assert page(client, match, who).count("Board 1 of 3") == 1
+
+
+def test_the_movers_bank_runs_out_at_the_turn_deadline_after_the_move_time(client, ps):
+    match, ada, bob, _ = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    match.refresh_from_db()
+    state = match.state
+    html = page(client, match, ada)
+    move_ends = datetime.fromisoformat(state["turn_started"]) + timedelta(seconds=60)
+    assert 'data-clock="move"' in html and f'data-deadline="{move_ends.isoformat()}"' in html
+    mover = re.search(r'<div class="ps-player to-move[^"]*" data-seat="1">.*?</div>', html, re.S)
+    waiting = re.search(r'<div class="ps-player[^"]*" data-seat="0">.*?</div>', html, re.S)
+    assert f'data-runs-out="{state["deadlines"]["turn"]}"' in mover.group(0)
+    assert 'data-bank="120.0"' in mover.group(0) and ">2:00<" in mover.group(0)
+    assert "data-runs-out" not in waiting.group(0) and ">2:00<" in waiting.group(0)
+
+
+def test_each_scout_can_be_shown_again_on_the_board(client, ps):
+    match, ada, bob, _ = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.submit_action(match, bob, {"type": "scout", "piece": "K", "square": "a1"})
+    match.refresh_from_db()
+    shown = 'class="link ps-show" data-squares="a1 b1 a2 b2" data-origin="a1"'
+    assert page(client, match, bob).count(shown) == 2  # the notebook and the moves list
+    assert page(client, match, ada).count(shown) == 1  # the moves list only
+
+
+def test_a_finished_board_lists_both_players_scouts_with_their_results(client, ps):
+    match, ada, bob, _ = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.submit_action(match, bob, {"type": "scout", "piece": "K", "square": "a1"})
+    services.submit_action(match, ada, {"type": "scout", "piece": "Q", "square": "h8"})
+    match.refresh_from_db()
+    notes = match.state["play"]["notebooks"]
+    said = [
+        f"{n['piece']} on {n['square']}: sum {n['sum']}, mines {n['mines']}"
+        for n in (notes["1"][0], notes["0"][0])
+    ]
+    assert not any(s in page(client, match) for s in said)
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "pass"})
+    match.refresh_from_db()
+    html = page(client, match)
+    assert 'id="ps-history"' in html and "Board 1: both players passed" in html
+    assert all(s in html for s in said)
+
+
+def test_the_host_sees_both_notebooks_and_what_is_under_each_hidden_square(client, ps):
+    match, ada, bob, host = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.submit_action(match, bob, {"type": "scout", "piece": "K", "square": "a1"})
+    match.refresh_from_db()
+    board = engine.parse_board(match.state["boards"][0])
+    note = match.state["play"]["notebooks"]["1"][0]
+    html = page(client, match, host)
+    assert 'id="ps-host-notebooks"' in html and f"sum <b>{note['sum']}</b>" in html
+    assert f'aria-label="e4, hidden {board["e4"]}"' in html and "ps-truth" in html
+    for who in (ada, bob, None):
+        other = page(client, match, who)
+        assert "ps-host-notebooks" not in other and "ps-truth" not in other
