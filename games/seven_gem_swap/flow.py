@@ -1,0 +1,732 @@
+"""The phase machine of a Seven Gem Swap match, as pure functions over JSON state.
+
+No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
+and returns an Outcome or raises ActionError. The lead wires these into a GameDefinition.
+
+Phases (``state["phase"]``):
+
+- ``bidding``: each seat sends a sealed bid (points, three ranked colours) before
+  ``deadlines["bidding"]``; a bid may be replaced until all are in or the clock ends. Then the
+  colours are allocated (``engine.allocate_colours``) and round 1 starts.
+- ``round``: each seat sends a sealed submission (gem, moves, card from round 2, premove) before
+  ``deadlines["round"]``; it may be replaced until all are in or the clock ends. Then the round
+  resolves (``engine.resolve_round``), is scored, and the next round starts; after round 8 the
+  match is over.
+- ``over``: the result stands; the host may still name the Elimination Candidate when the lowest
+  total is shared.
+
+Secrets live in ``state["bids"]``, ``state["submissions"]``, ``state["premoves"]`` and each
+history entry's ``"secret"`` part; ``view`` is the only gate and shows them to their own seat and
+to the host alone.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.core.flowkit import check_clock, derived_seed, due, iso, set_clock
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.seven_gem_swap import engine
+
+GAME = "seven-gem-swap"
+ROUNDS = 8
+MIN_SEATS = 2
+MAX_SEATS = len(engine.COLOURS)
+PREMOVE_FIRST_PRICE = 2
+TOP_TOKENS = 2
+MIN_SECONDS = 10
+MAX_SECONDS = 30 * 86400
+
+UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"bid", "submit"})
+
+NO_CARD_SCORES = ("own_colour", "nothing")
+CLOCK_OF_PHASE = {"bidding": "bidding", "round": "round"}
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def default_settings() -> dict[str, Any]:
+    """A match's settings and their defaults (see docs/rules/seven-gem-swap.md)."""
+    return {
+        "bid_seconds": 86400,
+        "round_seconds": 86400,
+        "board": "",
+        "no_card_scores": "own_colour",
+    }
+
+
+def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings completed with their defaults; ValueError with a readable reason for a bad
+    one. (``auto_start``, the core's own setting, passes through.)"""
+    merged = {**default_settings(), **settings}
+    unknown = set(merged) - set(default_settings()) - {"auto_start"}
+    if unknown:
+        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+    for key in ("bid_seconds", "round_seconds"):
+        value = merged[key]
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{key} must be a whole number of seconds")
+        if not MIN_SECONDS <= value <= MAX_SECONDS:
+            raise ValueError(f"{key} must be from {MIN_SECONDS} seconds to 30 days")
+        merged[key] = value
+    board = merged["board"]
+    if board is None:
+        board = ""
+    if not isinstance(board, str):
+        raise ValueError("board: paste 10 lines of 10 cells, or leave it empty for a random grid")
+    if board.strip():
+        try:
+            board = engine.format_board(engine.check_standard(engine.parse_board(board)))
+        except ValueError as error:
+            raise ValueError(f"board: {error}") from None
+    merged["board"] = board.strip()
+    if merged["no_card_scores"] not in NO_CARD_SCORES:
+        raise ValueError("no_card_scores is 'own_colour' or 'nothing'")
+    return merged
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+def _key(seat: int) -> str:
+    return str(seat)
+
+
+def _seat_keys(state: State) -> list[str]:
+    return [_key(s["index"]) for s in state["seats"]]
+
+
+def _name(state: State, seat: int | str) -> str:
+    for entry in state["seats"]:
+        if _key(entry["index"]) == str(seat):
+            return entry["name"]
+    return f"seat {seat}"
+
+
+def _check_seat(state: State, seat: int) -> str:
+    key = _key(seat) if isinstance(seat, int) and not isinstance(seat, bool) else None
+    if key is None or key not in _seat_keys(state):
+        raise ActionError("you are not seated in this match", code="not_seated")
+    return key
+
+
+def _phase(state: State, wanted: str, doing: str) -> None:
+    phase = state["phase"]
+    if phase == wanted:
+        return
+    reasons = {
+        "bidding": "the players are still bidding for their colours",
+        "round": f"round {state['round']} is being played",
+        "over": "the match is over",
+    }
+    raise ActionError(f"you cannot {doing} now: {reasons[phase]}", code="wrong_phase")
+
+
+def premove_price(used: int) -> int:
+    """What a premove costs a player who has already used ``used`` of them in this match:
+    2 garnets, doubling with each use (2, 4, 8, ...)."""
+    return PREMOVE_FIRST_PRICE * 2**used
+
+
+def _start_phase(state: State, phase: str, now: datetime) -> None:
+    state["phase"] = phase
+    state["phase_started"] = iso(now)
+    clock = CLOCK_OF_PHASE[phase]
+    state["deadlines"] = {}
+    set_clock(state, clock, now, state["timers"][clock])
+
+
+# --- the match's start ---------------------------------------------------------------------------
+
+
+def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
+    """A new match: the grid is revealed and the bidding for colours opens."""
+    settings = clean_settings(settings)
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise ValueError(f"Seven Gem Swap is played by {MIN_SEATS} to {MAX_SEATS} players")
+    if settings["board"]:
+        board = settings["board"]
+    else:
+        board = engine.format_board(engine.generate_board(derived_seed(seed, "board")))
+    state: State = {
+        "game": GAME,
+        "seed": seed,
+        "draws": 0,
+        "seats": [{"index": s.index, "name": s.name, "is_bot": s.is_bot} for s in seats],
+        "timers": {"bidding": settings["bid_seconds"], "round": settings["round_seconds"]},
+        "no_card_scores": settings["no_card_scores"],
+        "board_source": "host" if settings["board"] else "generated",
+        "starting_board": board,
+        "board": board,
+        "phase": "bidding",
+        "phase_started": iso(now),
+        "round": 0,
+        "bids": {},
+        "allocation": None,
+        "colours": {},
+        "scores": {},
+        "played": {},
+        "submissions": {},
+        "premoves": {},
+        "history": [],
+        "result": None,
+        "elimination_candidate": None,
+        "deadlines": {},
+    }
+    _start_phase(state, "bidding", now)
+    public = {"board": board, "seats": len(seats), "deadline": state["deadlines"]["bidding"]}
+    return Outcome(state=state, kind="started", public=public)
+
+
+# --- bidding -------------------------------------------------------------------------------------
+
+
+def bid(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    """A sealed bid: ``{"type": "bid", "bid": -5, "colours": "RGB"}``; may be replaced."""
+    key = _check_seat(state, seat)
+    _phase(state, "bidding", "bid")
+    check_clock(state, "bidding", now, "the bidding is closed")
+    points = action.get("bid")
+    if isinstance(points, str) and points.strip().lstrip("-").isdigit():
+        points = int(points.strip())
+    try:
+        points, colours = engine.parse_bid(points, action.get("colours"))
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_bid") from None
+    new = copy.deepcopy(state)
+    replaced = key in new["bids"]
+    new["bids"][key] = {"bid": points, "colours": colours}
+    if len(new["bids"]) == len(new["seats"]):
+        return _allocate(new, now, kind="colours_allocated", last=seat)
+    return Outcome(
+        state=new,
+        kind="bid_received",
+        public={"seat": seat, "bids_in": sorted(int(k) for k in new["bids"])},
+        private={seat: {"bid": new["bids"][key], "replaced": replaced}},
+    )
+
+
+def _allocate(state: State, now: datetime, *, kind: str, last: int | None = None) -> Outcome:
+    """All bids are in or the clock ended (``state`` is already a private copy)."""
+    bids = {k: (v["bid"], v["colours"]) for k, v in state["bids"].items()}
+    absent = [k for k in _seat_keys(state) if k not in state["bids"]]
+    details = engine.allocation_details(bids, derived_seed(state["seed"], "colours"), absent=absent)
+    state["allocation"] = details
+    state["colours"] = {k: details[k]["colour"] for k in _seat_keys(state)}
+    state["scores"] = {k: details[k]["score"] for k in _seat_keys(state)}
+    state["starting_scores"] = dict(state["scores"])
+    state["played"] = {k: [] for k in _seat_keys(state)}
+    state["premoves"] = {k: 0 for k in _seat_keys(state)}
+    state["no_bid"] = absent
+    state["round"] = 1
+    state["submissions"] = {}
+    _start_phase(state, "round", now)
+    public: dict[str, Any] = {
+        "colours": state["colours"],
+        "starting_scores": state["starting_scores"],
+        "no_bid": absent,
+        "round": 1,
+    }
+    if last is not None:
+        public["seat"] = last
+    private = {
+        int(k): {"bid": state["bids"].get(k), "by": details[k]["by"]} for k in _seat_keys(state)
+    }
+    return Outcome(state=state, kind=kind, public=public, private=private)
+
+
+# --- rounds --------------------------------------------------------------------------------------
+
+
+def _clean_submission(state: State, key: str, action: dict[str, Any]) -> dict[str, Any]:
+    """Check a submission against the rules; the cleaned one or ActionError."""
+    own = state["colours"][key]
+    gem_text = action.get("gem")
+    try:
+        gem = engine.parse_cell(gem_text)
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_gem") from None
+    board = engine.parse_board(state["board"])
+    name = engine.cell_name(gem)
+    if board.cells[gem] != own:
+        held = board.cells[gem]
+        what = "a rock" if held == engine.ROCK else f"a {engine.COLOUR_NAMES[held]} gem"
+        raise ActionError(
+            f"{name} holds {what}; control one of your {engine.COLOUR_NAMES[own]} gems",
+            code="not_your_gem",
+        )
+    try:
+        moves = engine.parse_moves(action.get("moves", ""))
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_moves") from None
+    premove = action.get("premove", False)
+    if premove is None:
+        premove = False
+    if not isinstance(premove, bool):
+        raise ActionError("premove is true or false", code="bad_premove")
+    card = action.get("card")
+    if isinstance(card, str):
+        card = card.strip().upper() or None
+    if state["round"] == 1:
+        if card is not None:
+            raise ActionError("no colour card is played in round 1", code="no_card_yet")
+    else:
+        if card is None:
+            raise ActionError(
+                f"play a colour card this round (one of {' '.join(_cards_left(state, key))})",
+                code="card_needed",
+            )
+        if not isinstance(card, str) or card not in engine.COLOURS or len(card) != 1:
+            raise ActionError(f"{card!r} is not a colour card; use R O Y G B I V", code="bad_card")
+        if card in state["played"][key]:
+            raise ActionError(
+                f"you already played your {engine.COLOUR_NAMES[card]} card", code="card_played"
+            )
+    return {"gem": name, "moves": moves, "card": card, "premove": premove}
+
+
+def _cards_left(state: State, key: str) -> list[str]:
+    return [c for c in engine.COLOURS if c not in state["played"].get(key, [])]
+
+
+def submit(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    """A sealed round submission: ``{"type": "submit", "gem": "C4", "moves": "UURD", "card": "R",
+    "premove": false}`` (``card`` from round 2; an optional ``round`` must be the current one).
+    May be replaced until everyone has submitted or the round clock ends."""
+    key = _check_seat(state, seat)
+    _phase(state, "round", "submit a sequence")
+    check_clock(state, "round", now, f"round {state['round']} is closed")
+    meant = action.get("round")
+    if meant is not None and meant != state["round"]:
+        raise ActionError(
+            f"that submission was for round {meant}; round {state['round']} is being played now",
+            code="wrong_round",
+        )
+    cleaned = _clean_submission(state, key, action)
+    new = copy.deepcopy(state)
+    replaced = key in new["submissions"]
+    new["submissions"][key] = cleaned
+    if len(new["submissions"]) == len(new["seats"]):
+        return resolve(new, now, kind="round_resolved", last=seat)
+    price = premove_price(new["premoves"][key]) if cleaned["premove"] else 0
+    return Outcome(
+        state=new,
+        kind="submitted",
+        public={"seat": seat, "submitted": sorted(int(k) for k in new["submissions"])},
+        private={seat: {"submission": cleaned, "replaced": replaced, "premove_price": price}},
+    )
+
+
+def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) -> Outcome:
+    """Play and score the current round (``state`` is already a private copy)."""
+    round_number = state["round"]
+    before = state["board"]
+    subs = state["submissions"]
+    result = engine.resolve_round(
+        before, {k: (v["gem"], v["moves"], v["premove"]) for k, v in subs.items()}
+    )
+    after = engine.format_board(result.board)
+    cards: dict[str, str | None] = {}
+    points: dict[str, dict[str, int]] = {}
+    prices: dict[str, int] = {}
+    prizes: dict[int, dict[str, int]] = {}
+    for key in _seat_keys(state):
+        sub = subs.get(key)
+        card = sub["card"] if sub else None
+        cards[key] = card
+        failed = bool(result.failed.get(key, False))
+        own = state["colours"][key]
+        if card is None and round_number >= 2 and state["no_card_scores"] == "nothing":
+            points[key] = {
+                "group": 0,
+                "multiplier": 0,
+                "penalty": int(failed),
+                "points": -int(failed),
+            }
+        else:
+            points[key] = engine.round_points(result.board, round_number, own, card, failed)
+        state["scores"][key] += points[key]["points"]
+        if card is not None:
+            state["played"][key].append(card)
+        if sub and sub["premove"]:
+            price = premove_price(state["premoves"][key])
+            state["premoves"][key] += 1
+            prices[key] = price
+            prizes[int(key)] = {"garnets": -price}
+    public = {
+        "round": round_number,
+        "board_before": before,
+        "board_after": after,
+        "changed": engine.changed_cells(before, after),
+        "submitted": sorted(int(k) for k in subs),
+        "cards": cards,
+        "points": points,
+        "totals": dict(state["scores"]),
+    }
+    secret = {
+        "submissions": copy.deepcopy(subs),
+        "steps": result.steps,
+        "failed": {k: result.failed[k] for k in subs},
+        "made": {k: result.made[k] for k in subs},
+        "positions": {k: result.positions[k] for k in subs},
+        "premove_prices": prices,
+    }
+    state["history"].append({"round": round_number, "public": public, "secret": secret})
+    state["board"] = after
+    state["submissions"] = {}
+    private = {
+        int(k): {
+            "submission": subs[k],
+            "failed": result.failed[k],
+            "made": result.made[k],
+            "premove_price": prices.get(k, 0),
+        }
+        for k in subs
+    }
+    out_public = dict(public)
+    if last is not None:
+        out_public["seat"] = last
+    if round_number >= ROUNDS:
+        outcome = _finish(state, now, kind=kind, public=out_public, private=private)
+        for seat, prize in prizes.items():
+            outcome.prizes.setdefault(seat, {"garnets": 0, "tokens": 0})
+            outcome.prizes[seat]["garnets"] += prize["garnets"]
+        return outcome
+    state["round"] = round_number + 1
+    _start_phase(state, "round", now)
+    out_public["next_round"] = state["round"]
+    return Outcome(state=state, kind=kind, public=out_public, private=private, prizes=prizes)
+
+
+# --- the end -------------------------------------------------------------------------------------
+
+
+def _finish(
+    state: State,
+    now: datetime,
+    *,
+    kind: str,
+    public: dict[str, Any],
+    private: dict[int, dict[str, Any]] | None = None,
+    winner_by_host: str | None = None,
+) -> Outcome:
+    """The match is over (``state`` is already a private copy): place the players."""
+    totals = dict(state["scores"])
+    placing = engine.final_placing(totals)
+    tokens = placing["tokens"]
+    if winner_by_host is not None:
+        tokens = {k: (TOP_TOKENS if k == winner_by_host else 0) for k in totals}
+        winner: int | None = int(winner_by_host)
+    else:
+        winner = int(placing["top"][0]) if len(placing["top"]) == 1 else None
+    ec = placing["elimination_candidate"]
+    ec_tied = placing["ec_tied"]
+    if winner_by_host is not None:
+        # The host's winner is never the Elimination Candidate: the lowest of the others is.
+        others = {k: v for k, v in totals.items() if k != winner_by_host}
+        lowest = engine.final_placing(others)
+        ec, ec_tied = lowest["elimination_candidate"], lowest["ec_tied"]
+        placing = {**placing, "ec_tied": ec_tied}
+    result = {
+        "winner": winner,
+        "top": [int(k) for k in placing["top"]],
+        "totals": totals,
+        "tokens": tokens,
+        "garnets": placing["garnets"],
+        "elimination_candidate": int(ec) if ec is not None else None,
+        "ec_tied": [int(k) for k in ec_tied],
+        "summary": _summary(state, placing, winner, tokens, ec, winner_by_host is not None),
+    }
+    prizes = {
+        int(k): {"garnets": placing["garnets"][k], "tokens": tokens[k]} for k in _seat_keys(state)
+    }
+    state["phase"] = "over"
+    state["phase_started"] = iso(now)
+    state["deadlines"] = {}
+    state["result"] = result
+    state["elimination_candidate"] = result["elimination_candidate"]
+    public = {**public, "result": result}
+    return Outcome(
+        state=state,
+        kind=kind,
+        public=public,
+        private=private or {},
+        result={"winner": winner, "summary": result["summary"]},
+        prizes=prizes,
+    )
+
+
+def _summary(
+    state: State,
+    placing: dict[str, Any],
+    winner: int | None,
+    tokens: dict[str, int],
+    ec: str | None,
+    by_host: bool,
+) -> str:
+    totals = state["scores"]
+    if by_host and winner is not None:
+        first = f"The host awarded the match to {_name(state, winner)}."
+    elif winner is not None:
+        first = (
+            f"{_name(state, winner)} wins with {totals[str(winner)]} points and takes "
+            f"{TOP_TOKENS} Tokens of Life."
+        )
+    else:
+        names = " and ".join(_name(state, k) for k in placing["top"])
+        share = "each take a Token of Life" if tokens[placing["top"][0]] else "share the top"
+        first = f"{names} tie on {totals[placing['top'][0]]} points and {share}."
+    if ec is not None:
+        second = f" {_name(state, ec)} is the Elimination Candidate."
+    else:
+        names = " and ".join(_name(state, k) for k in placing["ec_tied"])
+        second = f" {names} share the lowest total; the host names the Elimination Candidate."
+    return first + second
+
+
+# --- clocks --------------------------------------------------------------------------------------
+
+
+def timeout(
+    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+) -> Outcome:
+    """A clock ran out. Drafts are not used: a round takes only what was submitted."""
+    phase = state["phase"]
+    if key != CLOCK_OF_PHASE.get(phase):
+        new = copy.deepcopy(state)
+        new.get("deadlines", {}).pop(key, None)
+        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+    new = copy.deepcopy(state)
+    if phase == "bidding":
+        return _allocate(new, now, kind="bidding_closed")
+    return resolve(new, now, kind="round_time_up")
+
+
+def extend_deadline(state: State, seconds: int, now: datetime) -> Outcome:
+    """The host gives the running clock (the bidding's or the round's) ``seconds`` more."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds <= 0:
+        raise ActionError("extend the deadline by a whole number of seconds", code="bad_seconds")
+    if seconds > MAX_SECONDS:
+        raise ActionError("extend the deadline by at most 30 days", code="bad_seconds")
+    clock = CLOCK_OF_PHASE.get(state["phase"])
+    if clock is None:
+        raise ActionError("the match is over; there is no deadline to extend", code="match_over")
+    when = due(state, clock)
+    if when is None:
+        raise ActionError("no deadline is running", code="no_clock")
+    new = copy.deepcopy(state)
+    new["deadlines"][clock] = iso(when + timedelta(seconds=seconds))
+    public = {"clock": clock, "deadline": new["deadlines"][clock], "seconds": seconds}
+    if new["phase"] == "round":
+        public["round"] = new["round"]
+    return Outcome(state=new, kind="deadline_extended", public=public)
+
+
+# --- the host ------------------------------------------------------------------------------------
+
+
+def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
+    """The host settles: ``{"elimination_candidate": seat}`` names the Elimination Candidate
+    among those sharing the lowest total once the match is over; ``{"winner": seat}`` ends the
+    match now and gives that seat the 2 Tokens of Life (garnets by the totals so far)."""
+    seats = _seat_keys(state)
+    if "elimination_candidate" in award:
+        seat = award["elimination_candidate"]
+        if state["phase"] != "over":
+            raise ActionError(
+                "the Elimination Candidate is named once the match is over", code="not_over"
+            )
+        tied = state["result"]["ec_tied"]
+        if not tied:
+            raise ActionError("the lowest total is not shared; nothing to settle", code="no_tie")
+        if seat not in tied or isinstance(seat, bool):
+            names = ", ".join(f"{s} ({_name(state, s)})" for s in tied)
+            raise ActionError(f"choose one of the tied seats: {names}", code="bad_award")
+        new = copy.deepcopy(state)
+        new["result"]["elimination_candidate"] = seat
+        new["result"]["ec_tied"] = []
+        new["result"]["summary"] += f" The host named {_name(state, seat)}."
+        new["elimination_candidate"] = seat
+        return Outcome(
+            state=new,
+            kind="ec_named",
+            public={"elimination_candidate": seat},
+            result=new["result"],  # the finished match's result, now naming the EC
+        )
+    winner = award.get("winner")
+    if isinstance(winner, bool) or not isinstance(winner, int) or str(winner) not in seats:
+        raise ActionError("the winner is one of the seats", code="bad_award")
+    if state["phase"] == "over":
+        raise ActionError("the match is already over", code="match_over")
+    new = copy.deepcopy(state)
+    if not new["scores"]:
+        new["scores"] = {k: 0 for k in seats}
+    new["submissions"] = {}
+    return _finish(
+        new, now, kind="adjudicated", public={"winner": winner}, winner_by_host=str(winner)
+    )
+
+
+ACTIONS = {"bid": bid, "submit": submit}
+
+
+def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    if not isinstance(action, dict):
+        raise ActionError("an action is an object with a type", code="unknown_action")
+    handler = ACTIONS.get(action.get("type"))
+    if handler is None:
+        raise ActionError(
+            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
+            code="unknown_action",
+        )
+    if state.get("phase") == "over":
+        raise ActionError("the match is over", code="match_over")
+    return handler(state, seat, action, now)
+
+
+def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+    """A submission being composed, kept only for its seat: ``gem``, ``moves``, ``card``,
+    ``premove`` and ``round`` (so that a page never restores last round's draft), each optional,
+    each checked as far as it goes. (A deadline never plays a
+    draft: only a sent submission counts.)"""
+    key = _check_seat(state, seat)
+    if not isinstance(draft, dict):
+        raise ActionError("a draft is an object", code="bad_draft")
+    cleaned: dict[str, Any] = {}
+    if draft.get("gem"):
+        try:
+            cleaned["gem"] = engine.cell_name(engine.parse_cell(draft["gem"]))
+        except ValueError as error:
+            raise ActionError(str(error), code="bad_gem") from None
+    if draft.get("moves"):
+        try:
+            cleaned["moves"] = engine.parse_moves(draft["moves"])
+        except ValueError as error:
+            raise ActionError(str(error), code="bad_moves") from None
+    card = draft.get("card")
+    if card:
+        if not isinstance(card, str) or card.strip().upper() not in engine.COLOURS:
+            raise ActionError(f"{card!r} is not a colour card", code="bad_card")
+        if state.get("played") and card.strip().upper() in state["played"].get(key, []):
+            raise ActionError("that card is already played", code="card_played")
+        cleaned["card"] = card.strip().upper()
+    if "premove" in draft:
+        cleaned["premove"] = bool(draft["premove"])
+    meant = draft.get("round")
+    if isinstance(meant, int) and not isinstance(meant, bool):
+        if meant != state.get("round"):
+            raise ActionError(
+                f"that draft was for round {meant}; round {state.get('round')} is being played",
+                code="wrong_round",
+            )
+        cleaned["round"] = meant
+    return cleaned
+
+
+# --- what a viewer sees --------------------------------------------------------------------------
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Everything ``viewer`` may see of ``state``: the one gate.
+
+    Everyone: the grid, the seats, who has bid or submitted, the colours and starting scores once
+    allocated, the cards played, the scores, each round's grid before and after and the cells
+    that changed, and the result. A seat also sees its own bid, its own submissions (past and
+    present), its cards left and its premove price. The host sees every bid, every submission and
+    every round step by step. No one else's bid, gem, sequence or premove is ever shown.
+    """
+    if not state or "phase" not in state:
+        return {}
+    phase = state["phase"]
+    out: dict[str, Any] = {
+        "game": GAME,
+        "phase": phase,
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "board": state["board"],
+        "starting_board": state["starting_board"],
+        "board_source": state["board_source"],
+        "seats": copy.deepcopy(state["seats"]),
+        "phase_started": state["phase_started"],
+        "deadlines": dict(state.get("deadlines", {})),
+        "timers": dict(state["timers"]),
+        "no_card_scores": state["no_card_scores"],
+        "bids_in": sorted(int(k) for k in state["bids"]) if phase == "bidding" else [],
+        "colours": dict(state["colours"]),
+        "starting_scores": dict(state.get("starting_scores", {})),
+        "no_bid": list(state.get("no_bid", [])),
+        "scores": dict(state["scores"]),
+        "played": {k: list(v) for k, v in state["played"].items()},
+        "submitted": sorted(int(k) for k in state["submissions"]) if phase == "round" else [],
+        "history": [copy.deepcopy(entry["public"]) for entry in state["history"]],
+        "result": copy.deepcopy(state["result"]),
+        "premove_first_price": PREMOVE_FIRST_PRICE,
+    }
+    out["last"] = out["history"][-1] if out["history"] else None
+    seat = viewer.seat
+    if seat is not None and _key(seat) in _seat_keys(state):
+        out["me"] = _own_view(state, _key(seat))
+    elif viewer.is_host:
+        out["host"] = {
+            "bids": copy.deepcopy(state["bids"]),
+            "allocation": copy.deepcopy(state["allocation"]),
+            "submissions": copy.deepcopy(state["submissions"]),
+            "premoves": dict(state["premoves"]),
+            # The latest round only: a frame must stay small (Daphne sends at most 64 KiB); the
+            # earlier rounds are in the log (the host's export, the replay at each version).
+            "last_round": _host_round(state["history"][-1]) if state["history"] else None,
+        }
+    return out
+
+
+def _host_round(entry: dict[str, Any]) -> dict[str, Any]:
+    """A played round as the host sees it: every submission and its fate, and its steps,
+    compact: each move as ``[player, from cell, direction, reason]``, the reason None for a
+    move that succeeded (locks follow from the moves)."""
+    secret = entry["secret"]
+    return {
+        "round": entry["round"],
+        "submissions": copy.deepcopy(secret["submissions"]),
+        "failed": dict(secret["failed"]),
+        "made": dict(secret["made"]),
+        "positions": dict(secret["positions"]),
+        "premove_prices": dict(secret["premove_prices"]),
+        "steps": [
+            [[m["player"], m["from"], m["direction"], m["reason"]] for m in step["moves"]]
+            for step in secret["steps"]
+        ],
+    }
+
+
+def _own_view(state: State, key: str) -> dict[str, Any]:
+    allocation = state["allocation"] or {}
+    used = state["premoves"].get(key, 0)
+    rounds = []
+    for entry in state["history"]:
+        secret = entry["secret"]
+        if key in secret["submissions"]:
+            rounds.append(
+                {
+                    "round": entry["round"],
+                    "submission": copy.deepcopy(secret["submissions"][key]),
+                    "failed": secret["failed"][key],
+                    "made": secret["made"][key],
+                    "premove_price": secret["premove_prices"].get(key, 0),
+                }
+            )
+    return {
+        "seat": int(key),
+        "colour": state["colours"].get(key),
+        "bid": copy.deepcopy(state["bids"].get(key)),
+        "won_by": allocation.get(key, {}).get("by"),
+        "submission": copy.deepcopy(state["submissions"].get(key)),
+        "cards_left": _cards_left(state, key) if state["colours"] else [],
+        "premoves_used": used,
+        "premove_price": premove_price(used),
+        "rounds": rounds,
+    }

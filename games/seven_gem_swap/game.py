@@ -1,0 +1,402 @@
+"""Seven Gem Swap as a game definition: settings, the phase machine (flow.py) and the view.
+
+``flow.view`` is the one gate that decides what each viewer may see; ``view`` here only adds
+what the page draws from it (the grid's cells, the players' table, the clock, the prompt), and
+never reads the state for anything ``flow.view`` did not already hand it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.core.gamedef import ActionError, GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.registry import register
+from games.seven_gem_swap import bot, engine, flow
+
+COLOUR_NAMES = engine.COLOUR_NAMES
+CLOCK_LABELS = {"bidding": "Bidding closes in", "round": "Round closes in"}
+WON_BY = {
+    "first": "your first choice",
+    "second": "your second choice (half the bid)",
+    "third": "your third choice (a quarter of the bid)",
+    "random": "a random free colour (no bid counted)",
+}
+MAX_EXTEND_SECONDS = flow.MAX_SECONDS
+
+
+def cell_label(cell: str, gem: str) -> str:
+    return f"{cell}, {'rock' if gem == engine.ROCK else COLOUR_NAMES[gem] + ' gem'}"
+
+
+def board_grid(
+    text: str, *, name: str, caption: str, own: str | None = None, changed: list[str] = ()
+) -> dict[str, Any]:
+    """A grid's text as rows of cells for templates/core/_grid.html."""
+    changed_set = set(changed)
+    rows = []
+    for r, line in enumerate(text.splitlines()):
+        row = []
+        for c, gem in enumerate(line):
+            cell = f"{engine.COLUMN_LETTERS[c]}{r + 1}"
+            marks = []
+            if own and gem == own:
+                marks.append("sgs-own")
+            if cell in changed_set:
+                marks.append("sgs-changed")
+            row.append(
+                {
+                    "cell": cell,
+                    "text": "" if gem == engine.ROCK else gem,
+                    "css": "sgs-rock" if gem == engine.ROCK else f"sgs-{gem}",
+                    "label": cell_label(cell, gem),
+                    "marks": " ".join(marks),
+                }
+            )
+        rows.append(row)
+    return {"name": name, "caption": caption, "rows": rows}
+
+
+class SevenGemSwap(GameDefinition):
+    key = flow.GAME
+    title = "Seven Gem Swap"
+    min_seats = flow.MIN_SEATS
+    max_seats = flow.MAX_SEATS
+    roles = ()
+    template_dir = "seven_gem_swap"
+    bot_levels = tuple(bot.BOT_LEVELS)
+    bot_level_help = dict(bot.BOT_LEVELS)
+    unversioned_actions = flow.UNVERSIONED_ACTIONS
+    stylesheets = ("css/seven_gem_swap.css",)
+    scripts = ("js/grid.js", "js/steps.js", "js/seven_gem_swap.js")
+    rules_summary = (
+        "Bid for a colour, then for eight rounds steer one of your gems with a sealed sequence "
+        "of moves, all players at once, to grow the largest group of your colour."
+    )
+
+    # --- settings ------------------------------------------------------------------------------
+
+    def settings_form(self) -> type:
+        from games.seven_gem_swap.forms import SevenGemSwapSettingsForm
+
+        return SevenGemSwapSettingsForm.for_game(self)
+
+    def default_settings(self) -> dict[str, Any]:
+        return {"auto_start": True, **flow.default_settings()}
+
+    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        merged = flow.clean_settings(dict(settings))
+        merged["auto_start"] = bool(merged.get("auto_start", True))
+        return merged
+
+    # --- the rules -----------------------------------------------------------------------------
+
+    def start(
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+    ) -> Outcome:
+        return flow.start(settings, seats, seed, now)
+
+    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+        return flow.act(state, seat, action, now)
+
+    def timeout(
+        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Outcome:
+        return flow.timeout(state, key, now, drafts)
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        if state.get("phase") != "round":
+            raise ActionError("a sequence is composed during a round", code="wrong_phase")
+        return flow.clean_draft(state, seat, draft)
+
+    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
+        """``{"extend_seconds": n}`` gives the running clock n more seconds (logged as an
+        event); ``{"winner": seat}`` and ``{"elimination_candidate": seat}`` as flow.adjudicate."""
+        if "extend_seconds" in award:
+            seconds = award["extend_seconds"]
+            if isinstance(seconds, str) and seconds.strip().isdigit():
+                seconds = int(seconds.strip())
+            return flow.extend_deadline(state, seconds, now)
+        return flow.adjudicate(state, award, now)
+
+    def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
+        """A submission that asks for a premove costs its price, so the core refuses it when the
+        player's season ledger cannot pay (the charge itself is made when the round resolves)."""
+        if action.get("type") != "submit" or action.get("premove") is not True:
+            return {}
+        used = state.get("premoves", {}).get(str(seat), 0)
+        return {"garnets": flow.premove_price(used)}
+
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+        return bot.decide(view, seat, level, now)
+
+    # --- what a viewer sees --------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        shown = flow.view(state, viewer)
+        if not shown:
+            return {}
+        return _decorate(shown)
+
+    def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
+        """While the match runs: more time on the running clock, or the match to any seat.
+        Once it is over with the lowest total shared: which tied seat is the Elimination
+        Candidate."""
+        from games.core.gamedef import award_value, seat_label
+
+        if not state or "phase" not in state:
+            return []
+        if state["phase"] == "over":
+            tied = set((state.get("result") or {}).get("ec_tied") or [])
+            return [
+                (
+                    award_value({"elimination_candidate": seat.index}),
+                    f"{seat_label(seat)} is the Elimination Candidate",
+                )
+                for seat in seats
+                if seat.index in tied
+            ]
+        choices = [
+            (award_value({"extend_seconds": seconds}), f"Give the running clock {words} more")
+            for seconds, words in ((60, "1 minute"), (300, "5 minutes"))
+        ]
+        for seat in seats:
+            label = f"{seat_label(seat)} wins the match (2 Tokens of Life)"
+            choices.append((award_value({"winner": seat.index}), label))
+        return choices
+
+    # --- replay and help -------------------------------------------------------------------------
+    controls_help = (
+        "Before round 1, bid negative points and rank three colours, then send the bid.",
+        "Each round, click one gem of your colour on the grid to control it.",
+        "Add moves with the arrow keys, the arrow buttons or a click on the cell beside the path's "
+        "end; the preview shows your path as if no one else moved.",
+        "From round 2, choose a colour card; tick premove to run a step ahead (costs garnets).",
+        "Send your submission; you may replace it until everyone has sent or the clock ends.",
+    )
+
+    def describe_event(self, event: dict[str, Any], state: State) -> str:
+        from games.core.replaying import generic_description, seat_name
+
+        data = event.get("data") or {}
+        kind = event.get("kind")
+        who = seat_name(state, data.get("seat", event.get("seat")))
+        if kind == "started":
+            return "The grid is revealed; the players bid for their colours."
+        if kind == "bid_received":
+            return f"{who} has sent a bid."
+        if kind in ("colours_allocated", "bidding_closed"):
+            colours = data.get("colours") or {}
+            starting = data.get("starting_scores") or {}
+            parts = [
+                f"{seat_name(state, seat)} {COLOUR_NAMES.get(colour, colour)} "
+                f"(starts at {starting.get(seat, 0)})"
+                for seat, colour in colours.items()
+            ]
+            return f"Colours: {', '.join(parts)}. Round 1 begins."
+        if kind == "submitted":
+            return f"{who} has sent a submission."
+        if kind in ("round_resolved", "round_time_up") or "board_after" in data:
+            points = data.get("points") or {}
+            cards = data.get("cards") or {}
+            parts = []
+            for seat, scored in points.items():
+                card = cards.get(seat)
+                played = f", card {COLOUR_NAMES.get(card, card)}" if card else ""
+                penalty = ", a failed move" if scored.get("penalty") else ""
+                parts.append(
+                    f"{seat_name(state, seat)} {scored.get('points', 0):+d}{played}{penalty}"
+                )
+            text = f"Round {data.get('round')} resolved: {'; '.join(parts)}."
+            result = data.get("result") or {}
+            if result.get("summary"):
+                text += f" {result['summary']}"
+            return text
+        if kind == "deadline_extended":
+            return f"The host extends the clock by {data.get('seconds')} seconds."
+        if kind == "ec_named":
+            named = seat_name(state, data.get("elimination_candidate"))
+            return f"The host names {named} the Elimination Candidate."
+        if kind == "clock_ignored":
+            return "A clock that was no longer running ended; nothing changed."
+        return generic_description(event, state)
+
+    def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
+        marks: list[tuple[int, str]] = []
+        for event in events:
+            data = event.get("data") or {}
+            if event["kind"] == "started":
+                marks.append((event["version"], "Bidding"))
+            elif event["kind"] in ("colours_allocated", "bidding_closed"):
+                marks.append((event["version"], "Round 1"))
+            elif isinstance(data.get("next_round"), int):
+                marks.append((event["version"], f"Round {data['next_round']}"))
+        return marks
+
+    def rules_examples(self) -> list[dict[str, Any]]:
+        before = engine.format_board(engine.generate_board(5))
+        own = next(gem for gem in before if gem in engine.COLOURS)
+        at = engine.cell_name(before.replace("\n", "").index(own))
+        moves = "RRUL"
+        result = engine.resolve_round(before, {"0": (at, moves, False)})
+        after = engine.format_board(result.board)
+        failed = bool(result.failed.get("0"))
+        end = "stopped at a failed move and cost a point" if failed else "ran in full"
+        return [
+            {
+                "title": "A round's moves",
+                "text": (
+                    f"The {COLOUR_NAMES[own]} gem on {at} is controlled and moved {moves} "
+                    f"(right, right, up, left). Each move swaps it with its neighbour and locks "
+                    f"the cell it left, so moving back into a cell it left fails. This sequence "
+                    f"{end}."
+                ),
+                "grids": [
+                    board_grid(
+                        before, name="example-before", caption=f"Before: {at} controlled", own=own
+                    ),
+                    board_grid(
+                        after,
+                        name="example-after",
+                        caption="After the round",
+                        own=own,
+                        changed=engine.changed_cells(before, after),
+                    ),
+                ],
+            }
+        ]
+
+
+def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players' table of a decorated view (built while the panel renders)."""
+    me = shown.get("me")
+    you = str(me["seat"]) if me else None
+    colours = shown["colours"]
+    return [
+        {
+            "index": s["index"],
+            "name": s["name"],
+            "is_bot": s["is_bot"],
+            "is_you": str(s["index"]) == you,
+            "colour": colours.get(str(s["index"])),
+            "colour_name": COLOUR_NAMES.get(colours.get(str(s["index"]), ""), ""),
+            "starting": shown["starting_scores"].get(str(s["index"])),
+            "score": shown["scores"].get(str(s["index"])),
+            "played": shown["played"].get(str(s["index"]), []),
+            "has_bid": s["index"] in shown["bids_in"],
+            "submitted": s["index"] in shown["submitted"],
+            "no_bid": str(s["index"]) in shown["no_bid"],
+        }
+        for s in shown["seats"]
+    ]
+
+
+def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The host's table of every seat's secrets; empty for anyone but the host (whose view
+    alone has a ``host`` part)."""
+    host = shown.get("host")
+    if host is None:
+        return []
+    allocation = host["allocation"] or {}
+    return [
+        {
+            "index": s["index"],
+            "name": s["name"],
+            "bid": host["bids"].get(str(s["index"])),
+            "by": allocation.get(str(s["index"]), {}).get("by"),
+            "submission": host["submissions"].get(str(s["index"])),
+            "premoves": host["premoves"].get(str(s["index"]), 0),
+        }
+        for s in shown["seats"]
+    ]
+
+
+def round_lines(shown: dict[str, Any], entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """A played round's line per player (name, card, points), for the rounds panel."""
+    names = {str(s["index"]): s["name"] for s in shown["seats"]}
+    return [
+        {"seat": int(k), "name": names.get(k, k), "card": entry["cards"].get(k), **points}
+        for k, points in entry["points"].items()
+    ]
+
+
+def main_grid(shown: dict[str, Any]) -> dict[str, Any]:
+    """The grid of a decorated view, for the panel (built at render time, not sent as data):
+    the player's own gems and the cells the last round changed are marked."""
+    phase = shown["phase"]
+    me = shown.get("me")
+    last = shown["history"][-1] if shown["history"] else None
+    if phase == "bidding":
+        caption = "The grid: colours are bid for before round 1"
+    elif phase == "over":
+        caption = "The final grid"
+    else:
+        caption = f"The grid as round {shown['round']} starts"
+    return board_grid(
+        shown["board"],
+        name="sgs",
+        caption=caption,
+        own=me["colour"] if me else None,
+        changed=last["changed"] if last and phase != "bidding" else [],
+    )
+
+
+def _decorate(shown: dict[str, Any]) -> dict[str, Any]:
+    """What the page draws, derived only from ``shown`` (flow.view's answer for this viewer)."""
+    phase = shown["phase"]
+    me = shown.get("me")
+    own = me["colour"] if me else None
+    names = {str(s["index"]): s["name"] for s in shown["seats"]}
+    clock_key = flow.CLOCK_OF_PHASE.get(phase)
+    due = shown["deadlines"].get(clock_key) if clock_key else None
+    shown["clock"] = (
+        {"key": clock_key, "label": CLOCK_LABELS[clock_key], "due": due} if due else None
+    )
+    shown["colour_list"] = [{"letter": k, "name": v} for k, v in COLOUR_NAMES.items()]
+    if me:
+        me["colour_name"] = COLOUR_NAMES.get(own or "", "")
+        me["won_by_text"] = WON_BY.get(me["won_by"] or "", "")
+        me["cards"] = [
+            {"letter": c, "name": COLOUR_NAMES[c], "left": c in me["cards_left"]}
+            for c in engine.COLOURS
+        ]
+    shown["prompt"] = _prompt(shown)
+    shown["names"] = names
+    # ``last`` repeats the newest history entry: pages use history's last (a frame stays small).
+    shown.pop("last", None)
+    return shown
+
+
+def _prompt(shown: dict[str, Any]) -> str:
+    phase = shown["phase"]
+    me = shown.get("me")
+    if phase == "bidding":
+        if me is None:
+            return "The players are bidding for their colours. Bids stay secret."
+        if me["bid"]:
+            return "Your bid is in. You may replace it until every bid is in or the clock ends."
+        return (
+            "Bid for your colour: a number of points (0 or less) and three colours ranked. "
+            "The most negative bid takes the colour; you start with that many points."
+        )
+    if phase == "round":
+        if me is None:
+            return (
+                f"Round {shown['round']} of {shown['rounds']}: the players are composing their "
+                "sealed sequences."
+            )
+        if me["submission"]:
+            return (
+                "Your sequence is in. You may change it and submit again until everyone has "
+                "submitted or the clock ends."
+            )
+        return (
+            f"Round {shown['round']}: pick one of your {me['colour_name']} gems on the grid, "
+            "then add moves with the arrow keys or by clicking the cell next to the end of your "
+            "path."
+        )
+    result = shown.get("result") or {}
+    return result.get("summary", "The match is over.")
+
+
+GAME = register(SevenGemSwap())

@@ -1,0 +1,142 @@
+"""Seven Gem Swap in three browsers: a player bids, composes a sequence by keys and clicks (with
+the path preview), reloads (the draft comes back), submits, replaces it and submits again,
+while a spectator follows and the host watches every sequence."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+from games.core.models import Match, Seat
+from games.seven_gem_swap import engine
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path("test-artifacts")
+SIZES = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
+
+
+def shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    for label, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.screenshot(path=str(ARTIFACTS / f"sgs-{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(SIZES["desktop"])
+
+
+def a_gem_with_room(board: str, colour: str) -> tuple[str, str, str]:
+    """One of ``colour``'s gems, a vertical move that stays on the grid, and the cell to click for
+    a horizontal move after it."""
+    cells = engine.parse_board(board).cells
+    index = cells.index(colour)
+    row, col = divmod(index, 10)
+    first, row2 = ("U", row - 1) if row > 0 else ("D", row + 1)
+    col2 = col + 1 if col < 9 else col - 1
+    return engine.cell_name(index), first, engine.cell_name(row2 * 10 + col2)
+
+
+def wait_for(check, timeout: float = 10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def test_a_sequence_is_composed_replaced_and_submitted_by_clicks(login_context, make_user):
+    host, ada, bob = make_user("host1"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Browser seven",
+        settings={"bid_seconds": 3600, "round_seconds": 3600},
+        roles=["", ""],
+    )
+    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+
+    ada_page, bob_page = login_context("ada"), login_context("bob")
+    spectator, host_page = login_context(None), login_context("host1")
+    for page in (ada_page, bob_page, spectator, host_page):
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+        expect(page.locator("[data-grid=sgs] [data-cell]")).to_have_count(100)
+    shoot(ada_page, "bidding")
+
+    # The sealed bid, by the form.
+    ada_page.fill("#sgs-bid-points", "-4")
+    ada_page.select_option("#sgs-bid-colour-1", "R")
+    ada_page.select_option("#sgs-bid-colour-2", "O")
+    ada_page.select_option("#sgs-bid-colour-3", "Y")
+    ada_page.click(".sgs-bid-form button[type=submit]")
+    expect(spectator.locator("#sgs-status")).to_contain_text("Ada: has bid")
+    expect(spectator.locator("#sgs-status")).not_to_contain_text("-4")
+    bob_page.evaluate("window.gemArena.send({type: 'bid', bid: 0, colours: 'GBR'})")
+    expect(ada_page.locator("#sgs-play .sgs-compose")).to_be_visible()
+    match.refresh_from_db()
+    gem, first, click_cell = a_gem_with_room(match.state["board"], "R")
+
+    # Compose: pick the gem, one move by the arrow keys, one by a click beside the path's end.
+    ada_page.click(f"[data-grid=sgs] [data-cell={gem}]")
+    expect(ada_page.locator(".sgs-gem-name")).to_have_text(gem)
+    expect(ada_page.locator(".sgs-pad")).to_be_focused()
+    ada_page.keyboard.press({"U": "ArrowUp", "D": "ArrowDown"}[first])
+    ada_page.click(f"[data-grid=sgs] [data-cell={click_cell}]")
+    moves = ada_page.locator(".sgs-moves")
+    expect(moves).to_have_text(f"{first} " + ("R" if click_cell[0] > gem[0] else "L"))
+    expect(ada_page.locator(f"[data-grid=sgs] [data-cell={click_cell}]")).to_have_attribute(
+        "data-step", "2"
+    )
+    expect(ada_page.locator(".sgs-preview-text")).to_contain_text(f"Path: {gem} →")
+    composed = moves.inner_text().replace(" ", "")
+    wait_for(lambda: (Seat.objects.get(match=match, index=0).draft or {}).get("moves") == composed)
+    shoot(ada_page, "composing")
+
+    # A reload brings the draft back.
+    ada_page.reload()
+    expect(ada_page.locator("#connection")).to_have_text("connected")
+    expect(ada_page.locator(".sgs-moves")).to_have_text(" ".join(composed))
+    expect(ada_page.locator(".sgs-gem-name")).to_have_text(gem)
+
+    ada_page.click(".sgs-submit")
+    expect(ada_page.locator("#sgs-play .sgs-sent")).to_contain_text(composed)
+    expect(spectator.locator("#sgs-status")).to_contain_text("Ada: submitted")
+    expect(host_page.locator("#sgs-host")).to_contain_text(f"{gem} {composed}")
+
+    # Replace it: clear, one move by the on-screen button, submit again.
+    ada_page.click("[data-move=clear]")
+    ada_page.click(f"[data-move={first}]")
+    expect(moves).to_have_text(first)
+    ada_page.click(".sgs-submit")
+    expect(ada_page.locator("#sgs-play .sgs-sent")).to_contain_text(f"moves {first}. ")
+    expect(host_page.locator("#sgs-host tr[data-seat='0'] td.mono").first).to_have_text(
+        f"{gem} {first}"
+    )
+    match.refresh_from_db()
+    assert match.state["submissions"]["0"]["moves"] == first
+    shoot(spectator, "spectator-round1")
+    shoot(host_page, "host-round1")
+    assert f"{gem} {first}" not in spectator.content()
+
+    # Bob submits: the round resolves for everyone; the host animates it step by step.
+    match.refresh_from_db()
+    bob_gem = engine.cell_name(engine.parse_board(match.state["board"]).cells.index("G"))
+    bob_page.evaluate(f"window.gemArena.send({{type: 'submit', gem: '{bob_gem}', moves: ''}})")
+    for page in (ada_page, spectator, host_page):
+        expect(page.locator("#sgs-status")).to_contain_text("Round 2 of 8")
+        expect(page.locator("#sgs-rounds")).to_contain_text("Round 1")
+    expect(ada_page.locator(".sgs-cards input[value=R]")).to_be_enabled()
+    host_page.click(".sgs-host-play")
+    expect(host_page.locator(".sgs-step-text")).to_contain_text("Round 1", timeout=10_000)
+    expect(host_page.locator(".sgs-step-text")).to_contain_text("grid after", timeout=15_000)
+    spectator.click(".sgs-toggle-before")
+    expect(spectator.locator(".sgs-toggle-before")).to_have_attribute("aria-pressed", "true")
+    shoot(ada_page, "round2")
+    shoot(spectator, "spectator-round2")
+    assert Match.objects.get(pk=match.pk).state["round"] == 2

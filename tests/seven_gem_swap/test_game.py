@@ -1,0 +1,159 @@
+"""Seven Gem Swap's GameDefinition: registration, settings, the host's clock extension through
+adjudicate, drafts, and the page data the view adds (no database)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.registry import get_game
+from games.seven_gem_swap import engine, flow
+from games.seven_gem_swap.game import GAME, SevenGemSwap, host_rows, main_grid
+
+NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+SEATS = [SeatInfo(i, "", name) for i, name in enumerate(["Ada", "Bob", "Cy"])]
+
+
+def started(**settings):
+    return GAME.start({"bid_seconds": 600, "round_seconds": 600, **settings}, SEATS, 7, NOW).state
+
+
+def in_round(**settings):
+    state = started(**settings)
+    for seat, colours in enumerate(["RGB", "GBR", "BRG"]):
+        state = GAME.act(state, seat, {"type": "bid", "bid": -seat, "colours": colours}, NOW).state
+    return state
+
+
+def own_gem(state, seat: int) -> str:
+    colour = state["colours"][str(seat)]
+    index = engine.parse_board(state["board"]).cells.index(colour)
+    return engine.cell_name(index)
+
+
+def test_it_is_registered_with_its_seats_and_unversioned_actions():
+    game = get_game("seven-gem-swap")
+    assert isinstance(game, SevenGemSwap)
+    assert (game.min_seats, game.max_seats, game.roles) == (2, 7, ())
+    assert game.unversioned_actions == flow.UNVERSIONED_ACTIONS == {"bid", "submit"}
+    assert game.scripts[-1] == "js/seven_gem_swap.js" and "js/grid.js" in game.scripts
+    assert set(game.bot_levels) == {"beginner", "club", "expert"}
+
+
+def test_the_settings_have_defaults_and_keep_auto_start():
+    cleaned = GAME.clean_settings({})
+    assert cleaned["round_seconds"] == 86400 and cleaned["auto_start"] is True
+    assert GAME.clean_settings({"auto_start": False})["auto_start"] is False
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"round_seconds": 5}, "round_seconds must be from 10 seconds"),
+        ({"board": "RRR"}, "board:"),
+        ({"no_card_scores": "half"}, "no_card_scores"),
+        ({"colours": "R"}, "unknown setting"),
+    ],
+)
+def test_bad_settings_are_refused_with_a_reason(settings, message):
+    with pytest.raises(ValueError, match=message):
+        GAME.clean_settings(settings)
+
+
+def test_the_settings_form_checks_a_pasted_grid():
+    form_class = GAME.settings_form()
+    form = form_class(
+        {
+            "title": "t",
+            "seat_count": "3",
+            "auto_start": "on",
+            "bid_seconds": "60",
+            "round_seconds": "60",
+            "no_card_scores": "own_colour",
+            "board": "\n".join(["RRRRRRRRRR"] * 10),
+        }
+    )
+    assert not form.is_valid()
+    assert "10 gems of each colour" in str(form.errors["board"])
+    form = form_class(
+        {"seat_count": "8", "bid_seconds": "60", "round_seconds": "60", "no_card_scores": "nothing"}
+    )
+    assert not form.is_valid() and "seat_count" in form.errors
+
+
+def test_the_host_extends_the_round_clock_through_adjudicate():
+    state = in_round()
+    due = datetime.fromisoformat(state["deadlines"]["round"])
+    outcome = GAME.adjudicate(state, {"extend_seconds": 300}, NOW)
+    assert outcome.kind == "deadline_extended"
+    assert datetime.fromisoformat(outcome.state["deadlines"]["round"]) == due + timedelta(
+        seconds=300
+    )
+    assert outcome.public == {
+        "clock": "round",
+        "deadline": outcome.state["deadlines"]["round"],
+        "seconds": 300,
+        "round": 1,
+    }
+
+
+@pytest.mark.parametrize("seconds", [0, -5, "ten", True, None])
+def test_a_bad_extension_is_refused(seconds):
+    with pytest.raises(ActionError):
+        GAME.adjudicate(in_round(), {"extend_seconds": seconds}, NOW)
+
+
+def test_a_draft_is_kept_for_its_round_only():
+    state = in_round()
+    gem = own_gem(state, 0)
+    draft = {"round": 1, "gem": gem, "moves": "uur", "premove": False}
+    assert GAME.clean_draft(state, 0, draft) == {
+        "round": 1,
+        "gem": gem,
+        "moves": "UUR",
+        "premove": False,
+    }
+    with pytest.raises(ActionError, match="round 2"):
+        GAME.clean_draft(state, 0, {**draft, "round": 2})
+    with pytest.raises(ActionError):
+        GAME.clean_draft(started(), 0, draft)
+
+
+def test_a_player_sees_their_gems_marked_and_their_cards():
+    state = in_round()
+    shown = GAME.view(state, Viewer(seat=0))
+    own = shown["me"]["colour"]
+    assert "grid" not in shown  # built while the panel renders, never sent as data
+    cells = [c for row in main_grid(shown)["rows"] for c in row]
+    assert len(cells) == 100
+    assert {c["cell"] for c in cells if "sgs-own" in c["marks"]} == {
+        engine.cell_name(i)
+        for i, g in enumerate(engine.parse_board(state["board"]).cells)
+        if g == own
+    }
+    assert [c["letter"] for c in shown["me"]["cards"]] == list(engine.COLOURS)
+    assert shown["clock"]["key"] == "round"
+    assert "pick one of your" in shown["prompt"]
+
+
+def test_a_spectator_gets_no_seat_part_and_no_host_part():
+    shown = GAME.view(in_round(), Viewer.spectator())
+    assert "me" not in shown and "host" not in shown and host_rows(shown) == []
+    assert not any("sgs-own" in c["marks"] for row in main_grid(shown)["rows"] for c in row)
+
+
+def test_the_host_gets_every_bid_in_the_host_rows():
+    shown = GAME.view(in_round(), Viewer.host())
+    assert [row["bid"]["colours"] for row in host_rows(shown)] == ["RGB", "GBR", "BRG"]
+
+
+def test_a_premove_costs_its_price_so_the_core_can_check_the_ledger():
+    state = in_round()
+    submit = {"type": "submit", "gem": own_gem(state, 0), "moves": "U"}
+    assert GAME.action_cost(state, 0, submit) == {}
+    assert GAME.action_cost(state, 0, {**submit, "premove": True}) == {"garnets": 2}
+    state["premoves"]["0"] = 2
+    assert GAME.action_cost(state, 0, {**submit, "premove": True}) == {"garnets": 8}
+    assert GAME.action_cost(state, 0, {"type": "bid", "premove": True}) == {}

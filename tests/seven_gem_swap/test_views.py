@@ -1,0 +1,188 @@
+"""Seven Gem Swap's pages through Django's test client: the match page for a player, a
+spectator and the host, the new-match page, and the host's clock extension."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.core import services
+from games.core.gamedef import Viewer
+from games.core.models import Event, Match
+from games.core.rendering import make_frame, render_panels, view_of
+from games.seven_gem_swap import engine
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def live_match(clock, make_user):
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Seven",
+        settings={"bid_seconds": 600, "round_seconds": 600},
+        roles=["", ""],
+    )
+    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    return match, ada, bob, host
+
+
+def in_round(live_match):
+    match, ada, bob, host = live_match
+    services.submit_action(match, ada, {"type": "bid", "bid": -3, "colours": "RGB"})
+    services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "GBR"})
+    match.refresh_from_db()
+    return match
+
+
+def grid_cells(html: str) -> list[str]:
+    return re.findall(r'class="cell sgs-(?:[ROYGBIV]|rock)[^"]*" data-cell="(\w\d+)"', html)
+
+
+def test_the_bidding_page_shows_a_player_the_grid_and_the_bid_form(client, live_match):
+    match, ada, *_ = live_match
+    client.force_login(ada)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert len(grid_cells(html)) == 100 and grid_cells(html)[:2] == ["A1", "B1"]
+    assert 'class="sgs-bid-form"' in html and 'id="sgs-bid-colour-3"' in html
+    assert "Bidding closes in" in html and "data-deadline=" in html
+    assert "js/seven_gem_swap.js" in html and "css/seven_gem_swap.css" in html
+
+
+def test_a_round_page_shows_a_player_the_composer(client, live_match):
+    match = in_round(live_match)
+    client.force_login(live_match[1])
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert 'class="sgs-compose"' in html and 'class="sgs-pad"' in html
+    assert "costs <b>2 garnets</b>" in html
+    assert "No colour card is played in round 1" in html
+    assert 'id="sgs-host"' not in html
+
+
+def test_a_spectator_sees_the_grid_and_who_submitted_without_controls(client, live_match):
+    match = in_round(live_match)
+    ada = live_match[1]
+    gem = engine.cell_name(engine.parse_board(match.state["board"]).cells.index("R"))
+    services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": "UL"})
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert len(grid_cells(html)) == 100
+    assert "Ada: submitted" in html and "Bob: composing" in html
+    assert "sgs-compose" not in html and "sgs-bid-form" not in html and 'id="sgs-host"' not in html
+    assert "UL" not in re.sub(r"<script.*?</script>", "", html, flags=re.S).split("sgs-players")[0]
+
+
+@pytest.mark.urls("tests.seven_gem_swap.urls")
+def test_the_host_sees_every_submission_and_the_extension_form(client, live_match):
+    match = in_round(live_match)
+    ada = live_match[1]
+    gem = engine.cell_name(engine.parse_board(match.state["board"]).cells.index("R"))
+    services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": "ULD"})
+    client.force_login(live_match[3])
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert 'id="sgs-host"' in html
+    assert f"{gem} ULD" in html
+    assert f'data-url="/m/{match.public_id}/seven-gem-swap/extend/"' in html
+
+
+@pytest.mark.urls("tests.seven_gem_swap.urls")
+def test_the_host_extends_the_round_clock_from_the_page(client, live_match):
+    match = in_round(live_match)
+    before = match.state["deadlines"]["round"]
+    client.force_login(live_match[3])
+    url = f"/m/{match.public_id}/seven-gem-swap/extend/"
+    response = client.post(url, {"minutes": "5"})
+    assert response.status_code == 200 and response.json()["ok"] is True
+    match.refresh_from_db()
+    assert match.state["deadlines"]["round"] > before
+    assert match.events.order_by("-version").first().kind == "deadline_extended"
+
+
+@pytest.mark.urls("tests.seven_gem_swap.urls")
+def test_only_the_host_may_extend_the_clock(client, live_match):
+    match = in_round(live_match)
+    version = match.version
+    client.force_login(live_match[1])
+    url = f"/m/{match.public_id}/seven-gem-swap/extend/"
+    assert client.post(url, {"minutes": "5"}).status_code == 403
+    client.force_login(live_match[3])
+    assert client.post(url, {"minutes": "0"}).status_code == 400
+    match.refresh_from_db()
+    assert match.version == version
+    assert not Event.objects.filter(match=match, kind="deadline_extended").exists()
+
+
+def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
+    match = in_round(live_match)
+    for viewer in (Viewer(seat=0), Viewer.host(), Viewer.spectator()):
+        html = render_panels(match, view_of(match, viewer), version=match.version, oob=True)
+        tops = re.findall(r"^(?:\{%.*?%\})?<(?:section|div) id=\"([\w-]+)\"([^>]*)>", html, re.M)
+        assert tops and all('hx-swap-oob="true"' in attrs for _, attrs in tops)
+        assert "sgs-board" in [panel for panel, _ in tops]
+
+
+def test_the_new_match_page_creates_a_seven_gem_swap_match(client, make_user):
+    client.force_login(make_user("hostess"))
+    page = client.get("/matches/new/seven-gem-swap/")
+    assert page.status_code == 200 and "Each round" in page.content.decode()
+    response = client.post(
+        "/matches/new/seven-gem-swap/",
+        {
+            "title": "Friday seven",
+            "seat_count": "7",
+            "auto_start": "on",
+            "bid_seconds": "300",
+            "round_seconds": "300",
+            "no_card_scores": "own_colour",
+            "board": "",
+        },
+    )
+    match = Match.objects.get(title="Friday seven")
+    assert response.status_code == 302
+    assert match.game_key == "seven-gem-swap" and match.seats.count() == 7
+    assert match.settings["round_seconds"] == 300 and match.settings["board"] == ""
+
+
+def test_every_step_of_a_whole_bot_match_renders_for_every_viewer(client, clock, make_user):
+    """The panels of every phase (bidding, each round, the end) for a seat, the host and a
+    spectator: the replay renders each version through the same templates as a live frame."""
+    host = make_user("hostess")
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Bots",
+        settings={"bid_seconds": 60, "round_seconds": 60},
+        roles=[""] * 7,
+    )
+    for index in range(7):
+        services.seat_bot(match, index, "club")
+    for _ in range(80):
+        clock.advance(11)
+        while services.run_bots():
+            pass
+        services.fire_due_deadlines()
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    for viewer in (Viewer(seat=1), Viewer.host(), Viewer.spectator()):
+        for event in match.events.all():
+            view = view_of(match, viewer, event.state, drafts=False)
+            html = render_panels(match, view, version=event.version, oob=True)
+            if event.state.get("phase") in ("round", "over"):
+                assert 'id="sgs-board"' in html
+        # The worker refuses to send a websocket message above 64 KiB (games/core serve's
+        # MAX_MESSAGE_BYTES applies to outgoing messages too): every frame, even a full one
+        # with every panel, stays well under it.
+        full = make_frame(match, viewer, None).text(with_html=True, sent=None)
+        assert len(full.encode()) < 48 * 1024, (viewer, len(full))
+        last = make_frame(match, viewer, match.events.order_by("-version").first())
+        size = len(last.text(with_html=True, sent=None).encode())
+        assert size < 48 * 1024, (viewer, size)
+    client.force_login(host)
+    html = client.get(f"{match.get_absolute_url()}replay/?v={match.version}").content.decode()
+    assert "Rounds played" in html and "Host: every secret" in html
+    final = client.get(match.get_absolute_url()).content.decode()
+    assert match.state["result"]["summary"].split(".")[0] in final
