@@ -1,0 +1,188 @@
+"""Every game's match page as a seated player sees it on a phone (375x812) and a desktop
+(1280x800): no sideways scroll, the board starting on the first screen, the player's main action
+control on the first screen of the desktop, no serious or critical axe-core violation anywhere
+on the page, and a screenshot each (test-artifacts/page-<game>-<size>.png, the whole page in
+...-full.png, the figures in .json)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+from games.core.models import Match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+AXE = ROOT / "static" / "vendor" / "axe-core-4.14.1.min.js"
+SIZES = {"375x812": {"width": 375, "height": 812}, "1280x800": {"width": 1280, "height": 800}}
+
+
+@dataclass(frozen=True)
+class Game:
+    key: str
+    roles: list[str]
+    settings: dict[str, Any]
+    player: str  # the seated player whose page is checked
+    board: str  # the board's grid
+    # The game's main control (it may wait, disabled, for a path or a sequence); when None, the
+    # first enabled form[data-action] submit button.
+    control: str | None
+
+
+GAMES = [
+    Game(
+        "bejeweled-dm",
+        ["EC", "DMO"],
+        {"pick_seconds": 300},
+        "erin",
+        "#bjdm-board [data-grid]",
+        None,
+    ),
+    Game("bejeweled-2", [""], {}, "erin", "#bj2-board [data-grid]", None),
+    Game(
+        "glittering-paths",
+        ["EC", "DMO"],
+        {"race_seconds": 600, "turn_seconds": 600, "interval_seconds": 600},
+        "erin",
+        "#gp-board [data-grid]",
+        '[data-gp="submit"]',
+    ),
+    Game(
+        "pointsweeper",
+        ["EC", "DMO"],
+        {"scout_turns": 0},
+        "dmitri",  # the DMO chooses who moves first
+        "#ps-board [data-grid]",
+        "button.ps-first",
+    ),
+    Game(
+        "seven-gem-swap",
+        ["", ""],
+        {"bid_seconds": 3600, "round_seconds": 3600},
+        "erin",
+        "#sgs-board [data-grid]",
+        ".sgs-bid-form button[type=submit]",
+    ),
+]
+
+
+def live_match(game: Game, make_user: Any) -> Match:
+    """Created and seated through the services as a host would: it starts once every seat is
+    taken (a one-seat game at once)."""
+    host = make_user("host1")
+    players = [make_user(name) for name in ("erin", "dmitri")[: len(game.roles)]]
+    match = services.create_match(
+        host=host,
+        game_key=game.key,
+        title=f"Page check · {game.key}",
+        settings=game.settings,
+        roles=game.roles,
+    )
+    for user, seat in zip(players, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    return match
+
+
+def measure(page: Any, game: Game) -> dict[str, Any]:
+    """From the top of the page: the sideways overflow, the board's box and the main control's
+    (the game's own, else the first enabled form[data-action] submit button)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    return page.evaluate(
+        """([board, control]) => {
+          const shown = (el) => el && el.getClientRects().length > 0;
+          const enabled = (el) => shown(el) && !el.disabled;
+          const box = (el) => {
+            if (!el) return null;
+            const r = el.getBoundingClientRect();
+            return {top: r.top + scrollY, bottom: r.bottom + scrollY, text: el.textContent.trim()};
+          };
+          const submits = [...document.querySelectorAll(
+            'form[data-action] button[type=submit], form[data-action] button:not([type])')];
+          const main = control
+            ? [...document.querySelectorAll(control)].find(shown)
+            : submits.find(enabled);
+          return {
+            scrollWidth: document.documentElement.scrollWidth,
+            innerWidth: window.innerWidth,
+            height: window.innerHeight,
+            board: box(document.querySelector(board)),
+            control: box(main),
+          };
+        }""",
+        [game.board, game.control],
+    )
+
+
+def serious_axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core (vendored) over the whole page: the serious and critical violations."""
+    if not page.evaluate("Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate(
+        """async () => {
+          const result = await axe.run(document, {resultTypes: ['violations']});
+          return result.violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map((v) => ({id: v.id, impact: v.impact, help: v.help,
+                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+        }"""
+    )
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[game.key for game in GAMES])
+def test_a_seated_players_page_fits_a_phone_and_a_desktop_and_passes_axe(
+    game, login_context, make_user
+):
+    match = live_match(game, make_user)
+    page = login_context(game.player)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+        expect(page.locator(game.board)).to_be_visible()
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(ARTIFACTS / f"page-{game.key}-{size}.png"))
+        page.screenshot(path=str(ARTIFACTS / f"page-{game.key}-{size}-full.png"), full_page=True)
+        found = measure(page, game)
+        (ARTIFACTS / f"page-{game.key}-{size}.json").write_text(json.dumps(found, indent=1))
+        where = f"{game.key} at {size}: {found}"
+        assert found["scrollWidth"] <= found["innerWidth"], f"sideways scroll, {where}"
+        assert found["board"]["top"] < found["height"], f"the board starts below the fold, {where}"
+        assert found["control"] is not None, f"no main control, {where}"
+        if size == "1280x800":
+            assert found["control"]["top"] < found["height"], f"control below the fold, {where}"
+        assert serious_axe_violations(page) == [], f"{game.key} at {size}"
+
+
+def test_the_host_sees_the_invites_open_before_the_start_and_a_player_sees_them_folded(
+    login_context, make_user
+):
+    host, erin = make_user("host1"), make_user("erin")
+    match = services.create_match(
+        host=host, game_key="bejeweled-dm", title="Open table", settings={}, roles=["EC", "DMO"]
+    )
+    services.take_seat(match, erin, match.seats.get(index=0).invite_token)
+    host_page, player = login_context("host1"), login_context("erin")
+    for page in (host_page, player):
+        page.set_viewport_size(SIZES["375x812"])
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+    invite = host_page.locator('.invites [data-seat="1"]')
+    expect(invite.locator("code")).to_contain_text(match.seats.get(index=1).get_invite_url())
+    expect(invite.get_by_role("button", name="Copy")).to_be_visible()
+    host_page.screenshot(path=str(ARTIFACTS / "page-host-open-375x812.png"))
+    found = host_page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert found[0] <= found[1], f"sideways scroll {found}"
+    assert serious_axe_violations(host_page) == []
+    expect(player.locator("#spectator-link")).to_be_hidden()
+    player.get_by_text("Invite & share").click()
+    expect(player.locator("#spectator-link")).to_be_visible()
