@@ -1,0 +1,30 @@
+"""The floor of the fan-out benchmark: a bare Channels consumer in a group, forwarding whatever
+is group_sent to it, on the same channel layer as the site (settings from the environment).
+
+Served by ``daphne benchmarks._floor_app:application``; benchmarks/fanout.py group_sends frames of
+the size the site sends and times their arrival at the same number of websockets.
+"""
+
+from __future__ import annotations
+
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
+django.setup()
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
+
+GROUP = "floor"
+
+
+class FloorConsumer(AsyncWebsocketConsumer):
+    groups = [GROUP]  # noqa: RUF012  (channels reads the class attribute)
+
+    async def floor_frame(self, message: dict[str, str]) -> None:
+        await self.send(text_data=message["text"])
+
+
+application = ProtocolTypeRouter({"websocket": FloorConsumer.as_asgi()})
