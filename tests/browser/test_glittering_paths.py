@@ -141,9 +141,10 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
 
     dmo_page.mouse.move(*centre(dragged[0]))
     dmo_page.mouse.down()
+    path_cells = dmo_page.locator("#gp-draw .gp-path-cells")
     for count, cell in enumerate(dragged[1:], start=2):
         dmo_page.mouse.move(*centre(cell), steps=4)
-        expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(dragged[:count]))
+        expect(path_cells).to_have_text(" → ".join(dragged[:count]))
     dmo_page.mouse.up()
     expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(dragged))
     expect(dmo_page.locator("#gp-draw .gp-problem")).to_contain_text("A legal path")
