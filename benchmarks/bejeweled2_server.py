@@ -57,7 +57,7 @@ def play(swaps: int, tag: int) -> list[dict[str, Any]]:
     held: dict[str, dict[str, str]] = {}
     samples = []
     for _ in range(swaps):
-        match = Match.objects.prefetch_related("seats").get(pk=match.pk)
+        match = Match.objects.with_seats().get(pk=match.pk)
         if match.is_over:
             break
         a, b = bot.choose_move(match.game.view(match.state, Viewer(seat=0)), "greedy")

@@ -92,7 +92,7 @@ def play_match(index: int) -> list[dict[str, Any]]:
     panels_held: dict[str, dict[str, str]] = {}
     samples = []
     for _ in range(200):
-        match = Match.objects.prefetch_related("seats").get(pk=match.pk)
+        match = Match.objects.with_seats().get(pk=match.pk)
         if match.is_over:
             break
         acted = False

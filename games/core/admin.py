@@ -323,7 +323,7 @@ class MatchAdmin(admin.ModelAdmin):
         return _json_block(match.state)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        return super().get_queryset(request).select_related("host").prefetch_related("seats")
+        return super().get_queryset(request).select_related("host").with_seats()
 
     # --- the host console on the change page ---------------------------------------------
 
@@ -425,7 +425,7 @@ class MatchAdmin(admin.ModelAdmin):
         """The host's view of the match as the match page draws it, with the game's styles and
         scripts, live over the match's websocket; framed by the change page (its own document,
         so the site's styles leave the dashboard's alone)."""
-        match = get_object_or_404(Match.objects.prefetch_related("seats"), pk=pk)
+        match = get_object_or_404(Match.objects.with_seats(), pk=pk)
         view = view_of(match, Viewer.host())
         panels = render_panels(match, view, version=match.version, oob=False)
         context = {"match": match, "view": view, "panels": panels}

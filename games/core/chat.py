@@ -286,7 +286,7 @@ def set_mute(
 def handle(match_pk: int, user: Any, message: dict[str, Any]) -> Reply:
     """Run one ``chat`` message (shape checked by games.core.protocol) for ``user``: raises
     ActionError when refused, else returns the sender's frame and the groups' messages."""
-    match = Match.objects.prefetch_related("seats").get(pk=match_pk)
+    match = Match.objects.with_seats().get(pk=match_pk)
     op = message.get("op", "post")
     if op == "history":
         viewer = match.viewer_for(user)

@@ -131,7 +131,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return Match.objects.filter(pk=self.match.pk).values_list("version", flat=True).first() or 0
 
     def _load(self, public_id: str) -> bool:
-        match = Match.objects.filter(public_id=public_id).prefetch_related("seats").first()
+        match = Match.objects.filter(public_id=public_id).with_seats().first()
         if match is None:
             return False
         self.match = match
@@ -256,7 +256,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send_frame(frame)
 
     def _frames_since(self, since: int | None) -> list[Frame]:
-        match = Match.objects.prefetch_related("seats").get(pk=self.match.pk)
+        match = Match.objects.with_seats().get(pk=self.match.pk)
         self.match = match
         missed = match.version - since if since is not None else None
         if missed is None or missed < 0 or missed > RESYNC_LIMIT:

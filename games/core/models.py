@@ -78,6 +78,15 @@ class Season(models.Model):
         ]
 
 
+class MatchQuerySet(models.QuerySet):
+    def with_seats(self) -> MatchQuerySet:
+        """Matches with their seats and the seats' users in the same reads (names are drawn
+        for every audience of every frame)."""
+        return self.prefetch_related(
+            models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        )
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
@@ -106,6 +115,8 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "matches"

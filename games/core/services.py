@@ -156,7 +156,7 @@ def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
 def _lock(match_id: int, *, client_action_id: str | None = None) -> Match:
     """Lock the match row (and read its seats). With a client action id, the same query also
     finds an earlier event with that id (``earlier_version``, ``earlier_seat``)."""
-    rows = Match.objects.select_for_update(of=("self",)).prefetch_related("seats")
+    rows = Match.objects.select_for_update(of=("self",)).with_seats()
     if client_action_id:
         earlier = Event.objects.filter(match=OuterRef("pk"), client_action_id=client_action_id)
         rows = rows.annotate(
@@ -335,7 +335,7 @@ def save_draft(match: Match, user: Any, draft: Any) -> dict[str, Any]:
         raise ActionError(
             f"a draft may hold at most {MAX_DRAFT_BYTES} bytes", code="draft_too_large"
         )
-    current = Match.objects.prefetch_related("seats").get(pk=match.pk)
+    current = Match.objects.with_seats().get(pk=match.pk)
     seat = current.seat_of(user)
     if seat is None:
         raise ActionError("you do not hold a seat in this match", code="not_seated")
@@ -353,7 +353,7 @@ def run_bots() -> int:
     live_with_bots = (
         Match.objects.filter(status=Match.Status.LIVE, seats__bot_level__gt="")
         .distinct()
-        .prefetch_related("seats")
+        .with_seats()
     )
     now = clock.now()
     for match in live_with_bots:

@@ -95,7 +95,7 @@ async def test_an_update_older_than_the_full_frame_is_not_sent(tally):
     full = await receive(watcher)
 
     def old_messages():
-        current = Match.objects.prefetch_related("seats").get(pk=match.pk)
+        current = Match.objects.with_seats().get(pk=match.pk)
         return broadcast.render(
             [(current, Event.objects.get(match=current, version=full["version"]))]
         )
