@@ -21,13 +21,12 @@ Levels (all modes but Puzzle): level L lasts 1,000 x L points (level 2 at 1,000,
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES
-from games.core.flowkit import derived_seed, draw_rng, due, iso
+from games.core.flowkit import copy_json, derived_seed, draw_rng, due, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 MIN_SEATS = 1
@@ -271,7 +270,7 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         turn = engine.swap(state["board"], a, b, refill)
     except ValueError as error:
         raise ActionError(str(error), code="illegal_swap") from None
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     board = engine.format_board(turn.board)
     new.update(
         board=board,
@@ -354,7 +353,7 @@ def hint(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         move = engine.best_move(state["board"])
     if move is None:
         raise ActionError("there is no legal move to hint", code="no_moves")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["hint"] = {"a": move[0], "b": move[1]}
     new["hints"] += 1
     return Outcome(state=new, kind="hint", public={"a": move[0], "b": move[1]})
@@ -363,7 +362,7 @@ def hint(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
 def restart(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     """Put the puzzle back as it started (Puzzle mode)."""
     _check_puzzle(state, "restart")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new.update(
         board=state["start_board"],
         phase="playing",
@@ -386,7 +385,7 @@ def solution(state: State, seat: int, action: dict[str, Any], now: datetime) -> 
             code="no_failure_yet",
         )
     moves = solver.solve(state["start_board"]).moves or []
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["solution"] = [list(move) for move in moves]
     return Outcome(state=new, kind="solution", public={"solution": new["solution"]})
 
@@ -395,7 +394,7 @@ def end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
     """The player ends the game (``resign`` or ``end``)."""
     if state["phase"] == "over":
         raise ActionError("the game is over", code="match_over")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     result = _finish(new, "ended")
     return _outcome(new, "game_over", {"reason": "ended", "result": new["result"]}, result)
 
@@ -449,13 +448,13 @@ def timeout(
     """The Action clock ran out (the deadline is recomputed on every swap; a firing that finds the
     clock not yet run out changes nothing)."""
     if key != CLOCK or state["mode"] != "action" or state["phase"] != "playing":
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         new.get("deadlines", {}).pop(key, None)
         return Outcome(state=new, kind="clock_ignored", public={"clock": key})
     runs_out = due(state, CLOCK)
     if runs_out is None or now < runs_out:
-        return Outcome(state=copy.deepcopy(state), kind="clock_not_due", public={"clock": key})
-    new = copy.deepcopy(state)
+        return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
+    new = copy_json(state)
     new["clock"] = {**state["clock"], "left_ms": 0, "at": iso(runs_out)}
     result = _finish(new, "time_up")
     return _outcome(new, "game_over", {"reason": "time_up", "result": new["result"]}, result)
@@ -472,7 +471,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     winner = award.get("winner")
     if winner not in (0, None) or isinstance(winner, bool):
         raise ActionError("the winner is seat 0 or no one (None)", code="bad_award")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     result = _finish(new, "adjudicated", winner)
     return _outcome(new, "adjudicated", {"winner": winner, "result": new["result"]}, result)
 
@@ -518,19 +517,19 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "level_progress": None if mode == "puzzle" else level_progress(state["score"]),
         "moves": state["moves"],
         "hints": state["hints"],
-        "hint": copy.deepcopy(state["hint"]),
-        "last": copy.deepcopy(last),
+        "hint": copy_json(state["hint"]),
+        "last": copy_json(last),
         "deadline": state["deadlines"].get(CLOCK),
         "clock": clock,
         "turn_started": state["turn_started"],
         "puzzle": puzzle,
         "failures": state["failures"],
-        "solution": copy.deepcopy(state["solution"]),
+        "solution": copy_json(state["solution"]),
         "reshuffles": state["reshuffles"],
         "actions": available_actions(state),
         "over": state["phase"] == "over",
         "reason": state["reason"],
         "reason_text": REASONS.get(state["reason"]) if state["reason"] else None,
-        "result": copy.deepcopy(state["result"]),
+        "result": copy_json(state["result"]),
         "you": viewer.seat == 0,
     }

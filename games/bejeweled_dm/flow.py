@@ -20,12 +20,11 @@ A round runs through these phases (``state["phase"]``):
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled_dm import engine
-from games.core.flowkit import derived_seed, draw
+from games.core.flowkit import copy_json, derived_seed, draw
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
 WINS_NEEDED = 4
@@ -299,7 +298,7 @@ def claim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
     _optional_round(state, action)
     _check_clock(state, "round", now, "the round clock ran out before your claim")
     count = _whole_number(action, "count")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["claim"] = {"seat": seat, "count": count}
     new["phase"] = "counterclaim"
     _start_clock(new, "claim_window", now)
@@ -316,7 +315,7 @@ def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime)
         raise ActionError(
             f"a counterclaim must be higher than {standing['count']}", code="not_higher"
         )
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["counterclaim"] = {"seat": seat, "count": count}
     new["prover"] = seat
     new["phase"] = "proof"
@@ -335,7 +334,7 @@ def pass_(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
 
 
 def _to_proof(state: State, now: datetime) -> State:
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["prover"] = state["claim"]["seat"]
     new["phase"] = "proof"
     _start_clock(new, "proof", now)
@@ -376,7 +375,7 @@ def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
         raise ActionError(str(error), code="illegal_proof") from None
     refreshed = any(step["kind"] == "refresh" for step in resolution.steps)
     if refreshed and parsed.second is None:
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         new["phase"] = "second_starter"
         new["pending"] = {
             "proof": engine.format_proof(parsed),
@@ -487,7 +486,7 @@ def end_round(
     used: dict[str, str] | None = None,
     kind: str = "round_over",
 ) -> Outcome:
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["score"][winner] += 1
     holder = target(state)
     carry = turn["board"] if turn else state["board"]
@@ -545,7 +544,7 @@ def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
                 code="bad_pick",
             )
         chosen[kind] = name
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["picks"][str(seat)] = chosen
     if all(new["picks"].values()):
         return start_next_round(new, now, kind="round_started", seat=seat)
@@ -591,7 +590,7 @@ def seal_picks(
     """At the end of the picking time, every missing pick is the seat's draft when the draft
     names a powerup of every type for this round (sealed as sent), else a random allowed one.
     Returns the new state, the random picks drawn and the seats whose drafts were sealed."""
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     drawn: dict[str, dict[str, str]] = {}
     sealed: list[int] = []
     for key, chosen in new["picks"].items():
@@ -665,7 +664,7 @@ def timeout(
 ) -> Outcome:
     phase = state["phase"]
     if key != CLOCK_OF_PHASE.get(phase):
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         new.get("deadlines", {}).pop(key, None)
         return Outcome(state=new, kind="clock_ignored", public={"clock": key})
     if phase == "claim":
@@ -698,7 +697,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     if state["phase"] == "over":
         raise ActionError("the match is already over", code="match_over")
     if scope == "match":
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         new["phase"] = "over"
         new["winner"] = winner
         new["deadlines"] = {}

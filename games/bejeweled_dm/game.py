@@ -3,11 +3,11 @@ function that decides what each viewer sees (``view``)."""
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 from typing import Any
 
 from games.bejeweled_dm import bot, engine, flow, solver
+from games.core.flowkit import copy_json
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 
@@ -176,7 +176,7 @@ class DeathMatch(GameDefinition):
         return bot.analysed_round(job["board"], job["offer"])
 
     def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         for entry in new["history"]:
             if entry["round"] == job["round"]:
                 entry["optimum"] = {"count": result["count"], "proof": result["proof"]}

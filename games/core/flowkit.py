@@ -19,6 +19,18 @@ State = dict[str, Any]
 T = TypeVar("T")
 
 
+def copy_json(value: T) -> T:
+    """A deep copy of JSON-shaped data (dicts, lists and immutable leaves), as a flow copies its
+    state before changing it; several times faster than ``copy.deepcopy``, which each action
+    would otherwise pay on the whole state."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copy_json(item) for key, item in value.items()}  # type: ignore[return-value]
+    if kind is list:
+        return [copy_json(item) for item in value]  # type: ignore[return-value]
+    return value
+
+
 def derived_seed(seed: int, *labels: object) -> int:
     """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed."""
     text = ":".join(str(part) for part in (seed, *labels))

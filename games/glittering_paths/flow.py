@@ -22,13 +22,20 @@ available beside the one played.
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from games.core.flowkit import check_clock, derived_seed, draw, iso, set_clock, stop_clock
+from games.core.flowkit import (
+    check_clock,
+    copy_json,
+    derived_seed,
+    draw,
+    iso,
+    set_clock,
+    stop_clock,
+)
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 from games.glittering_paths import engine
 
@@ -316,7 +323,7 @@ def path(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         move = engine.play_path(state["board"], _colour(seat), cells)
     except ValueError as error:
         raise ActionError(f"illegal path: {error}", code="illegal_path") from None
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     racing = state["phase"] == "race"
     if racing:
         new["first"] = seat
@@ -377,7 +384,7 @@ def pass_(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
 
 
 def _skip_or_pass(state: State, seat: int, kind: str) -> State:
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["moves"].append(
         {
             "turn": state["turn_number"],
@@ -431,7 +438,7 @@ def agree_end(state: State, seat: int, action: dict[str, Any], now: datetime) ->
         raise ActionError(
             "you already agreed to end the round; waiting for your opponent", code="already_agreed"
         )
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["agreed"][seat] = True
     public = {"seat": seat, "agreed": list(new["agreed"])}
     if all(new["agreed"]):
@@ -444,7 +451,7 @@ def withdraw_end(state: State, seat: int, action: dict[str, Any], now: datetime)
     _phase(state, "race", "turns", doing="withdraw an agreement")
     if not state["agreed"][seat]:
         raise ActionError("you have not agreed to end the round", code="not_agreed")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["agreed"][seat] = False
     return Outcome(new, "end_withdrawn", {"seat": seat, "agreed": list(new["agreed"])})
 
@@ -529,11 +536,11 @@ def timeout(
     skip, as the rules say (``drafts`` is accepted and ignored)."""
     phase = state["phase"]
     if key != CLOCK_OF_PHASE.get(phase):
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         stop_clock(new, key)
         return Outcome(new, "clock_ignored", {"clock": key})
     if phase == "race":
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         first = draw(new, [0, 1])
         new["first"] = first
         new["start_kind"] = "random"
@@ -548,7 +555,7 @@ def timeout(
         new = _skip_or_pass(state, seat, "skip")
         public = {"seat": seat, "turn": state["turn_number"], "totals": list(new["totals"])}
         return _after_turn(new, now, "skipped", public)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     _begin_round(new, state["round"] + 1, now)
     return Outcome(new, "round_started", _round_public(new))
 
@@ -563,7 +570,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         raise ActionError("the match is already over", code="match_over")
     if award.get("end_round") is True:
         _phase(state, "race", "turns", doing="end the round")
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         return end_round(new, "host", now, kind="adjudicated", public={"scope": "round"})
     winner = award.get("winner")
     if winner not in (0, 1) or isinstance(winner, bool):
@@ -571,7 +578,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
             "award the match with {'winner': 0 or 1}, or end the round with {'end_round': true}",
             code="bad_award",
         )
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["winner"] = winner
     new["awarded"] = True
     return _finish(new, {"scope": "match"}, kind="adjudicated", awarded=True)
@@ -669,7 +676,7 @@ def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     rows = result["rows"]
     new["history"][job["round"] - 1]["analysis"] = rows
     public = {"round": job["round"], "analysis": rows}

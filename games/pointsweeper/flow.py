@@ -20,12 +20,19 @@ shown to everyone.
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from games.core.flowkit import check_clock, derived_seed, draw, iso, set_clock, stop_clock
+from games.core.flowkit import (
+    check_clock,
+    copy_json,
+    derived_seed,
+    draw,
+    iso,
+    set_clock,
+    stop_clock,
+)
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 from games.pointsweeper import engine
 
@@ -241,7 +248,7 @@ def choose_order(state: State, seat: int, action: dict[str, Any], now: datetime)
     first = action.get("first")
     if not isinstance(first, bool):
         raise ActionError("say whether you move first: first true or false", code="bad_order")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     return _begin_board(new, seat if first else _other(seat), now, chosen=True)
 
 
@@ -320,7 +327,7 @@ def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime)
         total, mines = engine.scout(_board(state), piece, square, first, claimed)
     except ValueError as error:
         raise ActionError(str(error), code="illegal_move") from None
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     play = new["play"]
     _spend_time(new, seat, now)
     n = len(play["log"]) + 1
@@ -364,7 +371,7 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
         )
     except ValueError as error:
         raise ActionError(str(error), code="illegal_move") from None
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     play = new["play"]
     _spend_time(new, seat, now)
     board = _board(state)
@@ -400,7 +407,7 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
 def pass_action(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_turn(state, seat, "pass")
     check_clock(state, "turn", now, "your time bank ran out")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     _spend_time(new, seat, now)
     return _pass(new, seat, now, reason="passed")
 
@@ -547,15 +554,15 @@ def timeout(
     phase = state["phase"]
     running = key in state.get("deadlines", {})
     if key == "order" and phase == "order" and running:
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         first = draw(new, [0, 1])
         return _begin_board(new, first, now, chosen=False)
     if key == "turn" and phase == "play" and running:
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         seat = new["turn"]
         new["play"]["bank"][seat] = 0.0
         return _pass(new, seat, now, reason="time")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new.get("deadlines", {}).pop(key, None)
     return Outcome(state=new, kind="clock_ignored", public={"clock": key})
 
@@ -578,7 +585,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         raise ActionError("the winner is seat 0 or seat 1", code="bad_award")
     if state["phase"] == "over":
         raise ActionError("the match is already over", code="match_over")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["awarded"] = True
     public: dict[str, Any] = {"winner": winner, "awarded": True}
     return _finish_match(new, kind="adjudicated", public=public, winner=winner)
@@ -635,7 +642,7 @@ def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     for record in new["history"]:
         if record["board_no"] == job["board_no"]:
             record["analysis"] = result
@@ -660,7 +667,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "phase": state["phase"],
         "board_no": state["board_no"],
         "boards_total": BOARDS,
-        "seats": copy.deepcopy(state["seats"]),
+        "seats": copy_json(state["seats"]),
         "you": you,
         "is_host": host,
         "dmo": state["dmo"],
@@ -673,9 +680,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "settings": dict(state["settings"]),
         "pieces": list(PIECE_IDS),
         "totals": totals(state),
-        "history": copy.deepcopy(state["history"]),
+        "history": copy_json(state["history"]),
         "winner": state["winner"],
-        "final": copy.deepcopy(state["final"]),
+        "final": copy_json(state["final"]),
         "legal": _legal_view(state, you) if you is not None else None,
         "move_deadline": move_deadline(state),
         "play": _play_view(state, you, host) if state["play"] else None,
@@ -737,7 +744,7 @@ def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
         grid.append(row)
     log = []
     for entry in play["log"]:
-        log.append(copy.deepcopy(entry))
+        log.append(copy_json(entry))
     pieces = {
         str(seat): [
             {
@@ -758,9 +765,9 @@ def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
         "bank": list(play["bank"]),
         "points": list(play["points"]),
         "mines": list(play["mines"]),
-        "notebook": copy.deepcopy(play["notebooks"][str(you)]) if you is not None else None,
+        "notebook": copy_json(play["notebooks"][str(you)]) if you is not None else None,
     }
     if host:
         out["truth"] = state["boards"][state["board_no"] - 1]
-        out["notebooks"] = copy.deepcopy(play["notebooks"])
+        out["notebooks"] = copy_json(play["notebooks"])
     return out

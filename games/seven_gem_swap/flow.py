@@ -22,11 +22,10 @@ to the host alone.
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.flowkit import check_clock, derived_seed, due, iso, set_clock
+from games.core.flowkit import check_clock, copy_json, derived_seed, due, iso, set_clock
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 from games.seven_gem_swap import engine
 
@@ -198,7 +197,7 @@ def bid(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
         points, colours = engine.parse_bid(points, action.get("colours"))
     except ValueError as error:
         raise ActionError(str(error), code="bad_bid") from None
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     replaced = key in new["bids"]
     new["bids"][key] = {"bid": points, "colours": colours}
     if len(new["bids"]) == len(new["seats"]):
@@ -308,7 +307,7 @@ def submit(state: State, seat: int, action: dict[str, Any], now: datetime) -> Ou
             code="wrong_round",
         )
     cleaned = _clean_submission(state, key, action)
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     replaced = key in new["submissions"]
     new["submissions"][key] = cleaned
     if len(new["submissions"]) == len(new["seats"]):
@@ -369,7 +368,7 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
         "totals": dict(state["scores"]),
     }
     secret = {
-        "submissions": copy.deepcopy(subs),
+        "submissions": copy_json(subs),
         "steps": result.steps,
         "failed": {k: result.failed[k] for k in subs},
         "made": {k: result.made[k] for k in subs},
@@ -498,10 +497,10 @@ def timeout(
     """A clock ran out. Drafts are not used: a round takes only what was submitted."""
     phase = state["phase"]
     if key != CLOCK_OF_PHASE.get(phase):
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         new.get("deadlines", {}).pop(key, None)
         return Outcome(state=new, kind="clock_ignored", public={"clock": key})
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     if phase == "bidding":
         return _allocate(new, now, kind="bidding_closed")
     return resolve(new, now, kind="round_time_up")
@@ -519,7 +518,7 @@ def extend_deadline(state: State, seconds: int, now: datetime) -> Outcome:
     when = due(state, clock)
     if when is None:
         raise ActionError("no deadline is running", code="no_clock")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     new["deadlines"][clock] = iso(when + timedelta(seconds=seconds))
     public = {"clock": clock, "deadline": new["deadlines"][clock], "seconds": seconds}
     if new["phase"] == "round":
@@ -547,7 +546,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         if seat not in tied or isinstance(seat, bool):
             names = ", ".join(f"{s} ({_name(state, s)})" for s in tied)
             raise ActionError(f"choose one of the tied seats: {names}", code="bad_award")
-        new = copy.deepcopy(state)
+        new = copy_json(state)
         new["result"]["elimination_candidate"] = seat
         new["result"]["ec_tied"] = []
         new["result"]["summary"] += f" The host named {_name(state, seat)}."
@@ -563,7 +562,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         raise ActionError("the winner is one of the seats", code="bad_award")
     if state["phase"] == "over":
         raise ActionError("the match is already over", code="match_over")
-    new = copy.deepcopy(state)
+    new = copy_json(state)
     if not new["scores"]:
         new["scores"] = {k: 0 for k in seats}
     new["submissions"] = {}
@@ -651,7 +650,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "board": state["board"],
         "starting_board": state["starting_board"],
         "board_source": state["board_source"],
-        "seats": copy.deepcopy(state["seats"]),
+        "seats": copy_json(state["seats"]),
         "phase_started": state["phase_started"],
         "deadlines": dict(state.get("deadlines", {})),
         "timers": dict(state["timers"]),
@@ -663,8 +662,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "scores": dict(state["scores"]),
         "played": {k: list(v) for k, v in state["played"].items()},
         "submitted": sorted(int(k) for k in state["submissions"]) if phase == "round" else [],
-        "history": [copy.deepcopy(entry["public"]) for entry in state["history"]],
-        "result": copy.deepcopy(state["result"]),
+        "history": [copy_json(entry["public"]) for entry in state["history"]],
+        "result": copy_json(state["result"]),
         "premove_first_price": PREMOVE_FIRST_PRICE,
     }
     out["last"] = out["history"][-1] if out["history"] else None
@@ -673,9 +672,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         out["me"] = _own_view(state, _key(seat))
     elif viewer.is_host:
         out["host"] = {
-            "bids": copy.deepcopy(state["bids"]),
-            "allocation": copy.deepcopy(state["allocation"]),
-            "submissions": copy.deepcopy(state["submissions"]),
+            "bids": copy_json(state["bids"]),
+            "allocation": copy_json(state["allocation"]),
+            "submissions": copy_json(state["submissions"]),
             "premoves": dict(state["premoves"]),
             # The latest round only: a frame must stay small (Daphne sends at most 64 KiB); the
             # earlier rounds are in the log (the host's export, the replay at each version).
@@ -691,7 +690,7 @@ def _host_round(entry: dict[str, Any]) -> dict[str, Any]:
     secret = entry["secret"]
     return {
         "round": entry["round"],
-        "submissions": copy.deepcopy(secret["submissions"]),
+        "submissions": copy_json(secret["submissions"]),
         "failed": dict(secret["failed"]),
         "made": dict(secret["made"]),
         "positions": dict(secret["positions"]),
@@ -713,7 +712,7 @@ def _own_view(state: State, key: str) -> dict[str, Any]:
             rounds.append(
                 {
                     "round": entry["round"],
-                    "submission": copy.deepcopy(secret["submissions"][key]),
+                    "submission": copy_json(secret["submissions"][key]),
                     "failed": secret["failed"][key],
                     "made": secret["made"][key],
                     "premove_price": secret["premove_prices"].get(key, 0),
@@ -722,9 +721,9 @@ def _own_view(state: State, key: str) -> dict[str, Any]:
     return {
         "seat": int(key),
         "colour": state["colours"].get(key),
-        "bid": copy.deepcopy(state["bids"].get(key)),
+        "bid": copy_json(state["bids"].get(key)),
         "won_by": allocation.get(key, {}).get("by"),
-        "submission": copy.deepcopy(state["submissions"].get(key)),
+        "submission": copy_json(state["submissions"].get(key)),
         "cards_left": _cards_left(state, key) if state["colours"] else [],
         "premoves_used": used,
         "premove_price": premove_price(used),
