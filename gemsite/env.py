@@ -76,5 +76,9 @@ def database_from_url(url: str) -> dict[str, object]:
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": parsed.hostname or "",
         "PORT": str(parsed.port or ""),
-        "CONN_MAX_AGE": 0,
+        # Each websocket message's database work runs in a thread of its own; without kept
+        # connections every one of them would open a new PostgreSQL connection (a backend
+        # process forked per message). Health checks drop a kept connection the server closed.
+        "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 300),
+        "CONN_HEALTH_CHECKS": True,
     }

@@ -42,6 +42,9 @@ def worker_environment(*, scheduler_poll: float = 0.05) -> dict[str, str]:
     # test users' passwords, so a worker on other settings could not log them in).
     env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE
     env["SCHEDULER_POLL_SECONDS"] = str(scheduler_poll)
+    # Workers keep their database connections, as in production (only pytest's own process
+    # does not: gemsite/test_settings.py). A stopped worker's connections close with it.
+    env["DB_CONN_MAX_AGE"] = "300"
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
