@@ -23,6 +23,13 @@ def make_user(django_user_model):
     return make
 
 
+@pytest.fixture
+def three_accounts(make_user):
+    """The host "boss" and the players "ec" and "dmo" of the live two-player matches."""
+    for name in ("boss", "ec", "dmo"):
+        make_user(name)
+
+
 class FakeClock:
     """A clock the test moves by hand; services read it through games.core.clock.now."""
 

@@ -9,11 +9,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parent.parent
+PASSWORD = "pw-for-tests-1"  # every test account's (tests/conftest.py's make_user)
 
 
 async def in_db(function):  # type: ignore[no-untyped-def]
@@ -27,6 +29,36 @@ async def in_db(function):  # type: ignore[no-untyped-def]
             connections.close_all()
 
     return await asyncio.to_thread(run)
+
+
+def create_through_the_page(
+    url: str, game_key: str, form: dict[str, str], players: tuple[str, ...] = ("ec", "dmo")
+) -> Any:
+    """A match made as people make one: "boss" fills in the new-match page with ``form``, then
+    each of ``players`` opens their seat's invite link, in seat order."""
+    from games.core.client import ArenaClient
+    from games.core.models import Match
+
+    host = ArenaClient(url)
+    host.login("boss", PASSWORD)
+    host.post_form(f"/matches/new/{game_key}/", form)
+    match = Match.objects.get(title=form["title"])
+    for username, seat in zip(players, match.seats.order_by("index"), strict=True):
+        player = ArenaClient(url)
+        player.login(username, PASSWORD)
+        player.post_form(seat.get_invite_url(), {})
+    match.refresh_from_db()
+    connections.close_all()
+    return match
+
+
+async def step(actor: Any, action: dict[str, Any], *others: Any) -> int:
+    """``actor`` acts; returns the new version once the actor and every other socket hold it."""
+    version = await actor.act(action)
+    for other in others:
+        await other.wait_version(version)
+    await actor.wait_version(version)
+    return version
 
 
 def free_port() -> int:

@@ -6,12 +6,11 @@ Action clock, the cascade of the last move as animation frames)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from games.bejeweled2 import bot, engine, flow
 from games.bejeweled2.puzzles import PUZZLES
-from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import FlowGame, SeatInfo, State, Viewer
 from games.core.registry import register
 
 GEM_CSS = {colour: f"gem-{name}" for colour, name in engine.COLOUR_NAMES.items()}
@@ -177,7 +176,9 @@ def cascade_frames(last: dict[str, Any]) -> list[dict[str, Any]]:
     return frames
 
 
-class Bejeweled2(GameDefinition):
+class Bejeweled2(FlowGame):
+    flow = flow
+    bot = bot
     key = "bejeweled-2"
     play_url_name = "bejeweled2_play"
     title = "Bejeweled 2"
@@ -210,30 +211,6 @@ class Bejeweled2(GameDefinition):
         if not isinstance(merged["auto_start"], bool):
             raise ValueError("auto_start is true or false")
         return merged
-
-    # --- the rules -----------------------------------------------------------------------------
-
-    def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
-    ) -> Outcome:
-        return flow.start(self.clean_settings(settings), seats, seed, now)
-
-    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-        return flow.act(state, seat, action, now)
-
-    def timeout(
-        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
-    ) -> Outcome:
-        return flow.timeout(state, key, now, drafts)
-
-    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        return flow.adjudicate(state, award, now)
-
-    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-        return flow.clean_draft(state, seat, draft)
-
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
-        return bot.decide(view, seat, level, now)
 
     # --- what a viewer sees --------------------------------------------------------------------
 

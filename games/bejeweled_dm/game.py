@@ -3,12 +3,11 @@ function that decides what each viewer sees (``view``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from games.bejeweled_dm import bot, engine, flow, solver
 from games.core.flowkit import copy_json
-from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 
 POWERUP_HELP = {
@@ -72,7 +71,9 @@ def board_grid(text: str) -> dict[str, Any]:
     }
 
 
-class DeathMatch(GameDefinition):
+class DeathMatch(FlowGame):
+    flow = flow
+    bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"
     roles = ("EC", "DMO")
@@ -135,30 +136,8 @@ class DeathMatch(GameDefinition):
 
     # --- the rules -----------------------------------------------------------------------------
 
-    def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
-    ) -> Outcome:
-        return flow.start(self.clean_settings(settings), seats, seed, now)
-
-    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-        return flow.act(state, seat, action, now)
-
-    def timeout(
-        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
-    ) -> Outcome:
-        return flow.timeout(state, key, now, drafts)
-
-    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-        return flow.clean_draft(state, seat, draft)
-
-    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        return flow.adjudicate(state, award, now)
-
     def warm_up(self) -> None:
         solver.warm_up()
-
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
-        return bot.decide(view, seat, level, now)
 
     # --- the optimum of each played round, found by the exact solver after the round ----------
 

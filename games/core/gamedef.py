@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import ModuleType
 from typing import Any, ClassVar
 
 State = dict[str, Any]
@@ -246,3 +247,46 @@ class GameDefinition:
         """Small example boards for the rules page, made by the engine: each ``{"title", "text",
         "grids": [grid for templates/core/_grid.html, with a caption]}``."""
         return []
+
+
+class FlowGame(GameDefinition):
+    """A game whose rules are a pure phase machine (the module ``flow``: ``start``, ``act``,
+    ``timeout``, ``clean_draft``, ``adjudicate`` and, for a game analysed after the fact,
+    ``analysis_job``, ``run_analysis`` and ``record_analysis``) and whose practice bot is the
+    module ``bot`` (``decide``). The hooks are wired to them here, once; a game overrides only the
+    hooks it adds to (its settings, its view's drawing, host awards the flow reads otherwise)."""
+
+    flow: ClassVar[ModuleType]
+    bot: ClassVar[ModuleType | None] = None
+
+    def start(
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+    ) -> Outcome:
+        return self.flow.start(self.clean_settings(settings), seats, seed, now)
+
+    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+        return self.flow.act(state, seat, action, now)
+
+    def timeout(
+        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Outcome:
+        return self.flow.timeout(state, key, now, drafts)
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        return self.flow.clean_draft(state, seat, draft)
+
+    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
+        return self.flow.adjudicate(state, award, now)
+
+    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+        return self.bot.decide(view, seat, level, now) if self.bot is not None else None
+
+    def analysis_job(self, state: State) -> dict[str, Any] | None:
+        find = getattr(self.flow, "analysis_job", None)
+        return find(state) if find is not None else None
+
+    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
+        return self.flow.run_analysis(job)
+
+    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+        return self.flow.record_analysis(state, job, result)

@@ -11,7 +11,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from games.core.gamedef import ActionError, GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import ActionError, FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 from games.glittering_paths import bot, engine, flow
 
@@ -47,7 +47,9 @@ def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | No
     return {"name": name, "caption": caption, "rows": rows, "columns": columns}
 
 
-class GlitteringPaths(GameDefinition):
+class GlitteringPaths(FlowGame):
+    flow = flow
+    bot = bot
     key = flow.GAME
     title = "Glittering Paths"
     roles = ("EC", "DMO")
@@ -80,22 +82,6 @@ class GlitteringPaths(GameDefinition):
 
     # --- the rules -----------------------------------------------------------------------------
 
-    def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
-    ) -> Outcome:
-        return flow.start(settings, seats, seed, now)
-
-    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-        return flow.act(state, seat, action, now)
-
-    def timeout(
-        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
-    ) -> Outcome:
-        return flow.timeout(state, key, now, drafts)
-
-    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-        return flow.clean_draft(state, seat, draft)
-
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         """``{"winner": seat}`` or ``{"end_round": true}``; the dashboard's form
         (``{"winner_seat", "scope"}``) is read the same way: a round has no winner in this game,
@@ -111,20 +97,6 @@ class GlitteringPaths(GameDefinition):
 
     def warm_up(self) -> None:
         engine.best_path(engine.generate_board(1, 3, 8, 8), engine.RED)
-
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
-        return bot.decide(view, seat, level, now)
-
-    # --- the best path of every turn, found after each round -----------------------------------
-
-    def analysis_job(self, state: State) -> dict[str, Any] | None:
-        return flow.analysis_job(state)
-
-    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
-        return flow.run_analysis(job)
-
-    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-        return flow.record_analysis(state, job, result)
 
     # --- what a viewer sees --------------------------------------------------------------------
 

@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime
 from typing import Any
 
-from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import FlowGame, State, Viewer
 from games.core.registry import register
 from games.pointsweeper import bot, engine, flow
 
 
-class Pointsweeper(GameDefinition):
+class Pointsweeper(FlowGame):
+    flow = flow
+    bot = bot
     key = "pointsweeper"
     title = "Pointsweeper"
     roles = ("EC", "DMO")
@@ -40,41 +41,6 @@ class Pointsweeper(GameDefinition):
     def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         auto_start = settings.get("auto_start", True)
         return {"auto_start": auto_start, **flow.clean_settings(settings)}
-
-    # --- the rules -----------------------------------------------------------------------------
-
-    def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
-    ) -> Outcome:
-        return flow.start(settings, seats, seed, now)
-
-    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-        return flow.act(state, seat, action, now)
-
-    def timeout(
-        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
-    ) -> Outcome:
-        return flow.timeout(state, key, now, drafts)
-
-    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        return flow.adjudicate(state, award, now)
-
-    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-        return flow.clean_draft(state, seat, draft)
-
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
-        return bot.decide(view, seat, level, now)
-
-    # --- the analysis of each finished board ---------------------------------------------------
-
-    def analysis_job(self, state: State) -> dict[str, Any] | None:
-        return flow.analysis_job(state)
-
-    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
-        return flow.run_analysis(job)
-
-    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-        return flow.record_analysis(state, job, result)
 
     # --- what a viewer sees --------------------------------------------------------------------
 

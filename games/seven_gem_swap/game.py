@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.gamedef import ActionError, GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import ActionError, FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 from games.seven_gem_swap import bot, engine, flow
 
@@ -57,7 +57,9 @@ def board_grid(
     return {"name": name, "caption": caption, "rows": rows}
 
 
-class SevenGemSwap(GameDefinition):
+class SevenGemSwap(FlowGame):
+    flow = flow
+    bot = bot
     key = flow.GAME
     title = "Seven Gem Swap"
     min_seats = flow.MIN_SEATS
@@ -91,19 +93,6 @@ class SevenGemSwap(GameDefinition):
 
     # --- the rules -----------------------------------------------------------------------------
 
-    def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
-    ) -> Outcome:
-        return flow.start(settings, seats, seed, now)
-
-    def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-        return flow.act(state, seat, action, now)
-
-    def timeout(
-        self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
-    ) -> Outcome:
-        return flow.timeout(state, key, now, drafts)
-
     def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
         if state.get("phase") != "round":
             raise ActionError("a sequence is composed during a round", code="wrong_phase")
@@ -126,9 +115,6 @@ class SevenGemSwap(GameDefinition):
             return {}
         used = state.get("premoves", {}).get(str(seat), 0)
         return {"garnets": flow.premove_price(used)}
-
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
-        return bot.decide(view, seat, level, now)
 
     # --- what a viewer sees --------------------------------------------------------------------
 

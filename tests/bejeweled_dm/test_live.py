@@ -5,15 +5,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from django.db import connections
 
-from games.core.client import ArenaClient, MatchSocket, Refused
+from games.core.client import ArenaClient, Refused
 from games.core.models import Match
-from tests.live_server import in_db
+from tests import live_server
+from tests.live_server import PASSWORD, in_db, step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "pw-for-tests-1"
 
 SIMPLE_CLAUSES = {
     "Column": "Column H1",
@@ -33,44 +32,21 @@ def a_legal_proof(game_view: dict) -> str:
     return "; ".join(SIMPLE_CLAUSES[kind["options"][0]["name"]] for kind in game_view["offer"])
 
 
+FORM = {
+    "title": "Websocket death match",
+    "seat_count": "2",
+    "auto_start": "on",
+    "first_offer": "random",
+    "claim_window_seconds": "30",
+    "proof_seconds": "120",
+    "round_seconds": "600",
+    "pick_seconds": "60",
+    "no_claim_round_to": "DMO",
+}
+
+
 def create_through_the_page(url: str) -> Match:
-    host = ArenaClient(url)
-    host.login("boss", PASSWORD)
-    host.post_form(
-        "/matches/new/bejeweled-dm/",
-        {
-            "title": "Websocket death match",
-            "seat_count": "2",
-            "auto_start": "on",
-            "first_offer": "random",
-            "claim_window_seconds": "30",
-            "proof_seconds": "120",
-            "round_seconds": "600",
-            "pick_seconds": "60",
-            "no_claim_round_to": "DMO",
-        },
-    )
-    match = Match.objects.get(title="Websocket death match")
-    for username, seat in zip(["ec", "dmo"], match.seats.order_by("index"), strict=True):
-        player = ArenaClient(url)
-        player.login(username, PASSWORD)
-        player.post_form(seat.get_invite_url(), {})
-    connections.close_all()
-    return match
-
-
-async def step(actor: MatchSocket, action: dict, *others: MatchSocket) -> int:
-    version = await actor.act(action)
-    for other in others:
-        await other.wait_version(version)
-    await actor.wait_version(version)
-    return version
-
-
-@pytest.fixture
-def three_accounts(make_user):
-    for name in ("boss", "ec", "dmo"):
-        make_user(name)
+    return live_server.create_through_the_page(url, "bejeweled-dm", FORM)
 
 
 async def test_a_complete_four_round_match_over_websockets(live_worker, three_accounts):

@@ -8,53 +8,34 @@ import asyncio
 import json
 
 import pytest
-from django.db import connections
 
-from games.core.client import ArenaClient, MatchSocket, Refused
+from games.core.client import ArenaClient, Refused
 from games.core.models import Match
 from games.glittering_paths import engine, flow
-from tests.live_server import in_db
+from tests import live_server
+from tests.live_server import PASSWORD, in_db, step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "pw-for-tests-1"
 # Seat 0's draft: a path no board, grid or list on any page shows in this order.
 SECRET_DRAFT = ["D4", "A1", "D1", "A4", "B3"]
 
 
+FORM = {
+    "title": "Websocket paths",
+    "seat_count": "2",
+    "auto_start": "on",
+    "race_seconds": "120",
+    "turn_seconds": "60",
+    "interval_seconds": "0",
+    "board_area": "36",
+    "boards": "",
+    "tie_to": "DMO",
+}
+
+
 def create_through_the_page(url: str) -> Match:
-    host = ArenaClient(url)
-    host.login("boss", PASSWORD)
-    host.post_form(
-        "/matches/new/glittering-paths/",
-        {
-            "title": "Websocket paths",
-            "seat_count": "2",
-            "auto_start": "on",
-            "race_seconds": "120",
-            "turn_seconds": "60",
-            "interval_seconds": "0",
-            "board_area": "36",
-            "boards": "",
-            "tie_to": "DMO",
-        },
-    )
-    match = Match.objects.get(title="Websocket paths")
-    for username, seat in zip(["ec", "dmo"], match.seats.order_by("index"), strict=True):
-        player = ArenaClient(url)
-        player.login(username, PASSWORD)
-        player.post_form(seat.get_invite_url(), {})
-    match.refresh_from_db()
-    connections.close_all()
-    return match
-
-
-async def step(actor: MatchSocket, action: dict, *others: MatchSocket) -> int:
-    version = await actor.act(action)
-    for other in others:
-        await other.wait_version(version)
-    await actor.wait_version(version)
-    return version
+    return live_server.create_through_the_page(url, "glittering-paths", FORM)
 
 
 def best(game: dict, seat: int) -> list[str]:
@@ -69,12 +50,6 @@ def secret_shown(text: str) -> bool:
         or " → ".join(SECRET_DRAFT[:2]) in text
         or "\\u2192".join(SECRET_DRAFT[:2]) in compact
     )
-
-
-@pytest.fixture
-def three_accounts(make_user):
-    for name in ("boss", "ec", "dmo"):
-        make_user(name)
 
 
 async def test_a_complete_match_over_websockets_keeps_each_seats_draft_private(

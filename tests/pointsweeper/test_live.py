@@ -7,56 +7,32 @@ import asyncio
 import json
 
 import pytest
-from django.db import connections
 
-from games.core.client import ArenaClient, MatchSocket, Refused
+from games.core.client import ArenaClient, Refused
 from games.core.models import Match
-from tests.live_server import in_db
+from tests import live_server
+from tests.live_server import PASSWORD, in_db, step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "pw-for-tests-1"
 EC, DMO = 0, 1
 
 
+FORM = {
+    "title": "Websocket sweep",
+    "seat_count": "2",
+    "auto_start": "on",
+    "boards": "random",
+    "move_seconds": "60",
+    "bank_seconds": "120",
+    "order_seconds": "60",
+    "scout_turns": "3",
+    "tie_to": "DMO",
+}
+
+
 def create_through_the_page(url: str) -> Match:
-    host = ArenaClient(url)
-    host.login("boss", PASSWORD)
-    host.post_form(
-        "/matches/new/pointsweeper/",
-        {
-            "title": "Websocket sweep",
-            "seat_count": "2",
-            "auto_start": "on",
-            "boards": "random",
-            "move_seconds": "60",
-            "bank_seconds": "120",
-            "order_seconds": "60",
-            "scout_turns": "3",
-            "tie_to": "DMO",
-        },
-    )
-    match = Match.objects.get(title="Websocket sweep")
-    for username, seat in zip(["ec", "dmo"], match.seats.order_by("index"), strict=True):
-        player = ArenaClient(url)
-        player.login(username, PASSWORD)
-        player.post_form(seat.get_invite_url(), {})
-    connections.close_all()
-    return match
-
-
-async def step(actor: MatchSocket, action: dict, *others: MatchSocket) -> int:
-    version = await actor.act(action)
-    for other in others:
-        await other.wait_version(version)
-    await actor.wait_version(version)
-    return version
-
-
-@pytest.fixture
-def three_accounts(make_user):
-    for name in ("boss", "ec", "dmo"):
-        make_user(name)
+    return live_server.create_through_the_page(url, "pointsweeper", FORM)
 
 
 async def test_a_complete_three_board_match_over_websockets(live_worker, three_accounts):
