@@ -26,7 +26,7 @@ from typing import Any
 
 from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES
-from games.core.flowkit import copy_json, derived_seed, draw_rng, due, iso
+from games.core.flowkit import copy_json, derived_seed, draw_rng, due, handler_for, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 MIN_SEATS = 1
@@ -410,14 +410,7 @@ ACTIONS = {
 
 
 def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    if not isinstance(action, dict):
-        raise ActionError("an action is an object with a type", code="unknown_action")
-    handler = ACTIONS.get(action.get("type"))
-    if handler is None:
-        raise ActionError(
-            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
-            code="unknown_action",
-        )
+    handler = handler_for(ACTIONS, action)
     if seat != 0:
         raise ActionError("only the player in seat 0 plays this game", code="not_your_game")
     return handler(state, seat, action, now)

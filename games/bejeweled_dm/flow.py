@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled_dm import engine
-from games.core.flowkit import copy_json, derived_seed, draw
+from games.core.flowkit import copy_json, derived_seed, draw, handler_for
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
 WINS_NEEDED = 4
@@ -731,10 +731,5 @@ ACTIONS = {
 
 
 def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    handler = ACTIONS.get(action.get("type"))
-    if handler is None:
-        raise ActionError(
-            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
-            code="unknown_action",
-        )
+    handler = handler_for(ACTIONS, action)
     return handler(state, seat, action, now)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -17,6 +17,20 @@ from games.core.gamedef import ActionError
 
 State = dict[str, Any]
 T = TypeVar("T")
+
+
+def handler_for(actions: Mapping[str, Callable[..., Any]], action: object) -> Callable[..., Any]:
+    """The function of ``actions`` that handles ``action`` (an object with a "type"); anything
+    else is refused with the list of what the game takes."""
+    kind = action.get("type") if isinstance(action, dict) else None
+    handler = actions.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        shown = repr(kind) if isinstance(action, dict) else "without a type"
+        raise ActionError(
+            f"unknown action {shown}; this game takes {', '.join(sorted(actions))}",
+            code="unknown_action",
+        )
+    return handler
 
 
 def copy_json(value: T) -> T:

@@ -32,6 +32,7 @@ from games.core.flowkit import (
     copy_json,
     derived_seed,
     draw,
+    handler_for,
     iso,
     set_clock,
     stop_clock,
@@ -595,14 +596,7 @@ ACTIONS = {
 
 
 def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    if not isinstance(action, dict):
-        raise ActionError("an action is an object with a type", code="unknown_action")
-    handler = ACTIONS.get(action.get("type"))  # type: ignore[arg-type]
-    if handler is None:
-        raise ActionError(
-            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
-            code="unknown_action",
-        )
+    handler = handler_for(ACTIONS, action)
     if state.get("phase") == "over":
         raise ActionError("the match is over", code="match_over")
     return handler(state, seat, action, now)

@@ -29,6 +29,7 @@ from games.core.flowkit import (
     copy_json,
     derived_seed,
     draw,
+    handler_for,
     iso,
     set_clock,
     stop_clock,
@@ -600,14 +601,7 @@ ACTIONS = {
 
 
 def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    if not isinstance(action, dict):
-        raise ActionError("an action is an object with a type", code="unknown_action")
-    handler = ACTIONS.get(action.get("type"))
-    if handler is None:
-        raise ActionError(
-            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
-            code="unknown_action",
-        )
+    handler = handler_for(ACTIONS, action)
     if seat not in (0, 1) or isinstance(seat, bool):
         raise ActionError("only the two players act", code="not_a_player")
     if state.get("phase") == "over":

@@ -25,7 +25,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.flowkit import check_clock, copy_json, derived_seed, due, iso, set_clock
+from games.core.flowkit import (
+    check_clock,
+    copy_json,
+    derived_seed,
+    due,
+    handler_for,
+    iso,
+    set_clock,
+)
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 from games.seven_gem_swap import engine
 
@@ -575,14 +583,7 @@ ACTIONS = {"bid": bid, "submit": submit}
 
 
 def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    if not isinstance(action, dict):
-        raise ActionError("an action is an object with a type", code="unknown_action")
-    handler = ACTIONS.get(action.get("type"))
-    if handler is None:
-        raise ActionError(
-            f"unknown action {action.get('type')!r}; this game takes {', '.join(sorted(ACTIONS))}",
-            code="unknown_action",
-        )
+    handler = handler_for(ACTIONS, action)
     if state.get("phase") == "over":
         raise ActionError("the match is over", code="match_over")
     return handler(state, seat, action, now)
