@@ -24,6 +24,24 @@ def make_user(django_user_model):
 
 
 @pytest.fixture
+def slow_tally(make_user):
+    """A fixture-game match (hostess; ada and bob invited) whose turn clock cannot fire while a
+    test runs."""
+    from games.core import services
+
+    host = make_user("hostess")
+    make_user("ada")
+    make_user("bob")
+    return services.create_match(
+        host=host,
+        game_key="fixture-tally",
+        title="Slow tally",
+        settings={"turn_seconds": 600},
+        roles=["EC", "DMO"],
+    )
+
+
+@pytest.fixture
 def three_accounts(make_user):
     """The host "boss" and the players "ec" and "dmo" of the live two-player matches."""
     for name in ("boss", "ec", "dmo"):

@@ -52,6 +52,19 @@ def create_through_the_page(
     return match
 
 
+def seat_ada_and_bob(url: str, match: Any) -> Any:
+    """ "ada" and "bob" open the invite links of seats 1 and 2; returns ada's signed-in client."""
+    from games.core.client import ArenaClient
+
+    ada, bob = ArenaClient(url), ArenaClient(url)
+    ada.login("ada", PASSWORD)
+    bob.login("bob", PASSWORD)
+    seats = list(match.seats.order_by("index"))
+    ada.post_form(seats[0].get_invite_url(), {})
+    bob.post_form(seats[1].get_invite_url(), {})
+    return ada
+
+
 async def step(actor: Any, action: dict[str, Any], *others: Any) -> int:
     """``actor`` acts; returns the new version once the actor and every other socket hold it."""
     version = await actor.act(action)

@@ -8,12 +8,9 @@ from typing import Any
 
 from games.core import services
 from games.core.models import Match
+from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE
+from tests.browser.pages import serious_axe_violations as axe_violations
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-AXE = ROOT / "static" / "vendor" / "axe-core-4.14.1.min.js"
-PHONE = {"width": 375, "height": 812}
-DESKTOP = {"width": 1280, "height": 800}
 SIZES = {"375x812": PHONE, "1280x800": DESKTOP}
 
 
@@ -72,19 +69,8 @@ def assert_playable_layout(page: Any, where: str, *, board: bool = True) -> dict
 
 
 def serious_axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core (vendored) over the game's panels: the serious and critical violations."""
-    if not page.evaluate("Boolean(window.axe)"):
-        page.add_script_tag(path=str(AXE))
-    violations = page.evaluate(
-        """async () => {
-          const result = await axe.run({include: [['#match-root']]}, {resultTypes: ['violations']});
-          return result.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => ({id: v.id, impact: v.impact, help: v.help,
-                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-        }"""
-    )
-    return violations
+    """axe-core over the game's panels: the serious and critical violations."""
+    return axe_violations(page, within="#match-root")
 
 
 def shoot(page: Any, name: str) -> Path:

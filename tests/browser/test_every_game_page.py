@@ -1,14 +1,13 @@
 """Every game's match page as a seated player sees it on a phone (375x812) and a desktop
-(1280x800): no sideways scroll, the board starting on the first screen, the player's main action
-control on the first screen of the desktop, no serious or critical axe-core violation anywhere
-on the page, and a screenshot each (test-artifacts/page-<game>-<size>.png, the whole page in
-...-full.png, the figures in .json)."""
+(1280x800): no sideways scroll, the whole board on the first screen and the panel holding the
+player's main action control starting on it (the control itself on the desktop's first screen),
+no serious or critical axe-core violation anywhere on the page, and a screenshot each
+(test-artifacts/page-<game>-<size>.png, the whole page in ...-full.png, the figures in .json)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,13 +15,12 @@ from playwright.sync_api import expect
 
 from games.core import services
 from games.core.models import Match
+from games.glittering_paths import engine as glittering_paths_engine
+from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE, serious_axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-AXE = ROOT / "static" / "vendor" / "axe-core-4.14.1.min.js"
-SIZES = {"375x812": {"width": 375, "height": 812}, "1280x800": {"width": 1280, "height": 800}}
+SIZES = {"375x812": PHONE, "1280x800": DESKTOP}
 
 
 @dataclass(frozen=True)
@@ -50,7 +48,18 @@ GAMES = [
     Game(
         "glittering-paths",
         ["EC", "DMO"],
-        {"race_seconds": 600, "turn_seconds": 600, "interval_seconds": 600},
+        # The tallest shape of the default area (10 rows of 7): the hardest to fit on a phone.
+        {
+            "race_seconds": 600,
+            "turn_seconds": 600,
+            "interval_seconds": 600,
+            "boards": [
+                glittering_paths_engine.format_board(
+                    glittering_paths_engine.generate_board(seed, round_no, 10, 7)
+                )
+                for seed, round_no in ((11, 1), (12, 2), (13, 3))
+            ],
+        },
         "erin",
         "#gp-board [data-grid]",
         '[data-gp="submit"]',
@@ -93,8 +102,8 @@ def live_match(game: Game, make_user: Any) -> Match:
 
 
 def measure(page: Any, game: Game) -> dict[str, Any]:
-    """From the top of the page: the sideways overflow, the board's box and the main control's
-    (the game's own, else the first enabled form[data-action] submit button)."""
+    """From the top of the page: the sideways overflow, the board's box, the main control's (the
+    game's own, else the first enabled form[data-action] submit button) and its panel's."""
     page.evaluate("window.scrollTo(0, 0)")
     return page.evaluate(
         """([board, control]) => {
@@ -116,24 +125,10 @@ def measure(page: Any, game: Game) -> dict[str, Any]:
             height: window.innerHeight,
             board: box(document.querySelector(board)),
             control: box(main),
+            panel: box(main && main.closest('section')),
           };
         }""",
         [game.board, game.control],
-    )
-
-
-def serious_axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core (vendored) over the whole page: the serious and critical violations."""
-    if not page.evaluate("Boolean(window.axe)"):
-        page.add_script_tag(path=str(AXE))
-    return page.evaluate(
-        """async () => {
-          const result = await axe.run(document, {resultTypes: ['violations']});
-          return result.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map((v) => ({id: v.id, impact: v.impact, help: v.help,
-                          nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-        }"""
     )
 
 
@@ -156,8 +151,9 @@ def test_a_seated_players_page_fits_a_phone_and_a_desktop_and_passes_axe(
         (ARTIFACTS / f"page-{game.key}-{size}.json").write_text(json.dumps(found, indent=1))
         where = f"{game.key} at {size}: {found}"
         assert found["scrollWidth"] <= found["innerWidth"], f"sideways scroll, {where}"
-        assert found["board"]["top"] < found["height"], f"the board starts below the fold, {where}"
+        assert found["board"]["bottom"] <= found["height"], f"board below the fold, {where}"
         assert found["control"] is not None, f"no main control, {where}"
+        assert found["panel"]["top"] < found["height"], f"action panel below the fold, {where}"
         if size == "1280x800":
             assert found["control"]["top"] < found["height"], f"control below the fold, {where}"
         assert serious_axe_violations(page) == [], f"{game.key} at {size}"

@@ -3,27 +3,18 @@ clicks, first one the server refuses, then a legal one, while the spectator watc
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from games.core import services
 from games.glittering_paths import engine
+from tests.browser.pages import DESKTOP, shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PHONE = {"width": 375, "height": 812}
-DESKTOP = {"width": 1280, "height": 800}
-
 
 def shoot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
-        page.set_viewport_size(size)
-        page.screenshot(path=str(ARTIFACTS / f"gp-{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(DESKTOP)
+    shoot_both_sizes(page, f"gp-{name}")
 
 
 def straight_line(board: str) -> list[str]:

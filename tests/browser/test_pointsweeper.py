@@ -6,26 +6,18 @@ outlined; the bank of the player to move counts down once their move time is ove
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from games.core import services
+from tests.browser.pages import shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PHONE = {"width": 375, "height": 812}
-DESKTOP = {"width": 1280, "height": 800}
-
 
 def shoot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
-        page.set_viewport_size(size)
-        page.screenshot(path=str(ARTIFACTS / f"ps-{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(DESKTOP)
+    shoot_both_sizes(page, f"ps-{name}")
 
 
 NO_MINE_ON_RANK_1 = "\n".join(

@@ -5,7 +5,6 @@ while a spectator follows and the host watches every sequence."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -13,19 +12,13 @@ from playwright.sync_api import expect
 from games.core import services
 from games.core.models import Match, Seat
 from games.seven_gem_swap import engine
+from tests.browser.pages import shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path("test-artifacts")
-SIZES = {"phone": {"width": 375, "height": 812}, "desktop": {"width": 1280, "height": 800}}
-
 
 def shoot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    for label, size in SIZES.items():
-        page.set_viewport_size(size)
-        page.screenshot(path=str(ARTIFACTS / f"sgs-{name}-{label}.png"), full_page=True)
-    page.set_viewport_size(SIZES["desktop"])
+    shoot_both_sizes(page, f"sgs-{name}")
 
 
 def a_gem_with_room(board: str, colour: str) -> tuple[str, str, str]:

@@ -9,36 +9,11 @@ import pytest
 from games.core import broadcast, services
 from games.core.client import ArenaClient
 from games.core.models import Event
-from tests.live_server import in_db
+from tests.live_server import in_db, seat_ada_and_bob
 
 PASSWORD = "pw-for-tests-1"
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def slow_tally(make_user):
-    """A fixture-game match whose turn clock cannot fire while a test runs."""
-    host = make_user("hostess")
-    make_user("ada")
-    make_user("bob")
-    return services.create_match(
-        host=host,
-        game_key="fixture-tally",
-        title="Reconnect",
-        settings={"turn_seconds": 600},
-        roles=["EC", "DMO"],
-    )
-
-
-def seat_ada_and_bob(url: str, match) -> ArenaClient:  # type: ignore[no-untyped-def]
-    ada, bob = ArenaClient(url), ArenaClient(url)
-    ada.login("ada", PASSWORD)
-    bob.login("bob", PASSWORD)
-    seats = list(match.seats.order_by("index"))
-    ada.post_form(seats[0].get_invite_url(), {})
-    bob.post_form(seats[1].get_invite_url(), {})
-    return ada
 
 
 def add_for(match, username: str, action_id: str) -> int:  # type: ignore[no-untyped-def]

@@ -9,9 +9,8 @@ import pytest
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
-from games.core import services
 from games.core.client import ArenaClient
-from tests.live_server import in_db
+from tests.live_server import in_db, seat_ada_and_bob
 
 PASSWORD = "pw-for-tests-1"
 # channels-redis blocks 5 s per read of a worker's channel (RedisChannelLayer.brpop_timeout);
@@ -26,31 +25,6 @@ def test_the_layers_sockets_outwait_its_blocking_read():
     assert blocking_read == settings.REDIS_LAYER_BLOCKING_READ_SECONDS
     socket_timeout = settings.REDIS_SOCKET_TIMEOUT
     assert socket_timeout >= 3 * blocking_read
-
-
-@pytest.fixture
-def slow_tally(make_user):
-    """A fixture-game match whose turn clock cannot fire while the test waits."""
-    host = make_user("hostess")
-    make_user("ada")
-    make_user("bob")
-    return services.create_match(
-        host=host,
-        game_key="fixture-tally",
-        title="Idle",
-        settings={"turn_seconds": 600},
-        roles=["EC", "DMO"],
-    )
-
-
-def seat_ada_and_bob(url: str, match) -> ArenaClient:  # type: ignore[no-untyped-def]
-    ada, bob = ArenaClient(url), ArenaClient(url)
-    ada.login("ada", PASSWORD)
-    bob.login("bob", PASSWORD)
-    seats = list(match.seats.order_by("index"))
-    ada.post_form(seats[0].get_invite_url(), {})
-    bob.post_form(seats[1].get_invite_url(), {})
-    return ada
 
 
 @pytest.mark.redis
