@@ -2,7 +2,9 @@
 is group_sent to it, on the same channel layer as the site (settings from the environment).
 
 Served by ``daphne benchmarks._floor_app:application``; benchmarks/fanout.py group_sends frames of
-the size the site sends and times their arrival at the same number of websockets.
+the size the site sends and times their arrival at the same number of websockets. The process
+settles its garbage collector as a site worker does (``serve``), so the two differ only in what
+the site does per frame.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ django.setup()
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from games.core.management.commands.serve import settle_garbage_collector  # noqa: E402
 
 GROUP = "floor"
 
@@ -28,3 +33,4 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
 
 application = ProtocolTypeRouter({"websocket": FloorConsumer.as_asgi()})
+settle_garbage_collector(settings.GC_GEN0_THRESHOLD)

@@ -300,7 +300,9 @@ async def measure(quick: bool) -> str:
             "Frame delivery: from the player sending the action (site) or from group_send "
             "(floor: a bare consumer, same layer, same frame size, same sockets) to each "
             "spectator's websocket receiving the frame. Targets: p99 < 250 ms for 500 spectators "
-            "on one worker, < 500 ms for 2,000 across 2 workers.",
+            "on one worker, < 500 ms for 2,000 across 2 workers. Site workers and the floor "
+            "both settle their garbage collector at start (GC_GEN0_THRESHOLD); the site's "
+            "default layer is pubsub.",
             "",
             header,
             *rows,

@@ -174,6 +174,10 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 WS_MAX_FRAME_BYTES = env_int("WS_MAX_FRAME_BYTES", 8192)
 WS_RATE_PER_SECOND = env_int("WS_RATE_PER_SECOND", 10)
 WS_RATE_BURST = env_int("WS_RATE_BURST", 20)
+# A worker freezes what it loaded at start-up out of the garbage collector's reach and lets more
+# objects accumulate before a young collection: a frame fanned out to hundreds of sockets then
+# meets no long collection pass mid-burst (benchmarks/fanout.py; 0 keeps Python's default).
+GC_GEN0_THRESHOLD = env_int("GC_GEN0_THRESHOLD", 20_000)
 # A client behind by more than this many events gets a full view instead of the missed updates.
 RESYNC_MAX_EVENTS = env_int("RESYNC_MAX_EVENTS", 200)
 # How often the scheduler looks for due deadlines when none is known to be due sooner.

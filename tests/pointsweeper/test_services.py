@@ -19,20 +19,6 @@ pytestmark = pytest.mark.django_db
 EC, DMO = 0, 1
 
 
-@pytest.fixture
-def ps(make_user):
-    """A started match: (match, the EC's user, the DMO's user, the host)."""
-    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
-        host=host, game_key="pointsweeper", title="ps", settings={}, roles=["EC", "DMO"]
-    )
-    seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[EC].invite_token)
-    services.take_seat(match, bob, seats[DMO].invite_token)
-    match.refresh_from_db()
-    return match, ada, bob, host
-
-
 def test_two_bots_play_a_whole_three_board_match(clock, make_user):
     match = services.create_match(
         host=make_user("bot-host"),
