@@ -76,9 +76,21 @@ def database_from_url(url: str) -> dict[str, object]:
         "PASSWORD": unquote(parsed.password or ""),
         "HOST": parsed.hostname or "",
         "PORT": str(parsed.port or ""),
-        # Each websocket message's database work runs in a thread of its own; without kept
-        # connections every one of them would open a new PostgreSQL connection (a backend
-        # process forked per message). Health checks drop a kept connection the server closed.
-        "CONN_MAX_AGE": env_int("DB_CONN_MAX_AGE", 300),
+        "CONN_MAX_AGE": 0,
         "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": database_pool(env_int("DB_POOL_SIZE", 20)),
     }
+
+
+def database_pool(size: int) -> dict[str, object]:
+    """Each worker's pool of PostgreSQL connections (none when ``size`` is 0). A websocket
+    message's or a request's database work runs in a thread of its own, so connections cannot be
+    kept per thread (CONN_MAX_AGE): a finished request's thread would leave its connection open
+    until the garbage collector found it, and the server runs out of connections; without a pool
+    every message would open a new one (a backend process forked per message). A pooled
+    connection goes back to the pool when the work is done; with CONN_HEALTH_CHECKS Django has
+    the pool check each one before it is lent, so connections a restarted server dropped are
+    replaced, not handed out."""
+    if not size:
+        return {}
+    return {"pool": {"min_size": 1, "max_size": size, "timeout": 10}}

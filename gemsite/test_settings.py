@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("DEBUG", "1")
-# Connections are not kept in tests: a kept one in a finished test's thread would hold the test
-# database open when pytest drops it. (benchmarks/_live.py's workers keep them, as production.)
-os.environ.setdefault("DB_CONN_MAX_AGE", "0")
+# pytest's own process pools no connections: a pooled one would hold the test database open when
+# pytest drops it. (The live workers pool theirs, as production: tests/live_server.py.)
+os.environ.setdefault("DB_POOL_SIZE", "0")
 
 from gemsite.settings import *  # noqa: E402, F403
 

@@ -97,3 +97,6 @@ def live_worker(transactional_db):
     worker = Worker().start()
     yield worker
     worker.stop()
+    # pytest shows what a test printed only when it failed: the worker's log, for the reason.
+    print(f"--- worker log ---\n{worker.log()[-8000:]}")
+    worker.log_path.unlink(missing_ok=True)

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -87,9 +88,9 @@ def worker_environment(*, scheduler_poll: float = 0.05) -> dict[str, str]:
     # test users' passwords, so a worker on other settings could not log them in).
     env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE
     env["SCHEDULER_POLL_SECONDS"] = str(scheduler_poll)
-    # Workers keep their database connections, as in production (only pytest's own process
+    # Workers pool their database connections, as in production (only pytest's own process
     # does not: gemsite/test_settings.py). A stopped worker's connections close with it.
-    env["DB_CONN_MAX_AGE"] = "300"
+    env["DB_POOL_SIZE"] = "10"
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     db = connection.settings_dict
     if db["ENGINE"].endswith("sqlite3"):
@@ -110,6 +111,10 @@ class Worker:
         self.port = free_port()
         self.scheduler = scheduler
         self.process: subprocess.Popen[bytes] | None = None
+        # The worker's standard error, every start of it, goes to a file: a pipe nobody reads
+        # would block a worker that logs a lot; ``log()`` reads it for a failing test.
+        self.log_path = Path(tempfile.gettempdir()) / f"gem-arena-worker-{self.port}.log"
+        self.log_path.write_text("")
 
     @property
     def url(self) -> str:
@@ -119,23 +124,28 @@ class Worker:
         command = [sys.executable, "manage.py", "serve", "--port", str(self.port)]
         if not self.scheduler:
             command.append("--no-scheduler")
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=worker_environment(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=worker_environment(),
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"worker died: {self.process.stderr.read().decode()[-2000:]}")
+                raise RuntimeError(f"worker died: {self.log()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("worker did not start listening in 30 s")
+
+    def log(self) -> str:
+        """What the worker (every start of it) has written to its standard error."""
+        return self.log_path.read_text(errors="replace")
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:
