@@ -279,7 +279,11 @@ async def postgres_restart(control: Any) -> list[str]:
             back = None
             while time.monotonic() - started < 60:
                 try:
-                    step = second.act({"type": "add", "amount": 1}, timeout=5)
+                    # Whoever is to move now (the action sent while the database was down may
+                    # have been applied once it came back), against the newest version seen.
+                    view = max((first, second), key=lambda s: s.version).latest_view()
+                    mover = (first, second)[view["game"]["turn"]]
+                    step = mover.act({"type": "add", "amount": 1}, timeout=5)
                     acknowledged.append(await asyncio.wait_for(step, 10))
                     back = time.monotonic() - started
                     break
