@@ -14,15 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils.dateparse import parse_datetime
 
-from games.core import broadcast, clock
+from games.core import broadcast, clock, ledger
 from games.core.gamedef import ActionError, Outcome, Viewer, run_rules
 from games.core.models import (
     Deadline,
     Event,
-    LedgerEntry,
     Match,
     Season,
     Seat,
@@ -79,39 +77,10 @@ def _append(
     )
     match.save()
     _sync_deadlines(match, clocks_before)
-    _credit_prizes(match, outcome.prizes)
+    ledger.credit_prizes(match, outcome.prizes)
     _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
     transaction.on_commit(lambda: broadcast.announce(match, event))
     return event
-
-
-def _credit_prizes(match: Match, prizes: dict[int, dict[str, int]]) -> None:
-    """What an event pays or charges each seat goes into its player's ledger (bots hold none)."""
-    if not prizes:
-        return
-    entries = []
-    for seat in match.seats.all():
-        prize = prizes.get(seat.index)
-        if not prize or seat.user_id is None:
-            continue
-        garnets, tokens = prize.get("garnets", 0), prize.get("tokens", 0)
-        if garnets or tokens:
-            reason = (
-                f"{'won' if (garnets > 0 or tokens > 0) else 'spent in'} {match.title}"
-                if not prize.get("reason")
-                else str(prize["reason"])
-            )
-            entries.append(
-                LedgerEntry(
-                    user_id=seat.user_id,
-                    match=match,
-                    season_id=match.season_id,
-                    garnets=garnets,
-                    tokens_of_life=tokens,
-                    reason=reason[:200],
-                )
-            )
-    LedgerEntry.objects.bulk_create(entries)
 
 
 def _clear_drafts(match: Match, seats: set[int]) -> None:
@@ -153,17 +122,21 @@ def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
         Deadline.objects.bulk_create(new)
 
 
-def _lock(match_id: int, *, client_action_id: str | None = None) -> Match:
-    """Lock the match row (and read its seats). With a client action id, the same query also
-    finds an earlier event with that id (``earlier_version``, ``earlier_seat``)."""
-    rows = Match.objects.select_for_update(of=("self",)).with_seats()
-    if client_action_id:
-        earlier = Event.objects.filter(match=OuterRef("pk"), client_action_id=client_action_id)
-        rows = rows.annotate(
-            earlier_version=Subquery(earlier.values("version")[:1]),
-            earlier_seat=Subquery(earlier.values("seat")[:1]),
-        )
-    return rows.get(pk=match_id)
+def _lock(match_id: int) -> Match:
+    """Lock the match row (and read its seats)."""
+    return Match.objects.select_for_update(of=("self",)).with_seats().get(pk=match_id)
+
+
+def _earlier_event(match_pk: int, seat: int, client_action_id: str | None) -> int | None:
+    """The version of the event this seat already sent with ``client_action_id``: ids are
+    unique per seat, so two players' ids never answer for each other."""
+    if not client_action_id:
+        return None
+    return (
+        Event.objects.filter(match_id=match_pk, seat=seat, client_action_id=client_action_id)
+        .values_list("version", flat=True)
+        .first()
+    )
 
 
 # --- player actions ---------------------------------------------------------------------------
@@ -243,10 +216,11 @@ def _apply_seat_action(
         fire_due_deadlines(match_id=match_pk)
         return _apply_locked(match_pk, find_seat, action, actor, client_action_id, expected_version)
     except IntegrityError:
-        # The same client action id raced itself; the first copy stands.
-        earlier = Event.objects.filter(match_id=match_pk, client_action_id=client_action_id).first()
-        if earlier is not None and client_action_id:
-            return Accepted(version=earlier.version, duplicate=True)
+        # The same seat's action id raced itself; the first copy stands.
+        seat = find_seat(Match.objects.with_seats().get(pk=match_pk))
+        earlier = _earlier_event(match_pk, seat.index, client_action_id) if seat else None
+        if earlier is not None:
+            return Accepted(version=earlier, duplicate=True)
         raise
 
 
@@ -259,12 +233,13 @@ def _apply_locked(
     expected_version: int | None,
 ) -> Accepted:
     with transaction.atomic():
-        locked = _lock(match_pk, client_action_id=client_action_id)
+        locked = _lock(match_pk)
         seat = find_seat(locked)
         if seat is None:
             raise ActionError("you do not hold a seat in this match", code="not_seated")
-        if client_action_id and locked.earlier_seat == seat.index:
-            return Accepted(version=locked.earlier_version, duplicate=True)
+        earlier = _earlier_event(match_pk, seat.index, client_action_id)
+        if earlier is not None:
+            return Accepted(version=earlier, duplicate=True)
         now = clock.now()
         refusal = _check_playable(locked)
         if refusal is not None:
@@ -280,7 +255,7 @@ def _apply_locked(
                 f"{expected_version}); refresh and try again",
                 code="stale_version",
             )
-        _check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
+        ledger.check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
         outcome = run_rules(game.act, locked.state, seat.index, action, now)
         _append(
             locked,
@@ -292,26 +267,6 @@ def _apply_locked(
             now=now,
         )
         return Accepted(version=locked.version)
-
-
-CURRENCY_FIELDS = {"garnets": "garnets", "tokens": "tokens_of_life"}
-CURRENCY_NAMES = {"garnets": "garnets", "tokens": "Tokens of Life"}
-
-
-def _check_affordable(match: Match, seat: Seat, cost: dict[str, int]) -> None:
-    """Refuse an action whose price (a premove's garnets) the player's season ledger cannot
-    pay. Bots keep no ledger and pay nothing."""
-    if not cost or seat.user_id is None:
-        return
-    balance = LedgerEntry.balance(seat.user_id, match.season)
-    for currency, price in cost.items():
-        held = balance[CURRENCY_FIELDS[currency]]
-        if price > held:
-            name = CURRENCY_NAMES[currency]
-            where = f" in {match.season}" if match.season else ""
-            raise ActionError(
-                f"that costs {price} {name} and you hold {held}{where}", code="cannot_afford"
-            )
 
 
 def _moved_on_since(match: Match, version: int | None) -> bool:

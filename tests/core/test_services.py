@@ -73,6 +73,33 @@ def test_a_duplicate_client_action_is_applied_once_and_acknowledged_again(clock,
     assert match.state["total"] == 1
 
 
+def test_an_action_id_is_unique_per_seat_not_per_match(clock, tally_match):
+    match, ada, bob, _ = tally_match
+    services.submit_action(match, ada, {"type": "add", "amount": 1}, client_action_id="shared-X")
+    bobs = services.submit_action(
+        match, bob, {"type": "add", "amount": 1}, client_action_id="shared-X"
+    )
+    again = services.submit_action(
+        match, bob, {"type": "add", "amount": 1}, client_action_id="shared-X"
+    )
+    assert (bobs.version, bobs.duplicate) == (5, False)
+    assert (again.version, again.duplicate) == (5, True)
+
+
+def test_a_resent_action_id_is_answered_with_the_senders_own_event(clock, tally_match):
+    match, ada, bob, _ = tally_match
+    services.submit_action(match, ada, {"type": "add", "amount": 1}, client_action_id="a")
+    services.submit_action(match, bob, {"type": "add", "amount": 1}, client_action_id="shared-X")
+    adas = services.submit_action(
+        match, ada, {"type": "add", "amount": 1}, client_action_id="shared-X"
+    )
+    again = services.submit_action(
+        match, ada, {"type": "add", "amount": 1}, client_action_id="shared-X"
+    )
+    assert (adas.version, adas.duplicate) == (6, False)
+    assert (again.version, again.duplicate) == (6, True)
+
+
 def test_a_due_deadline_fires_a_timeout_event(clock, tally_match):
     match, *_ = tally_match
     clock.advance(29)
