@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,7 +26,7 @@ from django.views.decorators.http import require_POST
 from games.core import clock, services
 from games.core.forms import AdjudicateForm
 from games.core.gamedef import ActionError, Viewer, seat_label
-from games.core.models import Deadline, Event, LedgerEntry, Match, Season, Seat
+from games.core.models import Deadline, Event, Match, Seat
 from games.core.rendering import render_panels, view_of
 
 # The host actions, in the order the console offers them: (service, button, statuses it fits).
@@ -432,35 +431,5 @@ class MatchAdmin(admin.ModelAdmin):
         return render(request, "core/admin_board.html", context)
 
 
-@admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
-    """The season ledger: matches credit it; the host adjusts it with an entry and a reason."""
-
-    list_display = ("user", "season", "garnets", "tokens_of_life", "reason", "match", "created_at")
-    list_filter = ("season", "user")
-    search_fields = ("user__username", "reason")
-
-    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
-        initial = super().get_changeform_initial_data(request)
-        current = Season.current()
-        if current is not None:
-            initial.setdefault("season", current.pk)
-        return initial
-
-
-@admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    """Seasons group matches; new matches join the current one."""
-
-    list_display = ("name", "is_current", "created_at")
-    actions = ("make_current",)
-
-    @admin.action(description="Make the selected season the current one")
-    def make_current(self, request: HttpRequest, queryset: Any) -> None:
-        if queryset.count() != 1:
-            self.message_user(request, "choose exactly one season", messages.ERROR)
-            return
-        with transaction.atomic():
-            Season.objects.update(is_current=False)
-            queryset.update(is_current=True)
-        self.message_user(request, f"{queryset.first()} is now the current season")
+# The ledger and seasons are registered in their own module (kept apart from the match console).
+from games.core import admin_ledger  # noqa: E402, F401
