@@ -9,7 +9,6 @@ the action first and send the frames afterwards, off the thread that applies act
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
 from collections.abc import Iterator
@@ -53,7 +52,7 @@ def announce(match: Match, event: Event) -> None:
     pending = getattr(_collecting, "pending", None)
     if pending is not None:
         pending.append((match, event))
-        _unsent.setdefault(match.pk, set()).add(event.version)
+        _hold(match.pk, event.version)
         return
     try:
         messages = render([(match, event)])
@@ -79,33 +78,84 @@ def render(announcements: list[Announcement]) -> list[tuple[str, dict]]:
 
 
 # Versions this process committed and has not sent yet, per match, so that frames rendered in
-# parallel still go out in version order (a viewer that sees a gap resyncs, but need not).
+# parallel still go out in version order (a viewer that sees a gap resyncs, but need not). Events
+# are committed in the threads that apply actions and sent from the event loop: hence the lock.
 _unsent: dict[int, set[int]] = {}
+_unsent_lock = threading.Lock()
 _in_order: dict[int, asyncio.Condition] = {}
 ORDER_WAIT_SECONDS = 2.0
 
 
+def _hold(match_pk: int, version: int) -> None:
+    with _unsent_lock:
+        _unsent.setdefault(match_pk, set()).add(version)
+
+
+def _earliest_unsent(match_pk: int) -> int | None:
+    with _unsent_lock:
+        unsent = _unsent.get(match_pk)
+        return min(unsent) if unsent else None
+
+
+def _release(match_pk: int, versions: set[int]) -> bool:
+    """``versions`` hold nothing back any more; returns whether others of the match still do."""
+    with _unsent_lock:
+        unsent = _unsent.get(match_pk)
+        if unsent is not None:
+            unsent.difference_update(versions)
+            if not unsent:
+                del _unsent[match_pk]
+        return match_pk in _unsent
+
+
 async def send(announcements: list[Announcement]) -> None:
     """Render (in a worker thread, not the one that applies actions) and send the frames, after
-    the frames of any earlier version this process committed."""
+    the frames of any earlier version this process committed. Never raises: a frame that cannot
+    be rendered or sent is logged, and its viewers heal through their pings. Whatever happens
+    (a failure, the connection's task cancelled), these versions stop holding back later ones."""
     if not announcements:
         return
-    render_off_thread = database_sync_to_async(render, thread_sensitive=False)
-    messages = await render_off_thread(announcements)
     match_pk = announcements[0][0].pk
     mine = {event.version for _, event in announcements}
-    first = min(mine)
-    turn = _in_order.setdefault(match_pk, asyncio.Condition())
-    async with turn:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(
-                turn.wait_for(lambda: all(v >= first for v in _unsent.get(match_pk, ()))),
-                ORDER_WAIT_SECONDS,
-            )
-        try:
+    try:
+        render_off_thread = database_sync_to_async(render, thread_sensitive=False)
+        messages = await render_off_thread(announcements)
+        turn = _in_order.setdefault(match_pk, asyncio.Condition())
+        async with turn:
+            await _wait_for_earlier(turn, match_pk, min(mine))
             await send_messages(messages)
-        finally:
-            _unsent.get(match_pk, set()).difference_update(mine)
+    except Exception:
+        log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
+    finally:
+        await _sent(match_pk, mine)
+
+
+async def _wait_for_earlier(turn: asyncio.Condition, match_pk: int, first: int) -> None:
+    """Wait (holding ``turn``) until this process has sent every version before ``first``, at
+    most ORDER_WAIT_SECONDS. An earlier version still unsent by then is given up on for good:
+    its viewers see the gap and resync, and no later send waits for it again."""
+
+    def earlier_sent() -> bool:
+        earliest = _earliest_unsent(match_pk)
+        return earliest is None or earliest >= first
+
+    try:
+        await asyncio.wait_for(turn.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
+    except TimeoutError:
+        with _unsent_lock:
+            given_up = sorted(v for v in _unsent.get(match_pk, ()) if v < first)
+        _release(match_pk, set(given_up))
+        log.warning("match %s: v%s never sent; v%s goes out without it", match_pk, given_up, first)
+
+
+async def _sent(match_pk: int, versions: set[int]) -> None:
+    """``versions`` were sent (or lost for good): wake the sends waiting for them."""
+    if not _release(match_pk, versions):
+        _in_order.pop(match_pk, None)  # nothing of this match is unsent, so no one waits
+        return
+    turn = _in_order.get(match_pk)
+    if turn is not None:
+        async with turn:
             turn.notify_all()
 
 

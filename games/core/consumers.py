@@ -198,31 +198,40 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._chat(message)
 
     async def _act(self, message: dict[str, Any]) -> None:
+        # What the action's path committed is sent whatever the answer: a clock it found due
+        # fires on the way, and its event stands even when the action is then refused.
+        announcements: list[broadcast.Announcement] = []
         try:
-            accepted, announcements = await database_sync_to_async(self._submit)(message)
+            submit = database_sync_to_async(self._submit)
+            accepted = await submit(message, announcements)
         except ActionError as refusal:
             await self._send_error(refusal, message["id"])
-            return
-        await self._send(
-            {
-                "type": "ack",
-                "id": message["id"],
-                "version": accepted.version,
-                "duplicate": accepted.duplicate,
-            }
-        )
-        await broadcast.send(announcements)
-
-    def _submit(self, message: dict[str, Any]) -> tuple[services.Accepted, list]:
-        with broadcast.deferred() as announcements:
-            accepted = services.submit_action(
-                self.match,
-                self.scope.get("user"),
-                message["action"],
-                client_action_id=message["id"],
-                expected_version=message.get("version"),
+        else:
+            await self._send(
+                {
+                    "type": "ack",
+                    "id": message["id"],
+                    "version": accepted.version,
+                    "duplicate": accepted.duplicate,
+                }
             )
-        return accepted, announcements
+        finally:
+            await broadcast.send(announcements)
+
+    def _submit(
+        self, message: dict[str, Any], announcements: list[broadcast.Announcement]
+    ) -> services.Accepted:
+        with broadcast.deferred() as committed:
+            try:
+                return services.submit_action(
+                    self.match,
+                    self.scope.get("user"),
+                    message["action"],
+                    client_action_id=message["id"],
+                    expected_version=message.get("version"),
+                )
+            finally:
+                announcements.extend(committed)
 
     async def _draft(self, draft: dict[str, Any]) -> None:
         try:

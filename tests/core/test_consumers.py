@@ -86,6 +86,26 @@ async def test_an_update_carries_only_the_panels_that_changed(tally):
     await ada_ws.disconnect()
 
 
+async def test_a_clock_fired_on_the_way_to_a_refusal_reaches_every_viewer(clock, tally):
+    match, ada, *_ = tally
+    ada_ws, watcher = await connect(match, ada), await connect(match, None)
+    full = await receive(ada_ws)
+    await receive(watcher)
+    clock.advance(60)  # ada's turn clock is due and no scheduler runs
+    await ada_ws.send_json_to(
+        {"type": "action", "id": "late", "version": full["version"], "action": {"type": "add"}}
+    )
+    # Her move meets the clock first (it fires in the action's path), then the version it saw.
+    frames = [await receive(ada_ws), await receive(ada_ws)]
+    assert [f["type"] for f in frames] == ["error", "update"]
+    assert frames[0]["code"] == "stale_version"
+    skipped = await receive(watcher)
+    assert skipped["version"] == full["version"] + 1
+    assert skipped["event"]["kind"] == "turn_skipped"
+    for socket in (ada_ws, watcher):
+        await socket.disconnect()
+
+
 async def test_an_update_older_than_the_full_frame_is_not_sent(tally):
     match, ada, *_ = tally
     from games.core import broadcast

@@ -5,6 +5,7 @@ each of these at length with their timings, are in `make soak`: benchmarks/soak.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
@@ -15,7 +16,7 @@ import time
 import pytest
 
 from games.core import services
-from games.core.client import ArenaClient
+from games.core.client import ArenaClient, Refused
 from games.core.models import Deadline, Event, Match
 from tests.live_server import ROOT, Worker, free_port, in_db, worker_environment
 
@@ -233,3 +234,56 @@ async def test_after_a_redis_restart_every_client_is_current_again(make_user, mo
     log = await in_db(lambda: event_log(match))
     assert log[-1] == (version, "added")
     assert [v for v, _ in log] == list(range(1, version + 1))
+
+
+# --- an action that beats the scheduler to a due clock -------------------------------------------
+
+
+async def until_due(match: Match) -> None:
+    """Sleep until the match's pending clock is due (no scheduler runs to fire it)."""
+    from django.utils import timezone
+
+    due = await in_db(
+        lambda: Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
+    )
+    while (left := (due - timezone.now()).total_seconds()) >= 0:
+        await asyncio.sleep(left + 0.05)
+
+
+async def test_a_clock_an_action_beats_to_it_reaches_every_viewer_though_the_action_is_refused(
+    make_user,
+):
+    host, ada, bob = await in_db(lambda: [make_user(name) for name in ("hostess", "ada", "bob")])
+    match = await in_db(lambda: tally(host, {"turn_seconds": 1}))
+    await in_db(lambda: seat_both(match, ada, bob))  # v3: ada's 1 s clock runs
+    worker = await asyncio.to_thread(Worker(scheduler=False).start)
+    try:
+        ada_client, bob_client = ArenaClient(worker.url), ArenaClient(worker.url)
+        await asyncio.to_thread(ada_client.login, "ada", PASSWORD)
+        await asyncio.to_thread(bob_client.login, "bob", PASSWORD)
+        async with (
+            ada_client.match_socket(match.public_id) as ada_ws,
+            bob_client.match_socket(match.public_id) as bob_ws,
+            ArenaClient(worker.url).match_socket(match.public_id) as watcher,
+        ):
+            for socket_ in (ada_ws, bob_ws, watcher):
+                assert (await socket_.recv_until("full"))["version"] == 3
+            await until_due(match)
+            # The worker fires ada's clock itself (v4, turn_skipped), then judges her move
+            # against it: she saw version 3.
+            with pytest.raises(Refused) as refused:
+                await ada_ws.act({"type": "add", "amount": 1})
+            assert refused.value.code == "stale_version"
+            for socket_ in (watcher, ada_ws, bob_ws):
+                await socket_.wait_version(4)
+            assert watcher.latest_view()["game"]["turn"] == 1
+            # The clock's event went out, and the next event is not held back behind anything
+            # (bob's move, or his own clock if it ran out first: either is version 5).
+            with contextlib.suppress(Refused):
+                await bob_ws.act({"type": "add", "amount": 2})
+            await watcher.wait_version(5)
+    finally:
+        await asyncio.to_thread(worker.stop)
+    assert "Traceback" not in worker.log(), worker.log()[-4000:]
+    log = await in_db(lambda: event_log(match))
+    assert log[3] == (4, "turn_skipped") and log[4][0] == 5
