@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 from games.core.gamedef import ActionError
@@ -25,18 +27,90 @@ class ProtocolError(ActionError):
         self.message_id = message_id
 
 
-def parse_client_message(text: str | None, data: bytes | None) -> dict[str, Any]:
-    """Check a client frame's shape; the rules are not checked here."""
-    if text is None:
-        raise ProtocolError("send JSON text frames, not binary", "bad_frame")
+class _NotANumber(Exception):
+    """NaN or an infinity in a message: JSON has no such number, and the database keeps none."""
+
+
+def _refuse_constant(name: str) -> float:
+    raise _NotANumber(name)
+
+
+def _finite(literal: str) -> float:
+    number = float(literal)
+    if math.isinf(number):  # 1e400: valid JSON, too large for a float
+        raise _NotANumber(literal[:20])
+    return number
+
+
+# A NUL (PostgreSQL keeps none in text or JSON) or half of a surrogate pair (no character at all:
+# a JSON escape like \ud800 with no partner; a well-formed pair is read as one character).
+_UNKEEPABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _holds_unkeepable(message: Any) -> bool:
+    """Does any string (a key or a value) anywhere in ``message`` hold what no store keeps?"""
+    stack = [message]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            if _UNKEEPABLE.search(value):
+                return True
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
+def _loads(text: str) -> Any:
     try:
-        message = json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
     except json.JSONDecodeError as error:
         raise ProtocolError(f"the message is not valid JSON ({error.msg})", "bad_json") from None
     except RecursionError:
         raise ProtocolError("the message is nested too deeply", "bad_json") from None
+    except _NotANumber as number:
+        raise ProtocolError(
+            f"the server cannot keep the number {number} (JSON numbers are finite)",
+            "bad_message",
+            _message_id(text),
+        ) from None
+    except ValueError:  # an integer of thousands of digits
+        raise ProtocolError("the message holds a number too long to read", "bad_json") from None
+
+
+def _message_id(text: str) -> str | None:
+    """The message's id, read again without its numbers, so the refusal can name it."""
+    try:
+        message = json.loads(text, parse_constant=lambda name: None, parse_float=lambda f: None)
+    except (ValueError, RecursionError):
+        return None
+    return _echoable_id(message) if isinstance(message, dict) else None
+
+
+def _echoable_id(message: dict[str, Any]) -> str | None:
+    """The message's id, if it is one a refusal can carry back."""
+    message_id = message.get("id")
+    if isinstance(message_id, str) and len(message_id) <= 64 and not _UNKEEPABLE.search(message_id):
+        return message_id
+    return None
+
+
+def parse_client_message(text: str | None, data: bytes | None) -> dict[str, Any]:
+    """Check a client frame's shape; the rules are not checked here."""
+    if text is None:
+        raise ProtocolError("send JSON text frames, not binary", "bad_frame")
+    message = _loads(text)
     if not isinstance(message, dict):
         raise ProtocolError("a message is a JSON object", "bad_message")
+    if _holds_unkeepable(message):
+        raise ProtocolError(
+            "the server cannot keep a NUL character or half of a surrogate pair; "
+            "send text as it is typed",
+            "bad_message",
+            _echoable_id(message),
+        )
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         shown = repr(kind)[:40] if isinstance(kind, str) else type(kind).__name__

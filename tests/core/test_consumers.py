@@ -150,6 +150,55 @@ async def test_a_hostile_frame_gets_an_error_and_keeps_the_connection(tally, tex
     await socket.disconnect()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "action", "id": "n1", "action": {"type": "add", "amount": 1, "note": NaN}}',
+        '{"type": "action", "id": "n2", "action": {"type": "add", "amount": 1, "x": "\\u0000"}}',
+        '{"type": "action", "id": "n3", "action": {"type": "add", "amount": 1, "x": "\\ud800"}}',
+        '{"type": "draft", "draft": {"amount": 2, "x": "\\u0000"}}',
+        '{"type": "chat", "id": "chat-n", "channel": "players", "text": "gg\\u0000"}',
+    ],
+)
+async def test_characters_the_database_cannot_keep_are_refused_as_a_bad_message(tally, text):
+    match, ada, *_ = tally
+    socket = await connect(match, ada)
+    full = await receive(socket)
+    await socket.send_to(text_data=text)
+    error = await receive(socket)
+    assert error["code"] == "bad_message", error  # not "unavailable": the database is fine
+    assert await socket.receive_nothing(timeout=0.3)
+    await sync_to_async(match.refresh_from_db)()
+    assert match.version == full["version"]
+    await socket.disconnect()
+
+
+async def test_a_glittering_paths_draft_with_a_nul_is_refused_and_kept_nowhere(make_user):
+    from games.core.models import Seat
+
+    host, rita, sam = [await sync_to_async(make_user)(name) for name in ("boss", "rita", "sam")]
+
+    def start():
+        match = services.create_match(
+            host=host, game_key="glittering-paths", title="p", settings={}, roles=["EC", "DMO"]
+        )
+        for seat, user in zip(match.seats.order_by("index"), (rita, sam), strict=True):
+            services.take_seat(match, user, seat.invite_token)
+        return match
+
+    match = await sync_to_async(start)()
+    rita_ws, host_ws = await connect(match, rita), await connect(match, host)
+    for socket in (rita_ws, host_ws):
+        await receive(socket)
+    await rita_ws.send_to(text_data='{"type": "draft", "draft": {"cells": ["A1\\u0000"]}}')
+    assert (await receive(rita_ws))["code"] == "bad_message"
+    assert await host_ws.receive_nothing(timeout=0.3)
+    drafts = Seat.objects.filter(match=match).exclude(draft=None)
+    assert not await sync_to_async(drafts.exists)()
+    for socket in (rita_ws, host_ws):
+        await socket.disconnect()
+
+
 async def test_a_since_that_is_not_plain_digits_gets_a_full_frame(tally):
     match, ada, *_ = tally
     socket = await connect(match, ada, "since=%C2%B2")
