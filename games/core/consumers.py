@@ -8,6 +8,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -55,6 +56,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     groups_joined: tuple[str, ...] = ()
     version_read_at = float("-inf")
     version_seen = 0
+    closing = False  # the connection closed under us: nothing more is sent on it
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
@@ -146,6 +148,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 log.warning("could not leave %s", group)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
         size = (
             len(text_data.encode(errors="replace"))
             if text_data is not None
@@ -301,6 +305,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(frame))
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """Send, unless the connection is closing: the viewer left, or the server closed it (a
+        message too big) while earlier frames were still being answered. That is normal; the
+        frame is dropped and the frames still queued from that connection are not answered."""
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            self.closing = True
 
     async def _send_error(self, error: ActionError, message_id: str | None = None) -> None:
         await self._send(error.as_frame(message_id))

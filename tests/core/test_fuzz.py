@@ -53,6 +53,64 @@ async def test_a_message_over_the_servers_limit_is_closed_with_1009_not_dropped(
     assert closed.value.rcvd.code == 1009
 
 
+class SilentSocket:
+    """A websocket client that sends and never reads: it leaves the server's close unanswered,
+    so the server's side stays closing (not yet gone) while it still answers earlier frames."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, url: str, path: str) -> SilentSocket:
+        host, port = url.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: {url}\r\n\r\n".encode()
+        )
+        assert b" 101 " in await reader.readuntil(b"\r\n\r\n")
+        return cls(reader, writer)
+
+    async def send(self, text: str) -> None:
+        payload = text.encode()
+        size = len(payload)
+        if size < 126:
+            length = bytes([0x80 | size])
+        elif size < 2**16:
+            length = bytes([0x80 | 126]) + size.to_bytes(2, "big")
+        else:
+            length = bytes([0x80 | 127]) + size.to_bytes(8, "big")
+        # A text frame, masked with a key of zeros (any key is allowed; this one changes nothing).
+        self.writer.write(b"\x81" + length + bytes(4) + payload)
+        await self.writer.drain()
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_answers_to_a_connection_an_oversize_frame_closed_are_dropped_quietly(
+    live_worker, tally_match
+):
+    match = tally_match[0]
+    silent = await SilentSocket.open(live_worker.url, f"/ws/m/{match.public_id}/")
+    # Frames the worker is still answering (each resync renders the match's frames again) when
+    # the next one makes it close the connection (1009).
+    for _ in range(15):
+        await silent.send(json.dumps({"type": "resync", "since": 0}))
+    await silent.send("x" * (SERVER_MAX_MESSAGE_BYTES + 1))
+    await asyncio.sleep(2)  # the worker answers all 15 (or gives up on the closed connection)
+    silent.close()
+    # Another socket's answer comes after the worker has dealt with the first.
+    async with ArenaClient(live_worker.url).match_socket(match.public_id) as after:
+        await after.recv_until("full")
+        await after.send({"type": "ping"})
+        await after.recv_until("pong")
+    log = live_worker.log()
+    assert "Traceback" not in log and "Exception inside application" not in log, log[-3000:]
+
+
 # --- the fuzzer ---------------------------------------------------------------------------------
 # Hypothesis writes frames no honest client sends and sends each through the in-process consumer
 # (one connection per kind of viewer, reused across examples). Each must get an error frame (a
