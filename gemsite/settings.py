@@ -3,6 +3,7 @@ channel layer; DATABASE_URL and REDIS_URL switch it to PostgreSQL and channels-r
 
 from __future__ import annotations
 
+import ipaddress
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,11 +18,17 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # Production sits behind a proxy (docker/nginx.conf) that terminates TLS and sets
-# X-Forwarded-Proto and X-Real-IP, overwriting whatever a client sent. Only trust those headers
-# when every request comes through such a proxy.
+# X-Forwarded-Proto and X-Real-IP, overwriting whatever a client sent. X-Forwarded-Proto is
+# trusted when every request comes through such a proxy (BEHIND_PROXY). The address a login is
+# counted by is taken from X-Real-IP / X-Forwarded-For only on requests from one of the
+# TRUSTED_PROXIES (addresses or networks, e.g. "10.0.0.5,172.16.0.0/12"; none by default): a
+# client that reaches a worker directly cannot name another address to dodge the login limit.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", default=not DEBUG)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:  # a typo stops the start, not every login later
+    ipaddress.ip_network(_proxy, strict=False)
 # HTTPS only: redirect http to https, cookies only over https, and HSTS.
 HTTPS = env_bool("HTTPS", default=not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
@@ -144,14 +151,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 # Passwords are checked by Django's model backend behind django-axes, which counts failed logins
-# in the database (shared by every worker, kept across restarts) per account and per address.
-# After LOGIN_FAILURE_LIMIT failures, logins to that account, or from that address, are refused
-# until LOGIN_COOLOFF_MINUTES have passed since the last failure. A success does not reset the
-# count (else a guesser could clear it by logging into an account of their own).
+# in the database (shared by every worker, kept across restarts) per account at an address, and
+# per address. After LOGIN_FAILURE_LIMIT failures, logins to that account from that address, and
+# any login from that address, are refused until LOGIN_COOLOFF_MINUTES have passed since the last
+# failure. An account is never locked everywhere: a guesser elsewhere cannot lock its owner out.
+# A success does not reset the count (else a guesser could clear it by logging into an account
+# of their own).
 AUTHENTICATION_BACKENDS = ["games.core.throttle.ThrottledModelBackend"]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "games.core.throttle.client_ip"
 AXES_LOCKOUT_CALLABLE = "games.core.throttle.locked_out"

@@ -44,19 +44,56 @@ def is_logged_in(client) -> bool:
 
 
 @pytest.mark.django_db
-def test_it_refuses_even_the_right_password_after_too_many_failures_for_an_account(
+def test_it_refuses_even_the_right_password_from_the_address_that_failed_too_often(
     client, make_user, three_strikes
 ):
     make_user("ada")
     for attempt in range(three_strikes):
-        # Each guess from another address: the account itself is throttled.
-        log_in(client, "ada", f"guess-{attempt}", address=f"203.0.113.{attempt + 1}")
-    refused = log_in(client, "ada", PASSWORD, address="192.0.2.50")
+        log_in(client, "ada", f"guess-{attempt}", address="203.0.113.1")
+    refused = log_in(client, "ada", PASSWORD, address="203.0.113.1")
     assert refused.status_code == 429
     page = refused.content.decode()
     assert "Too many failed logins" in page
     assert "Try again in 15 minutes" in page
     assert not is_logged_in(client)
+
+
+@pytest.mark.django_db
+def test_an_attackers_failures_do_not_lock_the_account_out_for_its_owner_elsewhere(
+    client, make_user, three_strikes
+):
+    make_user("ada")
+    for attempt in range(three_strikes + 5):
+        log_in(client, "ada", f"guess-{attempt}", address="203.0.113.66")
+    assert log_in(client, "ada", PASSWORD, address="192.0.2.50").status_code == 302
+    assert is_logged_in(client)
+
+
+@pytest.mark.django_db
+def test_an_attackers_failures_do_not_lock_the_host_out_of_the_dashboard(
+    client, make_user, three_strikes
+):
+    make_user("boss", is_staff=True, is_superuser=True)
+    admin_login = reverse("admin:login")
+    for attempt in range(three_strikes + 5):
+        client.post(
+            admin_login,
+            {"username": "boss", "password": f"guess-{attempt}"},
+            REMOTE_ADDR="203.0.113.66",
+        )
+    assert (
+        client.post(
+            admin_login, {"username": "boss", "password": PASSWORD}, REMOTE_ADDR="203.0.113.66"
+        ).status_code
+        == 429
+    )
+    signed_in = client.post(
+        admin_login,
+        {"username": "boss", "password": PASSWORD, "next": "/admin/"},
+        REMOTE_ADDR="192.0.2.50",
+    )
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/admin/"
+    assert is_logged_in(client)
 
 
 @pytest.mark.django_db
@@ -91,14 +128,65 @@ def test_failures_are_counted_in_the_database_not_in_a_process(client, make_user
     assert attempt.ip_address == "198.51.100.7"
 
 
-def test_behind_the_proxy_the_address_is_the_one_nginx_saw(settings):
+@pytest.mark.django_db
+def test_rotating_forwarded_addresses_from_a_client_that_is_not_the_proxy_dodges_nothing(
+    client, make_user, three_strikes, settings
+):
+    settings.TRUSTED_PROXIES = ["10.0.0.2"]
+    make_user("ada")
+    for attempt in range(three_strikes):
+        client.post(
+            reverse("login"),
+            {"username": f"nobody-{attempt}", "password": "guess"},
+            REMOTE_ADDR="198.51.100.9",
+            HTTP_X_REAL_IP=f"203.0.113.{attempt + 1}",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{attempt + 1}",
+        )
+    refused = client.post(
+        reverse("login"),
+        {"username": "ada", "password": PASSWORD},
+        REMOTE_ADDR="198.51.100.9",
+        HTTP_X_REAL_IP="203.0.113.99",
+        HTTP_X_FORWARDED_FOR="192.0.2.99",
+    )
+    assert refused.status_code == 429
+    assert not is_logged_in(client)
+
+
+def address_of(**meta: str) -> str:
     from games.core.throttle import client_ip
 
-    request = RequestFactory().post("/", REMOTE_ADDR="10.0.0.2", HTTP_X_REAL_IP="203.0.113.5")
-    settings.BEHIND_PROXY = True
-    assert client_ip(request) == "203.0.113.5"
-    settings.BEHIND_PROXY = False
-    assert client_ip(request) == "10.0.0.2"
+    return client_ip(RequestFactory().post("/", **meta))
+
+
+def test_only_the_trusted_proxy_says_where_a_login_comes_from(settings):
+    settings.TRUSTED_PROXIES = ["10.0.0.2"]
+    assert address_of(REMOTE_ADDR="10.0.0.2", HTTP_X_REAL_IP="203.0.113.5") == "203.0.113.5"
+    assert address_of(REMOTE_ADDR="10.0.0.3", HTTP_X_REAL_IP="203.0.113.5") == "10.0.0.3"
+    settings.TRUSTED_PROXIES = []
+    assert address_of(REMOTE_ADDR="10.0.0.2", HTTP_X_REAL_IP="203.0.113.5") == "10.0.0.2"
+
+
+def test_behind_a_trusted_network_the_nearest_untrusted_forwarded_address_counts(settings):
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
+    # The client wrote the first address itself; the proxy appended the one it saw.
+    forwarded = "192.0.2.1, 203.0.113.5, 10.1.1.1"
+    assert address_of(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded) == "203.0.113.5"
+    assert address_of(REMOTE_ADDR="10.0.0.2", HTTP_X_REAL_IP="not an address") == "10.0.0.2"
+
+
+def test_production_settings_trust_no_forwarded_address_unless_told_which_proxy():
+    shown = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.test import RequestFactory; from games.core.throttle import client_ip; "
+        "print(client_ip(RequestFactory().post('/', REMOTE_ADDR='198.51.100.9', "
+        "HTTP_X_REAL_IP='203.0.113.5', HTTP_X_FORWARDED_FOR='203.0.113.6')))",
+        env=production_environment(),
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() == "198.51.100.9"
 
 
 # --- production settings ------------------------------------------------------------------------
@@ -121,7 +209,9 @@ def production_environment(**overrides: str) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "HTTPS", "BEHIND_PROXY"}
+        if key
+        not in {"DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "HTTPS", "BEHIND_PROXY"}
+        | {"TRUSTED_PROXIES"}
     }
     env.update(
         DJANGO_SETTINGS_MODULE="gemsite.settings",
