@@ -569,11 +569,9 @@ def timeout(
 
 
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-    """Pointsweeper keeps no drafts: a move is made when it is sent, and time running out is a
-    pass, never a half-composed move."""
-    if draft:
-        raise ActionError("this game keeps no drafts; send the move itself", code="no_drafts")
-    return {}
+    """Pointsweeper keeps no drafts, not even an empty one: a move is made when it is sent, and
+    time running out is a pass, never a half-composed move."""
+    raise ActionError("this game keeps no drafts; send the move itself", code="no_drafts")
 
 
 # --- the host ------------------------------------------------------------------------------------

@@ -199,6 +199,32 @@ async def test_a_glittering_paths_draft_with_a_nul_is_refused_and_kept_nowhere(m
         await socket.disconnect()
 
 
+async def test_a_game_that_keeps_no_drafts_refuses_even_an_empty_one(make_user):
+    from games.core.models import Seat
+
+    host, ada, bob = [await sync_to_async(make_user)(name) for name in ("boss", "ada", "bob")]
+
+    def start():
+        match = services.create_match(
+            host=host, game_key="pointsweeper", title="p", settings={}, roles=["EC", "DMO"]
+        )
+        for seat, user in zip(match.seats.order_by("index"), (ada, bob), strict=True):
+            services.take_seat(match, user, seat.invite_token)
+        return match
+
+    match = await sync_to_async(start)()
+    ada_ws, host_ws = await connect(match, ada), await connect(match, host)
+    for socket in (ada_ws, host_ws):
+        await receive(socket)
+    await ada_ws.send_json_to({"type": "draft", "draft": {}})
+    assert (await receive(ada_ws))["code"] == "no_drafts"
+    assert await host_ws.receive_nothing(timeout=0.3)
+    drafts = Seat.objects.filter(match=match).exclude(draft=None)
+    assert not await sync_to_async(drafts.exists)()
+    for socket in (ada_ws, host_ws):
+        await socket.disconnect()
+
+
 async def test_a_since_that_is_not_plain_digits_gets_a_full_frame(tally):
     match, ada, *_ = tally
     socket = await connect(match, ada, "since=%C2%B2")

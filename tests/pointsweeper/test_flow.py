@@ -354,10 +354,10 @@ def test_it_keeps_each_bank_per_board():
     assert state["play"]["bank"] == [120.0, 120.0]
 
 
-def test_it_keeps_no_drafts():
-    assert flow.clean_draft(begin(), EC, {}) == {}
+@pytest.mark.parametrize("draft", [{}, {"piece": "Q"}])
+def test_it_keeps_no_drafts(draft):
     with pytest.raises(ActionError):
-        flow.clean_draft(begin(), EC, {"piece": "Q"})
+        flow.clean_draft(begin(), EC, draft)
 
 
 # --- the end of a board --------------------------------------------------------------------------
