@@ -9,5 +9,4 @@ urlpatterns = [
     path("seasons/", include("games.core.season_urls")),
     path("", include("games.bejeweled_dm.urls")),
     path("", include("games.bejeweled2.urls")),
-    path("", include("games.seven_gem_swap.urls")),
 ]

@@ -189,6 +189,7 @@ class Bejeweled2(FlowGame):
     bot_levels = tuple(bot.BOT_LEVELS)
     bot_level_help = dict(bot.BOT_LEVELS)
     unversioned_actions = flow.UNVERSIONED_ACTIONS
+    clock_anchors = {flow.CLOCK: ("clock.at", "turn_started")}
     stylesheets = ("css/bejeweled2.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js")
     rules_summary = (

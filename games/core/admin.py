@@ -1,48 +1,31 @@
 """The host dashboard: matches with seats, the host's view of the board, clocks and the event
 log, and the host's actions.
 
-A match changes only through the logged host actions (start, pause, resume, abort, award), each
-an event through games.core.services; the dashboard edits nothing else of a match but its title.
+A match changes only through the host operations (games.core.hosting: the same console as the
+match page's), each an event through games.core.services; the dashboard edits nothing else of a
+match but its title, and deletes only a match that never started.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_sameorigin
-from django.views.decorators.http import require_POST
 
-from games.core import clock, services
-from games.core.forms import AdjudicateForm
-from games.core.gamedef import ActionError, Viewer, seat_label
+from games.core import clock, hosting, services
+from games.core.gamedef import Viewer, seat_label
 from games.core.models import Deadline, Event, Match, Seat
 from games.core.rendering import render_panels, view_of
-
-# The host actions, in the order the console offers them: (service, button, statuses it fits).
-HostOperation = tuple[Callable[..., None], str, frozenset[str]]
-HOST_OPERATIONS: dict[str, HostOperation] = {
-    "start": (services.host_start, "Start", frozenset({Match.Status.OPEN})),
-    "pause": (services.host_pause, "Pause", frozenset({Match.Status.LIVE})),
-    "resume": (services.host_resume, "Resume", frozenset({Match.Status.PAUSED})),
-    "abort": (
-        services.host_abort,
-        "Abort",
-        frozenset({Match.Status.OPEN, Match.Status.LIVE, Match.Status.PAUSED}),
-    ),
-}
-AWARD_STATUSES = frozenset({Match.Status.LIVE, Match.Status.PAUSED})
-
 
 # --- clocks, written for a host watching them ------------------------------------------------
 
@@ -86,13 +69,7 @@ def running_clocks(match: Match, now: datetime) -> list[tuple[str, str]]:
     return clocks
 
 
-# --- seats and awards as players see them -----------------------------------------------------
-
-
-def award_form(match: Match, data: Any = None) -> AdjudicateForm:
-    """The award form with what this match's game lets the host award now."""
-    choices = match.game.award_choices(match.state, match.seat_infos())
-    return AdjudicateForm(data, choices=choices)
+# --- seats and results as players see them -----------------------------------------------------
 
 
 def _seat_name(match: Match, index: int | None) -> str:
@@ -107,7 +84,7 @@ def result_text(match: Match) -> str:
     aborted; empty while it runs."""
     result = match.result or {}
     if match.status == Match.Status.ABORTED:
-        reason = result.get("reason") or "no reason given"
+        reason = result.get("host_reason") or "no reason given"
         return f"Aborted ({reason})."
     if match.status != Match.Status.FINISHED:
         return ""
@@ -213,18 +190,6 @@ class EventInline(_ReadOnlyInline):
 # --- the match --------------------------------------------------------------------------------
 
 
-def _bulk(name: str) -> Any:
-    operation, button, _ = HOST_OPERATIONS[name]
-
-    @admin.action(description=f"{button} the selected matches")
-    def action(modeladmin: MatchAdmin, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        for match in queryset:
-            modeladmin.run_operation(request, match, operation)
-
-    action.__name__ = f"host_{name}"
-    return action
-
-
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("title", "game_title", "status", "players", "version", "host", "created_at")
@@ -232,7 +197,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ("status", "game_key")
     search_fields = ("title", "public_id")
     inlines = [SeatInline, DeadlineInline, EventInline]
-    actions = [_bulk(name) for name in HOST_OPERATIONS]
+    actions = None  # no bulk actions: each host operation names its match, with a reason
     fieldsets = (
         (None, {"fields": ("title", "game_title", "status", "players", "host", "page")}),
         ("The host's view of the board", {"fields": ("board",)}),
@@ -268,8 +233,10 @@ class MatchAdmin(admin.ModelAdmin):
         return False  # a match is created on the "New match" page, with its seats
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is not None and obj.status in AWARD_STATUSES:
-            return False  # abort it first: deleting would erase a running match's log
+        """Only a match that never started may be deleted: any other's log and ledger entries
+        are its history (abort it instead)."""
+        if obj is None or obj.status != Match.Status.OPEN:
+            return False
         return super().has_delete_permission(request, obj)
 
     # --- what the page shows -------------------------------------------------------------
@@ -336,88 +303,15 @@ class MatchAdmin(admin.ModelAdmin):
         match = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if match is not None:
-            context["host_console"] = self.console(match)
+            context["host_console"] = hosting.console(match, clock.now())
+            context["host_result"] = result_text(match)
+            context["host_next"] = request.get_full_path()
         return super().change_view(request, object_id, form_url, context)
-
-    def console(self, match: Match, form: AdjudicateForm | None = None) -> dict[str, Any]:
-        """What the host may do now: the buttons for this status and the award form."""
-        operations = [
-            {"name": name, "label": label, "url": self.operation_url(match, name)}
-            for name, (_, label, statuses) in HOST_OPERATIONS.items()
-            if match.status in statuses
-        ]
-        awardable = match.status in AWARD_STATUSES
-        if form is None and awardable:
-            form = award_form(match)
-        return {
-            "match": match,
-            "result": result_text(match),
-            "operations": operations,
-            "form": form if awardable else None,
-            "award_url": reverse("admin:core_match_adjudicate", args=[match.pk]),
-            "clocks": running_clocks(match, clock.now()),
-        }
-
-    @staticmethod
-    def operation_url(match: Match, name: str) -> str:
-        return reverse("admin:core_match_host", args=[match.pk, name])
 
     def get_urls(self) -> list[Any]:
         view = self.admin_site.admin_view
-        extra = [
-            path("<int:pk>/adjudicate/", view(self.adjudicate_view), name="core_match_adjudicate"),
-            path(
-                "<int:pk>/host/<str:operation>/",
-                view(self.operation_view),
-                name="core_match_host",
-            ),
-            path("<int:pk>/board/", view(self.board_view), name="core_match_board"),
-        ]
+        extra = [path("<int:pk>/board/", view(self.board_view), name="core_match_board")]
         return extra + super().get_urls()
-
-    def run_operation(
-        self, request: HttpRequest, match: Match, operation: Callable[..., None], *args: Any
-    ) -> bool:
-        try:
-            operation(match, request.user, *args)
-        except ActionError as refusal:
-            self.message_user(request, f"{match}: {refusal.message}", messages.ERROR)
-            return False
-        match.refresh_from_db()
-        self.message_user(request, f"{match}: {match.get_status_display().lower()} (logged)")
-        return True
-
-    def operation_view(self, request: HttpRequest, pk: int, operation: str) -> HttpResponse:
-        if operation not in HOST_OPERATIONS:
-            raise Http404(f"unknown host action {operation!r}")
-        return require_POST(self._operation)(request, pk, operation)
-
-    def _operation(self, request: HttpRequest, pk: int, operation: str) -> HttpResponse:
-        match = get_object_or_404(Match, pk=pk)
-        run, _, _ = HOST_OPERATIONS[operation]
-        args = (request.POST.get("reason", "")[:200],) if operation == "abort" else ()
-        self.run_operation(request, match, run, *args)
-        return redirect("admin:core_match_change", match.pk)
-
-    def adjudicate_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        match = get_object_or_404(Match, pk=pk)
-        form = award_form(match, request.POST if request.method == "POST" else None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                services.host_adjudicate(match, request.user, form.chosen_award())
-            except ActionError as refusal:
-                form.add_error(None, refusal.message)
-            else:
-                self.message_user(request, f"Awarded: {form.chosen_label()}. Logged as an event.")
-                return redirect("admin:core_match_change", match.pk)
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "match": match,
-            "host_console": self.console(match, form),
-            "title": f"Award: {match}",
-        }
-        return render(request, "admin/core/adjudicate.html", context)
 
     @xframe_options_sameorigin
     def board_view(self, request: HttpRequest, pk: int) -> HttpResponse:

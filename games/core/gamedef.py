@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -133,6 +133,10 @@ class GameDefinition:
     # arrival decides, or a single player's swaps sent while a cascade is still animating. Every
     # other action sent against a version that has since moved on is refused as stale.
     unversioned_actions: ClassVar[frozenset[str]] = frozenset()
+    # The times in the state each clock is measured from, by clock key (dotted paths such as
+    # "turn_started" or "clock.at"): a pause and the host's change to a clock move them with the
+    # clock, so that move time, banks and draining bars lose nothing to a pause.
+    clock_anchors: ClassVar[dict[str, tuple[str, ...]]] = {}
     # The page's head loads these (paths under static/), once, before any panel is swapped in.
     stylesheets: ClassVar[tuple[str, ...]] = ()
     scripts: ClassVar[tuple[str, ...]] = ()
@@ -179,6 +183,21 @@ class GameDefinition:
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         """The host settles the current round or the match by hand."""
         raise ActionError("this game has no adjudication", code="not_supported")
+
+    def shift_clocks(self, state: State, shift: timedelta, key: str | None = None) -> State:
+        """``state`` with the clock ``key`` (every clock when None) and its anchors moved."""
+        from games.core.flowkit import shift_clocks
+
+        return shift_clocks(state, shift, self.clock_anchors, key)
+
+    def end_round_label(self, state: State) -> str | None:
+        """What the host's "End the round" ends now ("round 3", "the bidding"), or None when the
+        game has no round to end (then the console does not offer it)."""
+        return None
+
+    def end_round(self, state: State, now: datetime) -> Outcome:
+        """The host ends the current round or phase as it stands."""
+        raise ActionError("this game has no round for the host to end", code="not_supported")
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
         """What the host may award now, as (value, label) pairs for the dashboard. Each value is

@@ -54,9 +54,10 @@ def panels_template(match: Match) -> str:
 
 
 def render_panel_list(
-    match: Match, view: dict[str, Any], *, version: int, oob: bool
+    match: Match, view: dict[str, Any], *, version: int, oob: bool, live: bool = True
 ) -> list[tuple[str, str]]:
-    """The panels for ``view`` as (element id, html), in page order."""
+    """The panels for ``view`` as (element id, html), in page order. A replay step is not
+    ``live``: it shows no host console."""
     sink: list[tuple[str, str]] = []
     render_to_string(
         "core/_panels.html",
@@ -66,6 +67,7 @@ def render_panel_list(
             "game_view": view["game"],
             "version": version,
             "oob": oob,
+            "live": live,
             "panels_template": panels_template(match),
             PANEL_SINK: sink,
         },
@@ -73,9 +75,11 @@ def render_panel_list(
     return sink
 
 
-def render_panels(match: Match, view: dict[str, Any], *, version: int, oob: bool) -> str:
+def render_panels(
+    match: Match, view: dict[str, Any], *, version: int, oob: bool, live: bool = True
+) -> str:
     """The panels as one HTML string (a page, a replay step)."""
-    panels = render_panel_list(match, view, version=version, oob=oob)
+    panels = render_panel_list(match, view, version=version, oob=oob, live=live)
     return mark_safe("\n".join(html for _, html in panels))  # rendered by our own templates
 
 

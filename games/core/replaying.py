@@ -76,6 +76,75 @@ def generic_description(event: dict[str, Any], state: State) -> str:
     return f"{head} ({'; '.join(facts)})." if facts else f"{head}."
 
 
+def span_words(seconds: int) -> str:
+    """90 -> "1 minute 30 seconds", 3600 -> "1 hour": a clock change as a host says it."""
+    seconds = abs(int(seconds))
+    parts = []
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+    return " ".join(parts[:2]) or "0 seconds"
+
+
+def clock_left(seconds: int) -> str:
+    """150 -> "2:30", 3725 -> "1:02:05"."""
+    hours, rest = divmod(max(0, int(seconds)), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def host_words(event: dict[str, Any], state: State) -> str | None:
+    """The sentence for a host operation's own event, or None for any other event."""
+    data = event.get("data") or {}
+    kind = event.get("kind")
+    if kind == "paused":
+        said = "The host paused the match; every clock stops"
+    elif kind == "resumed":
+        said = f"The host resumed the match after {span_words(data.get('paused_seconds', 0))}"
+    elif kind == "clock_changed":
+        clock = f"the {str(data.get('clock', '')).replace('_', ' ')} clock"
+        seconds = int(data.get("seconds") or 0)
+        change = (
+            f"gave {clock} {span_words(seconds)} more"
+            if seconds > 0
+            else f"took {span_words(seconds)} off {clock}"
+        )
+        left = clock_left(data.get("left", 0))
+        when = " when the match resumes" if data.get("paused") else ""
+        said = f"The host {change} ({left} left{when})"
+    elif kind == "aborted":
+        said = "The host aborted the match"
+    elif kind == "seat_replaced":
+        seat = f"Seat {int(data.get('seat', 0)) + 1}"
+        taker = data.get("by")
+        then = (
+            "a new invite link is out for a substitute"
+            if taker == "invite"
+            else f"{taker} takes it"
+        )
+        said = f"The host freed {seat} ({data.get('left', 'its player')} left): {then}"
+    elif kind == "seat_taken" and data.get("substitute"):
+        said = f"{data.get('name', 'A substitute')} takes Seat {int(data.get('seat', 0)) + 1}"
+    elif kind == "result_corrected":
+        said = f"The host corrected the result: {data.get('summary') or 'see the result'}"
+    else:
+        return None
+    reason = data.get("host_reason")
+    return f"{said}: {reason}." if reason else f"{said}."
+
+
+def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:
+    """``event`` in one sentence: a host operation in the core's words, anything else in the
+    game's (with the host's reason after it when the host decided it)."""
+    words = host_words(event, state)
+    if words is not None:
+        return words
+    said = game.describe_event(event, state)
+    reason = (event.get("data") or {}).get("host_reason")
+    return f"{said} The host's reason: {reason}." if reason else said
+
+
 def round_marks(
     events: list[dict[str, Any]],
     kinds: set[str],
@@ -167,7 +236,7 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
     first = marks[mark][0] if mark is not None else 1
     end = marks[mark + 1][0] if mark is not None and mark + 1 < len(marks) else last + 1
     round_events = [
-        {**item, "description": game.describe_event(item, names)}
+        {**item, "description": describe(game, item, names)}
         for item in seen
         if first <= item["version"] < end
     ]
@@ -176,7 +245,7 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
         last=last,
         event=event,
         state=state,
-        description=game.describe_event(event, names) if event else "Before the first event.",
+        description=describe(game, event, names) if event else "Before the first event.",
         marks=marks,
         mark=mark,
         round_events=round_events,
@@ -190,6 +259,6 @@ def described_events(match: Match, viewer: Viewer) -> list[dict[str, Any]]:
     events = []
     for row in match.events.defer("state").order_by("version"):
         seen = row.seen_by(viewer)
-        seen["description"] = game.describe_event(seen, names)
+        seen["description"] = describe(game, seen, names)
         events.append(seen)
     return events

@@ -10,10 +10,11 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils.dateparse import parse_datetime
 
 from games.core import broadcast, clock, ledger
@@ -25,11 +26,13 @@ from games.core.models import (
     Season,
     Seat,
     display_name,
+    new_invite_token,
 )
 
 log = logging.getLogger(__name__)
 
 MAX_CLIENT_ACTION_ID = 64
+RUNNING = {Match.Status.LIVE, Match.Status.PAUSED}
 
 
 @dataclass(frozen=True)
@@ -122,14 +125,25 @@ def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
         Deadline.objects.bulk_create(new)
 
 
-def _lock(match_id: int) -> Match:
-    """Lock the match row (and read its seats)."""
-    return Match.objects.select_for_update(of=("self",)).with_seats().get(pk=match_id)
+def _lock(match_id: int, *, client_action_id: str | None = None, user: Any = None) -> Match:
+    """Lock the match row (and read its seats). With a client action id and its user, the same
+    query finds the version of the event that user's seat already sent with that id
+    (``earlier_version``): ids are unique per seat, so two players' ids never answer for each
+    other."""
+    rows = Match.objects.select_for_update(of=("self",)).with_seats()
+    if client_action_id and getattr(user, "pk", None) is not None:
+        their_seat = Seat.objects.filter(match=OuterRef(OuterRef("pk")), user=user.pk)
+        earlier = Event.objects.filter(
+            match=OuterRef("pk"),
+            client_action_id=client_action_id,
+            seat=Subquery(their_seat.values("index")[:1]),
+        )
+        rows = rows.annotate(earlier_version=Subquery(earlier.values("version")[:1]))
+    return rows.get(pk=match_id)
 
 
 def _earlier_event(match_pk: int, seat: int, client_action_id: str | None) -> int | None:
-    """The version of the event this seat already sent with ``client_action_id``: ids are
-    unique per seat, so two players' ids never answer for each other."""
+    """The version of the event this seat already sent with ``client_action_id``."""
     if not client_action_id:
         return None
     return (
@@ -209,12 +223,19 @@ def _apply_seat_action(
     expected_version: int | None,
 ) -> Accepted:
     _validate_envelope(action, client_action_id, expected_version)
+    apply = _apply_locked
     try:
-        return _apply_locked(match_pk, find_seat, action, actor, client_action_id, expected_version)
+        try:
+            return apply(match_pk, find_seat, action, actor, client_action_id, expected_version)
+        except _DeadlineDue:
+            # A late action meets the state after the timeout (and is judged by it).
+            _run_due_clocks(match_pk)
+            return apply(match_pk, find_seat, action, actor, client_action_id, expected_version)
     except _DeadlineDue:
-        # A late action meets the state after the timeout (and is judged by it).
-        fire_due_deadlines(match_id=match_pk)
-        return _apply_locked(match_pk, find_seat, action, actor, client_action_id, expected_version)
+        raise ActionError(
+            "the match is catching up with its clocks; nothing changed, try again",
+            code="unavailable",
+        ) from None
     except IntegrityError:
         # The same seat's action id raced itself; the first copy stands.
         seat = find_seat(Match.objects.with_seats().get(pk=match_pk))
@@ -233,11 +254,11 @@ def _apply_locked(
     expected_version: int | None,
 ) -> Accepted:
     with transaction.atomic():
-        locked = _lock(match_pk)
+        locked = _lock(match_pk, client_action_id=client_action_id, user=actor)
         seat = find_seat(locked)
         if seat is None:
             raise ActionError("you do not hold a seat in this match", code="not_seated")
-        earlier = _earlier_event(match_pk, seat.index, client_action_id)
+        earlier = getattr(locked, "earlier_version", None)
         if earlier is not None:
             return Accepted(version=earlier, duplicate=True)
         now = clock.now()
@@ -389,10 +410,37 @@ def _fire_one(deadline_id: int, match_id: int, now: datetime) -> bool:
             return False
         if state_deadlines(match.state).get(deadline.key) != deadline.due_at:
             return False  # stale: the game moved its clock since
-        drafts = {s.index: s.draft for s in match.seats.all() if s.draft is not None}
-        outcome = match.game.timeout(match.state, deadline.key, now, drafts)
-        _append(match, outcome, now=now)
+        _time_out(match, deadline.key, now)
         return True
+
+
+MAX_CLOCKS_AT_ONCE = 20
+
+
+def _run_due_clocks(match_pk: int) -> None:
+    """Fire every clock of the match's state that is due, read from the state itself (not the
+    Deadline rows, one of which may be lost or late), so an action that finds a clock run out
+    is judged after its timeout instead of failing."""
+    with transaction.atomic():
+        match = _lock(match_pk)
+        fired: set[tuple[datetime, str]] = set()
+        for _ in range(MAX_CLOCKS_AT_ONCE):
+            now = clock.now()
+            due = sorted((when, key) for key, when in state_deadlines(match.state).items())
+            if match.status != Match.Status.LIVE or not due or due[0][0] > now or due[0] in fired:
+                return
+            fired.add(due[0])
+            key = due[0][1]
+            Deadline.objects.filter(match=match, key=key, fired_at=None, cancelled=False).update(
+                fired_at=now
+            )
+            _time_out(match, key, now)
+
+
+def _time_out(match: Match, key: str, now: datetime) -> None:
+    drafts = {s.index: s.draft for s in match.seats.all() if s.draft is not None}
+    outcome = match.game.timeout(match.state, key, now, drafts)
+    _append(match, outcome, now=now)
 
 
 def next_deadline_at() -> datetime | None:
@@ -438,7 +486,7 @@ def take_seat(match: Match, user: Any, invite_token: str) -> Seat:
             raise ActionError("you already hold another seat in this match", code="already_seated")
         if seat.is_taken:
             raise ActionError("this seat is already taken", code="seat_taken")
-        if locked.status != Match.Status.OPEN:
+        if locked.status not in {Match.Status.OPEN, *RUNNING}:
             raise ActionError("this match is no longer taking players", code="not_open")
         seat.user = user
         seat.joined_at = clock.now()
@@ -466,7 +514,11 @@ def seat_bot(match: Match, seat_index: int, level: str) -> Seat:
 def _seat_taken(match: Match, seat: Seat, name: str) -> None:
     """Log the seat as taken; with auto_start, the last seat taken starts the match."""
     public = {"seat": seat.index, "name": name}
+    if match.status != Match.Status.OPEN:
+        public["substitute"] = True  # the host freed this seat of a running match
     _append(match, Outcome(state=match.state, kind="seat_taken", public=public), now=clock.now())
+    if match.status != Match.Status.OPEN:
+        return
     if match.settings.get("auto_start", True) and all(s.is_taken for s in match.seats.all()):
         _start(match, actor=None)
 
@@ -479,61 +531,161 @@ def _start(match: Match, actor: Any) -> None:
     _append(match, outcome, actor=actor, now=now)
 
 
+# --- the host's operations ---------------------------------------------------------------------
+# Each checks that the actor hosts the match (the match's host or a staff user), runs under the
+# match's lock, and is one event players read in words, with the host's reason. While a match is
+# paused its rules run at the moment it paused, so that every clock they set moves with the rest
+# when it resumes.
+
+MAX_CLOCK_CHANGE_SECONDS = 30 * 24 * 3600
+MIN_SECONDS_LEFT = 5
+
+
+def is_host(match: Match, user: Any) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False) and (user.pk == match.host_id or user.is_staff)
+    )
+
+
+def _check_host(match: Match, actor: Any) -> None:
+    if not is_host(match, actor):
+        raise ActionError("only the host can do that", code="forbidden")
+
+
+def _hosted(match: Match, actor: Any, statuses: set[str], refusal: ActionError) -> Match:
+    """The match locked for a host operation: hosted by ``actor``, in one of ``statuses``."""
+    locked = _lock(match.pk)
+    _check_host(locked, actor)
+    if locked.status not in statuses:
+        raise refusal
+    return locked
+
+
+def _rules_now(match: Match, now: datetime) -> datetime:
+    """The time the rules see: a paused match's clocks stand at the moment it paused."""
+    if match.status == Match.Status.PAUSED and match.paused_at is not None:
+        return match.paused_at
+    return now
+
+
+def _said(reason: str) -> dict[str, str]:
+    """The host's reason as an event's public part (nothing when none was given)."""
+    text = " ".join(str(reason or "").split())[:200]
+    return {"host_reason": text} if text else {}
+
+
 def host_start(match: Match, actor: Any) -> None:
     with transaction.atomic():
-        locked = _lock(match.pk)
-        if locked.status != Match.Status.OPEN:
-            raise ActionError("only a match that has not started can be started", code="not_open")
+        refusal = ActionError("only a match that has not started can be started", code="not_open")
+        locked = _hosted(match, actor, {Match.Status.OPEN}, refusal)
         if not all(s.is_taken for s in locked.seats.all()):
             raise ActionError("every seat must be taken before the start", code="seats_open")
         _start(locked, actor)
 
 
-def host_pause(match: Match, actor: Any) -> None:
+def host_pause(match: Match, actor: Any, reason: str = "") -> None:
     with transaction.atomic():
-        locked = _lock(match.pk)
-        if locked.status != Match.Status.LIVE:
-            raise ActionError("only a live match can be paused", code="not_live")
+        refusal = ActionError("only a live match can be paused", code="not_live")
+        locked = _hosted(match, actor, {Match.Status.LIVE}, refusal)
         now = clock.now()
         locked.status = Match.Status.PAUSED
         locked.paused_at = now
-        _append(locked, Outcome(state=locked.state, kind="paused"), actor=actor, now=now)
-
-
-def host_resume(match: Match, actor: Any) -> None:
-    """Resume a paused match. Every clock that was running when it paused is pushed back by
-    the pause's length; a clock set during the pause (say, by an award) keeps its time."""
-    with transaction.atomic():
-        locked = _lock(match.pk)
-        if locked.status != Match.Status.PAUSED:
-            raise ActionError("only a paused match can be resumed", code="not_paused")
-        now = clock.now()
-        shift = now - (locked.paused_at or now)
-        paused = locked.events.filter(kind="paused").order_by("-version").first()
-        at_pause = state_deadlines(paused.state) if paused is not None else {}
-        state = dict(locked.state)
-        state["deadlines"] = {
-            key: (due + shift if at_pause.get(key) == due else due).isoformat()
-            for key, due in state_deadlines(state).items()
-        }
-        locked.status = Match.Status.LIVE
-        locked.paused_at = None
-        outcome = Outcome(
-            state=state, kind="resumed", public={"paused_seconds": round(shift.total_seconds())}
-        )
+        outcome = Outcome(state=locked.state, kind="paused", public=_said(reason))
         _append(locked, outcome, actor=actor, now=now)
 
 
+def host_resume(match: Match, actor: Any, reason: str = "") -> None:
+    """Resume a paused match: every clock, and every time a clock is measured from, moves by
+    the pause's length, so no one's remaining time changes."""
+    with transaction.atomic():
+        refusal = ActionError("only a paused match can be resumed", code="not_paused")
+        locked = _hosted(match, actor, {Match.Status.PAUSED}, refusal)
+        now = clock.now()
+        shift = now - (locked.paused_at or now)
+        state = locked.game.shift_clocks(locked.state, shift)
+        locked.status = Match.Status.LIVE
+        locked.paused_at = None
+        public = {"paused_seconds": round(shift.total_seconds()), **_said(reason)}
+        _append(locked, Outcome(state=state, kind="resumed", public=public), actor=actor, now=now)
+
+
+def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: str = "") -> None:
+    """Give a running clock ``seconds`` more (or, negative, less), live or paused. At least
+    MIN_SECONDS_LEFT must stay on it; ending a round at once is ``host_end_round``."""
+    with transaction.atomic():
+        refusal = ActionError("only a live or paused match has clocks to change", code="not_live")
+        locked = _hosted(match, actor, RUNNING, refusal)
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds == 0:
+            raise ActionError("change a clock by a whole number of seconds", code="bad_seconds")
+        if abs(seconds) > MAX_CLOCK_CHANGE_SECONDS:
+            raise ActionError("change a clock by at most 30 days", code="bad_seconds")
+        clocks = state_deadlines(locked.state)
+        if key not in clocks:
+            running = ", ".join(sorted(clocks)) or "none"
+            raise ActionError(
+                f"no clock {str(key)[:40]!r} is running (running: {running})", code="no_clock"
+            )
+        now = clock.now()
+        left = clocks[key] + timedelta(seconds=seconds) - _rules_now(locked, now)
+        if left < timedelta(seconds=MIN_SECONDS_LEFT):
+            raise ActionError(
+                f"at least {MIN_SECONDS_LEFT} seconds must stay on a clock; to end the round "
+                "now, end the round",
+                code="bad_seconds",
+            )
+        state = locked.game.shift_clocks(locked.state, timedelta(seconds=seconds), key)
+        public = {
+            "clock": key,
+            "seconds": seconds,
+            "left": int(left.total_seconds()),
+            "paused": locked.status == Match.Status.PAUSED,
+            **_said(reason),
+        }
+        outcome = Outcome(state=state, kind="clock_changed", public=public)
+        _append(locked, outcome, actor=actor, now=now)
+
+
+def host_end_round(match: Match, actor: Any, reason: str = "") -> None:
+    """End the game's current round or phase as it stands (where the game has them)."""
+    with transaction.atomic():
+        refusal = ActionError("only a live or paused match has a round to end", code="not_live")
+        locked = _hosted(match, actor, RUNNING, refusal)
+        game = locked.game
+        if game.end_round_label(locked.state) is None:
+            raise ActionError("there is no round to end now", code="no_round")
+        now = clock.now()
+        outcome = run_rules(game.end_round, locked.state, _rules_now(locked, now))
+        outcome.public = {**outcome.public, "by_host": True, **_said(reason)}
+        _finish_by_host(locked, outcome, reason)
+        _append(locked, outcome, actor=actor, now=now)
+
+
+def _finish_by_host(match: Match, outcome: Outcome, reason: str) -> None:
+    """A host decision that ends a paused match finishes it (finishing goes through _append),
+    with the host's reason in the result."""
+    if outcome.result is None:
+        return
+    outcome.result = {**outcome.result, **_said(reason)}
+    if match.status == Match.Status.PAUSED:
+        match.status = Match.Status.LIVE
+        match.paused_at = None
+
+
 def host_abort(match: Match, actor: Any, reason: str = "") -> None:
+    """Stop the match for good: its clocks stop, no one may move, the reason is the result."""
     with transaction.atomic():
         locked = _lock(match.pk)
+        _check_host(locked, actor)
         if locked.is_over:
             raise ActionError("the match is already over", code="match_over")
         now = clock.now()
+        said = _said(reason)
         locked.status = Match.Status.ABORTED
         locked.finished_at = now
-        locked.result = {"aborted": True, "reason": reason}
-        outcome = Outcome(state=locked.state, kind="aborted", public={"reason": reason})
+        locked.paused_at = None
+        locked.result = {"aborted": True, **said}
+        state = {**locked.state, "deadlines": {}} if locked.state else locked.state
+        outcome = Outcome(state=state, kind="aborted", public=said)
         _append(locked, outcome, actor=actor, now=now)
 
 
@@ -542,25 +694,23 @@ def host_adjudicate(match: Match, actor: Any, award: dict[str, Any]) -> None:
     offers the host (say, naming a tied Elimination Candidate), and keeps its status."""
     with transaction.atomic():
         locked = _lock(match.pk)
+        _check_host(locked, actor)
         finished = locked.status == Match.Status.FINISHED
         if finished:
             _check_still_offered(locked, award)
-        elif locked.status not in {Match.Status.LIVE, Match.Status.PAUSED}:
+        elif locked.status not in RUNNING:
             raise ActionError("only a live or paused match can be adjudicated", code="not_live")
         now = clock.now()
-        outcome = run_rules(locked.game.adjudicate, locked.state, award, now)
-        reason = str(award.get("reason") or "").strip()[:200]
-        if reason:  # the host's reason reaches the players with the award
-            outcome.public = {**outcome.public, "reason": reason}
-            if outcome.result is not None:
-                outcome.result = {**outcome.result, "reason": reason}
+        reason = str(award.get("reason") or "")
+        decision = {key: value for key, value in award.items() if key != "reason"}
+        outcome = run_rules(locked.game.adjudicate, locked.state, decision, _rules_now(locked, now))
+        outcome.public = {**outcome.public, **_said(reason)}
         if finished:
             if outcome.result is not None:
-                locked.result = outcome.result
+                locked.result = {**outcome.result, **_said(reason)}
             _append(locked, outcome, actor=actor, now=now)
             return
-        if outcome.result is not None:
-            locked.status = Match.Status.LIVE  # finishing goes through _append
+        _finish_by_host(locked, outcome, reason)
         _append(locked, outcome, actor=actor, now=now)
 
 
@@ -573,6 +723,60 @@ def _check_still_offered(match: Match, award: dict[str, Any]) -> None:
         raise ActionError("the match is over; nothing is left to settle", code="match_over")
 
 
+def finishing_event(match: Match) -> Event | None:
+    """The event that finished ``match`` (the match's ``finished_at`` is its time)."""
+    if match.status != Match.Status.FINISHED or match.finished_at is None:
+        return None
+    return (
+        match.events.filter(created_at=match.finished_at)
+        .order_by("-version")
+        .defer("state")
+        .first()
+    )
+
+
+def state_before_finish(match: Match) -> dict[str, Any] | None:
+    """The state just before the event that finished ``match``: where a correction of its
+    result starts from."""
+    finished = finishing_event(match)
+    if finished is None:
+        return None
+    before = match.events.filter(version=finished.version - 1).values_list("state", flat=True)
+    return before.first()
+
+
+def host_replace_seat(
+    match: Match, actor: Any, seat_index: Any, bot_level: str = "", reason: str = ""
+) -> Seat:
+    """Free a seat whose player left: a bot of ``bot_level`` takes it at once, or (no level) a
+    new invite link is made for a substitute, and the old one stops working. The leaver's
+    socket no longer speaks for the seat."""
+    with transaction.atomic():
+        refusal = ActionError("a seat is replaced while the match runs", code="not_live")
+        locked = _hosted(match, actor, {Match.Status.OPEN, *RUNNING}, refusal)
+        seat = next((s for s in locked.seats.all() if s.index == seat_index), None)
+        if seat is None or isinstance(seat_index, bool):
+            raise ActionError(f"there is no seat {seat_index!r}", code="no_such_seat")
+        if bot_level and bot_level not in locked.game.bot_levels:
+            raise ActionError(f"unknown bot level {bot_level[:20]!r}", code="bad_level")
+        before = seat.player_name
+        seat.user = None
+        seat.draft = None
+        seat.joined_at = None
+        seat.bot_level = bot_level
+        seat.invite_token = new_invite_token()
+        seat.save()
+        public = {
+            "seat": seat.index,
+            "left": before,
+            "by": seat.player_name if bot_level else "invite",
+            **_said(reason),
+        }
+        outcome = Outcome(state=locked.state, kind="seat_replaced", public=public)
+        _append(locked, outcome, actor=actor, now=clock.now())
+        return seat
+
+
 def rematch(match: Match, actor: Any) -> Match:
     """A new match of the same game with the same settings and title, its seats taken by the
     same players (bots keep their levels; a seat whose player left stays open). The finished
@@ -580,6 +784,7 @@ def rematch(match: Match, actor: Any) -> Match:
     it gets the link live; asking again returns the same rematch."""
     with transaction.atomic():
         locked = _lock(match.pk)
+        _check_host(locked, actor)
         if not locked.is_over:
             raise ActionError("a rematch is made once the match is over", code="not_over")
         made = (locked.result or {}).get("rematch")
@@ -590,6 +795,7 @@ def rematch(match: Match, actor: Any) -> Match:
             title=locked.title,
             host=locked.host,
             settings=dict(locked.settings),
+            season=locked.season,
         )
         seats = list(locked.seats.all())
         for seat in seats:

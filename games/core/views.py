@@ -3,21 +3,24 @@ change goes through services, every view of a match through rendering.view_of.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.core import services
+from games.core import hosting, services
 from games.core.forms import SignupForm
-from games.core.gamedef import ActionError
-from games.core.models import LedgerEntry, Match
+from games.core.gamedef import ActionError, Viewer
+from games.core.models import LedgerEntry, Match, display_name
 from games.core.registry import UnknownGame, get_game, listed_games
 from games.core.rendering import render_panel_list, render_panels, view_of
 
@@ -144,67 +147,78 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
     return render(request, "core/join_seat.html", {"match": match, "seat": seat})
 
 
-HOST_OPERATIONS = {
-    "start": services.host_start,
-    "pause": services.host_pause,
-    "resume": services.host_resume,
-    "abort": services.host_abort,
-}
-
-
 def _is_host(request: HttpRequest, match: Match) -> bool:
-    return request.user.is_authenticated and (
-        request.user.pk == match.host_id or request.user.is_staff
-    )
+    return services.is_host(match, request.user)
 
 
-def _host_reply(request: HttpRequest, match: Match, refusal: str = "") -> HttpResponse:
+def _host_reply(
+    request: HttpRequest, match: Match, refusal: ActionError | None = None
+) -> HttpResponse:
     """After a host control: the match page shows the change live, so an htmx request gets only
-    the refusal (shown beside the host's buttons); a plain form post goes back to the page."""
+    the refusal (shown beside the host's buttons); a plain form post goes back where it came
+    from (the dashboard sends ``next``). A non-host is answered 403."""
+    status = 403 if refusal is not None and refusal.code == "forbidden" else 200
     if request.htmx:
-        return HttpResponse(escape(refusal))
-    if refusal:
-        messages.error(request, refusal)
+        return HttpResponse(escape(refusal.message if refusal else ""), status=status)
+    if status == 403:
+        return HttpResponseForbidden(escape(refusal.message if refusal else ""))
+    if refusal is not None:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, "Done; the players see it in the match log.")
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, {request.get_host()}):
+        return redirect(back)
     return redirect(match)
 
 
 @require_POST
 @login_required
 def host_operation(request: HttpRequest, public_id: str, operation: str) -> HttpResponse:
+    """Every host operation of every game (games.core.hosting), from the match page's console
+    and the dashboard's."""
     match = _match(public_id)
-    if not _is_host(request, match):
-        return _host_reply(request, match, "only the host can do that")
-    run = HOST_OPERATIONS.get(operation)
-    if run is None:
+    if operation not in hosting.OPERATIONS:
         raise Http404(f"unknown operation {operation!r}")
     try:
-        run(match, request.user)
+        hosting.run(match, request.user, operation, request.POST)
     except ActionError as refusal:
-        return _host_reply(request, match, refusal.message)
+        return _host_reply(request, match, refusal)
     return _host_reply(request, match)
 
 
-@require_POST
+def host_log(match: Match) -> list[dict[str, Any]]:
+    """Every host operation of ``match``: when, who, the sentence players read (with the reason
+    and what changed), newest first. Host events are those a user made without a seat."""
+    from games.core.replaying import describe
+
+    game = match.game
+    rows = (
+        match.events.filter(seat=None, actor__isnull=False)
+        .select_related("actor")
+        .defer("state")
+        .order_by("-version")
+    )
+    return [
+        {
+            "version": row.version,
+            "at": row.created_at,
+            "by": display_name(row.actor),
+            "kind": row.kind,
+            "words": describe(game, row.seen_by(Viewer.host()), match.state),
+            "reason": row.public.get("host_reason", ""),
+        }
+        for row in rows
+    ]
+
+
 @login_required
-def host_award(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The host awards the match to a player chosen by name (the form sends the seat), with a
-    reason for the players."""
+def match_audit(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The host's log of one match: every host operation with who, when, why and what it did."""
     match = _match(public_id)
     if not _is_host(request, match):
-        return _host_reply(request, match, "only the host can do that")
-    seats = {str(seat.index): seat for seat in match.seats.all()}
-    winner = seats.get(request.POST.get("winner", ""))
-    if winner is None:
-        return _host_reply(request, match, "choose the player who wins")
-    reason = request.POST.get("reason", "").strip()[:200]
-    award = {"scope": "match", "winner_seat": winner.index, "winner": winner.index}
-    if reason:
-        award["reason"] = reason
-    try:
-        services.host_adjudicate(match, request.user, award)
-    except ActionError as refusal:
-        return _host_reply(request, match, refusal.message)
-    return _host_reply(request, match)
+        return HttpResponseForbidden("only the host can read the host log")
+    return render(request, "core/audit.html", {"match": match, "rows": host_log(match)})
 
 
 @require_POST
@@ -213,12 +227,10 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
     """A new match like this one with the same players; the host goes to it, and every viewer
     of this one gets its link live in the result panel."""
     match = _match(public_id)
-    if not _is_host(request, match):
-        return _host_reply(request, match, "only the host can do that")
     try:
         fresh = services.rematch(match, request.user)
     except ActionError as refusal:
-        return _host_reply(request, match, refusal.message)
+        return _host_reply(request, match, refusal)
     if request.htmx:
         return HttpResponseClientRedirect(fresh.get_absolute_url())
     return redirect(fresh)
@@ -229,7 +241,7 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
 def seat_bot(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     match = _match(public_id)
     if not _is_host(request, match):
-        return _host_reply(request, match, "only the host can seat a bot")
+        return HttpResponseForbidden("only the host can seat a bot")
     level = request.POST.get("level", "")
     if level not in match.game.bot_levels:
         messages.error(request, f"unknown bot level {level!r}")
@@ -258,7 +270,11 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         "step": step,
         "event": step.event,
         "version": step.version,
-        "panels": render_panels(match, view, version=step.version, oob=False) if step.event else "",
+        "panels": (
+            render_panels(match, view, version=step.version, oob=False, live=False)
+            if step.event
+            else ""
+        ),
         "view": view,
     }
     template = "core/_replay_body.html" if request.htmx else "core/replay.html"

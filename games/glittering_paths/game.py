@@ -57,6 +57,7 @@ class GlitteringPaths(FlowGame):
     bot_levels = tuple(bot.BOT_LEVELS)
     bot_level_help = dict(bot.BOT_LEVELS)
     unversioned_actions = flow.UNVERSIONED_ACTIONS
+    clock_anchors = {"turn": ("turn_started",)}
     stylesheets = ("css/glittering_paths.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/glittering_paths.js")
     rules_summary = (
@@ -94,6 +95,14 @@ class GlitteringPaths(FlowGame):
             else:
                 raise ActionError("the scope is 'round' or 'match'", code="bad_award")
         return flow.adjudicate(state, award, now)
+
+    def end_round_label(self, state: State) -> str | None:
+        if state and state.get("phase") in ("race", "turns"):
+            return f"round {state['round']} as it stands (its scores stand; the match goes on)"
+        return None
+
+    def end_round(self, state: State, now: datetime) -> Outcome:
+        return flow.adjudicate(state, {"end_round": True}, now)
 
     def warm_up(self) -> None:
         engine.best_path(engine.generate_board(1, 3, 8, 8), engine.RED)
@@ -139,16 +148,12 @@ class GlitteringPaths(FlowGame):
         return shown
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
-        """The match to either seat; while a round is played, ending it as it stands (a round
-        has no winner here: its scores stand)."""
+        """The match to either seat (the host ends a round with the core's "End the round")."""
         from games.core.gamedef import award_value, seat_label
 
         if not state or state.get("phase") == "over":
             return []
         choices = []
-        if state["phase"] in ("race", "turns"):
-            label = f"End round {state['round']} as it stands (the match goes on)"
-            choices.append((award_value({"end_round": True}), label))
         for seat in seats:
             label = f"{seat_label(seat)} wins the match"
             choices.append((award_value({"winner": seat.index}), label))

@@ -21,6 +21,7 @@ class Pointsweeper(FlowGame):
     bot_levels = tuple(bot.BOT_LEVELS)
     bot_level_help = dict(bot.BOT_LEVELS)
     unversioned_actions = flow.UNVERSIONED_ACTIONS
+    clock_anchors = {"turn": ("turn_started",)}
     stylesheets = ("css/pointsweeper.css",)
     scripts = ("js/grid.js", "js/pointsweeper.js")
     rules_summary = (

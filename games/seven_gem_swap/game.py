@@ -69,6 +69,7 @@ class SevenGemSwap(FlowGame):
     bot_levels = tuple(bot.BOT_LEVELS)
     bot_level_help = dict(bot.BOT_LEVELS)
     unversioned_actions = flow.UNVERSIONED_ACTIONS
+    clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
     stylesheets = ("css/seven_gem_swap.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/seven_gem_swap.js")
     rules_summary = (
@@ -98,15 +99,20 @@ class SevenGemSwap(FlowGame):
             raise ActionError("a sequence is composed during a round", code="wrong_phase")
         return flow.clean_draft(state, seat, draft)
 
-    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        """``{"extend_seconds": n}`` gives the running clock n more seconds (logged as an
-        event); ``{"winner": seat}`` and ``{"elimination_candidate": seat}`` as flow.adjudicate."""
-        if "extend_seconds" in award:
-            seconds = award["extend_seconds"]
-            if isinstance(seconds, str) and seconds.strip().isdigit():
-                seconds = int(seconds.strip())
-            return flow.extend_deadline(state, seconds, now)
-        return flow.adjudicate(state, award, now)
+    def end_round_label(self, state: State) -> str | None:
+        if state.get("phase") == "bidding":
+            return "the bidding now, with the bids sent so far"
+        if state.get("phase") == "round":
+            return f"round {state['round']} now, with the sequences sent so far"
+        return None
+
+    def end_round(self, state: State, now: datetime) -> Outcome:
+        """The running phase's clock runs out now: the bidding closes, or the round resolves
+        with what was submitted (as when its time is up)."""
+        clock = flow.CLOCK_OF_PHASE.get(state.get("phase", ""))
+        if clock is None or clock not in state.get("deadlines", {}):
+            raise ActionError("there is no round to end now", code="no_round")
+        return flow.timeout(state, clock, now, None)
 
     def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
         """A submission that asks for a premove costs its price, so the core refuses it when the
@@ -125,9 +131,8 @@ class SevenGemSwap(FlowGame):
         return _decorate(shown)
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
-        """While the match runs: more time on the running clock, or the match to any seat.
-        Once it is over with the lowest total shared: which tied seat is the Elimination
-        Candidate."""
+        """While the match runs: the match to any seat. Once it is over with the lowest total
+        shared: which tied seat is the Elimination Candidate."""
         from games.core.gamedef import award_value, seat_label
 
         if not state or "phase" not in state:
@@ -142,10 +147,7 @@ class SevenGemSwap(FlowGame):
                 for seat in seats
                 if seat.index in tied
             ]
-        choices = [
-            (award_value({"extend_seconds": seconds}), f"Give the running clock {words} more")
-            for seconds, words in ((60, "1 minute"), (300, "5 minutes"))
-        ]
+        choices = []
         for seat in seats:
             label = f"{seat_label(seat)} wins the match (2 Tokens of Life)"
             choices.append((award_value({"winner": seat.index}), label))

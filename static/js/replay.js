@@ -7,6 +7,14 @@
   let timer = null;
   let roundOpen = false;
 
+  // The game scripts read the step's view as they read the live page's (gemArena.view()): here
+  // it is the step's #match-view, swapped in with each step.
+  window.gemArena = window.gemArena || {};
+  window.gemArena.view = function () {
+    const data = document.getElementById("match-view");
+    return data ? JSON.parse(data.textContent) : null;
+  };
+
   function link(which) {
     return document.querySelector(`#replay-body a[data-step="${which}"]:not(.off)`);
   }

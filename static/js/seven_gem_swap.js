@@ -316,9 +316,6 @@
         type: "bid", bid: parseInt(data.get("bid"), 10),
         colours: String(data.get("colour1")) + data.get("colour2") + data.get("colour3"),
       });
-    } else if (form.matches(".sgs-extend")) {
-      event.preventDefault();
-      extend(form);
     }
   });
 
@@ -408,23 +405,6 @@
         paintCells(rowsOf(now.board), ownMarks(now, now.board));
       },
     });
-  }
-
-  function csrfToken() {
-    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : "";
-  }
-
-  function extend(form) {
-    const state = form.querySelector(".sgs-extend-state");
-    if (!form.dataset.url) return;
-    const body = new URLSearchParams(new FormData(form));
-    fetch(form.dataset.url, {
-      method: "POST", body: body, credentials: "same-origin",
-      headers: { "X-CSRFToken": csrfToken(), "X-Requested-With": "fetch" },
-    }).then((response) => response.json().then((data) => {
-      if (state) state.textContent = response.ok ? "Extended." : (data.message || "Refused.");
-    })).catch(() => { if (state) state.textContent = "Not sent; try again."; });
   }
 
   function start() { syncCompose(); render(); }

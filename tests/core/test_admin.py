@@ -58,18 +58,23 @@ def change_page(client, match: Match) -> str:
 
 
 def award_choices_on(page: str) -> dict[str, str]:
-    """The award radio buttons of a page: label -> value."""
-    found = re.findall(
-        r'<input type="radio" name="award" value="([^"]*)"[^>]*>\s*([^<]*)</label>', page
-    )
+    """The award choices of a console: label -> value."""
+    select = re.search(r'<select name="award"[^>]*>(.*?)</select>', page, re.S)
+    found = re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select.group(1))
     return {html.unescape(label).strip(): html.unescape(value) for value, label in found}
+
+
+def operation_url(match: Match, name: str) -> str:
+    return reverse("host_operation", args=[match.public_id, name])
 
 
 def award(client, match: Match, label_start: str, reason: str = ""):
     choices = award_choices_on(change_page(client, match))
     value = next(v for label, v in choices.items() if label.startswith(label_start))
-    url = reverse("admin:core_match_adjudicate", args=[match.pk])
-    return client.post(url, {"award": value, "reason": reason})
+    back = reverse("admin:core_match_change", args=[match.pk])
+    return client.post(
+        operation_url(match, "award"), {"award": value, "reason": reason, "next": back}
+    )
 
 
 def last_event(match: Match) -> Event:
@@ -116,11 +121,10 @@ def test_awarding_a_round_gives_it_to_the_named_seat_and_the_match_goes_on(clien
 @pytest.mark.django_db
 def test_an_award_not_on_offer_is_refused_and_changes_nothing(host_client, tally_match):
     match, *_ = tally_match
-    url = reverse("admin:core_match_adjudicate", args=[match.pk])
     forged = json.dumps({"scope": "match", "winner_seat": 5})
-    response = host_client.post(url, {"award": forged})
+    response = host_client.post(operation_url(match, "award"), {"award": forged}, follow=True)
     assert response.status_code == 200
-    assert "That award is not on offer now" in response.content.decode()
+    assert "that award is not on offer now" in response.content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE and match.result is None
 
@@ -131,7 +135,7 @@ def test_the_award_reason_is_in_the_event_players_receive(host_client, tally_mat
     award(host_client, match, "Seat 2: Bob", "Ada's connection dropped for good")
     event = last_event(match)
     assert event.kind == "adjudicated"
-    assert event.public["reason"] == "Ada's connection dropped for good"
+    assert event.public["host_reason"] == "Ada's connection dropped for good"
 
 
 @pytest.mark.django_db
@@ -142,7 +146,7 @@ def test_the_award_reason_is_passed_to_the_game(host_client, tally_match, monkey
         services, "host_adjudicate", lambda match, actor, award: received.append(award)
     )
     award(host_client, match, "Seat 2: Bob", "  left the call  ")
-    assert received == [{"scope": "match", "winner_seat": 1, "reason": "left the call"}]
+    assert received == [{"scope": "match", "winner_seat": 1, "reason": "  left the call  "}]
 
 
 # --- a live match is read-only but for the host actions ---------------------------------------
@@ -288,7 +292,7 @@ def test_a_replaced_clock_shows_cancelled(clock, host_client, tally_match):
 def test_a_paused_match_shows_the_time_each_clock_keeps(clock, host_client, tally_match):
     match, *_ = tally_match
     clock.advance(10)
-    services.host_pause(match, None)
+    services.host_pause(match, match.host)
     clock.advance(100)
     assert "0:20 left when resumed (paused)" in change_page(host_client, match)
 
@@ -300,16 +304,17 @@ def test_a_paused_match_shows_the_time_each_clock_keeps(clock, host_client, tall
 def test_the_change_page_of_a_live_match_offers_pause_and_abort(host_client, tally_match):
     match, *_ = tally_match
     page = change_page(host_client, match)
-    assert f'action="{reverse("admin:core_match_host", args=[match.pk, "pause"])}"' in page
-    assert f'action="{reverse("admin:core_match_host", args=[match.pk, "abort"])}"' in page
-    assert reverse("admin:core_match_host", args=[match.pk, "resume"]) not in page
+    assert f'action="{operation_url(match, "pause")}"' in page
+    assert f'action="{operation_url(match, "abort")}"' in page
+    assert operation_url(match, "resume") not in page
 
 
 @pytest.mark.django_db
 def test_the_pause_button_pauses_the_match_and_is_logged(host_client, tally_match):
     match, _, _, host = tally_match
-    response = host_client.post(reverse("admin:core_match_host", args=[match.pk, "pause"]))
-    assert response.status_code == 302
+    back = reverse("admin:core_match_change", args=[match.pk])
+    response = host_client.post(operation_url(match, "pause"), {"next": back})
+    assert response.status_code == 302 and response["Location"] == back
     match.refresh_from_db()
     assert match.status == Match.Status.PAUSED
     event = last_event(match)
@@ -319,10 +324,10 @@ def test_the_pause_button_pauses_the_match_and_is_logged(host_client, tally_matc
 @pytest.mark.django_db
 def test_the_resume_button_resumes_the_match_and_is_logged(clock, host_client, tally_match):
     match, _, _, host = tally_match
-    host_client.post(reverse("admin:core_match_host", args=[match.pk, "pause"]))
+    host_client.post(operation_url(match, "pause"))
     clock.advance(60)
     page = change_page(host_client, match)
-    resume = reverse("admin:core_match_host", args=[match.pk, "resume"])
+    resume = operation_url(match, "resume")
     assert f'action="{resume}"' in page
     assert host_client.post(resume).status_code == 302
     match.refresh_from_db()
@@ -334,7 +339,7 @@ def test_the_resume_button_resumes_the_match_and_is_logged(clock, host_client, t
 @pytest.mark.django_db
 def test_a_host_action_is_never_taken_by_a_get(host_client, tally_match):
     match, *_ = tally_match
-    response = host_client.get(reverse("admin:core_match_host", args=[match.pk, "pause"]))
+    response = host_client.get(operation_url(match, "pause"))
     assert response.status_code == 405
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
@@ -343,30 +348,38 @@ def test_a_host_action_is_never_taken_by_a_get(host_client, tally_match):
 @pytest.mark.django_db
 def test_a_refused_host_action_is_shown_as_an_error(host_client, tally_match):
     match, *_ = tally_match
-    response = host_client.post(
-        reverse("admin:core_match_host", args=[match.pk, "resume"]), follow=True
-    )
+    response = host_client.post(operation_url(match, "resume"), follow=True)
     assert "only a paused match can be resumed" in response.content.decode()
 
 
 @pytest.mark.django_db
 def test_the_abort_button_records_the_reason(host_client, tally_match):
     match, *_ = tally_match
-    url = reverse("admin:core_match_host", args=[match.pk, "abort"])
-    host_client.post(url, {"reason": "the venue lost power"})
+    host_client.post(operation_url(match, "abort"), {"reason": "the venue lost power"})
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED
-    assert last_event(match).public == {"reason": "the venue lost power"}
+    assert last_event(match).public == {"host_reason": "the venue lost power"}
+    assert "Aborted (the venue lost power)." in change_page(host_client, match)
 
 
 @pytest.mark.django_db
-def test_a_finished_match_offers_no_host_actions(host_client, tally_match):
+def test_an_abort_without_a_reason_is_refused(host_client, tally_match):
     match, *_ = tally_match
-    services.host_adjudicate(match, None, {"winner_seat": 0})
+    response = host_client.post(operation_url(match, "abort"), {"reason": "  "}, follow=True)
+    assert "say why you abort the match" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+
+
+@pytest.mark.django_db
+def test_a_finished_match_offers_only_a_correction(host_client, tally_match):
+    match, *_ = tally_match
+    services.host_adjudicate(match, match.host, {"winner_seat": 0})
     page = change_page(host_client, match)
-    assert reverse("admin:core_match_host", args=[match.pk, "pause"]) not in page
-    assert 'name="award"' not in page
-    assert "nothing more can be done" in page
+    assert operation_url(match, "pause") not in page
+    assert operation_url(match, "award") not in page
+    assert operation_url(match, "abort") not in page
+    assert operation_url(match, "correct") in page
 
 
 # --- every game's award choices are awards the game accepts (no database) ---------------------
@@ -420,8 +433,6 @@ def test_every_award_offered_is_accepted_by_the_game(game_key, seat_count):
             "seven-gem-swap",
             2,
             [
-                "Give the running clock 1 minute more",
-                "Give the running clock 5 minutes more",
                 "Seat 1: Ada wins the match (2 Tokens of Life)",
                 "Seat 2: Bob wins the match (2 Tokens of Life)",
             ],
@@ -435,9 +446,10 @@ def test_each_game_offers_its_own_awards(game_key, seat_count, expected):
 
 def test_a_glittering_paths_round_is_ended_as_it_stands():
     game, state, seats = started("glittering-paths", 2)
-    labels = dict((label, value) for value, label in game.award_choices(state, seats))
-    value = labels["End round 1 as it stands (the match goes on)"]
-    assert json.loads(value) == {"end_round": True}
+    assert game.end_round_label(state).startswith("round 1 as it stands")
+    ended = game.end_round(state, NOW)
+    assert ended.state["phase"] == "interval" and ended.public["reason"] == "host"
+    labels = [label for _, label in game.award_choices(state, seats)]
     assert "Seat 2: Bob (DMO) wins the match" in labels
 
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -70,7 +74,7 @@ def test_the_host_of_a_live_match_can_pause_award_and_abort(client, clock, tally
     match, *_, host = tally_match
     page = page_of(client, match, host)
     assert reverse("host_operation", args=[match.public_id, "pause"]) in page
-    assert reverse("host_award", args=[match.public_id]) in page
+    assert reverse("host_operation", args=[match.public_id, "award"]) in page
     assert reverse("host_operation", args=[match.public_id, "abort"]) in page
     assert reverse("host_operation", args=[match.public_id, "resume"]) not in page
 
@@ -83,12 +87,13 @@ def test_the_host_controls_offer_resume_while_paused(clock, tally_match):
     assert "/host/pause/" not in panel
 
 
-def test_the_host_controls_are_gone_once_the_match_is_over(clock, tally_match):
+def test_once_the_match_is_over_the_host_may_only_correct_it(clock, tally_match):
     match, ada, bob, _host = tally_match
     finish(match, ada, bob)
     panel = host_panel(match)
-    assert "hidden" in panel
-    assert "/host/" not in panel
+    assert "/host/correct/" in panel
+    for gone in ("pause", "resume", "award", "abort", "clock", "replace"):
+        assert f"/host/{gone}/" not in panel
 
 
 def test_a_host_control_over_htmx_answers_with_the_refusal_only(client, clock, tally_match):
@@ -112,30 +117,51 @@ def test_a_host_control_over_htmx_answers_empty_when_done(client, clock, tally_m
 # --- award by name ----------------------------------------------------------------------------
 
 
-def test_the_award_form_names_each_player_by_seat_and_name(client, clock, tally_match):
+def award_options(page: str) -> list[tuple[str, str, str]]:
+    """The award select's options: (value, confirmation, label)."""
+    select = re.search(r'<select name="award" required>(.*?)</select>', page, re.S).group(1)
+    found = re.findall(
+        r'<option value="([^"]*)"(?: data-confirm="([^"]*)")?>([^<]*)</option>', select
+    )
+    return [(html.unescape(v), html.unescape(c), html.unescape(label)) for v, c, label in found]
+
+
+def test_the_award_form_names_each_player_and_preselects_no_one(client, clock, tally_match):
     match, *_, host = tally_match
-    page = page_of(client, match, host)
-    assert '<option value="0">Seat 1: Ada</option>' in page
-    assert '<option value="1">Seat 2: Bob</option>' in page
+    options = award_options(page_of(client, match, host))
+    assert options[0] == ("", "", "Choose…")
+    labels = [label for _, _, label in options[1:]]
+    assert labels == ["Seat 1: Ada (EC) wins the match", "Seat 2: Bob (DMO) wins the match"]
+
+
+def test_the_award_confirmation_names_the_winner_and_the_loser(client, clock, tally_match):
+    match, *_, host = tally_match
+    confirms = [confirm for _, confirm, _ in award_options(page_of(client, match, host))[1:]]
+    assert confirms[1] == (
+        "Seat 2: Bob (DMO) wins the match? Ada (EC) loses the match; it ends now."
+    )
 
 
 def test_the_host_awards_the_match_to_the_player_chosen(client, clock, tally_match):
     match, ada, bob, host = tally_match
     client.force_login(host)
-    url = reverse("host_award", args=[match.public_id])
-    client.post(url, {"winner": "1", "reason": "Ada left"}, headers=HTMX)
+    bobs = award_options(page_of(client, match, host))[2][0]
+    url = reverse("host_operation", args=[match.public_id, "award"])
+    client.post(url, {"award": bobs, "reason": "Ada left"}, headers=HTMX)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["winner"] == 1
     assert "<b>Bob</b> wins" in page_of(client, match, ada)
 
 
-def test_a_player_cannot_award_the_match(client, clock, tally_match):
+@pytest.mark.parametrize("headers", [HTMX, {}])
+def test_a_player_cannot_award_the_match_and_is_answered_403(client, clock, tally_match, headers):
     match, ada, *_ = tally_match
     client.force_login(ada)
-    response = client.post(
-        reverse("host_award", args=[match.public_id]), {"winner": "0"}, headers=HTMX
-    )
+    award = json.dumps({"scope": "match", "winner_seat": 0})
+    url = reverse("host_operation", args=[match.public_id, "award"])
+    response = client.post(url, {"award": award}, headers=headers)
+    assert response.status_code == 403
     assert response.content.decode() == "only the host can do that"
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
@@ -144,10 +170,11 @@ def test_a_player_cannot_award_the_match(client, clock, tally_match):
 def test_an_award_to_no_seat_is_refused(client, clock, tally_match):
     match, *_, host = tally_match
     client.force_login(host)
-    response = client.post(
-        reverse("host_award", args=[match.public_id]), {"winner": "7"}, headers=HTMX
+    url = reverse("host_operation", args=[match.public_id, "award"])
+    response = client.post(url, {"award": '{"scope": "match", "winner_seat": 7}'}, headers=HTMX)
+    assert response.content.decode() == (
+        "that award is not on offer now (the match has moved on); choose again"
     )
-    assert response.content.decode() == "choose the player who wins"
 
 
 # --- the result -------------------------------------------------------------------------------

@@ -140,9 +140,9 @@ def test_the_admin_dashboard_lists_matches_with_events(client, clock, tally_matc
     page = client.get(reverse("admin:core_match_change", args=[match.pk])).content.decode()
     assert "seat_taken" in page and "started" in page
     response = client.post(
-        reverse("admin:core_match_adjudicate", args=[match.pk]),
-        {"winner_seat": 1, "scope": "match", "reason": "opponent left"},
+        reverse("host_operation", args=[match.public_id, "award"]),
+        {"award": '{"scope": "match", "winner_seat": 1}', "reason": "opponent left"},
     )
     assert response.status_code == 302
     match.refresh_from_db()
-    assert match.result == {"winner": 1, "reason": "opponent left"}
+    assert match.result == {"winner": 1, "host_reason": "opponent left"}

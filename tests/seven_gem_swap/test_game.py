@@ -3,7 +3,7 @@ adjudicate, drafts, and the page data the view adds (no database)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -83,23 +83,15 @@ def test_the_settings_form_checks_a_pasted_grid():
     assert not form.is_valid() and "seat_count" in form.errors
 
 
-def test_the_host_extends_the_round_clock_through_adjudicate():
+def test_the_host_ends_the_round_as_its_time_running_out_would():
     state = in_round()
-    due = datetime.fromisoformat(state["deadlines"]["round"])
-    outcome = GAME.adjudicate(state, {"extend_seconds": 300}, NOW)
-    assert outcome.kind == "deadline_extended"
-    assert datetime.fromisoformat(outcome.state["deadlines"]["round"]) == due + timedelta(
-        seconds=300
-    )
-    assert outcome.public == {
-        "clock": "round",
-        "deadline": outcome.state["deadlines"]["round"],
-        "seconds": 300,
-        "round": 1,
-    }
+    assert GAME.end_round_label(state) == "round 1 now, with the sequences sent so far"
+    ended = GAME.end_round(state, NOW)
+    timed_out = GAME.timeout(state, "round", NOW, None)
+    assert (ended.kind, ended.state) == (timed_out.kind, timed_out.state)
+    assert ended.state["round"] == 2
 
 
-@pytest.mark.parametrize("seconds", [0, -5, "ten", True, None])
 def test_a_bad_extension_is_refused(seconds):
     with pytest.raises(ActionError):
         GAME.adjudicate(in_round(), {"extend_seconds": seconds}, NOW)

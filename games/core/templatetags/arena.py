@@ -11,6 +11,7 @@ import contextlib
 import json
 import re
 from functools import lru_cache
+from typing import Any
 
 from django import template
 from django.template.base import Parser, Token
@@ -98,3 +99,11 @@ def memo(parser: Parser, token: Token) -> MemoNode:
     nodelist = parser.parse(("endmemo",))
     parser.delete_first_token()
     return MemoNode(nodelist, values)
+
+
+@register.simple_tag
+def host_console(match: Any) -> dict[str, Any]:
+    """What the host console offers for ``match`` now (games.core.hosting.console)."""
+    from games.core import clock, hosting
+
+    return hosting.console(match, clock.now())

@@ -1,0 +1,211 @@
+"""The host's operations through the service layer: clocks that survive pauses, clock changes,
+ending a round, awards, corrections, seat replacement, abort, each logged as an event."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from games.core import services
+from games.core.gamedef import ActionError, Viewer
+from games.core.models import Deadline, Event, Match
+from games.core.replaying import describe
+from games.seven_gem_swap import engine as sgs_engine
+
+pytestmark = pytest.mark.django_db
+
+
+def pending(match: Match) -> dict[str, datetime]:
+    rows = Deadline.objects.filter(match=match, fired_at=None, cancelled=False)
+    return {row.key: row.due_at for row in rows}
+
+
+def fresh(match: Match) -> Match:
+    return Match.objects.with_seats().get(pk=match.pk)
+
+
+@pytest.fixture
+def seven(make_user):
+    """A Seven Gem Swap match of two players in round 1: (match, users, host)."""
+    host = make_user("hostess")
+    users = [make_user("ada"), make_user("bob")]
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Seven",
+        settings={"bid_seconds": 120, "round_seconds": 120},
+        roles=["", ""],
+    )
+    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    for seat, user in enumerate(users):
+        colours = sgs_engine.COLOURS[seat:] + sgs_engine.COLOURS[:seat]
+        services.submit_action(match, user, {"type": "bid", "bid": -seat, "colours": colours[:3]})
+    match = fresh(match)
+    assert match.state["phase"] == "round"
+    return match, users, host
+
+
+@pytest.fixture
+def sweeper(make_user):
+    """A Pointsweeper match in play, Ada to move: (match, ada, bob, host)."""
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="pointsweeper", title="ps", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    services.submit_action(match, bob, {"type": "choose_order", "first": False})
+    match = fresh(match)
+    assert match.state["turn"] == 0
+    return match, ada, bob, host
+
+
+# --- clocks and pauses ---------------------------------------------------------------------------
+
+
+def test_a_clock_extended_during_a_pause_runs_on_after_the_resume(clock, seven):
+    match, users, host = seven
+    due = pending(match)["round"]
+    clock.advance(30)
+    services.host_pause(match, host)
+    clock.advance(200)  # the round's clock would have run out during the pause
+    services.fire_due_deadlines()
+    services.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
+    clock.advance(10)
+    services.host_resume(match, host)
+    left = pending(fresh(match))["round"] - clock.current
+    assert left == timedelta(seconds=90 + 60)
+    assert due + timedelta(seconds=210 + 60) == pending(fresh(match))["round"]
+    clock.advance(149)
+    assert services.fire_due_deadlines() == 0
+    clock.advance(2)
+    assert services.fire_due_deadlines() == 1
+    assert fresh(match).state["round"] == 2
+
+
+def test_a_clock_change_is_an_event_players_read_with_its_reason(clock, seven):
+    match, users, host = seven
+    services.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
+    event = fresh(match).events.last()
+    assert (event.kind, event.actor) == ("clock_changed", host)
+    assert event.public["host_reason"] == "Bob's connection dropped"
+    assert event.public["seconds"] == 60
+    words = describe(match.game, event.seen_by(Viewer(seat=0)), match.state)
+    assert (
+        words
+        == "The host gave the round clock 1 minute more (3:00 left): Bob's connection dropped."
+    )
+
+
+def test_a_clock_can_be_shortened_but_not_below_five_seconds(clock, seven):
+    match, users, host = seven
+    services.host_change_clock(match, host, "round", -100, reason="speed up")
+    assert pending(fresh(match))["round"] - clock.current == timedelta(seconds=20)
+    with pytest.raises(ActionError) as refused:
+        services.host_change_clock(match, host, "round", -16, reason="too far")
+    assert refused.value.code == "bad_seconds"
+    with pytest.raises(ActionError) as refused:
+        services.host_change_clock(match, host, "nope", 60, reason="")
+    assert refused.value.code == "no_clock"
+
+
+def test_a_submission_after_a_clock_ran_out_unseen_is_answered(clock, seven):
+    """A state clock that is due with no Deadline row left (a row lost or replaced) is fired
+    by the action that finds it, instead of failing the action."""
+    match, users, host = seven
+    Deadline.objects.filter(match=match).update(cancelled=True)
+    clock.advance(121)
+    gem = sgs_engine.cell_name(
+        sgs_engine.parse_board(match.state["board"]).cells.index(match.state["colours"]["0"])
+    )
+    with pytest.raises(ActionError) as refused:  # judged by round 2's rules: a card is due
+        services.submit_action(match, users[0], {"type": "submit", "gem": gem, "moves": ""})
+    assert refused.value.code == "card_needed"
+    assert fresh(match).state["round"] == 2
+    assert fresh(match).events.filter(kind="round_time_up").count() == 1
+
+
+def test_a_pause_is_not_charged_to_the_player_to_move(clock, sweeper):
+    match, ada, bob, host = sweeper
+    move_seconds = match.state["settings"]["move_seconds"]
+    bank = match.state["play"]["bank"][0]
+    clock.advance(move_seconds - 11)
+    services.host_pause(match, host)
+    clock.advance(40)
+    services.host_resume(match, host)
+    match = fresh(match)
+    view = match.game.view(match.state, Viewer(seat=0))
+    assert datetime.fromisoformat(view["move_deadline"]) - clock.current == timedelta(seconds=11)
+    services.submit_action(match, ada, {"type": "scout", "piece": "K", "square": "e4"})
+    assert fresh(match).state["play"]["bank"][0] == bank
+
+
+def test_the_rules_run_at_the_paused_time_while_paused(clock, sweeper):
+    """An award given during a pause starts its clocks at the pause's time, so the resume moves
+    them like every other clock."""
+    match, ada, bob, host = sweeper
+    clock.advance(5)
+    services.host_pause(match, host)
+    paused_at = clock.current
+    clock.advance(300)
+    services.host_change_clock(match, host, "turn", 30, reason="")
+    match = fresh(match)
+    turn_due = datetime.fromisoformat(match.state["deadlines"]["turn"])
+    started = datetime.fromisoformat(match.state["turn_started"])
+    assert started - (paused_at - timedelta(seconds=5)) == timedelta(seconds=30)
+    assert turn_due > paused_at
+
+
+def test_only_the_host_may_operate(clock, seven, make_user):
+    match, users, host = seven
+    for actor in (users[0], make_user("eve")):
+        for operation, args in (
+            (services.host_pause, ()),
+            (services.host_change_clock, ("round", 60)),
+            (services.host_end_round, ()),
+            (services.host_abort, ("x",)),
+            (services.host_replace_seat, (1, "club")),
+        ):
+            with pytest.raises(ActionError) as refused:
+                operation(match, actor, *args)
+            assert refused.value.code == "forbidden"
+    assert fresh(match).status == Match.Status.LIVE
+    assert not Event.objects.filter(match=match, kind__in=["paused", "aborted"]).exists()
+
+
+@pytest.fixture
+def paths(make_user):
+    """A Glittering Paths match in its first round: (match, ada, bob, host)."""
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="glittering-paths", title="gp", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    return fresh(match), ada, bob, host
+
+
+def test_a_round_ended_during_a_pause_gets_its_whole_interval_after_the_resume(clock, paths):
+    match, ada, bob, host = paths
+    services.host_pause(match, host)
+    clock.advance(300)
+    services.host_end_round(match, host, reason="the board was dealt wrong")
+    match = fresh(match)
+    assert match.state["phase"] == "interval"
+    wait = datetime.fromisoformat(match.state["deadlines"]["next_round"]) - match.paused_at
+    clock.advance(50)
+    services.host_resume(match, host)
+    assert pending(fresh(match))["next_round"] - clock.current == wait
+
+
+def test_ending_a_round_keeps_the_games_words_and_adds_the_hosts_reason(clock, paths):
+    match, ada, bob, host = paths
+    services.host_end_round(match, host, reason="the board was dealt wrong")
+    event = fresh(match).events.last()
+    words = describe(match.game, event.seen_by(Viewer.spectator()), fresh(match).state)
+    assert "Round 1 is over: the host ended the round." in words
+    assert words.endswith("The host's reason: the board was dealt wrong.")
