@@ -60,9 +60,12 @@ class Season(models.Model):
         return reverse("season", args=[self.pk])
 
     def standings(self) -> list[dict[str, Any]]:
-        """Every player with entries this season, by Tokens of Life, then garnets."""
+        """Every player with public entries this season, by Tokens of Life, then garnets: the
+        host's adjustments at once, a match's entries once it has ended (a live match's charges
+        would tell everyone who premoved, and when)."""
         rows = (
-            LedgerEntry.objects.filter(season=self)
+            LedgerEntry.objects.public()
+            .filter(season=self)
             .values("user_id", "user__username", "user__first_name")
             .annotate(garnets=models.Sum("garnets"), tokens=models.Sum("tokens_of_life"))
             .order_by("-tokens", "-garnets", "user__username")
@@ -269,32 +272,75 @@ class Deadline(models.Model):
         return f"{self.key} at {self.due_at:%H:%M:%S}"
 
 
+class AppendOnlyError(Exception):
+    """A ledger entry is never changed or deleted: a correction is a new entry."""
+
+
+class LedgerEntryQuerySet(models.QuerySet):
+    def public(self) -> LedgerEntryQuerySet:
+        """What everyone may count: the host's adjustments, and the entries of ended matches."""
+        ended = [Match.Status.FINISHED, Match.Status.ABORTED]
+        return self.filter(models.Q(match=None) | models.Q(match__status__in=ended))
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("ledger entries are never changed; write a new entry instead")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("ledger entries are never deleted; reverse one instead")
+
+
 class LedgerEntry(models.Model):
-    """Garnets (and Tokens of Life) a player earned or spent: credited by matches, adjustable by
-    the host with a reason. A player's balance is the sum of their entries."""
+    """Garnets (and Tokens of Life) a player earned or spent: credited and charged by matches,
+    adjusted by the host with a reason. Append-only: an entry is never changed or deleted; a
+    correction is a new entry that names the one it ``reverses``. A player's balance is the sum
+    of their entries; every write goes through games/core/ledger.py, which keeps it at 0 or
+    more in each season."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger_entries"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="ledger_entries"
     )
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.PROTECT)
     season = models.ForeignKey(
         Season, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
     )
     garnets = models.IntegerField(default=0)
     tokens_of_life = models.IntegerField(default=0)
     reason = models.CharField(max_length=200)
+    # The host who wrote an adjustment or a reversal; empty for what a match paid or charged.
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_entries_made",
+    )
+    # The entry this one cancels; an entry is reversed at most once (a one-to-one column).
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = LedgerEntryQuerySet.as_manager()
+
     class Meta:
-        ordering = ["-created_at"]
+        ordering = ["-created_at", "-pk"]
         verbose_name_plural = "ledger entries"
 
     def __str__(self) -> str:
-        return f"{self.user}: {self.garnets:+d} garnets ({self.reason})"
+        return f"#{self.pk} {self.user}: {self.garnets:+d} garnets ({self.reason})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("ledger entries are never changed; write a new entry instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("ledger entries are never deleted; reverse one instead")
 
     @staticmethod
     def balance(user: Any, season: Season | None = None) -> dict[str, int]:
-        """A player's totals: in ``season``, or over every entry when None."""
+        """A player's totals, live matches included (what the player sees of their own):
+        in ``season``, or over every entry when None."""
         entries = LedgerEntry.objects.filter(user=user)
         if season is not None:
             entries = entries.filter(season=season)

@@ -1,4 +1,9 @@
-"""Season standings: every player's garnets and Tokens of Life, for players and spectators."""
+"""Season standings: every player's garnets and Tokens of Life, for players and spectators.
+
+The standings are public: they count the host's adjustments at once and a match's entries once
+the match has ended. A signed-in player also sees their own entries and balance at once, live
+matches included (their premoves), and never anyone else's live ones.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +19,14 @@ def season_list(request: HttpRequest) -> HttpResponse:
 
 def season_page(request: HttpRequest, pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=pk)
-    mine = None
+    context = {
+        "season": season,
+        "standings": season.standings(),
+        "matches": season.matches.order_by("-created_at")[:50],
+    }
     if request.user.is_authenticated:
-        mine = LedgerEntry.objects.filter(season=season, user=request.user).select_related("match")
-    return render(
-        request,
-        "core/season.html",
-        {
-            "season": season,
-            "standings": season.standings(),
-            "matches": season.matches.order_by("-created_at")[:50],
-            "my_entries": mine,
-        },
-    )
+        context["my_entries"] = LedgerEntry.objects.filter(
+            season=season, user=request.user
+        ).select_related("match", "reverses")
+        context["my_balance"] = LedgerEntry.balance(request.user, season)
+    return render(request, "core/season.html", context)
