@@ -315,18 +315,94 @@ def submit(state: State, seat: int, action: dict[str, Any], now: datetime) -> Ou
             code="wrong_round",
         )
     cleaned = _clean_submission(state, key, action)
+    charge = _premove_charge(state, key, cleaned["premove"])
     new = copy_json(state)
     replaced = key in new["submissions"]
     new["submissions"][key] = cleaned
     if len(new["submissions"]) == len(new["seats"]):
-        return resolve(new, now, kind="round_resolved", last=seat)
+        outcome = resolve(new, now, kind="round_resolved", last=seat)
+        return _with_prize(outcome, seat, charge, state["round"])
     price = premove_price(new["premoves"][key]) if cleaned["premove"] else 0
     return Outcome(
         state=new,
         kind="submitted",
         public={"seat": seat, "submitted": sorted(int(k) for k in new["submissions"])},
         private={seat: {"submission": cleaned, "replaced": replaced, "premove_price": price}},
+        prizes={seat: charge} if charge else {},
     )
+
+
+# --- premoves and the season ledger ---------------------------------------------------------------
+# A premove is paid when its sealed submission is accepted (the core checks the price against the
+# player's season ledger under its lock, and refuses it if it does not fit), given back when a
+# replacement drops it or when the round never runs; the round's resolution charges nothing. The
+# charge is a prize of the submission's event: only the seat and the host learn of it.
+
+
+def premove_cost(state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
+    """What a submission adds to the seat's charges: a premove's price, unless the seat's
+    submission of this round already paid for one (a replacement that keeps it)."""
+    if action.get("type") != "submit" or action.get("premove") is not True:
+        return {}
+    key = str(seat)
+    if _pending_premove(state, key) or key not in state.get("premoves", {}):
+        return {}
+    return {"garnets": premove_price(state["premoves"][key])}
+
+
+def _pending_premove(state: State, key: str) -> bool:
+    """Has this seat a submission of the running round that paid for a premove?"""
+    sub = state.get("submissions", {}).get(key) if state.get("phase") == "round" else None
+    return bool(sub and sub["premove"])
+
+
+def _premove_charge(state: State, key: str, premove: bool) -> dict[str, Any]:
+    """The prize of a submission that asks (or no longer asks) for a premove."""
+    paid = _pending_premove(state, key)
+    if premove == paid:
+        return {}
+    price = premove_price(state["premoves"][key])
+    if premove:
+        return {"garnets": -price, "reason": f"premove in round {state['round']}"}
+    return {"garnets": price, "reason": f"premove in round {state['round']} withdrawn"}
+
+
+def pending_premove_refunds(state: State) -> dict[int, dict[str, Any]]:
+    """The premoves paid for a round that will never run (the match ends before it resolves):
+    a prize per seat giving each back."""
+    if state.get("phase") != "round":
+        return {}
+    return {
+        int(key): {
+            "garnets": premove_price(state["premoves"][key]),
+            "reason": f"premove in round {state['round']} given back: it never ran",
+        }
+        for key in state["submissions"]
+        if _pending_premove(state, key)
+    }
+
+
+def _with_prize(outcome: Outcome, seat: int, prize: dict[str, Any], round_number: int) -> Outcome:
+    """``outcome`` paying ``seat`` a premove's ``prize`` too: one entry per seat and event, its
+    reason saying what the premove took or gave back beside the result."""
+    if not prize:
+        return outcome
+    if seat not in outcome.prizes:
+        outcome.prizes[seat] = prize
+        return outcome
+    merged = dict(outcome.prizes[seat])
+    merged["garnets"] = merged.get("garnets", 0) + prize["garnets"]
+    amount = abs(prize["garnets"])
+    if prize["garnets"] < 0:
+        merged["reason"] = (
+            f"the result, less {amount} garnets for the premove in round {round_number}"
+        )
+    else:
+        merged["reason"] = (
+            f"the result, and {amount} garnets back for the premove in round {round_number}"
+        )
+    outcome.prizes[seat] = merged
+    return outcome
 
 
 def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) -> Outcome:
@@ -341,7 +417,6 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
     cards: dict[str, str | None] = {}
     points: dict[str, dict[str, int]] = {}
     prices: dict[str, int] = {}
-    prizes: dict[int, dict[str, int]] = {}
     for key in _seat_keys(state):
         sub = subs.get(key)
         card = sub["card"] if sub else None
@@ -360,11 +435,9 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
         state["scores"][key] += points[key]["points"]
         if card is not None:
             state["played"][key].append(card)
-        if sub and sub["premove"]:
-            price = premove_price(state["premoves"][key])
+        if sub and sub["premove"]:  # paid when the submission was accepted
+            prices[key] = premove_price(state["premoves"][key])
             state["premoves"][key] += 1
-            prices[key] = price
-            prizes[int(key)] = {"garnets": -price}
     public = {
         "round": round_number,
         "board_before": before,
@@ -399,15 +472,11 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
     if last is not None:
         out_public["seat"] = last
     if round_number >= ROUNDS:
-        outcome = _finish(state, now, kind=kind, public=out_public, private=private)
-        for seat, prize in prizes.items():
-            outcome.prizes.setdefault(seat, {"garnets": 0, "tokens": 0})
-            outcome.prizes[seat]["garnets"] += prize["garnets"]
-        return outcome
+        return _finish(state, now, kind=kind, public=out_public, private=private)
     state["round"] = round_number + 1
     _start_phase(state, "round", now)
     out_public["next_round"] = state["round"]
-    return Outcome(state=state, kind=kind, public=out_public, private=private, prizes=prizes)
+    return Outcome(state=state, kind=kind, public=out_public, private=private)
 
 
 # --- the end -------------------------------------------------------------------------------------
@@ -574,9 +643,12 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     if not new["scores"]:
         new["scores"] = {k: 0 for k in seats}
     new["submissions"] = {}
-    return _finish(
+    outcome = _finish(
         new, now, kind="adjudicated", public={"winner": winner}, winner_by_host=str(winner)
     )
+    for seat, refund in pending_premove_refunds(state).items():
+        _with_prize(outcome, seat, refund, state["round"])
+    return outcome
 
 
 ACTIONS = {"bid": bid, "submit": submit}

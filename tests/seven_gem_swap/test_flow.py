@@ -354,15 +354,79 @@ def test_it_scores_nothing_without_a_submission_when_the_host_says_so() -> None:
 
 def test_it_charges_a_premove_two_garnets_doubling_each_use() -> None:
     state = in_rounds(2)
-    state = act(state, 0, submit(0, "A1", "", premove=True)).state
-    outcome = act(state, 1, submit(1, "B1"))
-    assert outcome.prizes == {0: {"garnets": -2}}
+    outcome = act(state, 0, submit(0, "A1", "", premove=True))
+    assert outcome.prizes == {0: {"garnets": -2, "reason": "premove in round 1"}}
+    outcome = act(outcome.state, 1, submit(1, "B1"))
+    assert outcome.prizes == {}  # the round charges nothing: the submission paid
     assert outcome.private[0]["premove_price"] == 2
     assert "premove" not in json.dumps(outcome.public)
-    state = act(outcome.state, 0, submit(0, "A1", card="O", premove=True)).state
-    outcome = act(state, 1, submit(1, "B1", card="R"))
-    assert outcome.prizes == {0: {"garnets": -4}}
+    outcome = act(outcome.state, 0, submit(0, "A1", card="O", premove=True))
+    assert outcome.prizes == {0: {"garnets": -4, "reason": "premove in round 2"}}
+    outcome = act(outcome.state, 1, submit(1, "B1", card="R"))
     assert flow.view(outcome.state, Viewer(seat=0))["me"]["premove_price"] == 8
+
+
+def test_it_refunds_the_premove_of_a_replaced_submission_that_drops_it() -> None:
+    state = act(in_rounds(2), 0, submit(0, "A1", "D", premove=True)).state
+    outcome = act(state, 0, submit(0, "A1", "DD"))
+    assert outcome.prizes == {0: {"garnets": 2, "reason": "premove in round 1 withdrawn"}}
+    assert outcome.private[0]["premove_price"] == 0
+    outcome = act(outcome.state, 0, submit(0, "A1", "D", premove=True))
+    assert outcome.prizes == {0: {"garnets": -2, "reason": "premove in round 1"}}
+
+
+def test_it_charges_nothing_more_for_a_replacement_that_keeps_the_premove() -> None:
+    state = act(in_rounds(2), 0, submit(0, "A1", "D", premove=True)).state
+    outcome = act(state, 0, submit(0, "A1", "DD", premove=True))
+    assert outcome.prizes == {}
+    assert outcome.private[0]["premove_price"] == 2
+
+
+def test_it_prices_a_submission_by_what_it_adds_to_the_seats_charges() -> None:
+    state = in_rounds(2)
+    premove = submit(0, "A1", "D", premove=True)
+    assert flow.premove_cost(state, 0, premove) == {"garnets": 2}
+    assert flow.premove_cost(state, 0, submit(0, "A1", "D")) == {}
+    state = act(state, 0, premove).state
+    assert flow.premove_cost(state, 0, premove) == {}
+    assert flow.premove_cost(state, 0, {"type": "bid", "premove": True}) == {}
+
+
+def test_the_submission_that_closes_a_round_pays_its_premove() -> None:
+    state = act(in_rounds(2), 0, submit(0, "A1")).state
+    outcome = act(state, 1, submit(1, "B1", premove=True))
+    assert outcome.kind == "round_resolved"
+    assert outcome.prizes == {1: {"garnets": -2, "reason": "premove in round 1"}}
+    assert outcome.state["premoves"] == {"0": 0, "1": 1}
+
+
+def test_the_submission_that_closes_the_last_round_pays_its_premove_beside_the_result() -> None:
+    outcomes = play_out(in_rounds(2), {})
+    state = outcomes[-3].state  # round 8, nobody has submitted yet
+    assert state["round"] == 8 and state["submissions"] == {}
+    state = act(state, 0, submit(0, "A1", card="V")).state
+    last = act(state, 1, submit(1, "B1", card="V", premove=True))
+    assert last.state["phase"] == "over"
+    # Orange's 6 garnets for the result less the 2 of the premove, in one entry.
+    assert last.prizes[1] == {
+        "garnets": 6 - 2,
+        "tokens": 2,
+        "reason": "the result, less 2 garnets for the premove in round 8",
+    }
+    assert last.prizes[0] == {"garnets": 5, "tokens": 0}
+
+
+def test_a_winner_named_mid_round_gives_back_the_premoves_that_never_ran() -> None:
+    state = act(round_two(3), 0, submit(0, "A1", card="O", premove=True)).state
+    outcome = flow.adjudicate(state, {"winner": 2}, T0)
+    assert outcome.prizes[0]["garnets"] == 2
+    assert (
+        outcome.prizes[0]["reason"] == "the result, and 2 garnets back for the premove in round 2"
+    )
+    assert outcome.prizes[1] == {"garnets": 0, "tokens": 0}
+    assert flow.pending_premove_refunds(state) == {
+        0: {"garnets": 2, "reason": "premove in round 2 given back: it never ran"}
+    }
 
 
 def test_it_runs_the_premovers_moves_one_step_ahead() -> None:
