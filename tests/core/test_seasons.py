@@ -81,3 +81,16 @@ def test_the_host_makes_a_season_current_in_the_dashboard(client, make_user, sea
     assert response.status_code == 302
     assert Season.current() == first
     assert Season.objects.filter(is_current=True).count() == 1
+
+
+def test_a_rematch_joins_the_season_of_its_match(make_user, season):
+    host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
+    )
+    seats = list(match.seats.all())
+    services.take_seat(match, ada, seats[0].invite_token)
+    services.take_seat(match, bob, seats[1].invite_token)
+    services.host_abort(match, host)
+    Season.objects.filter(pk=season.pk).update(is_current=False)  # a new season began since
+    assert services.rematch(match, host).season == season
