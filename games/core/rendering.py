@@ -36,6 +36,9 @@ def view_of(
             "status": match.status,
             "title": match.title,
             "result": match.result,
+            # While paused, the moment the clocks stopped: a page shows each clock's time left
+            # as of then ("0:11 left, stopped while paused").
+            "paused_at": match.paused_at.isoformat() if match.paused_at else None,
         },
         "viewer": {"seat": viewer.seat, "host": viewer.is_host, "audience": viewer.audience},
     }

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 from django.utils.dateparse import parse_datetime
 
 from games.core import broadcast, clock, ledger
@@ -80,6 +80,7 @@ def _append(
     )
     match.save()
     _sync_deadlines(match, clocks_before)
+    match.rows_live = match.status == Match.Status.LIVE
     ledger.credit_prizes(match, outcome.prizes)
     _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
     transaction.on_commit(lambda: broadcast.announce(match, event))
@@ -104,13 +105,16 @@ def state_deadlines(state: dict[str, Any]) -> dict[str, datetime]:
 
 
 def _clock_rows(match: Match) -> dict[str, datetime]:
-    """The clocks that have pending Deadline rows: those of a live match's state."""
-    return state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
+    """The clocks that have pending Deadline rows: those of the state while the match was live
+    when it was locked or last recorded (a pause or an abort sets the status before recording
+    it, and its rows must still be cancelled; a resume's must be written)."""
+    live = getattr(match, "rows_live", match.status == Match.Status.LIVE)
+    return state_deadlines(match.state) if live else {}
 
 
 def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
     """Mirror the clocks of the state into Deadline rows, touching only those that changed."""
-    wanted = _clock_rows(match)
+    wanted = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
     changed = [key for key, due in before.items() if wanted.get(key) != due]
     if changed:
         Deadline.objects.filter(
@@ -131,6 +135,7 @@ def _lock(match_id: int, *, client_action_id: str | None = None, user: Any = Non
     (``earlier_version``): ids are unique per seat, so two players' ids never answer for each
     other."""
     rows = Match.objects.select_for_update(of=("self",)).with_seats()
+    rows = rows.annotate(rows_live=Q(status=Match.Status.LIVE))
     if client_action_id and getattr(user, "pk", None) is not None:
         their_seat = Seat.objects.filter(match=OuterRef(OuterRef("pk")), user=user.pk)
         earlier = Event.objects.filter(

@@ -209,3 +209,36 @@ def test_ending_a_round_keeps_the_games_words_and_adds_the_hosts_reason(clock, p
     words = describe(match.game, event.seen_by(Viewer.spectator()), fresh(match).state)
     assert "Round 1 is over: the host ended the round." in words
     assert words.endswith("The host's reason: the board was dealt wrong.")
+
+
+def page_of(client, match: Match, user) -> str:
+    client.force_login(user)
+    return client.get(match.get_absolute_url()).content.decode()
+
+
+def test_a_paused_pointsweeper_shows_the_move_time_it_keeps(client, clock, sweeper):
+    match, ada, bob, host = sweeper
+    clock.advance(match.state["settings"]["move_seconds"] - 11)
+    services.host_pause(match, host)
+    clock.advance(40)
+    page = page_of(client, match, ada)
+    assert "Move time 0:11 left, stopped while the match is paused" in page
+
+
+def test_an_aborted_pointsweeper_asks_no_one_to_move(client, clock, sweeper):
+    match, ada, bob, host = sweeper
+    services.host_abort(match, host, reason="the season was cancelled")
+    page = page_of(client, match, ada)
+    assert "Your move" not in page and "to move" not in page
+    assert "The host aborted the match" in page
+    assert not pending(fresh(match)) and fresh(match).state["deadlines"] == {}
+    assert "The host's reason: the season was cancelled" in page
+
+
+def test_a_pause_cancels_the_clock_rows_and_a_resume_writes_them_again(clock, seven):
+    match, users, host = seven
+    services.host_pause(match, host)
+    assert pending(fresh(match)) == {}
+    services.host_resume(match, host)  # a pause of no time at all
+    match = fresh(match)
+    assert pending(match) == services.state_deadlines(match.state) != {}

@@ -107,3 +107,16 @@ def host_console(match: Any) -> dict[str, Any]:
     from games.core import clock, hosting
 
     return hosting.console(match, clock.now())
+
+
+@register.filter
+def left_at(due: str | None, at: str | None) -> str:
+    """The time a clock due at ``due`` had left at ``at`` (both ISO times), as "0:11"."""
+    from datetime import datetime
+
+    from games.core.replaying import clock_left
+
+    if not due or not at:
+        return ""
+    span = datetime.fromisoformat(due) - datetime.fromisoformat(at)
+    return clock_left(int(span.total_seconds()))
