@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from games.core import services
-from games.core.gamedef import ActionError, SeatInfo, award_value, seat_label
+from games.core.gamedef import ActionError, SeatInfo, award_value, run_rules, seat_label
 from games.core.models import Match
 
 Form = Mapping[str, Any]
@@ -173,6 +173,16 @@ def _choices(match: Match, state: dict[str, Any]) -> list[dict[str, str]]:
     return choices
 
 
+def _decides(match: Match, value: str, now: datetime) -> bool:
+    """Does the game accept the award ``value`` on the match's state now (a dry run of the
+    pure rule: nothing is recorded)?"""
+    try:
+        run_rules(match.game.adjudicate, match.state, json.loads(value), now)
+    except ActionError:
+        return False
+    return True
+
+
 def correction_choices(match: Match) -> list[dict[str, str]]:
     """The results the host may put in place of a finished match's: each seat winning, as the
     game would award it on the state just before the match ended."""
@@ -229,6 +239,8 @@ def console(match: Match, now: datetime) -> dict[str, Any]:
     if not clocks:
         offered.discard("clock")
     awards = _choices(match, match.state) if offered & {"award", "settle"} else []
+    if "settle" in offered:  # a finished match: only what its game still decides
+        awards = [a for a in awards if _decides(match, a["value"], now)]
     if not awards:
         offered -= {"award", "settle"}
     corrections = correction_choices(match) if "correct" in offered else []

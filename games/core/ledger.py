@@ -126,7 +126,9 @@ def _refuse(entry: LedgerEntry, before: int, change: int, currency: str, by_play
 # --- what matches pay and charge ----------------------------------------------------------------
 
 
-def credit_prizes(match: Match, prizes: dict[int, dict[str, Any]]) -> list[LedgerEntry]:
+def credit_prizes(
+    match: Match, prizes: dict[int, dict[str, Any]], version: int | None = None
+) -> list[LedgerEntry]:
     """What an event pays or charges each seat goes into its player's ledger (bots hold none).
     A charge (a premove) is checked against the player's balance under the lock as it is
     written, and refused to the player if it no longer fits. A game charges only in an action
@@ -137,11 +139,13 @@ def credit_prizes(match: Match, prizes: dict[int, dict[str, Any]]) -> list[Ledge
     for seat in match.seats.all():
         prize = prizes.get(seat.index)
         if prize and seat.user_id is not None:
-            entries.append(_prize_entry(match, seat, prize))
+            entries.append(_prize_entry(match, seat, prize, version))
     return _write(entries, by_player=True)
 
 
-def _prize_entry(match: Match, seat: Seat, prize: dict[str, Any]) -> LedgerEntry:
+def _prize_entry(
+    match: Match, seat: Seat, prize: dict[str, Any], version: int | None
+) -> LedgerEntry:
     garnets, tokens = int(prize.get("garnets", 0)), int(prize.get("tokens", 0))
     reason = str(prize.get("reason") or "")
     if not reason:
@@ -153,6 +157,7 @@ def _prize_entry(match: Match, seat: Seat, prize: dict[str, Any]) -> LedgerEntry
         garnets=garnets,
         tokens_of_life=tokens,
         reason=reason[:200],
+        version=version,
     )
 
 
@@ -234,7 +239,9 @@ def reverse_entries(entries: list[LedgerEntry], actor: Any, reason: str) -> list
         return _write([_reversal(e, actor, reason) for e in entries], by_player=False)
 
 
-def reverse_match_entries(match: Match, actor: Any, reason: str) -> list[LedgerEntry]:
+def reverse_match_entries(
+    match: Match, actor: Any, reason: str, from_version: int | None = None
+) -> list[LedgerEntry]:
     """For "correct a finished result": reverse every entry of the match that stands (neither
     reversed nor itself a reversal), naming it, with the host's reason; returns the reversals.
     The caller then writes the corrected entries with ``credit_prizes`` in the same
@@ -248,6 +255,8 @@ def reverse_match_entries(match: Match, actor: Any, reason: str) -> list[LedgerE
     standing = LedgerEntry.objects.filter(
         match=match, reverses__isnull=True, reversed_by__isnull=True
     )
+    if from_version is not None:  # what the event that finished the match and later ones paid
+        standing = standing.filter(version__gte=from_version)
     return reverse_entries(
         list(standing.select_related("user", "match").order_by("pk")), actor, reason
     )

@@ -118,6 +118,8 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The version of the event that finished it: a correction of the result starts before it.
+    finished_version = models.PositiveIntegerField(null=True, blank=True)
 
     objects = MatchQuerySet.as_manager()
 
@@ -315,6 +317,9 @@ class LedgerEntry(models.Model):
         related_name="ledger_entries_made",
     )
     # The entry this one cancels; an entry is reversed at most once (a one-to-one column).
+    # The version of the match's event that wrote it (empty for the host's adjustments): a
+    # correction of a finished result reverses what the finishing event and later ones paid.
+    version = models.PositiveIntegerField(null=True, blank=True)
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )

@@ -64,6 +64,7 @@ def _append(
         match.status = Match.Status.FINISHED
         match.result = outcome.result
         match.finished_at = now
+        match.finished_version = match.version
     event = Event.objects.create(
         match=match,
         version=match.version,
@@ -81,7 +82,7 @@ def _append(
     match.save()
     _sync_deadlines(match, clocks_before)
     match.rows_live = match.status == Match.Status.LIVE
-    ledger.credit_prizes(match, outcome.prizes)
+    ledger.credit_prizes(match, outcome.prizes, version=match.version)
     _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
     transaction.on_commit(lambda: broadcast.announce(match, event))
     return event
@@ -729,15 +730,14 @@ def _check_still_offered(match: Match, award: dict[str, Any]) -> None:
 
 
 def finishing_event(match: Match) -> Event | None:
-    """The event that finished ``match`` (the match's ``finished_at`` is its time)."""
-    if match.status != Match.Status.FINISHED or match.finished_at is None:
+    """The event that finished ``match``."""
+    if match.status != Match.Status.FINISHED:
         return None
-    return (
-        match.events.filter(created_at=match.finished_at)
-        .order_by("-version")
-        .defer("state")
-        .first()
-    )
+    if match.finished_version is not None:
+        return match.events.defer("state").filter(version=match.finished_version).first()
+    # Finished before the version was kept: the first event at the moment it finished.
+    at_finish = match.events.defer("state").filter(created_at=match.finished_at)
+    return at_finish.order_by("version").first()
 
 
 def state_before_finish(match: Match) -> dict[str, Any] | None:
@@ -748,6 +748,47 @@ def state_before_finish(match: Match) -> dict[str, Any] | None:
         return None
     before = match.events.filter(version=finished.version - 1).values_list("state", flat=True)
     return before.first()
+
+
+def host_correct_result(match: Match, actor: Any, award: dict[str, Any], reason: str) -> None:
+    """Put a corrected result in place of a finished match's: the game decides ``award`` on
+    the state just before the match ended (as if the host had awarded it then); what the
+    finishing event and later ones paid is reversed in the ledger by new entries naming them,
+    and the corrected prizes are written."""
+    with transaction.atomic():
+        refusal = ActionError("only a finished match's result can be corrected", "not_finished")
+        locked = _hosted(match, actor, {Match.Status.FINISHED}, refusal)
+        said = _said(reason)
+        if not said:
+            raise ActionError("say why you correct the result", code="reason_needed")
+        finished = finishing_event(locked)
+        before = state_before_finish(locked)
+        if finished is None or before is None:
+            raise ActionError("this match's end cannot be found to correct", code="no_finish")
+        decision = {key: value for key, value in award.items() if key != "reason"}
+        outcome = run_rules(locked.game.adjudicate, before, decision, finished.created_at)
+        if outcome.result is None:
+            raise ActionError("a correction names who wins the match", code="bad_award")
+        ledger.reverse_match_entries(
+            locked, actor, f"correction: {said['host_reason']}", from_version=finished.version
+        )
+        result = {**outcome.result, **said, "corrected": True}
+        words = result.get("summary") or _winner_words(locked, result.get("winner"))
+        public = {"summary": words, "was": (locked.result or {}).get("winner"), **said}
+        locked.result = result
+        correction = Outcome(
+            state=outcome.state,
+            kind="result_corrected",
+            public=public,
+            private=outcome.private,
+            prizes=outcome.prizes,
+        )
+        _append(locked, correction, actor=actor, now=clock.now())
+
+
+def _winner_words(match: Match, winner: Any) -> str:
+    seat = next((s for s in match.seats.all() if s.index == winner), None)
+    return f"{seat.player_name} wins" if seat is not None else "no single winner"
 
 
 def host_replace_seat(

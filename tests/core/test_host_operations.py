@@ -9,7 +9,7 @@ import pytest
 
 from games.core import services
 from games.core.gamedef import ActionError, Viewer
-from games.core.models import Deadline, Event, Match
+from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.replaying import describe
 from games.seven_gem_swap import engine as sgs_engine
 
@@ -242,3 +242,73 @@ def test_a_pause_cancels_the_clock_rows_and_a_resume_writes_them_again(clock, se
     services.host_resume(match, host)  # a pause of no time at all
     match = fresh(match)
     assert pending(match) == services.state_deadlines(match.state) != {}
+
+
+def balances(*users) -> list[tuple[int, int]]:
+    return [tuple(LedgerEntry.balance(user).values()) for user in users]
+
+
+def test_a_wrong_award_is_corrected_by_reversing_entries_and_writing_new_ones(clock, seven):
+    match, (ada, bob), host = seven
+    services.host_adjudicate(match, host, {"winner": 0, "reason": "Bob left"})
+    assert balances(ada, bob)[0][1] == 2 and balances(ada, bob)[1][1] == 0
+    paid = list(LedgerEntry.objects.filter(match=match))
+    services.host_correct_result(match, host, {"winner": 1}, reason="I awarded the wrong player")
+    match = fresh(match)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["winner"] == 1 and match.result["corrected"] is True
+    assert balances(ada, bob)[0][1] == 0 and balances(ada, bob)[1][1] == 2
+    for entry in paid:  # never edited, each reversed by a new entry that names it
+        entry.refresh_from_db()
+        assert entry.reversed_by.reason == "correction: I awarded the wrong player"
+    event = match.events.last()
+    assert (event.kind, event.actor) == ("result_corrected", host)
+    words = describe(match.game, event.seen_by(Viewer.spectator()), match.state)
+    assert words.startswith("The host corrected the result:")
+    assert words.endswith(": I awarded the wrong player.")
+
+
+def test_a_correction_of_a_correction_reverses_only_what_stands(clock, seven):
+    match, (ada, bob), host = seven
+    services.host_adjudicate(match, host, {"winner": 0})
+    services.host_correct_result(match, host, {"winner": 1}, reason="wrong player")
+    services.host_correct_result(match, host, {"winner": 0}, reason="it was right at first")
+    assert balances(ada, bob)[0][1] == 2 and balances(ada, bob)[1][1] == 0
+    assert fresh(match).result["winner"] == 0
+
+
+def test_a_correction_needs_a_finished_match_and_a_reason(clock, seven):
+    match, users, host = seven
+    with pytest.raises(ActionError) as refused:
+        services.host_correct_result(match, host, {"winner": 1}, reason="x")
+    assert refused.value.code == "not_finished"
+    services.host_adjudicate(match, host, {"winner": 0})
+    with pytest.raises(ActionError) as refused:
+        services.host_correct_result(match, host, {"winner": 1}, reason="  ")
+    assert refused.value.code == "reason_needed"
+
+
+def test_a_seat_is_replaced_by_a_substitute_through_a_new_invite(clock, seven, make_user):
+    match, (ada, bob), host = seven
+    old_token = match.seats.get(index=1).invite_token
+    services.host_replace_seat(match, host, 1, reason="Bob left the season")
+    seat = fresh(match).seats.get(index=1)
+    assert seat.user is None and seat.invite_token != old_token
+    with pytest.raises(ActionError):
+        services.submit_action(match, bob, {"type": "submit", "gem": "A1", "moves": ""})
+    carol = make_user("carol")
+    with pytest.raises(ActionError):
+        services.take_seat(match, carol, old_token)
+    services.take_seat(match, carol, seat.invite_token)
+    match = fresh(match)
+    assert match.seat_of(carol).index == 1 and match.status == Match.Status.LIVE
+    kinds = list(match.events.order_by("-version").values_list("kind", flat=True)[:2])
+    assert kinds == ["seat_taken", "seat_replaced"]
+
+
+def test_a_seat_is_replaced_by_a_bot_that_plays_on(clock, seven):
+    match, (ada, bob), host = seven
+    services.host_replace_seat(match, host, 1, bot_level="club", reason="Bob left")
+    assert fresh(match).seats.get(index=1).bot_level == "club"
+    clock.advance(30)
+    assert services.run_bots() >= 1
