@@ -94,10 +94,11 @@ class MatchSocket:
 
     Like the page (static/js/match.js) it keeps itself current: when the connection drops it
     reconnects with backoff, asking for what it missed after ``version``; when an update skips
-    a version it asks for a resync; ``version`` only ever moves through versions it has seen in
-    order, so a client that reads on holds every event gap-free. ``act`` resends its action after
-    a reconnect (action ids are idempotent: an action that had been applied is acknowledged as a
-    duplicate). The first connect is not retried: a wrong URL or a refused origin fails at once.
+    a version, or an ack or a pong names a version it does not hold, it asks for a resync at
+    once; ``version`` only ever moves through versions it has seen in order, so a client that
+    reads on holds every event gap-free. ``act`` resends its action after a reconnect (action
+    ids are idempotent: an action that had been applied is acknowledged as a duplicate). The
+    first connect is not retried: a wrong URL or a refused origin fails at once.
     """
 
     def __init__(
@@ -127,6 +128,7 @@ class MatchSocket:
         self.frames: list[dict[str, Any]] = []
         self.reconnects = 0
         self._resync_asked_at: int | None = None
+        self._behind_asked_at: int | None = None
         self._connection: Any = None
         self._unanswered: dict[str, str] = {}  # action id -> the message, until answered
         self._lock = asyncio.Lock()
@@ -183,7 +185,7 @@ class MatchSocket:
                     self._connection = None
                 else:
                     self.reconnects += 1
-                    self._resync_asked_at = None
+                    self._resync_asked_at = self._behind_asked_at = None
                     return self._connection
 
     async def _receive_text(self) -> str:
@@ -228,7 +230,23 @@ class MatchSocket:
                 # A frame went missing (a lost broadcast): ask for everything after ours.
                 self._resync_asked_at = self.version
                 await self.resync(self.version)
+        elif kind in ("ack", "pong") and self._names_newer(frame):
+            await self._behind()
         return frame
+
+    def _names_newer(self, frame: dict[str, Any]) -> bool:
+        """Does an ack or a pong name a version not held yet? An ack's update normally follows
+        it; if it never comes (its worker died right after the ack, the layer lost it), the ack
+        is the only sign: it is asked about once."""
+        if frame.get("version", 0) <= self.version:
+            return False
+        return frame["type"] == "pong" or self._behind_asked_at != self.version
+
+    async def _behind(self) -> None:
+        """Ask for what follows the version held, having dropped nothing: the server sends only
+        what this connection has not sent already (a version read when that is nothing)."""
+        self._behind_asked_at = self.version
+        await self.send({"type": "resync", "since": self.version, "behind": True})
 
     async def recv_until(self, kind: str, timeout: float = 5.0, **fields: Any) -> dict[str, Any]:
         """Read frames until one of type ``kind`` whose fields match; return it."""

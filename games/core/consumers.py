@@ -120,10 +120,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             except Exception:
                 log.warning("could not join %s again", group)
 
-    async def _version_now(self) -> int:
-        """The match's current version, read at most once a second per connection."""
+    async def _version_now(self, *, fresh: bool = False) -> int:
+        """The match's current version, read at most once a second per connection (unless
+        ``fresh``)."""
         now = time.monotonic()
-        if now - self.version_read_at > 1.0:
+        if fresh or now - self.version_read_at > 1.0:
             read = database_sync_to_async(self._current_version, thread_sensitive=False)
             self.version_seen = await read()
             self.version_read_at = now
@@ -189,11 +190,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 {"type": "pong", "server_time": int(time.time() * 1000), "version": version}
             )
         elif message["type"] == "resync":
-            # The viewer says what it holds (it may have dropped frames): send from there, with
-            # every panel again.
-            self.panels_sent = {}
-            self.sent_version = message["since"]
-            await self._catch_up(message["since"])
+            await self._resync(message["since"], behind=message.get("behind") is True)
         elif message["type"] == "draft":
             await self._draft(message["draft"])
         elif message["type"] == "action":
@@ -263,8 +260,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send(reply.frame)
         await broadcast.send_messages(reply.broadcasts)
 
+    async def _resync(self, since: int, *, behind: bool) -> None:
+        if behind:
+            # The viewer dropped nothing; a frame (an ack, a pong) named a version it does not
+            # hold yet. What this connection sent is on its way: send only what came after it
+            # (nothing, unless a broadcast was lost).
+            held = max(since, self.sent_version)
+            if await self._version_now(fresh=True) > held:
+                await self._catch_up(held)
+            return
+        # The viewer says what it holds (it may have dropped frames): send from there, with
+        # every panel again.
+        self.panels_sent = {}
+        self.sent_version = since
+        await self._catch_up(since)
+
     async def _catch_up(self, since: int | None) -> None:
         frames = await database_sync_to_async(self._frames_since, thread_sensitive=False)(since)
+        if since is not None and not (frames and frames[0].full):
+            self.sent_version = max(self.sent_version, since)  # the viewer holds ``since``
         for frame in frames:
             await self._send_frame(frame)
 

@@ -44,6 +44,7 @@
     socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "?since=" + version);
     socket.onopen = () => {
       retry = 0;
+      behindAskedAt = null;
       setConnection("live", "connected");
       document.dispatchEvent(new CustomEvent("gem:open"));
     };
@@ -123,8 +124,11 @@
       refused(frame); // chat errors are shown beside the chat box by chat.js
     } else if (frame.type === "pong") {
       // A frame the server sent may have been lost on the way: catch up from what we hold.
-      if (frame.version > version) socket.send(JSON.stringify({ type: "resync", since: version }));
+      if (frame.version > version) askBehind();
     } else if (frame.type === "ack") {
+      // Its update normally follows; if it never comes (its worker died right after the ack),
+      // the ack is the only sign. Asking costs the server a version read, not a frame.
+      if (frame.version > version && behindAskedAt !== version) askBehind();
       const entry = pending.get(frame.id);
       pending.delete(frame.id);
       if (entry && entry.form) {
@@ -135,6 +139,14 @@
       refreshControls();
     }
     root.dataset.version = String(version);
+  }
+
+  // A frame named a version newer than the page holds, and the page dropped nothing (else it
+  // asks for a plain resync): the server sends only what this connection has not sent yet.
+  let behindAskedAt = null;
+  function askBehind() {
+    behindAskedAt = version;
+    socket.send(JSON.stringify({ type: "resync", since: version, behind: true }));
   }
 
   // The view of the newest frame lives once in the page, in #match-view; game scripts read it.

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
+import websockets
 
 from games.core import broadcast, services
-from games.core.client import ArenaClient
+from games.core.client import ArenaClient, MatchSocket
 from games.core.models import Event
 from tests.live_server import in_db, seat_ada_and_bob
 
@@ -98,3 +100,31 @@ async def test_a_lost_broadcast_is_noticed_at_the_next_update_and_resynced(
         await watcher.wait_version(6)
         await ada_ws.wait_version(6)
     assert update_versions(watcher) == [4, 6, 5, 6]
+
+
+async def test_an_ack_naming_a_version_the_client_lacks_makes_it_resync_at_once():
+    """The update of an acknowledged action never comes (its broadcast was lost, say its worker
+    died right after the ack): the ack itself shows the client it is behind."""
+    asked: list[dict] = []
+
+    async def server(connection) -> None:  # type: ignore[no-untyped-def]
+        await connection.send(json.dumps({"type": "full", "version": 3, "view": {}}))
+        async for text in connection:
+            message = json.loads(text)
+            asked.append(message)
+            if message["type"] == "action":
+                ack = {"type": "ack", "id": message["id"], "version": 4, "duplicate": False}
+                await connection.send(json.dumps(ack))
+            elif message["type"] == "resync" and message["since"] == 3:
+                event = {"version": 4, "kind": "added", "seat": 0, "data": {}}
+                update = {"type": "update", "version": 4, "event": event, "view": {}}
+                await connection.send(json.dumps(update))
+
+    async with websockets.serve(server, "127.0.0.1", 0) as fake:
+        port = fake.sockets[0].getsockname()[1]
+        url = f"ws://127.0.0.1:{port}/ws/m/m1/?format=json"
+        async with MatchSocket(url, origin="http://127.0.0.1", cookie=None) as socket_:
+            await socket_.recv_until("full")
+            assert await socket_.act({"type": "add", "amount": 1}) == 4
+            await socket_.wait_version(4)
+    assert asked[1] == {"type": "resync", "since": 3, "behind": True}

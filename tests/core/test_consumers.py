@@ -244,6 +244,52 @@ async def test_a_pong_tells_a_client_that_missed_a_frame_the_current_version(tal
     await watcher.disconnect()
 
 
+async def add(socket, version: int, action_id: str) -> None:
+    await socket.send_json_to(
+        {
+            "type": "action",
+            "id": action_id,
+            "version": version,
+            "action": {"type": "add", "amount": 1},
+        }
+    )
+
+
+async def test_a_viewer_only_behind_is_sent_only_what_its_connection_has_not_sent(tally):
+    match, ada, *_ = tally
+    socket = await connect(match, ada)
+    full = await receive(socket)
+    await add(socket, full["version"], "b1")
+    ack, update = await receive(socket), await receive(socket)
+    assert (ack["type"], update["type"]) == ("ack", "update")
+    # The ack named a version the page did not hold yet, so it asked (dropping nothing) while
+    # the update was on its way: the update is not sent again.
+    await socket.send_json_to({"type": "resync", "since": full["version"], "behind": True})
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+async def test_a_viewer_behind_a_lost_broadcast_gets_it_when_it_asks(tally, monkeypatch):
+    from games.core import broadcast
+
+    match, ada, *_ = tally
+    socket = await connect(match, ada)
+    full = await receive(socket)
+
+    async def lost(announcements):
+        return None
+
+    monkeypatch.setattr(broadcast, "send", lost)
+    await add(socket, full["version"], "b2")
+    ack = await receive(socket)
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.send_json_to({"type": "resync", "since": full["version"], "behind": True})
+    update = await receive(socket)
+    assert update["type"] == "update" and update["version"] == ack["version"]
+    assert 'id="game-state"' in update["html"]
+    await socket.disconnect()
+
+
 async def test_a_frame_the_layer_fails_to_send_is_sent_again(monkeypatch):
     from games.core import broadcast
 
