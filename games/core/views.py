@@ -3,8 +3,6 @@ change goes through services, every view of a match through rendering.view_of.""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -17,10 +15,10 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.core import hosting, services
+from games.core import audit, hosting, services
 from games.core.forms import SignupForm
-from games.core.gamedef import ActionError, Viewer
-from games.core.models import LedgerEntry, Match, display_name
+from games.core.gamedef import ActionError
+from games.core.models import LedgerEntry, Match
 from games.core.registry import UnknownGame, get_game, listed_games
 from games.core.rendering import render_panel_list, render_panels, view_of
 
@@ -187,38 +185,14 @@ def host_operation(request: HttpRequest, public_id: str, operation: str) -> Http
     return _host_reply(request, match)
 
 
-def host_log(match: Match) -> list[dict[str, Any]]:
-    """Every host operation of ``match``: when, who, the sentence players read (with the reason
-    and what changed), newest first. Host events are those a user made without a seat."""
-    from games.core.replaying import describe
-
-    game = match.game
-    rows = (
-        match.events.filter(seat=None, actor__isnull=False)
-        .select_related("actor")
-        .defer("state")
-        .order_by("-version")
-    )
-    return [
-        {
-            "version": row.version,
-            "at": row.created_at,
-            "by": display_name(row.actor),
-            "kind": row.kind,
-            "words": describe(game, row.seen_by(Viewer.host()), match.state),
-            "reason": row.public.get("host_reason", ""),
-        }
-        for row in rows
-    ]
-
-
 @login_required
 def match_audit(request: HttpRequest, public_id: str) -> HttpResponse:
     """The host's log of one match: every host operation with who, when, why and what it did."""
     match = _match(public_id)
     if not _is_host(request, match):
         return HttpResponseForbidden("only the host can read the host log")
-    return render(request, "core/audit.html", {"match": match, "rows": host_log(match)})
+    context = {"title": f"Host log: {match.title}", "match": match, "rows": audit.match_log(match)}
+    return render(request, "core/audit.html", context)
 
 
 @require_POST

@@ -312,3 +312,43 @@ def test_a_seat_is_replaced_by_a_bot_that_plays_on(clock, seven):
     assert fresh(match).seats.get(index=1).bot_level == "club"
     clock.advance(30)
     assert services.run_bots() >= 1
+
+
+# --- the host's audit log ------------------------------------------------------------------------
+
+
+def test_the_match_host_log_lists_every_operation_with_who_and_why(client, clock, seven):
+    match, (ada, bob), host = seven
+    services.host_pause(match, host, reason="Bob's connection dropped")
+    services.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
+    services.host_resume(match, host)
+    client.force_login(host)
+    page = client.get(f"/m/{match.public_id}/audit/").content.decode()
+    assert page.count('data-kind="') == 3
+    assert "The host gave the round clock 1 minute more" in page
+    assert "The host paused the match; every clock stops: Bob&#x27;s connection dropped." in page
+    client.force_login(ada)
+    assert client.get(f"/m/{match.public_id}/audit/").status_code == 403
+
+
+def test_the_season_host_log_lists_operations_and_ledger_entries(client, clock, make_user):
+    from games.core import ledger
+    from games.core.models import Season
+
+    season = Season.objects.create(name="Season 9", is_current=True)
+    host = make_user("boss", is_staff=True)
+    ada, bob = make_user("ada"), make_user("bob")
+    ledger.adjust(ada, season, 5, 0, "won the house vote", host)
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="Heat", settings={}, roles=["EC", "DMO"]
+    )
+    for user, seat in zip((ada, bob), match.seats.all(), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.host_abort(match, host, reason="cast change")
+    client.force_login(host)
+    page = client.get(f"/seasons/{season.pk}/audit/").content.decode()
+    assert "The host adjusted the ledger: Ada +5 garnets." in page
+    assert "won the house vote" in page
+    assert "The host aborted the match: cast change." in page
+    client.force_login(ada)
+    assert client.get(f"/seasons/{season.pk}/audit/").status_code == 403
