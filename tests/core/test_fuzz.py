@@ -113,15 +113,38 @@ async def test_answers_to_a_connection_an_oversize_frame_closed_are_dropped_quie
 
 # --- the fuzzer ---------------------------------------------------------------------------------
 # Hypothesis writes frames no honest client sends and sends each through the in-process consumer
-# (one connection per kind of viewer, reused across examples). Each must get an error frame (a
-# seated player's well-formed action may be legal: then an ack and its update), the match must be
-# unchanged whenever nothing was acknowledged, and nothing may be logged as an error.
+# (every game; one connection per kind of viewer, reused across examples). Each must get an error
+# frame (a seated player's well-formed action may be legal: then an ack and its update), the match
+# must be unchanged whenever nothing was acknowledged, and nothing may be logged as an error.
+# NaN, infinities, NUL characters and lone surrogates anywhere in a message are refused as
+# bad_message (never answered as a database outage), and frames over the limit as too large.
 
-FRAMES_PER_KIND = 1000
+FRAMES_PER_KIND = 500
 KINDS = ("seated", "spectator", "anonymous", "host")
-GAMES = {
-    "fixture-tally": {"settings": {"target": 10**6, "turn_seconds": 3600}},
-    "bejeweled-dm": {"settings": {}},
+# Every game, with clocks that cannot run out while the fuzzer plays (an action that finds a
+# clock due fires it first, which would change the match under a refusal).
+HOUR = 3600
+GAMES: dict[str, dict[str, Any]] = {
+    "fixture-tally": {"settings": {"target": 10**6, "turn_seconds": HOUR}, "seats": 2},
+    "bejeweled-dm": {
+        "settings": {
+            "round_seconds": HOUR,
+            "claim_window_seconds": HOUR,
+            "proof_seconds": HOUR,
+            "pick_seconds": HOUR,
+        },
+        "seats": 2,
+    },
+    "bejeweled-2": {"settings": {"mode": "classic"}, "seats": 1},
+    "glittering-paths": {
+        "settings": {"race_seconds": HOUR, "turn_seconds": HOUR, "interval_seconds": HOUR},
+        "seats": 2,
+    },
+    "pointsweeper": {
+        "settings": {"move_seconds": HOUR, "bank_seconds": HOUR, "order_seconds": HOUR},
+        "seats": 2,
+    },
+    "seven-gem-swap": {"settings": {}, "seats": 2},
 }
 ACTION_TYPES = (
     "add",
@@ -132,14 +155,43 @@ ACTION_TYPES = (
     "pick",
     "second_starter",
     "skip_second_starter",
+    "swap",
+    "hint",
+    "path",
+    "agree_end",
+    "scout",
+    "choose_order",
+    "bid",
+    "submit",
 )
-ACTION_FIELDS = ("amount", "count", "text", "starter", "passive", "active", "steps", "seat")
-
+ACTION_FIELDS = (
+    "amount",
+    "count",
+    "text",
+    "starter",
+    "passive",
+    "active",
+    "steps",
+    "seat",
+    "cells",
+    "cell",
+    "board",
+    "from",
+    "to",
+    "first",
+    "bid",
+    "colours",
+    "gem",
+    "moves",
+    "premove",
+    "card",
+    "round",
+)
 leaves = (
     st.none()
     | st.booleans()
     | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.floats()  # NaN and the infinities too: json.dumps writes them as NaN, Infinity
     | st.text(max_size=24)
     | st.sampled_from(["٣", "²", "\u0000", "\ud800", "1e9", "-1", "３", "Ⅻ"])
 )
@@ -206,6 +258,56 @@ game_messages = st.builds(
 deep = st.integers(400, 4000).map(lambda depth: ("text", "[" * depth + "]" * depth)) | st.integers(
     400, 2000
 ).map(lambda depth: ("text", '{"a":' * depth + "1" + "}" * depth))
+# What no store keeps, hidden in otherwise plausible messages: a legal move with an extra field,
+# a draft's cells, a chat post.
+UNKEEPABLE_CHARACTERS = ("\u0000", "\ud800", "\udbff", "\udc00", "\udfff")
+poison = st.sampled_from([float("nan"), float("inf"), float("-inf")]) | st.builds(
+    lambda before, bad, after: before + bad + after,
+    st.text(max_size=4),
+    st.sampled_from(UNKEEPABLE_CHARACTERS),
+    st.text(max_size=4),
+)
+poisoned = st.one_of(
+    st.builds(
+        lambda action_id, field, bad: {
+            "type": "action",
+            "id": action_id,
+            "action": {"type": "add", "amount": 1, field: bad},
+        },
+        st.uuids().map(lambda u: u.hex),
+        st.sampled_from(ACTION_FIELDS[1:]),
+        poison,
+    ),
+    st.builds(lambda bad: {"type": "draft", "draft": {"cells": ["A1", bad]}}, poison),
+    st.builds(lambda bad: {"type": "draft", "draft": {"amount": 1, "note": bad}}, poison),
+    st.builds(
+        lambda channel, bad: {"type": "chat", "id": "chat-p", "channel": channel, "text": bad},
+        st.sampled_from(["players", "spectators"]),
+        poison,
+    ),
+)
+
+
+def holds_unkeepable(text: str) -> bool:
+    """Does this JSON object hold NaN, an infinity, a NUL or a lone surrogate anywhere?"""
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    found, stack = False, [message]
+    while stack and not found:
+        value = stack.pop()
+        if isinstance(value, float):
+            found = value != value or value in (float("inf"), float("-inf"))
+        elif isinstance(value, str):
+            found = any(c == "\u0000" or "\ud800" <= c <= "\udfff" for c in value)
+        elif isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            stack += value
+    return found and isinstance(message, dict)
+
+
 hostile_frames = st.one_of(
     st.text(max_size=200).filter(lambda text: not _is_json(text)).map(lambda t: ("text", t)),
     st.binary(max_size=200).map(lambda data: ("bytes", data)),
@@ -225,11 +327,17 @@ hostile_frames = st.one_of(
         ),
     ).map(_text),
     st.builds(lambda draft: {"type": "draft", "draft": draft}, json_values).map(_text),
-    st.integers(8200, 20000).map(lambda size: _text({"type": "ping", "pad": "x" * size})),
+    st.builds(
+        lambda kind, size: _text({"type": kind, "id": "big", "pad": "x" * size}),
+        st.sampled_from(["ping", "action", "draft", "chat"]),
+        st.integers(8200, 20000),
+    ),
     actions.map(_text),
     game_messages.map(_text),
     game_messages.map(_text),
     game_messages.map(_text),
+    poisoned.map(_text),
+    poisoned.map(_text),
 )
 
 
@@ -243,25 +351,31 @@ def state_hash(match_pk: int) -> str:
 
 
 @pytest.fixture
-def fuzz_match(make_user):
+def fuzz_match(make_user, django_user_model):
     """A started match of ``game``, and the user of each kind of connection."""
     from games.core import services
+    from games.core.registry import get_game
+
+    def user(name: str) -> Any:  # the same people in every match
+        return django_user_model.objects.filter(username=name).first() or make_user(name)
 
     def make(game: str) -> tuple[Any, dict[str, Any]]:
-        host = make_user("hostess")
-        ada, bob, carol = make_user("ada"), make_user("bob"), make_user("carol")
+        host = user("hostess")
+        players = [user("ada"), user("bob")][: GAMES[game]["seats"]]
+        carol = user("carol")
+        roles = list(get_game(game).roles) or [""] * len(players)
         match = services.create_match(
-            host=host,
-            game_key=game,
-            title="fuzz",
-            settings=GAMES[game]["settings"],
-            roles=["EC", "DMO"],
+            host=host, game_key=game, title="fuzz", settings=GAMES[game]["settings"], roles=roles
         )
-        seats = list(match.seats.order_by("index"))
-        services.take_seat(match, ada, seats[0].invite_token)
-        services.take_seat(match, bob, seats[1].invite_token)
+        for seat, player in zip(match.seats.order_by("index"), players, strict=True):
+            services.take_seat(match, player, seat.invite_token)
         match.refresh_from_db()
-        users = {"seated": ada, "spectator": carol, "anonymous": AnonymousUser(), "host": host}
+        users = {
+            "seated": players[0],
+            "spectator": carol,
+            "anonymous": AnonymousUser(),
+            "host": host,
+        }
         return match, users
 
     return make
@@ -323,6 +437,11 @@ def test_hostile_frames_get_errors_and_change_nothing(
         answers = loop.run_until_complete(_answers(socket_, frame))
         first = answers[0]
         seen[first.get("code", first["type"])] += 1
+        assert first.get("code") != "unavailable", (frame, first)  # the database is up
+        kind_of_payload, payload = frame
+        small = kind_of_payload == "text" and len(payload.encode(errors="replace")) <= 8192
+        if small and holds_unkeepable(payload):
+            assert first.get("code") == "bad_message", (frame, first)
         if first["type"] == "error":
             assert len(answers) == 1
             assert re.fullmatch(r"[a-z_]+", first["code"]) and first["message"]
@@ -346,3 +465,98 @@ def test_hostile_frames_get_errors_and_change_nothing(
     assert seen["error"] == 0  # every error carries its code
     logged = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not logged, [r.getMessage() for r in logged]
+
+
+# --- every game's connections over real websockets -----------------------------------------------
+# The same kinds of hostile frames through a real worker (Daphne, the session, the origin check,
+# the database and the layer), every game and every kind of connection, ending with a frame over
+# the server's limit: each is answered with an error or closes the connection with 1009, nothing
+# changes, and the worker logs no traceback.
+
+BATTERY: list[tuple[str | bytes, str]] = [
+    (
+        '{"type": "action", "id": "n1", "action": {"type": "add", "amount": 1, "x": NaN}}',
+        "bad_message",
+    ),
+    ('{"type": "action", "id": "n2", "action": {"type": "pass", "x": Infinity}}', "bad_message"),
+    ('{"type": "action", "id": "n3", "action": {"type": "pass", "x": -1e400}}', "bad_message"),
+    ('{"type": "action", "id": "n4", "action": {"type": "pass", "x": "a\\u0000"}}', "bad_message"),
+    ('{"type": "action", "id": "n5", "action": {"type": "pass", "x\\u0000": 1}}', "bad_message"),
+    ('{"type": "action", "id": "n6", "action": {"type": "pass", "x": "\\ud800"}}', "bad_message"),
+    ('{"type": "action", "id": "n7", "action": {"type": "pass", "x": ["\\udfff"]}}', "bad_message"),
+    ('{"type": "draft", "draft": {"cells": ["A1\\u0000"]}}', "bad_message"),
+    ('{"type": "draft", "draft": {"amount": NaN}}', "bad_message"),
+    ('{"type": "draft", "draft": {"cells": ["\\udbff"]}}', "bad_message"),
+    ('{"type": "chat", "id": "chat-n1", "channel": "players", "text": "gg\\u0000"}', "bad_message"),
+    (
+        '{"type": "chat", "id": "chat-n2", "channel": "spectators", "text": "\\ud83d"}',
+        "bad_message",
+    ),
+    (
+        '{"type": "chat", "id": "chat-n3", "channel": "players", "text": "gg", "x": NaN}',
+        "bad_message",
+    ),
+    ('{"type": "ping", "pad": NaN}', "bad_message"),
+    ('{"type": "resync", "since": NaN}', "bad_message"),
+    ('{"type": "resync", "since": -1}', "bad_message"),
+    (
+        '{"type": "action", "id": "n8", "action": {"type": "pass", "x": %s}}' % ("9" * 5000),
+        "bad_json",
+    ),
+    ("[" * 3000 + "]" * 3000, "bad_json"),
+    ("not json", "bad_json"),
+    (b"\x00\xff binary", "bad_frame"),
+    ('{"type": "ping", "pad": "%s"}' % ("x" * 9000), "frame_too_large"),
+    (
+        '{"type": "action", "id": "n9", "action": {"type": "pass", "x": "%s"}}' % ("é" * 5000),
+        "frame_too_large",
+    ),
+]
+
+
+@pytest.fixture
+def unlimited_worker(transactional_db, monkeypatch):
+    """A worker (no scheduler: no clock may move a match under the frames) whose rate limit
+    lets a whole battery through at once."""
+    from tests.live_server import Worker
+
+    monkeypatch.setenv("WS_RATE_PER_SECOND", "100000")
+    monkeypatch.setenv("WS_RATE_BURST", "100000")
+    worker = Worker(scheduler=False).start()
+    yield worker
+    worker.stop()
+    print(f"--- worker log ---\n{worker.log()[-8000:]}")
+    worker.log_path.unlink(missing_ok=True)
+
+
+async def answer_to(socket_: Any, frame: str | bytes) -> dict[str, Any]:
+    await socket_._connection.send(frame)
+    return await socket_.recv(timeout=10)
+
+
+async def test_every_games_connections_refuse_hostile_frames_and_the_worker_logs_no_traceback(
+    unlimited_worker, fuzz_match
+):
+    from tests.live_server import PASSWORD, in_db
+
+    url = unlimited_worker.url
+    for game in GAMES:
+        match, users = await in_db(lambda game=game: fuzz_match(game))
+        before = await in_db(lambda match=match: state_hash(match.pk))
+        for kind, user in users.items():
+            client = ArenaClient(url)
+            if kind != "anonymous":
+                await asyncio.to_thread(client.login, user.username, PASSWORD)
+            async with client.match_socket(match.public_id, reconnect=False) as socket_:
+                await socket_.recv_until("full")
+                for frame, code in BATTERY:
+                    answer = await answer_to(socket_, frame)
+                    assert (answer["type"], answer.get("code")) == ("error", code), (game, kind)
+                await socket_._connection.send("x" * (SERVER_MAX_MESSAGE_BYTES + 1))
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    while True:
+                        await socket_._connection.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+        assert await in_db(lambda match=match: state_hash(match.pk)) == before, game
+    log = unlimited_worker.log()
+    assert "Traceback" not in log and "Exception inside application" not in log, log[-3000:]
