@@ -316,10 +316,10 @@ class LedgerEntry(models.Model):
         on_delete=models.PROTECT,
         related_name="ledger_entries_made",
     )
-    # The entry this one cancels; an entry is reversed at most once (a one-to-one column).
     # The version of the match's event that wrote it (empty for the host's adjustments): a
     # correction of a finished result reverses what the finishing event and later ones paid.
     version = models.PositiveIntegerField(null=True, blank=True)
+    # The entry this one cancels; an entry is reversed at most once (a one-to-one column).
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
     )
