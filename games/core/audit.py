@@ -37,6 +37,14 @@ def match_log(match: Match) -> list[dict[str, Any]]:
     return [_event_row(event, match) for event in _host_events(match.events.all())]
 
 
+def latest_host_words(match: Match) -> str:
+    """The sentence of the match's latest host operation, or "" (players read it on the page)."""
+    event = _host_events(match.events.all()).first()
+    if event is None:
+        return ""
+    return describe(match.game, event.seen_by(Viewer.spectator()), {})
+
+
 def _entry_row(entry: LedgerEntry) -> dict[str, Any]:
     amounts = []
     if entry.garnets:

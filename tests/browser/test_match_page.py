@@ -156,7 +156,7 @@ def test_the_banner_says_reconnecting_while_the_worker_is_down_and_clears_after(
     expect(page.locator("#match-banner")).to_have_attribute("data-connection", "live")
 
 
-def test_the_result_appears_live_with_a_replay_link_and_the_host_controls_go(
+def test_the_result_appears_live_with_a_replay_link_and_the_host_may_only_correct_it(
     login_context, make_user
 ):
     match, ada, bob, _host = tally(make_user)
@@ -169,7 +169,8 @@ def test_the_result_appears_live_with_a_replay_link_and_the_host_controls_go(
         expect(page.locator("#match-result")).to_contain_text("Bob wins")
         replay = page.locator("#match-result a", has_text="replay")
         expect(replay).to_have_attribute("href", f"/m/{match.public_id}/replay/")
-    expect(host.locator("#host-panel")).to_be_hidden()
+    expect(host.locator("#host-panel button", has_text="Pause")).to_have_count(0)
+    expect(host.locator("#host-panel summary", has_text="Correct the result")).to_be_visible()
     expect(host.locator("#match-result button", has_text="Rematch")).to_be_visible()
     shot(player, "result-375")
     shot(host, "result-host-1280")

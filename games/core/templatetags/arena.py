@@ -120,3 +120,17 @@ def left_at(due: str | None, at: str | None) -> str:
         return ""
     span = datetime.fromisoformat(due) - datetime.fromisoformat(at)
     return clock_left(int(span.total_seconds()))
+
+
+@register.simple_tag
+def host_notice(match: Any) -> str:
+    """The latest host operation of ``match`` in the words players read ("The host gave the
+    round clock 1 minute more (2:22 left): Bob's connection dropped."), or "". Read once per
+    version of the match, however many audiences its frame is drawn for."""
+    from games.core.audit import latest_host_words
+
+    cached = getattr(match, "_host_notice", None)
+    if cached is None or cached[0] != match.version:
+        cached = (match.version, latest_host_words(match))
+        match._host_notice = cached
+    return cached[1]

@@ -1,0 +1,168 @@
+"""Every host operation through the match page's console, in a real browser, as a host running a
+Seven Gem Swap round would: pause with a reason, give the paused clock more time, resume, end
+the round, replace a player, award (the confirmation names both players), correct the result;
+abort with a reason on another match. Players and spectators see each in words.
+Screenshots: test-artifacts/host-console-*.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core import services
+from games.core.models import Match
+from tests.browser.pages import serious_axe_violations, shoot_both_sizes
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def answer_dialogs(page, asked: list[str]) -> None:
+    """Accept every confirmation, keeping its question."""
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+
+
+def console_form(page, summary: str):
+    """Open the console's box named ``summary`` and return its form."""
+    box = page.locator("#host-panel details", has=page.locator(f"summary:text('{summary}')"))
+    box.locator("summary").click()
+    return box.locator("form")
+
+
+def seven_in_round(make_user) -> Match:
+    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Host console",
+        settings={"bid_seconds": 3600, "round_seconds": 3600},
+        roles=["", ""],
+    )
+    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.submit_action(match, ada, {"type": "bid", "bid": 0, "colours": "ROY"})
+    services.submit_action(match, bob, {"type": "bid", "bid": -1, "colours": "GBR"})
+    return Match.objects.get(pk=match.pk)
+
+
+def test_every_host_operation_from_the_match_page(login_context, make_user):
+    match = seven_in_round(make_user)
+    host, ada, spectator = login_context("hostess"), login_context("ada"), login_context(None)
+    asked: list[str] = []
+    answer_dialogs(host, asked)
+    for page in (host, ada, spectator):
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+    expect(ada.locator("#host-panel")).to_have_count(0)
+    expect(spectator.locator("#host-panel")).to_have_count(0)
+
+    # Pause, with a reason the players read.
+    host.fill("#host-panel .host-pause input[name=reason]", "Bob's connection dropped")
+    host.click("#host-panel .host-pause button")
+    expect(ada.locator("#banner-status")).to_be_visible()
+    expect(host.locator("#host-panel .host-clocks")).to_contain_text("left when resumed")
+    shoot_both_sizes(host, "host-console-paused")
+
+    # One more minute on the paused round clock.
+    form = console_form(host, "Give a clock more or less time")
+    form.locator("input[name=minutes]").fill("1")
+    form.locator("input[name=reason]").fill("Bob is reconnecting")
+    form.locator("button").click()
+    one_hour_more = re.compile(r"round clock: 1:00:\d\d left when resumed")
+    expect(host.locator("#host-panel .host-clocks")).to_have_text(one_hour_more)
+    host.click("#host-panel .host-resume button")
+    expect(ada.locator("#banner-status")).to_be_hidden()
+
+    # End round 1 as it stands: everyone sees round 2.
+    form = console_form(host, "End round 1 now")
+    form.locator("input[name=reason]").fill("everyone has sent")
+    form.locator("button").click()
+    expect(spectator.locator("#sgs-status")).to_contain_text("Round 2")
+    assert asked[-1].startswith("End round 1 now")
+
+    # Replace Bob by a bot: the question names him.
+    form = console_form(host, "Replace a player")
+    form.locator("select[name=seat]").select_option(label="Seat 2: Bob")
+    form.locator("select[name=by]").select_option("club")
+    form.locator("input[name=reason]").fill("Bob left the season")
+    form.locator("button").click()
+    assert asked[-1] == "Free Seat 2: Bob? Bob can no longer play this match."
+    expect(host.locator("#host-panel select[name=seat]")).to_contain_text("Bot (club)")
+
+    # Award: the question names the winner and what follows for the other.
+    form = console_form(host, "Award")
+    form.locator("select[name=award]").select_option(index=1)
+    form.locator("input[name=reason]").fill("a tiebreak by the host")
+    form.locator("button").click()
+    expect(ada.locator("#match-result")).to_be_visible()
+    assert asked[-1].startswith("Seat 1: Ada wins the match")
+    assert "Bot (club) loses the match; it ends now." in asked[-1]
+
+    # Correct it: Bob's seat wins instead.
+    form = console_form(host, "Correct the result")
+    form.locator("select[name=award]").select_option(index=2)
+    form.locator("input[name=reason]").fill("I awarded the wrong player")
+    form.locator("button").click()
+    assert asked[-1].startswith("Correct the result:")
+    expect(spectator.locator("#match-result")).to_contain_text("I awarded the wrong player")
+    shoot_both_sizes(host, "host-console-finished")
+    assert serious_axe_violations(host, "#host-panel") == []
+
+    # The host log says it all, in order.
+    host.goto(f"/m/{match.public_id}/audit/")
+    rows = host.locator("table.audit tbody tr")
+    kinds = [rows.nth(i).get_attribute("data-kind") for i in range(rows.count())]
+    assert kinds[:6] == [
+        "result_corrected",
+        "adjudicated",
+        "seat_replaced",
+        "round_time_up",
+        "resumed",
+        "clock_changed",
+    ]
+    shoot_both_sizes(host, "host-console-log")
+
+
+def test_the_host_aborts_with_a_reason_and_the_players_read_it(login_context, make_user):
+    match = seven_in_round(make_user)
+    host, ada = login_context("hostess"), login_context("ada")
+    asked: list[str] = []
+    answer_dialogs(host, asked)
+    for page in (host, ada):
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+    form = console_form(host, "Abort the match")
+    form.locator("input[name=reason]").fill("the season was cancelled")
+    form.locator("button").click()
+    assert asked == ["Abort this match? It ends with no winner and no one can move again."]
+    expect(ada.locator("#match-result")).to_contain_text("the season was cancelled")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
+
+
+def test_a_dismissed_confirmation_changes_nothing(login_context, make_user):
+    match = seven_in_round(make_user)
+    host = login_context("hostess")
+    host.on("dialog", lambda dialog: dialog.dismiss())
+    host.goto(match.get_absolute_url())
+    expect(host.locator("#connection")).to_have_text("connected")
+    form = console_form(host, "Award")
+    form.locator("select[name=award]").select_option(index=1)
+    form.locator("button").click()  # the dismissed question stops the post before it is sent
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+
+
+def test_players_read_the_latest_host_operation_on_the_page(login_context, make_user):
+    match = seven_in_round(make_user)
+    host, ada = login_context("hostess"), login_context("ada")
+    for page in (host, ada):
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+    host.fill("#host-panel .host-pause input[name=reason]", "Bob's connection dropped")
+    host.click("#host-panel .host-pause button")
+    expect(ada.locator("#host-notice")).to_have_text(
+        "Host The host paused the match; every clock stops: Bob's connection dropped."
+    )
+    shoot_both_sizes(ada, "host-console-player-paused")
