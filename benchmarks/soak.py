@@ -12,7 +12,10 @@ may kill and restart them without touching the machine's shared servers:
 3. PostgreSQL stopped mid-match, then started: what a player gets while it is down, that nothing
    is half-written (gap-free versions, every acknowledged action in the log), and how long until
    actions are accepted again with no restart of the workers;
-4. the scheduler killed with SIGKILL while deadlines are due, N times: each fires once.
+4. the scheduler killed with SIGKILL while deadlines are due, N times: each fires once;
+5. a move that beats the scheduler to a due clock, N times: the worker fires the clock itself and
+   refuses the move (stale_version); how long until the clock's event reached every watcher on
+   two workers, and how soon each later update reaches them after its ack, beside before.
 """
 
 from __future__ import annotations
@@ -358,7 +361,156 @@ async def scheduler_kills(rounds: int) -> list[str]:
     return lines
 
 
-STEPS = ("worker", "redis", "postgres", "scheduler")
+class Arrivals:
+    """Reads a watcher's socket on and notes when each version arrived (monotonic seconds)."""
+
+    def __init__(self, socket_: Any) -> None:
+        self.socket = socket_
+        self.at: dict[int, float] = {}
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                await self.socket.recv(timeout=60)
+            except TimeoutError:
+                continue
+            self.at.setdefault(self.socket.version, time.monotonic())
+
+    def held_at(self, version: int) -> float | None:
+        """When the watcher first held ``version`` or a later one (a full frame skips some)."""
+        return min((at for held, at in self.at.items() if held >= version), default=None)
+
+
+async def all_arrived(watchers: list[Arrivals], version: int, timeout: float) -> list[float]:
+    """When each watcher held ``version``; raises TimeoutError past ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while (times := [w.held_at(version) for w in watchers]).count(None):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"v{version} reached {len(watchers) - times.count(None)} watchers")
+        await asyncio.sleep(0.005)
+    return [at for at in times if at is not None]
+
+
+async def moves(
+    players: list[Any], turn: int, version: int, count: int, watchers: list[Arrivals]
+) -> tuple[int, int, list[float]]:
+    """``count`` moves through the players' worker, taking turns; returns the next turn, the
+    version reached and each watcher's delay after each ack, in seconds."""
+    delays: list[float] = []
+    for _ in range(count):
+        version = await players[turn].act({"type": "add", "amount": 1}, version=version)
+        acked = time.monotonic()
+        delays += [at - acked for at in await all_arrived(watchers, version, timeout=30)]
+        turn = 1 - turn
+    return turn, version, delays
+
+
+async def reached_after(watchers: list[Arrivals], version: int, since: float) -> float:
+    """How long after ``since`` every watcher held ``version`` (infinite: not within 15 s)."""
+    try:
+        return max(await all_arrived(watchers, version, timeout=15)) - since
+    except TimeoutError:
+        return float("inf")
+
+
+def spread(delays: list[float]) -> str:
+    p50, p99 = _live.percentile(delays, 0.5), _live.percentile(delays, 0.99)
+    return f"p50 {_live.ms(p50)} / p99 {_live.ms(p99)} ms ({len(delays)} deliveries)"
+
+
+async def open_sockets(workers: list[Any], match: Any, names: list[str]) -> tuple[list, list]:
+    """Both players on the first worker; six watchers, three on each worker, read on and on."""
+    from games.core.client import ArenaClient
+
+    players = []
+    for name in names:
+        client = ArenaClient(workers[0].url)
+        await asyncio.to_thread(client.login, name, _live.PASSWORD)
+        players.append(await client.match_socket(match.public_id).__aenter__())
+    watchers = []
+    for index in range(6):
+        watcher = ArenaClient(workers[index % 2].url).match_socket(match.public_id)
+        await watcher.__aenter__()
+        await watcher.recv_until("full")
+        watchers.append(Arrivals(watcher))
+    return players, watchers
+
+
+async def beat_the_clock(players: list[Any], turn: int, version: int) -> tuple[str, float]:
+    """The mover waits until its clock is due (no one fires it), then moves on what it saw:
+    the move's code (a refusal's) and when its answer came."""
+    from games.core.client import Refused
+
+    await asyncio.sleep(BEATEN_TURN_SECONDS + 0.2)
+    try:
+        await players[turn].act({"type": "add", "amount": 1}, version=version)
+        code = "accepted"
+    except Refused as refused:
+        code = refused.code
+    return code, time.monotonic()
+
+
+# Longer than a delivery may take (broadcast.ORDER_WAIT_SECONDS), so that only the clocks the
+# script lets run out do.
+BEATEN_TURN_SECONDS = 5
+
+
+async def clock_beaten(rounds: int) -> list[str]:
+    from django.contrib.auth import get_user_model
+
+    from tests.live_server import Worker
+
+    match, names = await in_db(partial(make_match, "beaten", BEATEN_TURN_SECONDS, False))
+    # No scheduler anywhere: each due clock is met by a move first, as when a move arrives just
+    # after a clock ran out, before any scheduler looked.
+    workers = [Worker(scheduler=False), Worker(scheduler=False)]
+    players: list[Any] = []
+    watchers: list[Arrivals] = []
+    codes: set[str] = set()
+    reached: list[float] = []
+    after: list[float] = []
+    try:
+        for worker in workers:
+            await asyncio.to_thread(worker.start)
+        players, watchers = await open_sockets(workers, match, names)
+        users = await in_db(lambda: list(get_user_model().objects.filter(username__in=names)))
+        await in_db(
+            partial(seat_players, match, sorted(users, key=lambda u: names.index(u.username)))
+        )
+        await all_arrived(watchers, 3, timeout=15)  # started: the first mover's clock runs
+        turn, version, before = await moves(players, 0, 3, 20, watchers)
+        beaten: list[tuple[int, float]] = []  # the clock's version, when the move was refused
+        for _ in range(rounds):
+            code, answered = await beat_the_clock(players, turn, version)
+            codes.add(code)
+            version += 1  # the clock's turn_skipped, fired by the worker on the move's way
+            beaten.append((version, answered))
+            # The game goes on at once (the next mover's clock runs).
+            turn, version, delays = await moves(players, 1 - turn, version, 20, watchers)
+            after += delays
+        reached = [await reached_after(watchers, *clock) for clock in beaten]
+    finally:
+        for arrivals in watchers:
+            arrivals.task.cancel()
+        for socket_ in [*players, *(w.socket for w in watchers)]:
+            await socket_.__aexit__(None, None, None)
+        for worker in workers:
+            await asyncio.to_thread(worker.stop)
+    log = await in_db(partial(log_of, match))
+    skipped = sum(1 for _, kind in log if kind == "turn_skipped")
+    shown = ", ".join("not in 15 s" if t == float("inf") else _live.ms(t) for t in reached)
+    return [
+        f"| clock beaten by a move, {rounds} times | {len(watchers)} watchers on 2 workers, moves "
+        f"through worker 1: each move that met its due clock was {', '.join(sorted(codes))}, the "
+        f"clock fired {skipped} times, and its event reached every watcher {shown} ms after the "
+        "refusal |",
+        f"| delivery around it | each update reached the watchers after its ack: before, "
+        f"{spread(before)}; after, {spread(after)} |",
+    ]
+
+
+STEPS = ("worker", "redis", "postgres", "scheduler", "clock")
 
 
 async def soak(rounds: int, control: Any, steps: list[str]) -> str:
@@ -369,6 +521,7 @@ async def soak(rounds: int, control: Any, steps: list[str]) -> str:
         "redis": redis_restart,
         "postgres": lambda: postgres_restart(control),
         "scheduler": lambda: scheduler_kills(rounds),
+        "clock": lambda: clock_beaten(rounds),
     }
     for name in steps:
         try:
