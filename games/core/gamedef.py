@@ -219,7 +219,13 @@ class GameDefinition:
 
     def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
         """What ``action`` will charge the seat's season ledger ({"garnets": n}), so the core
-        can refuse it when the player cannot pay. The charge itself is an Outcome's prize."""
+        refuses it when the player cannot pay. The charge itself is the prize of the action's
+        own Outcome, written in the same transaction with the player's ledger locked."""
+        return {}
+
+    def refunds_on_abort(self, state: State) -> dict[int, dict[str, Any]]:
+        """What an abort gives back to each seat (garnets paid for something that will now
+        never happen, such as a premove of an unresolved round), as Outcome prizes."""
         return {}
 
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:

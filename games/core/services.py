@@ -691,7 +691,8 @@ def host_abort(match: Match, actor: Any, reason: str = "") -> None:
         locked.paused_at = None
         locked.result = {"aborted": True, **said}
         state = {**locked.state, "deadlines": {}} if locked.state else locked.state
-        outcome = Outcome(state=state, kind="aborted", public=said)
+        refunds = locked.game.refunds_on_abort(locked.state) if locked.state else {}
+        outcome = Outcome(state=state, kind="aborted", public=said, prizes=refunds)
         _append(locked, outcome, actor=actor, now=now)
 
 

@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.core import audit, hosting, services
 from games.core.forms import SignupForm
 from games.core.gamedef import ActionError
-from games.core.models import LedgerEntry, Match
+from games.core.models import LedgerEntry, Match, Season
 from games.core.registry import UnknownGame, get_game, listed_games
 from games.core.rendering import render_panel_list, render_panels, view_of
 
@@ -32,7 +32,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
             status__in=[Match.Status.FINISHED, Match.Status.ABORTED]
         )[:50],
         "games": [(game, _play_url(game.play_url_name)) for game in listed_games()],
-        "balance": LedgerEntry.balance(request.user) if request.user.is_authenticated else None,
+        "balance": (
+            LedgerEntry.balance(request.user, Season.current())
+            if request.user.is_authenticated
+            else None
+        ),
     }
     template = "core/_match_lists.html" if request.htmx else "core/lobby.html"
     return render(request, template, context)

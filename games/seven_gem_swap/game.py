@@ -115,12 +115,13 @@ class SevenGemSwap(FlowGame):
         return flow.timeout(state, clock, now, None)
 
     def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
-        """A submission that asks for a premove costs its price, so the core refuses it when the
-        player's season ledger cannot pay (the charge itself is made when the round resolves)."""
-        if action.get("type") != "submit" or action.get("premove") is not True:
-            return {}
-        used = state.get("premoves", {}).get(str(seat), 0)
-        return {"garnets": flow.premove_price(used)}
+        """A submission that asks for a premove costs its price (nothing more when the seat's
+        submission of this round already paid for one); the core refuses it when the player's
+        season ledger cannot pay, and the submission's own prize is the charge."""
+        return flow.premove_cost(state, seat, action)
+
+    def refunds_on_abort(self, state: State) -> dict[int, dict[str, Any]]:
+        return flow.pending_premove_refunds(state)
 
     # --- what a viewer sees --------------------------------------------------------------------
 

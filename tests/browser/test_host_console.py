@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.core import services
 from games.core.models import Match
-from tests.browser.pages import serious_axe_violations, shoot_both_sizes
+from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -68,6 +68,7 @@ def test_every_host_operation_from_the_match_page(login_context, make_user):
     form = console_form(host, "Give a clock more or less time")
     form.locator("input[name=minutes]").fill("1")
     form.locator("input[name=reason]").fill("Bob is reconnecting")
+    host.locator("#host-panel").screenshot(path=str(ARTIFACTS / "host-console-panel.png"))
     form.locator("button").click()
     one_hour_more = re.compile(r"round clock: 1:00:\d\d left when resumed")
     expect(host.locator("#host-panel .host-clocks")).to_have_text(one_hour_more)

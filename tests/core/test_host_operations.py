@@ -352,3 +352,18 @@ def test_the_season_host_log_lists_operations_and_ledger_entries(client, clock, 
     assert "The host aborted the match: cast change." in page
     client.force_login(ada)
     assert client.get(f"/seasons/{season.pk}/audit/").status_code == 403
+
+
+def test_an_abort_gives_back_the_premoves_of_the_round_that_never_ran(clock, seven):
+    from games.core import ledger
+
+    match, (ada, bob), host = seven
+    ledger.adjust(ada, None, 5, 0, "starting garnets", host)
+    gem = sgs_engine.cell_name(
+        sgs_engine.parse_board(match.state["board"]).cells.index(match.state["colours"]["0"])
+    )
+    submission = {"type": "submit", "gem": gem, "moves": "", "premove": True}
+    services.submit_action(match, ada, submission)
+    assert LedgerEntry.balance(ada)["garnets"] == 3
+    services.host_abort(match, host, reason="the season was cancelled")
+    assert LedgerEntry.balance(ada)["garnets"] == 5

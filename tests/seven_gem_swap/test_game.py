@@ -92,11 +92,6 @@ def test_the_host_ends_the_round_as_its_time_running_out_would():
     assert ended.state["round"] == 2
 
 
-def test_a_bad_extension_is_refused(seconds):
-    with pytest.raises(ActionError):
-        GAME.adjudicate(in_round(), {"extend_seconds": seconds}, NOW)
-
-
 def test_a_draft_is_kept_for_its_round_only():
     state = in_round()
     gem = own_gem(state, 0)

@@ -124,11 +124,6 @@ def test_a_replacement_that_drops_the_premove_gives_it_back(ada_and_bob, season)
     assert list(reasons) == [("premove in round 1", -2), ("premove in round 1 withdrawn", 2)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games/seven_gem_swap/game.py action_cost still asks for the full price; it is to "
-    "return flow.premove_cost(state, seat, action) (the lead's file)",
-)
 def test_a_replacement_that_keeps_a_paid_premove_needs_no_more_garnets(ada_and_bob, season):
     match, ada, _ = ada_and_bob
     services.submit_action(match, ada, submission(match, 0, premove=True, moves="D"))
