@@ -167,3 +167,24 @@ def test_players_read_the_latest_host_operation_on_the_page(login_context, make_
         "Host The host paused the match; every clock stops: Bob's connection dropped."
     )
     shoot_both_sizes(ada, "host-console-player-paused")
+
+
+def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, make_user):
+    match = seven_in_round(make_user)
+    host_user = match.host
+    services.host_end_round(match, host_user, reason="everyone has sent")
+    services.host_adjudicate(match, host_user, {"winner": 0})
+    match.refresh_from_db()
+    host = login_context("hostess")
+    errors: list[str] = []
+    host.on("pageerror", lambda error: errors.append(str(error)))
+    host.goto(f"/m/{match.public_id}/replay/?v={match.version}")
+    expect(host.locator("#replay-body")).to_be_visible()
+    assert host.locator("#host-panel").count() == 0
+    assert host.locator("form.host-op").count() == 0
+    before = host.locator(".sgs-toggle-before")
+    expect(before).to_have_text("Show the grid before round 1")
+    before.click()
+    expect(before).to_have_attribute("aria-pressed", "true")
+    host.locator(".sgs-host-play").click()
+    assert errors == []

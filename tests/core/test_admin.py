@@ -196,6 +196,8 @@ def test_a_live_match_cannot_be_deleted(host_client, tally_match):
     match, *_ = tally_match
     response = host_client.get(reverse("admin:core_match_delete", args=[match.pk]))
     assert response.status_code == 403
+    changelist = host_client.get(reverse("admin:core_match_changelist")).content.decode()
+    assert "delete_selected" not in changelist and 'name="action"' not in changelist
 
 
 @pytest.mark.django_db

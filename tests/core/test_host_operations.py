@@ -367,3 +367,24 @@ def test_an_abort_gives_back_the_premoves_of_the_round_that_never_ran(clock, sev
     assert LedgerEntry.balance(ada)["garnets"] == 3
     services.host_abort(match, host, reason="the season was cancelled")
     assert LedgerEntry.balance(ada)["garnets"] == 5
+
+
+def test_a_tie_for_elimination_candidate_is_settled_from_the_page(client, clock, make_user):
+    host = make_user("hostess")
+    players = [make_user(name) for name in ("ada", "bob", "cy")]
+    match = services.create_match(
+        host=host, game_key="seven-gem-swap", title="Tie", settings={}, roles=["", "", ""]
+    )
+    for user, seat in zip(players, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.host_adjudicate(match, host, {"winner": 0})
+    page = page_of(client, fresh(match), host)
+    assert "Settle the result" in page
+    assert "Seat 2: Bob is the Elimination Candidate" in page
+    assert "Seat 1: Ada wins" not in page.split("Settle the result")[1].split("</details>")[0]
+    url = f"/m/{match.public_id}/host/settle/"
+    client.post(url, {"award": '{"elimination_candidate":2}', "reason": "the earlier bid"})
+    match = fresh(match)
+    assert match.result["elimination_candidate"] == 2
+    assert match.result["host_reason"] == "the earlier bid"
+    assert "Settle the result" not in page_of(client, match, host)
