@@ -11,6 +11,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from games.core.contract import Setting
 from games.core.gamedef import ActionError, GameDefinition, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 
@@ -26,8 +27,10 @@ class Tally(GameDefinition):
     # Every view a bot was shown, so a test can prove it never saw another seat's secret.
     bot_views: list[dict[str, Any]] = []  # noqa: RUF012
 
-    def default_settings(self) -> dict[str, Any]:
-        return {"target": 10, "turn_seconds": 30}
+    settings = (
+        Setting("target", "Target", 10, low=1, high=1000),
+        Setting("turn_seconds", "Turn clock (seconds)", 30, low=1, high=86400),
+    )
 
     def start(self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime):
         rng = random.Random(seed)
@@ -141,8 +144,7 @@ class SealedBids(GameDefinition):
     max_seats = 7
     unversioned_actions = frozenset({"bid"})
 
-    def default_settings(self) -> dict[str, Any]:
-        return {"seconds": 60}
+    settings = (Setting("seconds", "Bidding clock (seconds)", 60, low=1, high=86400),)
 
     def start(self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime):
         due = now + timedelta(seconds=settings["seconds"])

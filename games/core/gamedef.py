@@ -15,6 +15,9 @@ from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any, ClassVar
 
+from games.core import contract
+from games.core.contract import Setting, with_auto_start
+
 State = dict[str, Any]
 
 
@@ -120,6 +123,8 @@ class GameDefinition:
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     roles: ClassVar[tuple[str, ...]] = ()
+    # The host's settings (games/core/contract.py), declared once.
+    settings: ClassVar[tuple[Setting, ...]] = ()
     listed: ClassVar[bool] = True
     template_dir: ClassVar[str] = ""
     bot_levels: ClassVar[tuple[str, ...]] = ()
@@ -141,23 +146,21 @@ class GameDefinition:
     stylesheets: ClassVar[tuple[str, ...]] = ()
     scripts: ClassVar[tuple[str, ...]] = ()
 
-    def settings_form(self) -> type:
-        """The form the host fills in on the new-match page (a MatchSettingsForm subclass)."""
-        from games.core.forms import MatchSettingsForm
-
-        return MatchSettingsForm.for_game(self)
+    def setting_table(self) -> tuple[Setting, ...]:
+        """The host's settings, the core's ``auto_start`` included: the new-match form, the
+        defaults and the cleaning all come from this one table."""
+        return with_auto_start(self.settings)
 
     def default_settings(self) -> dict[str, Any]:
-        return {}
+        return contract.defaults(self.setting_table())
 
     def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """Validate and complete host-chosen settings; raise ValueError with a readable reason."""
-        merged = {"auto_start": True, **self.default_settings()}
-        unknown = set(settings) - set(merged)
-        if unknown:
-            raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-        merged.update(settings)
-        return merged
+        return contract.clean(self.setting_table(), settings, self.check_settings)
+
+    def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """A rule between settings (each one is already clean); ValueError when broken."""
+        return settings
 
     def start(
         self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
@@ -283,6 +286,13 @@ class FlowGame(GameDefinition):
 
     flow: ClassVar[ModuleType]
     bot: ClassVar[ModuleType | None] = None
+
+    def setting_table(self) -> tuple[Setting, ...]:
+        return with_auto_start(getattr(self.flow, "SETTINGS", self.settings))
+
+    def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        check = getattr(self.flow, "check_settings", None)
+        return check(settings) if check is not None else settings
 
     def start(
         self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.core import audit, hosting, services
-from games.core.forms import SignupForm
+from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Match, Season
 from games.core.registry import UnknownGame, get_game, listed_games
@@ -71,7 +71,9 @@ def new_match(request: HttpRequest, game_key: str | None = None) -> HttpResponse
         raise Http404(f"unknown game {game_key!r}") from None
     if not game.listed:
         raise Http404(f"unknown game {game_key!r}")
-    form_class = game.settings_form()
+    form_class = (
+        game.settings_form() if hasattr(game, "settings_form") else MatchSettingsForm.for_game(game)
+    )
     form = form_class(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

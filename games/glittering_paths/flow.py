@@ -27,6 +27,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
     copy_json,
@@ -68,39 +69,61 @@ REASONS = {
 # --- settings ------------------------------------------------------------------------------------
 
 
-def default_settings() -> dict[str, Any]:
-    """A match's settings and their defaults (see docs/rules/glittering-paths.md)."""
-    return {
-        "race_seconds": 120,
-        "turn_seconds": 60,
-        "interval_seconds": 15,
-        "board_area": 64,
-        "boards": "",
-        "tie_to": "DMO",
-    }
+def _pasted_boards(value: str) -> str:
+    """The host's three boards as kept: each line trimmed (a browser sends \r\n and spaces),
+    checked, one blank line between boards; "" when the boards are drawn at random."""
+    text = "\n".join(line.strip() for line in value.splitlines()).strip()
+    return "\n\n".join(clean_boards(text))
 
 
-def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings completed with their defaults; ValueError with a readable reason for a bad
-    one. ``boards`` is "" (boards drawn at random) or the three boards' text, separated by a
-    blank line (or a list of three texts)."""
-    merged = default_settings()
-    unknown = set(settings) - set(merged) - {"auto_start"}
-    if unknown:
-        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-    merged.update(settings)
-    for key, low in (("race_seconds", 5), ("turn_seconds", 5), ("interval_seconds", 0)):
-        value = merged[key]
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= MAX_SECONDS:
-            raise ValueError(f"{key} must be a whole number of seconds from {low} to {MAX_SECONDS}")
+def _board_area(area: int) -> int:
     try:
-        engine.board_shapes(merged["board_area"])
+        engine.board_shapes(area)
     except engine.BoardError as error:
         raise ValueError(f"board_area: {error}") from None
-    if merged["tie_to"] not in ("DMO", "EC"):
-        raise ValueError("a tie goes to the 'DMO' or the 'EC'")
-    merged["boards"] = clean_boards(merged["boards"])
-    return merged
+    return area
+
+
+TIE_TO = (("DMO", "the DMO (Death Match Opponent)"), ("EC", "the EC"))
+SETTINGS = (
+    Setting(
+        "race_seconds",
+        "Race for the first move (seconds)",
+        120,
+        low=5,
+        high=MAX_SECONDS,
+        help="No legal path in time: a random draw picks who starts.",
+    ),
+    Setting(
+        "turn_seconds",
+        "Each turn (seconds)",
+        60,
+        low=5,
+        high=MAX_SECONDS,
+        help="No path or pass in time is a skip.",
+    ),
+    Setting("interval_seconds", "Pause between rounds (seconds)", 15, low=0, high=MAX_SECONDS),
+    Setting(
+        "board_area",
+        "Board size (cells, about)",
+        64,
+        low=16,
+        high=400,
+        help="Each round's board is a rectangle of about this many cells (64: 8x8 and the like).",
+        check=_board_area,
+    ),
+    Setting(
+        "boards",
+        "Your own boards (optional)",
+        "",
+        lines=8,
+        help="Paste three boards of R G J S L A, one blank line between boards, each symmetric "
+        "under a half turn with the colours swapped. Empty: boards drawn at random.",
+        check=_pasted_boards,
+    ),
+    Setting("tie_to", "Equal totals go to", "DMO", choices=TIE_TO),
+)
+"""A match's settings (see docs/rules/glittering-paths.md): the form, defaults and checks."""
 
 
 def clean_boards(value: object) -> list[str]:
@@ -188,7 +211,7 @@ def round_board(state: State, round_no: int) -> engine.Board:
 
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
-    settings = clean_settings(settings)
+    settings = settled(SETTINGS, settings)
     if len(seats) != 2:
         raise ActionError("Glittering Paths is for exactly two players", code="bad_seats")
     roles = [seat.role for seat in seats]
@@ -215,7 +238,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
             "next_round": settings["interval_seconds"],
         },
         "board_area": settings["board_area"],
-        "pasted": settings["boards"],
+        "pasted": clean_boards(settings["boards"]),
         "round": 0,
         "phase": "race",
         "board": "",

@@ -65,22 +65,6 @@ class GlitteringPaths(FlowGame):
         "turns; each path scores your gems over the most common other gem. Three rounds."
     )
 
-    # --- settings ------------------------------------------------------------------------------
-
-    def settings_form(self) -> type:
-        from games.glittering_paths.forms import GlitteringPathsSettingsForm
-
-        return GlitteringPathsSettingsForm.for_game(self)
-
-    def default_settings(self) -> dict[str, Any]:
-        return flow.default_settings()
-
-    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        auto_start = settings.get("auto_start", True)
-        if not isinstance(auto_start, bool):
-            raise ValueError("auto_start is true or false")
-        return {**flow.clean_settings(settings), "auto_start": auto_start}
-
     # --- the rules -----------------------------------------------------------------------------
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.glittering_paths import engine, flow
 
@@ -426,34 +427,34 @@ def test_pasted_boards_are_used_round_by_round() -> None:
 
 def test_a_pasted_board_that_is_not_symmetric_is_refused_with_the_cell() -> None:
     with pytest.raises(ValueError, match="round 2's board is not symmetric: A1"):
-        flow.clean_settings({"boards": f"{TINY}\n\nRSG\nLRR\n\n{TINY}"})
+        settled(flow.SETTINGS, {"boards": f"{TINY}\n\nRSG\nLRR\n\n{TINY}"})
 
 
 def test_pasted_boards_must_be_three() -> None:
     with pytest.raises(ValueError, match="exactly 3 boards"):
-        flow.clean_settings({"boards": f"{TINY}\n\n{TINY}"})
+        settled(flow.SETTINGS, {"boards": f"{TINY}\n\n{TINY}"})
 
 
 def test_a_pasted_ragged_board_is_refused() -> None:
     with pytest.raises(ValueError, match="round 1's board: row 2"):
-        flow.clean_settings({"boards": ["RSG\nLR", TINY, TINY]})
+        settled(flow.SETTINGS, {"boards": f"RSG\nLR\n\n{TINY}\n\n{TINY}"})
 
 
 def test_pasted_boards_must_have_about_equal_area() -> None:
     big = engine.format_board(engine.generate_board(1, 3, 4, 4))
     with pytest.raises(ValueError, match="about equal area"):
-        flow.clean_settings({"boards": [TINY, TINY, big]})
+        settled(flow.SETTINGS, {"boards": f"{TINY}\n\n{TINY}\n\n{big}"})
 
 
 def test_unknown_or_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown"):
-        flow.clean_settings({"colour": "green"})
+        settled(flow.SETTINGS, {"colour": "green"})
     with pytest.raises(ValueError, match="turn_seconds"):
-        flow.clean_settings({"turn_seconds": 0})
-    with pytest.raises(ValueError, match="tie goes"):
-        flow.clean_settings({"tie_to": "red"})
+        settled(flow.SETTINGS, {"turn_seconds": 0})
+    with pytest.raises(ValueError, match="tie_to is one of"):
+        settled(flow.SETTINGS, {"tie_to": "red"})
     with pytest.raises(ValueError, match="board_area"):
-        flow.clean_settings({"board_area": 5})
+        settled(flow.SETTINGS, {"board_area": 5})
 
 
 def test_the_clocks_follow_the_settings() -> None:

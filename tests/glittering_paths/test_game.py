@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games.core.contract import defaults
+from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
 from games.glittering_paths import bot, engine, flow
@@ -39,15 +41,16 @@ def test_it_declares_its_assets_bot_levels_and_unversioned_path() -> None:
 
 def test_default_settings_are_the_flows_and_start_automatically() -> None:
     cleaned = GAME.clean_settings({})
-    assert cleaned == {**flow.default_settings(), "boards": [], "auto_start": True}
+    assert cleaned == {**defaults(flow.SETTINGS), "auto_start": True}
+    assert cleaned["boards"] == "" and cleaned["turn_seconds"] == 60
 
 
 @pytest.mark.parametrize(
     ("settings", "reason"),
     [
         ({"turn_seconds": 2}, "turn_seconds must be a whole number"),
-        ({"race_seconds": "120"}, "race_seconds must be a whole number"),
-        ({"tie_to": "host"}, "a tie goes to"),
+        ({"race_seconds": "two minutes"}, "race_seconds must be a whole number"),
+        ({"tie_to": "host"}, "tie_to is one of"),
         ({"board_area": 5}, "board_area"),
         ({"boards": "RSG\nLRS"}, "give exactly 3 boards"),
         ({"colour": "red"}, "unknown setting"),
@@ -60,7 +63,7 @@ def test_bad_settings_are_refused_with_a_reason(settings: dict, reason: str) -> 
 
 
 def test_the_settings_form_cleans_pasted_boards_from_a_browser() -> None:
-    form_class = GAME.settings_form()
+    form_class = MatchSettingsForm.for_game(GAME)
     pasted = "RSG\r\nLRS \r\n\r\nRSG\r\nLRS\r\n  \r\nRSG\r\nLRS\r\n"
     form = form_class(
         {
@@ -77,12 +80,12 @@ def test_the_settings_form_cleans_pasted_boards_from_a_browser() -> None:
     assert form.is_valid(), form.errors
     settings = form.match_settings()
     assert settings["boards"] == TINY_BOARDS
-    assert GAME.clean_settings(settings)["boards"] == [TINY] * 3
+    assert GAME.clean_settings(settings)["boards"] == TINY_BOARDS
     assert form.roles() == ["EC", "DMO"]
 
 
 def test_the_settings_form_names_the_broken_board() -> None:
-    form = GAME.settings_form()(
+    form = MatchSettingsForm.for_game(GAME)(
         {
             "seat_count": 2,
             "race_seconds": 60,
