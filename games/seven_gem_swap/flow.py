@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
     copy_json,
@@ -55,46 +56,41 @@ CLOCK_OF_PHASE = {"bidding": "bidding", "round": "round"}
 # --- settings ------------------------------------------------------------------------------------
 
 
-def default_settings() -> dict[str, Any]:
-    """A match's settings and their defaults (see docs/rules/seven-gem-swap.md)."""
-    return {
-        "bid_seconds": 86400,
-        "round_seconds": 86400,
-        "board": "",
-        "no_card_scores": "own_colour",
-    }
+def _pasted_grid(value: str) -> str:
+    """The host's grid as kept ("" for a random grid), checked by the engine."""
+    if not value.strip():
+        return ""
+    try:
+        return engine.format_board(engine.check_standard(engine.parse_board(value)))
+    except ValueError as error:
+        raise ValueError(f"board: {error}") from None
 
 
-def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings completed with their defaults; ValueError with a readable reason for a bad
-    one. (``auto_start``, the core's own setting, passes through.)"""
-    merged = {**default_settings(), **settings}
-    unknown = set(merged) - set(default_settings()) - {"auto_start"}
-    if unknown:
-        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-    for key in ("bid_seconds", "round_seconds"):
-        value = merged[key]
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value.strip())
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"{key} must be a whole number of seconds")
-        if not MIN_SECONDS <= value <= MAX_SECONDS:
-            raise ValueError(f"{key} must be from {MIN_SECONDS} seconds to 30 days")
-        merged[key] = value
-    board = merged["board"]
-    if board is None:
-        board = ""
-    if not isinstance(board, str):
-        raise ValueError("board: paste 10 lines of 10 cells, or leave it empty for a random grid")
-    if board.strip():
-        try:
-            board = engine.format_board(engine.check_standard(engine.parse_board(board)))
-        except ValueError as error:
-            raise ValueError(f"board: {error}") from None
-    merged["board"] = board.strip()
-    if merged["no_card_scores"] not in NO_CARD_SCORES:
-        raise ValueError("no_card_scores is 'own_colour' or 'nothing'")
-    return merged
+SETTINGS = (
+    Setting("bid_seconds", "Bidding clock (seconds)", 86400, low=MIN_SECONDS, high=MAX_SECONDS),
+    Setting(
+        "round_seconds", "Each round's clock (seconds)", 86400, low=MIN_SECONDS, high=MAX_SECONDS
+    ),
+    Setting(
+        "no_card_scores",
+        "A player who sends nothing in a round (from round 2) scores",
+        "own_colour",
+        choices=(
+            ("own_colour", "their own colour's largest group (x1), keeping their cards"),
+            ("nothing", "nothing that round"),
+        ),
+    ),
+    Setting(
+        "board",
+        "Grid (optional)",
+        "",
+        lines=10,
+        help="Paste 10 lines of 10 cells (R O Y G B I V, # for a rock): 10 gems of each colour "
+        "and 30 rocks. Empty: a random grid.",
+        check=_pasted_grid,
+    ),
+)
+"""A match's settings (see docs/rules/seven-gem-swap.md): the form, defaults and checks."""
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -153,7 +149,7 @@ def _start_phase(state: State, phase: str, now: datetime) -> None:
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
     """A new match: the grid is revealed and the bidding for colours opens."""
-    settings = clean_settings(settings)
+    settings = settled(SETTINGS, settings)
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise ValueError(f"Seven Gem Swap is played by {MIN_SEATS} to {MAX_SEATS} players")
     if settings["board"]:

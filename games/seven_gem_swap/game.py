@@ -79,26 +79,6 @@ class SevenGemSwap(FlowGame):
 
     # --- settings ------------------------------------------------------------------------------
 
-    def settings_form(self) -> type:
-        from games.seven_gem_swap.forms import SevenGemSwapSettingsForm
-
-        return SevenGemSwapSettingsForm.for_game(self)
-
-    def default_settings(self) -> dict[str, Any]:
-        return {"auto_start": True, **flow.default_settings()}
-
-    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        merged = flow.clean_settings(dict(settings))
-        merged["auto_start"] = bool(merged.get("auto_start", True))
-        return merged
-
-    # --- the rules -----------------------------------------------------------------------------
-
-    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-        if state.get("phase") != "round":
-            raise ActionError("a sequence is composed during a round", code="wrong_phase")
-        return flow.clean_draft(state, seat, draft)
-
     def end_round_label(self, state: State) -> str | None:
         if state.get("phase") == "bidding":
             return "the bidding now, with the bids sent so far"

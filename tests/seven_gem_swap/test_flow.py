@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.seven_gem_swap import engine, flow
 
@@ -67,18 +68,19 @@ def submit(seat: int, gem: str, moves: str = "", card: str | None = None, **more
 
 
 def test_it_has_defaults_of_a_day_per_round_and_a_generated_grid() -> None:
-    assert flow.clean_settings({}) == {
+    assert settled(flow.SETTINGS, {}) == {
         "bid_seconds": 86400,
         "round_seconds": 86400,
         "board": "",
         "no_card_scores": "own_colour",
+        "auto_start": True,
     }
 
 
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"round_seconds": 5}, "round_seconds must be from 10"),
+        ({"round_seconds": 5}, "round_seconds must be a whole number from 10"),
         ({"bid_seconds": "soon"}, "whole number"),
         ({"board": "ROYGBIV###"}, "board: the grid has 1 rows"),
         ({"board": COLUMNS_BOARD.replace("#", "R", 1)}, "board: a starting grid"),
@@ -88,11 +90,11 @@ def test_it_has_defaults_of_a_day_per_round_and_a_generated_grid() -> None:
 )
 def test_it_refuses_a_bad_setting(settings: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        flow.clean_settings(settings)
+        settled(flow.SETTINGS, settings)
 
 
 def test_it_keeps_the_cores_auto_start_setting() -> None:
-    assert flow.clean_settings({"auto_start": False})["auto_start"] is False
+    assert settled(flow.SETTINGS, {"auto_start": False})["auto_start"] is False
 
 
 def test_it_starts_with_the_bidding_clock_running() -> None:

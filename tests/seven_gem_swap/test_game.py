@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
 from games.seven_gem_swap import engine, flow
@@ -51,7 +52,7 @@ def test_the_settings_have_defaults_and_keep_auto_start():
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"round_seconds": 5}, "round_seconds must be from 10 seconds"),
+        ({"round_seconds": 5}, "round_seconds must be a whole number from 10"),
         ({"board": "RRR"}, "board:"),
         ({"no_card_scores": "half"}, "no_card_scores"),
         ({"colours": "R"}, "unknown setting"),
@@ -63,7 +64,7 @@ def test_bad_settings_are_refused_with_a_reason(settings, message):
 
 
 def test_the_settings_form_checks_a_pasted_grid():
-    form_class = GAME.settings_form()
+    form_class = MatchSettingsForm.for_game(GAME)
     form = form_class(
         {
             "title": "t",
