@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
+from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
     copy_json,
@@ -43,62 +44,73 @@ GARNETS = 5
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset()
 """Every Pointsweeper action is a turn taken after seeing the board: none is sealed."""
 
-SETTINGS_HELP = {
-    "boards": "'random' (seeded from the match) or 'pasted' (the host's three boards)",
-    "board_texts": "the three pasted boards, 8 lines each, rank 8 first, values -2..5 or M",
-    "move_seconds": "time for each move before the bank starts to run",
-    "bank_seconds": "each player's time bank, per board",
-    "order_seconds": "time the chooser has to say who moves first (then a random draw)",
-    "scout_turns": "each player's first turns on a board that may only scout",
-    "tie_to": "who wins a tied total: 'DMO' or 'EC'",
-}
+BOARD_HELP = "8 lines of 8 values, rank 8 first: -2 to 5 for a tile, M for a mine (10 mines)."
+SIDES = (("DMO", "the DMO"), ("EC", "the EC"))
+SETTINGS = (
+    Setting(
+        "boards",
+        "Boards",
+        "random",
+        choices=(
+            ("random", "Three boards drawn at random"),
+            ("pasted", "I paste the three boards below"),
+        ),
+    ),
+    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP),
+    Setting("board_2", "Board 2", "", lines=8),
+    Setting("board_3", "Board 3", "", lines=8),
+    Setting(
+        "move_seconds",
+        "Time for each move (seconds)",
+        60,
+        low=1,
+        high=3600,
+        help="Time for each move before the bank starts to run.",
+    ),
+    Setting(
+        "bank_seconds",
+        "Time bank per board (seconds)",
+        120,
+        low=0,
+        high=7200,
+        help="Used once a move takes longer than its time; empty bank: you have passed.",
+    ),
+    Setting(
+        "order_seconds",
+        "Time to choose the order (seconds)",
+        60,
+        low=1,
+        high=3600,
+        help="Time the chooser has to say who moves first (then a random draw).",
+    ),
+    Setting(
+        "scout_turns",
+        "Scout-only turns",
+        3,
+        low=0,
+        high=16,
+        help="Each player's first turns on a board that may only scout.",
+    ),
+    Setting("tie_to", "A tied total goes to", "DMO", choices=SIDES),
+)
+"""A match's settings (see docs/rules/pointsweeper.md): the form, defaults and checks."""
+PASTED = ("board_1", "board_2", "board_3")
 
 
-def default_settings() -> dict[str, Any]:
-    return {
-        "boards": "random",
-        "board_texts": ["", "", ""],
-        "move_seconds": 60,
-        "bank_seconds": 120,
-        "order_seconds": 60,
-        "scout_turns": 3,
-        "tie_to": "DMO",
-    }
-
-
-def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """The settings completed with defaults and checked; ValueError with a readable reason."""
-    merged = default_settings()
-    unknown = set(settings) - set(merged) - {"auto_start"}
-    if unknown:
-        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-    merged.update({k: v for k, v in settings.items() if k != "auto_start"})
-    for key, low in (("move_seconds", 1), ("bank_seconds", 0), ("order_seconds", 1)):
-        value = merged[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ValueError(f"{key} must be a whole number of seconds, at least {low}")
-    turns = merged["scout_turns"]
-    if isinstance(turns, bool) or not isinstance(turns, int) or not 0 <= turns <= 16:
-        raise ValueError("scout_turns must be a whole number from 0 to 16")
-    if merged["tie_to"] not in ("DMO", "EC"):
-        raise ValueError("a tied total goes to the 'DMO' or the 'EC'")
-    if merged["boards"] not in ("random", "pasted"):
-        raise ValueError("boards are 'random' or 'pasted'")
-    texts = merged["board_texts"]
-    if merged["boards"] == "pasted":
-        if not isinstance(texts, list | tuple) or len(texts) != BOARDS:
-            raise ValueError("paste exactly three boards")
-        cleaned = []
-        for number, text in enumerate(texts, start=1):
-            try:
-                board = engine.check_match_board(engine.parse_board(text))
-            except ValueError as error:
-                raise ValueError(f"board {number}: {error}") from None
-            cleaned.append(engine.format_board(board))
-        merged["board_texts"] = cleaned
-    else:
-        merged["board_texts"] = ["", "", ""]
-    return merged
+def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Pasted boards are each checked by the engine (and kept as it writes them); with random
+    boards the pasted ones are left empty."""
+    kept = dict(settings)
+    for number, key in enumerate(PASTED, start=1):
+        if settings["boards"] != "pasted":
+            kept[key] = ""
+            continue
+        try:
+            board = engine.check_match_board(engine.parse_board(settings[key]))
+        except ValueError as error:
+            raise ValueError(f"board {number}: {error}") from None
+        kept[key] = engine.format_board(board)
+    return kept
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -196,11 +208,11 @@ def _board(state: State) -> engine.Board:
 
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
-    cleaned = clean_settings(settings)
+    cleaned = settled(SETTINGS, settings, check_settings)
     roles = [seat.role for seat in seats]
     dmo = roles.index("DMO") if "DMO" in roles else len(seats) - 1
     if cleaned["boards"] == "pasted":
-        texts = list(cleaned["board_texts"])
+        texts = [cleaned[key] for key in PASTED]
     else:
         texts = [
             engine.format_board(engine.generate_board(derived_seed(seed, "board", n)))

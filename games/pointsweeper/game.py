@@ -29,20 +29,6 @@ class Pointsweeper(FlowGame):
         "then claim paths for points. Each mine costs more than the last."
     )
 
-    # --- settings ------------------------------------------------------------------------------
-
-    def settings_form(self) -> type:
-        from games.pointsweeper.forms import PointsweeperSettingsForm
-
-        return PointsweeperSettingsForm.for_game(self)
-
-    def default_settings(self) -> dict[str, Any]:
-        return flow.default_settings()
-
-    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        auto_start = settings.get("auto_start", True)
-        return {"auto_start": auto_start, **flow.clean_settings(settings)}
-
     # --- what a viewer sees --------------------------------------------------------------------
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:

@@ -46,7 +46,7 @@ def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context
             "scout_turns": 0,
             "move_seconds": 2,
             "boards": "pasted",
-            "board_texts": [NO_MINE_ON_RANK_1] * 3,
+            **dict.fromkeys(("board_1", "board_2", "board_3"), NO_MINE_ON_RANK_1),
         },
         roles=["EC", "DMO"],
     )

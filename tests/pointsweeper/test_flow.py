@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from games.core.contract import settled
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.pointsweeper import engine, flow
 
@@ -31,7 +32,11 @@ def board_text(mines: list[str], values: dict[str, int] | None = None, default: 
 
 def pasted(*texts: str, **extra: Any) -> dict[str, Any]:
     boards = list(texts) + [board_text(RANK_1_AND_CORNERS)] * (3 - len(texts))
-    return {"boards": "pasted", "board_texts": boards, **extra}
+    return {"boards": "pasted", **dict(zip(flow.PASTED, boards, strict=True)), **extra}
+
+
+def clean(settings: dict[str, Any]) -> dict[str, Any]:
+    return settled(flow.SETTINGS, settings, flow.check_settings)
 
 
 def at(seconds: float) -> datetime:
@@ -108,11 +113,11 @@ def test_it_plays_the_pasted_boards():
 def test_it_refuses_a_pasted_board_with_a_clear_reason():
     bad = board_text(RANK_1_AND_CORNERS[:9])
     with pytest.raises(ValueError, match="board 2: a match board has exactly 10 mines"):
-        flow.clean_settings(pasted(board_text(RANK_1_AND_CORNERS), bad))
+        clean(pasted(board_text(RANK_1_AND_CORNERS), bad))
     with pytest.raises(ValueError, match="board 1: a board has 8 lines"):
-        flow.clean_settings(pasted("1 2 3"))
-    with pytest.raises(ValueError, match="exactly three boards"):
-        flow.clean_settings({"boards": "pasted", "board_texts": ["x"]})
+        clean(pasted("1 2 3"))
+    with pytest.raises(ValueError, match="board 1: "):
+        clean({"boards": "pasted", "board_1": "x"})
 
 
 @pytest.mark.parametrize(
@@ -121,14 +126,14 @@ def test_it_refuses_a_pasted_board_with_a_clear_reason():
         ({"colour": "red"}, "unknown setting"),
         ({"move_seconds": 0}, "move_seconds"),
         ({"bank_seconds": -1}, "bank_seconds"),
-        ({"tie_to": "nobody"}, "DMO"),
+        ({"tie_to": "nobody"}, "tie_to is one of 'DMO', 'EC'"),
         ({"scout_turns": 17}, "scout_turns"),
         ({"boards": "drawn"}, "random"),
     ],
 )
 def test_it_refuses_bad_settings(settings, message):
     with pytest.raises(ValueError, match=message):
-        flow.clean_settings(settings)
+        clean(settings)
 
 
 # --- the order -----------------------------------------------------------------------------------

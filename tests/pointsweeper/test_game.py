@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.core.forms import MatchSettingsForm
 from games.core.gamedef import SeatInfo, Viewer
 from games.core.models import Match
 from games.core.registry import get_game
@@ -56,20 +57,21 @@ FORM_DATA = {
 
 
 def test_the_settings_form_gives_the_settings():
-    form = POINTSWEEPER.settings_form()(data=FORM_DATA)
+    form = MatchSettingsForm.for_game(POINTSWEEPER)(data=FORM_DATA)
     assert form.is_valid(), form.errors
     settings = form.match_settings()
     cleaned = POINTSWEEPER.clean_settings(settings)
     assert cleaned["move_seconds"] == 30 and cleaned["tie_to"] == "EC"
-    assert cleaned["board_texts"] == ["", "", ""]
+    assert [cleaned[key] for key in flow.PASTED] == ["", "", ""]
 
 
 def test_the_settings_form_takes_three_pasted_boards_and_refuses_a_bad_one():
     data = {**FORM_DATA, "boards": "pasted", "board_1": BOARD, "board_2": BOARD, "board_3": BOARD}
-    form = POINTSWEEPER.settings_form()(data=data)
+    form = MatchSettingsForm.for_game(POINTSWEEPER)(data=data)
     assert form.is_valid(), form.errors
-    assert POINTSWEEPER.clean_settings(form.match_settings())["board_texts"] == [BOARD] * 3
-    form = POINTSWEEPER.settings_form()(data={**data, "board_2": "nonsense"})
+    kept = POINTSWEEPER.clean_settings(form.match_settings())
+    assert [kept[key] for key in flow.PASTED] == [BOARD] * 3
+    form = MatchSettingsForm.for_game(POINTSWEEPER)(data={**data, "board_2": "nonsense"})
     assert not form.is_valid()
     assert "board 2" in str(form.errors)
 
@@ -81,4 +83,5 @@ def test_the_new_match_page_takes_pasted_boards(client, make_user):
     data.update(board_1=BOARD, board_2=BOARD, board_3=BOARD)
     response = client.post("/matches/new/pointsweeper/", data)
     assert response.status_code == 302
-    assert Match.objects.get(title="Pasted").settings["board_texts"] == [BOARD] * 3
+    kept = Match.objects.get(title="Pasted").settings
+    assert [kept[key] for key in flow.PASTED] == [BOARD] * 3

@@ -36,7 +36,7 @@ from django.utils import timezone
 from games.core import services
 from games.core.client import ArenaClient, MatchSocket
 from games.core.models import Deadline, Match
-from games.pointsweeper import engine
+from games.pointsweeper import engine, flow
 from tests.live_server import in_db
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -134,7 +134,11 @@ def create_match(boards: list[str]) -> Match:
         host=users.get(username="boss"),
         game_key="pointsweeper",
         title="Privacy twins",
-        settings={"boards": "pasted", "board_texts": boards, "scout_turns": 1},
+        settings={
+            "boards": "pasted",
+            **dict(zip(flow.PASTED, boards, strict=True)),
+            "scout_turns": 1,
+        },
         roles=["EC", "DMO"],
     )
     for name, seat in zip(("ec", "dmo"), match.seats.order_by("index"), strict=True):
