@@ -26,6 +26,7 @@ from typing import Any
 
 from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES
+from games.core.contract import Setting, settled
 from games.core.flowkit import copy_json, derived_seed, draw_rng, due, handler_for, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
@@ -62,26 +63,22 @@ REASONS = {
 # --- settings ----------------------------------------------------------------------------------
 
 
-def default_settings() -> dict[str, Any]:
-    return {"mode": "classic", "puzzle": 0}
-
-
-def clean_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """Check and complete the host's settings; raise ValueError with a readable reason."""
-    merged = {**default_settings(), **settings}
-    unknown = set(merged) - {"mode", "puzzle", "auto_start"}
-    if unknown:
-        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
-    mode = merged["mode"]
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    puzzle = merged["puzzle"]
-    if isinstance(puzzle, str) and puzzle.strip().isdigit():
-        puzzle = int(puzzle.strip())
-    if not isinstance(puzzle, int) or isinstance(puzzle, bool) or not 0 <= puzzle < len(PUZZLES):
-        raise ValueError(f"puzzle must be a number from 0 to {len(PUZZLES) - 1}")
-    merged["puzzle"] = puzzle
-    return merged
+MODE_HELP = {
+    "classic": "Classic: no clock; the game ends when no move is left.",
+    "action": "Action: a draining clock; every gem removed adds a second.",
+    "endless": "Endless: no clock, and a stuck board is reshuffled.",
+    "puzzle": "Puzzle: clear the board with no new gems falling.",
+}
+SETTINGS = (
+    Setting("mode", "Mode", "classic", choices=tuple((mode, MODE_HELP[mode]) for mode in MODES)),
+    Setting(
+        "puzzle",
+        "Puzzle (Puzzle mode)",
+        0,
+        choices=tuple((index, f"{index + 1}. {p.title}") for index, p in enumerate(PUZZLES)),
+    ),
+)
+"""A game's settings: the mode and, for Puzzle mode, which puzzle."""
 
 
 # --- levels and the Action clock ---------------------------------------------------------------
@@ -131,7 +128,7 @@ def _set_clock(state: State, left_ms: int, level: int, now: datetime) -> None:
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
     if len(seats) != 1:
         raise ValueError("Bejeweled 2 is played by one player")
-    settings = clean_settings(settings)
+    settings = settled(SETTINGS, settings)
     mode = settings["mode"]
     seat = seats[0]
     state: State = {

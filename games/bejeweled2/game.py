@@ -197,22 +197,6 @@ class Bejeweled2(FlowGame):
         "clock), Endless, or one of the puzzles."
     )
 
-    # --- settings ------------------------------------------------------------------------------
-
-    def settings_form(self) -> type:
-        from games.bejeweled2.forms import Bejeweled2SettingsForm
-
-        return Bejeweled2SettingsForm.for_game(self)
-
-    def default_settings(self) -> dict[str, Any]:
-        return {"auto_start": True, **flow.default_settings()}
-
-    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        merged = flow.clean_settings({**self.default_settings(), **settings})
-        if not isinstance(merged["auto_start"], bool):
-            raise ValueError("auto_start is true or false")
-        return merged
-
     # --- what a viewer sees --------------------------------------------------------------------
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:

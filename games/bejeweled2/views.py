@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games.bejeweled2 import flow
-from games.bejeweled2.forms import MODE_HELP
 from games.bejeweled2.game import GAME
 from games.bejeweled2.puzzles import PUZZLES
 from games.core import services
@@ -131,7 +130,7 @@ def play(request: HttpRequest) -> HttpResponse:
     chosen = _puzzle_choice(request, progress)
     best = progress["best"] if progress else {}
     context = {
-        "modes": [(mode, flow.MODE_TITLES[mode], MODE_HELP[mode]) for mode in flow.MODES],
+        "modes": [(mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode]) for mode in flow.MODES],
         "puzzles": [
             {"index": index, "title": p.title, "best": best.get(index), "chosen": index == chosen}
             for index, p in enumerate(PUZZLES)
@@ -151,7 +150,7 @@ def play(request: HttpRequest) -> HttpResponse:
 def start(request: HttpRequest) -> HttpResponse:
     """Create a one-seat game for the signed-in player and seat them: it starts at once."""
     try:
-        settings = flow.clean_settings(
+        settings = GAME.clean_settings(
             {"mode": request.POST.get("mode", ""), "puzzle": request.POST.get("puzzle", "0")}
         )
     except ValueError as error:

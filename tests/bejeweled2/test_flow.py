@@ -11,6 +11,7 @@ import pytest
 from games.bejeweled2 import engine, flow
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
+from games.core.contract import settled
 from games.core.flowkit import derived_seed
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 
@@ -56,21 +57,21 @@ def first_move(state) -> dict:
 
 
 def test_it_completes_the_settings_with_their_defaults() -> None:
-    assert flow.clean_settings({}) == {"mode": "classic", "puzzle": 0}
-    assert flow.clean_settings({"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
+    assert settled(flow.SETTINGS, {}) == {"mode": "classic", "puzzle": 0, "auto_start": True}
+    assert settled(flow.SETTINGS, {"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
 
 
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"mode": "blitz"}, "mode must be one of"),
-        ({"mode": "puzzle", "puzzle": len(PUZZLES)}, "puzzle must be a number"),
+        ({"mode": "blitz"}, "mode is one of"),
+        ({"mode": "puzzle", "puzzle": len(PUZZLES)}, "puzzle is one of"),
         ({"colour": "red"}, "unknown setting"),
     ],
 )
 def test_it_refuses_bad_settings(settings, message) -> None:
     with pytest.raises(ValueError, match=message):
-        flow.clean_settings(settings)
+        settled(flow.SETTINGS, settings)
 
 
 def test_it_is_played_by_one_player() -> None:

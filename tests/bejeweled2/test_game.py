@@ -11,6 +11,7 @@ import pytest
 from games.bejeweled2 import engine, flow
 from games.bejeweled2.game import GAME, board_grid, cascade_frames, piece_css
 from games.bejeweled2.puzzles import PUZZLES
+from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
 
@@ -52,7 +53,7 @@ def test_bad_settings_are_refused_with_a_reason(settings):
 
 
 def test_the_settings_form_offers_the_modes_and_the_puzzles():
-    form_class = GAME.settings_form()
+    form_class = MatchSettingsForm.for_game(GAME)
     form = form_class({"title": "", "seat_count": "1", "mode": "puzzle", "puzzle": "2"})
     assert form.is_valid(), form.errors
     assert form.match_settings() == {"mode": "puzzle", "puzzle": 2, "auto_start": False}
