@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled_dm import engine
+from games.core.contract import Setting, settled
 from games.core.flowkit import copy_json, derived_seed, draw, handler_for
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
@@ -243,6 +244,69 @@ def allowed_picks(used: dict[str, str] | None) -> dict[str, list[str]]:
 # --- the match's start -------------------------------------------------------------------------
 
 
+# --- settings ------------------------------------------------------------------------------------
+
+
+def _offered(kind: str) -> Setting:
+    return Setting(
+        f"offered_{kind}s",
+        f"Round 1 {kind}s (when you choose)",
+        [],
+        choices=tuple((name, name) for name in CHOICES[kind]),
+    )
+
+
+SETTINGS = (
+    Setting(
+        "first_offer",
+        "Round 1 powerups",
+        "random",
+        choices=(
+            ("random", "One of each type, drawn at random"),
+            ("chosen", "I choose the set offered for each type"),
+        ),
+    ),
+    *(_offered(kind) for kind in TYPES),
+    Setting("claim_window_seconds", "Counterclaim window (seconds)", 30, low=5, high=600),
+    Setting("proof_seconds", "Proof time (seconds)", 120, low=10, high=1800),
+    Setting(
+        "round_seconds",
+        "Round clock (seconds)",
+        600,
+        low=30,
+        high=7200,
+        help="No claim before it runs out: the round goes to the player chosen below.",
+    ),
+    Setting(
+        "pick_seconds",
+        "Powerup picking time (seconds)",
+        60,
+        low=10,
+        high=600,
+        help="A player who has not picked in time gets a random allowed powerup.",
+    ),
+    Setting(
+        "no_claim_round_to",
+        "A round with no claim goes to",
+        "DMO",
+        choices=(("DMO", "the DMO (Death Match Opponent)"), ("EC", "the EC")),
+    ),
+)
+"""A match's settings (see docs/rules/bejeweled-death-match.md): the form, defaults, checks."""
+
+
+def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """A host who chooses round 1's powerups offers at least one of each type."""
+    if settings["first_offer"] == "chosen":
+        for kind in TYPES:
+            if not settings[f"offered_{kind}s"]:
+                raise ValueError(
+                    f"offered_{kind}s: choose at least one {kind} for round 1, or let round 1 "
+                    "be drawn at random"
+                )
+    return settings
+
+
 def first_offer(settings: dict[str, Any], state: State) -> dict[str, list[str]]:
     """Round 1's offer: one random powerup of each type, or the host's chosen sets."""
     if settings["first_offer"] == "chosen":
@@ -254,6 +318,7 @@ def first_offer(settings: dict[str, Any], state: State) -> dict[str, list[str]]:
 
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
+    settings = settled(SETTINGS, settings, check_settings)
     roles = [seat.role for seat in seats]
     dmo = roles.index("DMO") if "DMO" in roles else len(seats) - 1
     ec = _other(dmo)

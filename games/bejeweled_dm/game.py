@@ -91,49 +91,6 @@ class DeathMatch(FlowGame):
         "powerup; the higher claimant must prove it. First to 4 rounds."
     )
 
-    # --- settings ------------------------------------------------------------------------------
-
-    def settings_form(self) -> type:
-        from games.bejeweled_dm.forms import DeathMatchSettingsForm
-
-        return DeathMatchSettingsForm.for_game(self)
-
-    def default_settings(self) -> dict[str, Any]:
-        return {
-            "first_offer": "random",
-            "offered_starters": [],
-            "offered_passives": [],
-            "offered_actives": [],
-            "claim_window_seconds": flow.TIMERS["claim_window"],
-            "proof_seconds": flow.TIMERS["proof"],
-            "round_seconds": flow.TIMERS["round"],
-            "pick_seconds": flow.TIMERS["pick"],
-            "no_claim_round_to": "DMO",
-        }
-
-    def clean_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        merged = super().clean_settings(settings)
-        if merged["first_offer"] not in ("random", "chosen"):
-            raise ValueError("round 1's powerups are 'random' or 'chosen'")
-        for kind in flow.TYPES:
-            field = f"offered_{kind}s"
-            names = merged[field]
-            if not isinstance(names, list | tuple) or any(
-                name not in flow.CHOICES[kind] for name in names
-            ):
-                raise ValueError(f"{field}: choose from {', '.join(flow.CHOICES[kind])}")
-            merged[field] = [name for name in flow.CHOICES[kind] if name in names]
-            if merged["first_offer"] == "chosen" and not names:
-                raise ValueError(f"{field}: choose at least one {kind} for round 1")
-        for key in flow.TIMERS:
-            field = f"{key}_seconds"
-            value = merged[field]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{field} must be a whole number of seconds, at least 1")
-        if merged["no_claim_round_to"] not in ("DMO", "EC"):
-            raise ValueError("a round with no claim goes to the 'DMO' or the 'EC'")
-        return merged
-
     # --- the rules -----------------------------------------------------------------------------
 
     def warm_up(self) -> None:
