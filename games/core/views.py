@@ -71,9 +71,7 @@ def new_match(request: HttpRequest, game_key: str | None = None) -> HttpResponse
         raise Http404(f"unknown game {game_key!r}") from None
     if not game.listed:
         raise Http404(f"unknown game {game_key!r}")
-    form_class = (
-        game.settings_form() if hasattr(game, "settings_form") else MatchSettingsForm.for_game(game)
-    )
+    form_class = MatchSettingsForm.for_game(game)
     form = form_class(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
