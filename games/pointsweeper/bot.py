@@ -9,11 +9,11 @@ deterministic: the same view and time give the same answer.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from datetime import datetime, timedelta
 from typing import Any
 
+from games.core.flowkit import derived_seed
 from games.pointsweeper import analysis, engine
 
 BEGINNER = "beginner"
@@ -32,8 +32,8 @@ SCOUT_ORDER = "QRBNKP"
 
 
 def _rng(view: dict[str, Any], seat: int, salt: str) -> random.Random:
-    text = f"{view.get('board_no')}:{view.get('turn_started')}:{seat}:{salt}"
-    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+    """The bot's draws for this turn: the same view, seat and purpose draw the same numbers."""
+    return random.Random(derived_seed(view.get("board_no"), view.get("turn_started"), seat, salt))
 
 
 def _ready(view: dict[str, Any], seat: int, level: str, since: str | None, now: datetime) -> bool:

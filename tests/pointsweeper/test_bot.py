@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from games.core.flowkit import derived_seed
 from games.core.gamedef import SeatInfo, Viewer
 from games.pointsweeper import analysis, bot, engine, flow
 from tests.pointsweeper.test_flow import RANK_1_AND_CORNERS, board_text, pasted, scrambled
@@ -203,6 +204,16 @@ def test_it_waits_a_human_moment_before_moving():
     assert bot.decide(view, 0, bot.CLUB, T0 + timedelta(seconds=10)) is not None
     assert bot.decide(view, 0, bot.BEGINNER, T0 + timedelta(seconds=5)) is None
     assert bot.decide(view, 1, bot.CLUB, T0 + timedelta(seconds=30)) is None
+
+
+def test_its_human_moment_is_drawn_from_the_turn_it_sees():
+    view = flow.view(_in_play(), Viewer(seat=0))
+    draws = random.Random(derived_seed(view["board_no"], view["turn_started"], 0, "delay"))
+    moves_at = datetime.fromisoformat(view["turn_started"]) + timedelta(
+        seconds=draws.uniform(*bot.DELAY[bot.CLUB])
+    )
+    assert bot.decide(view, 0, bot.CLUB, moves_at - timedelta(milliseconds=1)) is None
+    assert bot.decide(view, 0, bot.CLUB, moves_at) is not None
 
 
 def test_it_decides_the_same_whatever_the_hidden_tiles_are():
