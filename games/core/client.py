@@ -85,6 +85,11 @@ class ArenaClient:
         )
 
 
+# How long the update of an acknowledged action may take before the client asks for it (it
+# follows the ack at once unless something went wrong; asking at once would double the messages
+# of a fast player, who would meet the rate limit).
+ACK_GRACE_SECONDS = 1.0
+
 # Closes after which reconnecting cannot help: no such match (4404), the session ended (4401).
 FINAL_CLOSE_CODES = frozenset({4401, 4404})
 
@@ -94,11 +99,12 @@ class MatchSocket:
 
     Like the page (static/js/match.js) it keeps itself current: when the connection drops it
     reconnects with backoff, asking for what it missed after ``version``; when an update skips
-    a version, or an ack or a pong names a version it does not hold, it asks for a resync at
-    once; ``version`` only ever moves through versions it has seen in order, so a client that
-    reads on holds every event gap-free. ``act`` resends its action after a reconnect (action
-    ids are idempotent: an action that had been applied is acknowledged as a duplicate). The
-    first connect is not retried: a wrong URL or a refused origin fails at once.
+    a version, or a pong names a version it does not hold, it asks for a resync at once, and
+    when an ack's version has not arrived a second after the ack, then. ``version`` only ever
+    moves through versions it has seen in order, so a client that reads on holds every event
+    gap-free. ``act`` resends its action after a reconnect (action ids are idempotent: an action
+    that had been applied is acknowledged as a duplicate). The first connect is not retried: a
+    wrong URL or a refused origin fails at once.
     """
 
     def __init__(
@@ -128,7 +134,7 @@ class MatchSocket:
         self.frames: list[dict[str, Any]] = []
         self.reconnects = 0
         self._resync_asked_at: int | None = None
-        self._behind_asked_at: int | None = None
+        self._awaited = (0, 0.0)  # an acknowledged version not held yet, and when to ask for it
         self._connection: Any = None
         self._unanswered: dict[str, str] = {}  # action id -> the message, until answered
         self._lock = asyncio.Lock()
@@ -185,7 +191,7 @@ class MatchSocket:
                     self._connection = None
                 else:
                     self.reconnects += 1
-                    self._resync_asked_at = self._behind_asked_at = None
+                    self._resync_asked_at = None
                     return self._connection
 
     async def _receive_text(self) -> str:
@@ -218,7 +224,7 @@ class MatchSocket:
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
         """The next frame from the server (reconnecting on the way if the connection dropped)."""
-        frame = json.loads(await asyncio.wait_for(self._receive_text(), timeout))
+        frame = json.loads(await self._next_text(timeout))
         self.frames.append(frame)
         kind = frame.get("type")
         if kind == "full":
@@ -230,22 +236,37 @@ class MatchSocket:
                 # A frame went missing (a lost broadcast): ask for everything after ours.
                 self._resync_asked_at = self.version
                 await self.resync(self.version)
-        elif kind in ("ack", "pong") and self._names_newer(frame):
+        elif kind == "pong" and frame["version"] > self.version:
             await self._behind()
+        elif kind == "ack" and frame["version"] > self.version:
+            # Its update normally follows at once. If it has not come within ACK_GRACE_SECONDS
+            # (its worker died right after the ack, the layer lost it), ask for it.
+            due = asyncio.get_running_loop().time() + ACK_GRACE_SECONDS
+            self._awaited = (max(frame["version"], self._awaited[0]), due)
         return frame
 
-    def _names_newer(self, frame: dict[str, Any]) -> bool:
-        """Does an ack or a pong name a version not held yet? An ack's update normally follows
-        it; if it never comes (its worker died right after the ack, the layer lost it), the ack
-        is the only sign: it is asked about once."""
-        if frame.get("version", 0) <= self.version:
-            return False
-        return frame["type"] == "pong" or self._behind_asked_at != self.version
+    async def _next_text(self, timeout: float) -> str:
+        """The next frame's text; meanwhile, an acknowledged version still missing at the end of
+        its grace is asked for."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            version, due = self._awaited
+            if version <= self.version:
+                due = deadline
+            try:
+                return await asyncio.wait_for(
+                    self._receive_text(), min(due, deadline) - loop.time()
+                )
+            except TimeoutError:
+                if loop.time() >= deadline:
+                    raise
+            self._awaited = (0, 0.0)
+            await self._behind()
 
     async def _behind(self) -> None:
         """Ask for what follows the version held, having dropped nothing: the server sends only
         what this connection has not sent already (a version read when that is nothing)."""
-        self._behind_asked_at = self.version
         await self.send({"type": "resync", "since": self.version, "behind": True})
 
     async def recv_until(self, kind: str, timeout: float = 5.0, **fields: Any) -> dict[str, Any]:

@@ -44,7 +44,6 @@
     socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "?since=" + version);
     socket.onopen = () => {
       retry = 0;
-      behindAskedAt = null;
       setConnection("live", "connected");
       document.dispatchEvent(new CustomEvent("gem:open"));
     };
@@ -126,9 +125,13 @@
       // A frame the server sent may have been lost on the way: catch up from what we hold.
       if (frame.version > version) askBehind();
     } else if (frame.type === "ack") {
-      // Its update normally follows; if it never comes (its worker died right after the ack),
-      // the ack is the only sign. Asking costs the server a version read, not a frame.
-      if (frame.version > version && behindAskedAt !== version) askBehind();
+      // Its update normally follows at once; if it has not come within ACK_GRACE_MS (its worker
+      // died right after the ack), the ack is the only sign: ask. Asking at once would double a
+      // fast player's messages (and meet the rate limit) for frames already on their way.
+      if (frame.version > version) {
+        const acked = frame.version;
+        setTimeout(() => { if (version < acked) askBehind(); }, ACK_GRACE_MS);
+      }
       const entry = pending.get(frame.id);
       pending.delete(frame.id);
       if (entry && entry.form) {
@@ -143,10 +146,9 @@
 
   // A frame named a version newer than the page holds, and the page dropped nothing (else it
   // asks for a plain resync): the server sends only what this connection has not sent yet.
-  let behindAskedAt = null;
+  const ACK_GRACE_MS = 1000;
   function askBehind() {
-    behindAskedAt = version;
-    socket.send(JSON.stringify({ type: "resync", since: version, behind: true }));
+    sendMessage({ type: "resync", since: version, behind: true });
   }
 
   // The view of the newest frame lives once in the page, in #match-view; game scripts read it.

@@ -1,4 +1,4 @@
-"""The match page catches up at once when an ack names a version it does not hold."""
+"""The match page catches up when an ack names a version whose update never comes."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ class LostUpdate:
         server.on_message(from_server)
 
 
-def test_a_page_whose_ack_names_a_version_it_lacks_asks_for_it_at_once(login_context, make_user):
+def test_a_page_whose_acked_update_never_comes_asks_for_it(login_context, make_user):
     host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
     match = services.create_match(
         host=host, game_key="fixture-tally", title="Lost", settings={}, roles=["EC", "DMO"]

@@ -102,9 +102,10 @@ async def test_a_lost_broadcast_is_noticed_at_the_next_update_and_resynced(
     assert update_versions(watcher) == [4, 6, 5, 6]
 
 
-async def test_an_ack_naming_a_version_the_client_lacks_makes_it_resync_at_once():
+async def test_an_ack_whose_update_never_comes_makes_the_client_ask_for_it():
     """The update of an acknowledged action never comes (its broadcast was lost, say its worker
-    died right after the ack): the ack itself shows the client it is behind."""
+    died right after the ack): the ack itself shows the client it is behind, and it asks (after
+    a second's grace, not at its next ping)."""
     asked: list[dict] = []
 
     async def server(connection) -> None:  # type: ignore[no-untyped-def]
