@@ -20,12 +20,12 @@ A round runs through these phases (``state["phase"]``):
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from games.bejeweled_dm import engine
 from games.core.contract import Setting, settled
-from games.core.flowkit import copy_json, derived_seed, draw, handler_for
+from games.core.flowkit import check_clock, copy_json, derived_seed, draw, handler_for, set_clock
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
 WINS_NEEDED = 4
@@ -72,25 +72,11 @@ def animation_ms(steps: list[dict[str, Any]]) -> int:
 # --- small helpers -----------------------------------------------------------------------------
 
 
-def _iso(when: datetime) -> str:
-    return when.isoformat()
-
-
-def _due(state: State, key: str) -> datetime | None:
-    value = state.get("deadlines", {}).get(key)
-    return datetime.fromisoformat(value) if value else None
-
-
 def _start_clock(state: State, key: str, now: datetime, *, after_ms: int = 0) -> None:
-    """Run clock ``key`` for its setting, starting ``after_ms`` from ``now``."""
-    due = now + timedelta(milliseconds=after_ms, seconds=state["timers"][key])
-    state["deadlines"] = {key: _iso(due)}
-
-
-def _check_clock(state: State, key: str, now: datetime, what: str) -> None:
-    due = _due(state, key)
-    if due is not None and now >= due:
-        raise ActionError(f"time is up: {what}", code="time_up")
+    """Run the phase's one clock ``key`` for its setting, starting ``after_ms`` from ``now``;
+    the clock of the phase before stops."""
+    state["deadlines"] = {}
+    set_clock(state, key, now, state["timers"][key] + after_ms / 1000)
 
 
 def _name(state: State, seat: int) -> str:
@@ -361,7 +347,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
 def claim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_open(state, seat, "claim")
     _optional_round(state, action)
-    _check_clock(state, "round", now, "the round clock ran out before your claim")
+    check_clock(state, "round", now, "the round clock ran out before your claim")
     count = _whole_number(action, "count")
     new = copy_json(state)
     new["claim"] = {"seat": seat, "count": count}
@@ -374,7 +360,7 @@ def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime)
     _check_open(state, seat, "counterclaim")
     _optional_round(state, action)
     standing = state["claim"]
-    _check_clock(state, "claim_window", now, "the 30 seconds to counterclaim are over")
+    check_clock(state, "claim_window", now, "the 30 seconds to counterclaim are over")
     count = _whole_number(action, "count")
     if count <= standing["count"]:
         raise ActionError(
@@ -393,7 +379,7 @@ def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime)
 def pass_(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_open(state, seat, "pass")
     _optional_round(state, action)
-    _check_clock(state, "claim_window", now, "the counterclaim window already closed")
+    check_clock(state, "claim_window", now, "the counterclaim window already closed")
     new = _to_proof(state, now)
     return Outcome(state=new, kind="passed", public={"seat": seat, "prover": new["prover"]})
 
@@ -426,7 +412,7 @@ def _check_one_offered(state: State, kind: str, name: str) -> None:
 
 def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_open(state, seat, "proof")
-    _check_clock(state, "proof", now, "the proof time is over")
+    check_clock(state, "proof", now, "the proof time is over")
     text = action.get("proof")
     if not isinstance(text, str) or not text.strip():
         raise ActionError("write the proof, e.g. 'Plus F4; Bend; Swap F4 F5'", code="illegal_proof")
@@ -461,7 +447,7 @@ def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
 
 def second_starter(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_open(state, seat, "second_starter")
-    _check_clock(state, "proof", now, "the proof time is over")
+    check_clock(state, "proof", now, "the proof time is over")
     pending = state["pending"]
     starter = pending["starter"]
     clause = action.get("clause")
@@ -490,7 +476,7 @@ def second_starter(state: State, seat: int, action: dict[str, Any], now: datetim
 
 def skip_second_starter(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_open(state, seat, "skip_second_starter")
-    _check_clock(state, "proof", now, "the proof time is over")
+    check_clock(state, "proof", now, "the proof time is over")
     return _finish_pending(state, now)
 
 
@@ -597,7 +583,7 @@ def end_round(
 
 def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_open(state, seat, "pick")
-    _check_clock(state, "pick", now, "the picking time is over")
+    check_clock(state, "pick", now, "the picking time is over")
     chosen: dict[str, str] = {}
     for kind in TYPES:
         name = action.get(kind)
