@@ -27,7 +27,7 @@ from typing import Any
 from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.contract import Setting, settled
-from games.core.flowkit import copy_json, derived_seed, draw_rng, due, handler_for, iso
+from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 MIN_SEATS = 1
@@ -406,11 +406,7 @@ ACTIONS = {
 }
 
 
-def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    handler = handler_for(ACTIONS, action)
-    if seat != 0:
-        raise ActionError("only the player in seat 0 plays this game", code="not_your_game")
-    return handler(state, seat, action, now)
+act = dispatcher(ACTIONS)
 
 
 def available_actions(state: State) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from games.core.gamedef import ActionError
+from games.core.gamedef import ActionError, Outcome
 
 State = dict[str, Any]
 T = TypeVar("T")
@@ -31,6 +31,39 @@ def handler_for(actions: Mapping[str, Callable[..., Any]], action: object) -> Ca
             code="unknown_action",
         )
     return handler
+
+
+Act = Callable[[State, int, dict[str, Any], datetime], Any]
+TimeUp = Callable[[State, str, datetime, "dict[int, dict[str, Any]] | None"], Any]
+
+
+def dispatcher(actions: Mapping[str, Act]) -> Act:
+    """A flow's ``act``: the handler of ``actions`` for the action's type, on a match that is
+    not over (every flow's ``act = dispatcher(ACTIONS)``)."""
+
+    def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Any:
+        handler = handler_for(actions, action)
+        if state.get("phase") == "over":
+            raise ActionError("the match is over", code="match_over")
+        return handler(state, seat, action, now)
+
+    return act
+
+
+def on_running_clock(clock_of_phase: Mapping[str, str], time_up: TimeUp) -> TimeUp:
+    """A flow's ``timeout``: ``time_up`` for the clock of the phase being played; any other
+    clock (answered in time, or of a phase now over) stops and changes nothing else."""
+
+    def timeout(
+        state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
+    ) -> Any:
+        if key != clock_of_phase.get(state.get("phase", "")):
+            new = copy_json(state)
+            stop_clock(new, key)
+            return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+        return time_up(state, key, now, drafts)
+
+    return timeout
 
 
 def copy_json(value: T) -> T:

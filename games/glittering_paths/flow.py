@@ -32,11 +32,11 @@ from games.core.flowkit import (
     check_clock,
     copy_json,
     derived_seed,
+    dispatcher,
     draw,
-    handler_for,
     iso,
+    on_running_clock,
     set_clock,
-    stop_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 from games.glittering_paths import engine
@@ -553,16 +553,12 @@ def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = Fa
 # --- clocks --------------------------------------------------------------------------------------
 
 
-def timeout(
+def _time_up(
     state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
 ) -> Outcome:
-    """A clock ran out. A draft being drawn is never made for the player: no move in time is a
-    skip, as the rules say (``drafts`` is accepted and ignored)."""
+    """The phase's clock ran out. A draft being drawn is never made for the player: no move
+    in time is a skip, as the rules say (``drafts`` is accepted and ignored)."""
     phase = state["phase"]
-    if key != CLOCK_OF_PHASE.get(phase):
-        new = copy_json(state)
-        stop_clock(new, key)
-        return Outcome(new, "clock_ignored", {"clock": key})
     if phase == "race":
         new = copy_json(state)
         first = draw(new, [0, 1])
@@ -582,6 +578,9 @@ def timeout(
     new = copy_json(state)
     _begin_round(new, state["round"] + 1, now)
     return Outcome(new, "round_started", _round_public(new))
+
+
+timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
 
 
 # --- the host ------------------------------------------------------------------------------------
@@ -618,11 +617,7 @@ ACTIONS = {
 }
 
 
-def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    handler = handler_for(ACTIONS, action)
-    if state.get("phase") == "over":
-        raise ActionError("the match is over", code="match_over")
-    return handler(state, seat, action, now)
+act = dispatcher(ACTIONS)
 
 
 # --- the path being drawn ------------------------------------------------------------------------

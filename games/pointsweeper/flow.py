@@ -29,9 +29,10 @@ from games.core.flowkit import (
     check_clock,
     copy_json,
     derived_seed,
+    dispatcher,
     draw,
-    handler_for,
     iso,
+    on_running_clock,
     set_clock,
     stop_clock,
 )
@@ -559,25 +560,23 @@ def _finish_match(
 # --- clocks --------------------------------------------------------------------------------------
 
 
-def timeout(
+CLOCK_OF_PHASE = {"order": "order", "play": "turn"}
+
+
+def _time_up(
     state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
 ) -> Outcome:
-    """A clock ran out: ``order`` draws the first player, ``turn`` empties the mover's bank (a
-    pass). A clock that is not running (already answered) changes nothing."""
-    phase = state["phase"]
-    running = key in state.get("deadlines", {})
-    if key == "order" and phase == "order" and running:
-        new = copy_json(state)
-        first = draw(new, [0, 1])
-        return _begin_board(new, first, now, chosen=False)
-    if key == "turn" and phase == "play" and running:
-        new = copy_json(state)
-        seat = new["turn"]
-        new["play"]["bank"][seat] = 0.0
-        return _pass(new, seat, now, reason="time")
+    """The phase's clock ran out: ``order`` draws the first player, ``turn`` empties the
+    mover's bank (a pass)."""
     new = copy_json(state)
-    new.get("deadlines", {}).pop(key, None)
-    return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+    if key == "order":
+        return _begin_board(new, draw(new, [0, 1]), now, chosen=False)
+    seat = new["turn"]
+    new["play"]["bank"][seat] = 0.0
+    return _pass(new, seat, now, reason="time")
+
+
+timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
 
 
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
@@ -610,13 +609,7 @@ ACTIONS = {
 }
 
 
-def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    handler = handler_for(ACTIONS, action)
-    if seat not in (0, 1) or isinstance(seat, bool):
-        raise ActionError("only the two players act", code="not_a_player")
-    if state.get("phase") == "over":
-        raise ActionError("the match is over", code="match_over")
-    return handler(state, seat, action, now)
+act = dispatcher(ACTIONS)
 
 
 # --- analysis after each board (run by the core outside any lock) -------------------------------
