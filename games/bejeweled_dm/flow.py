@@ -1,7 +1,8 @@
 """The phase machine of a Bejeweled death match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. ``game.py`` wires these into the GameDefinition.
+and returns an Outcome or raises ActionError; ``view`` is the one gate that decides what each
+viewer may see. ``game.py`` wires these into the core and draws the page from ``view``.
 
 A round runs through these phases (``state["phase"]``):
 
@@ -26,7 +27,7 @@ from typing import Any
 from games.bejeweled_dm import engine
 from games.core.contract import Setting, settled
 from games.core.flowkit import check_clock, copy_json, derived_seed, draw, handler_for, set_clock
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 WINS_NEEDED = 4
 MAX_ROUNDS = 2 * WINS_NEEDED - 1
@@ -705,6 +706,136 @@ def start_next_round(
     if drawn:
         public["random_picks"] = {key: value for key, value in drawn.items()}
     return Outcome(state=state, kind=kind, public=public)
+
+
+# --- what each viewer sees: the one gate -------------------------------------------------------
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Everything ``viewer`` may see, as JSON-ready data: the only gate. All of a round is public
+    (the board, the offer, claims, proofs and their steps); what stays hidden is a pick made in
+    the pick phase, seen only by its own seat and the host until both are in, and the match
+    seed, from which later boards could be worked out."""
+    if not state or "phase" not in state:
+        return {}
+    you = viewer.seat if viewer.seat in (0, 1) else None
+    phase = state["phase"]
+    clock_key = CLOCK_OF_PHASE.get(phase)
+    clock_due = state.get("deadlines", {}).get(clock_key) if clock_key else None
+    return {
+        "round": state["round"],
+        "max_rounds": MAX_ROUNDS,
+        "wins_needed": WINS_NEEDED,
+        "score": list(state["score"]),
+        "phase": phase,
+        "seats": [
+            {**seat, "wins": state["score"][seat["index"]], "is_you": seat["index"] == you}
+            for seat in state["seats"]
+        ],
+        "you": you,
+        "is_player": you is not None,
+        "no_claim_to": state["no_claim_to"],
+        "to_move": to_move(state),
+        "actions": open_actions(state, you),
+        "board": _shown_board(state),
+        "offer": state["offer"],
+        "claim": _claim_view(state, state["claim"]),
+        "counterclaim": _claim_view(state, state["counterclaim"]),
+        "target": _claim_view(state, target(state)),
+        "prover": state["prover"],
+        "prover_name": _name_of(state, state["prover"]),
+        "clock": {"key": clock_key, "due": clock_due} if clock_due else None,
+        "deadlines": dict(state.get("deadlines", {})),
+        "timers": dict(state["timers"]),
+        "pending": _pending_view(state),
+        "last_round": _last_round_view(state),
+        "history": [_round_view(state, entry) for entry in state["history"]],
+        "picks": _picks_view(state, you, viewer.is_host),
+        "winner": state["winner"],
+        "winner_name": _name_of(state, state["winner"]),
+        "awarded": bool(state.get("awarded")),
+        "garnets": GARNETS if state["winner"] is not None else 0,
+        "step_ms": dict(STEP_MS),
+    }
+
+
+def _name_of(state: State, seat: int | None) -> str:
+    return _name(state, seat) if seat is not None else ""
+
+
+def _shown_board(state: State) -> str:
+    """The board the page shows: after Refresh the board so far, between rounds (and at the
+    end) the board the round left, else the round's board."""
+    if state["phase"] == "second_starter":
+        return state["pending"]["board"]
+    if state["phase"] in ("pick", "over"):
+        return state["carry"] or state["board"]
+    return state["board"]
+
+
+def _claim_view(state: State, claim: dict[str, int] | None) -> dict[str, Any] | None:
+    return None if claim is None else {**claim, "name": _name(state, claim["seat"])}
+
+
+def _pending_view(state: State) -> dict[str, Any] | None:
+    """The turn so far after Refresh went off, with the board it started from (to animate)."""
+    pending = state["pending"]
+    if pending is None:
+        return None
+    shown = {key: pending[key] for key in ("proof", "starter", "removed", "steps")}
+    return {**shown, "start_board": state["board"]}
+
+
+def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
+    """A finished round. Its picks are in the history only once both are public."""
+    shown = {
+        key: entry.get(key)
+        for key in ("round", "winner", "reason", "prover", "target", "proof", "removed")
+    }
+    picks = entry.get("picks")
+    shown.update(
+        winner_name=_name_of(state, entry["winner"]),
+        prover_name=_name_of(state, entry["prover"]),
+        reason_text=REASONS[entry["reason"]],
+        claim=_claim_view(state, entry["claim"]),
+        counterclaim=_claim_view(state, entry["counterclaim"]),
+        score=list(entry["score"]),
+        picks=[
+            {"seat": int(key), "name": _name(state, int(key)), **chosen}
+            for key, chosen in picks.items()
+        ]
+        if picks
+        else None,
+        random_picks=[int(key) for key in entry.get("random_picks", [])],
+        optimum=entry.get("optimum"),
+    )
+    return shown
+
+
+def _last_round_view(state: State) -> dict[str, Any] | None:
+    """The round just played, with its steps and boards for the result's animation."""
+    last = state["last"]
+    if last is None:
+        return None
+    shown = _round_view(state, last)
+    shown.update({key: last[key] for key in ("steps", "start_board", "end_board")})
+    return shown
+
+
+def _picks_view(state: State, you: int | None, is_host: bool) -> dict[str, Any] | None:
+    """The pick phase: who has picked (public), the powerups allowed, the viewer's own pick, and
+    for the host (not seated) both picks. No one else sees a pick before both are in."""
+    if state["phase"] != "pick":
+        return None
+    picks = state["picks"]
+    shown: dict[str, Any] = {
+        "picked": [picks["0"] is not None, picks["1"] is not None],
+        "allowed": state["allowed"],
+        "mine": picks[str(you)] if you is not None else None,
+    }
+    if is_host and you is None:
+        shown["all"] = picks
+    return shown
 
 
 # --- clocks ------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Bejeweled death match as a game definition: settings, the phase machine (flow.py) and the one
-function that decides what each viewer sees (``view``)."""
+"""Bejeweled death match as a game definition: the match flow (flow.py, whose ``view`` is the one
+gate deciding what each viewer sees) wired into the core, and the page drawn from that view:
+the board as a grid, the powerups with their help, labels, the prompt, replay words and help."""
 
 from __future__ import annotations
 
@@ -124,9 +125,10 @@ class DeathMatch(FlowGame):
     # --- what a viewer sees --------------------------------------------------------------------
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        if not state or "phase" not in state:
-            return {}
-        return _View(state, viewer).build()
+        """``flow.view`` (the one gate) as the page draws it: the board as a grid, the offer and
+        the pick choices with their help, labels and the prompt."""
+        shown = flow.view(state, viewer)
+        return drawn(shown) if shown else shown
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
         """The match to either seat at any time; the round being played to either seat while
@@ -239,259 +241,168 @@ class DeathMatch(FlowGame):
         ]
 
 
-class _View:
-    """Builds the view dict of one state for one viewer. Everything here is public except the
-    picks of the pick phase, which only their own seat (and the host) see before both are in."""
+# --- the page, drawn from flow.view's answer (never from the state) ---------------------------
 
-    def __init__(self, state: State, viewer: Viewer) -> None:
-        self.state = state
-        self.viewer = viewer
-        self.you = viewer.seat if viewer.seat in (0, 1) else None
 
-    def name(self, seat: int | None) -> str:
-        return self.state["seats"][seat]["name"] if seat is not None else ""
+def drawn(shown: dict[str, Any]) -> dict[str, Any]:
+    """``shown`` (what flow.view lets this viewer see) with what the page draws from it."""
+    phase = shown["phase"]
+    clock = shown["clock"]
+    return {
+        **shown,
+        "phase_label": PHASE_LABELS[phase],
+        "board": {**board_grid(shown["board"]), "caption": board_caption(shown)},
+        "offer": offer_list(shown["offer"]),
+        "clock": {**clock, "label": CLOCK_LABELS[clock["key"]]} if clock else None,
+        "picks": pick_choices(shown["picks"]) if shown["picks"] else None,
+        "colours": [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()],
+        "final_score": final_score(shown),
+        "prompt": prompt(shown),
+    }
 
-    def build(self) -> dict[str, Any]:
-        state = self.state
-        phase = state["phase"]
-        holder = flow.target(state)
-        clock_key = flow.CLOCK_OF_PHASE.get(phase)
-        due = state.get("deadlines", {}).get(clock_key) if clock_key else None
-        view: dict[str, Any] = {
-            "round": state["round"],
-            "max_rounds": flow.MAX_ROUNDS,
-            "wins_needed": flow.WINS_NEEDED,
-            "score": list(state["score"]),
-            "phase": phase,
-            "phase_label": PHASE_LABELS[phase],
-            "seats": [
-                {**seat, "wins": state["score"][seat["index"]], "is_you": seat["index"] == self.you}
-                for seat in state["seats"]
-            ],
-            "you": self.you,
-            "is_player": self.you is not None,
-            "no_claim_to": state["no_claim_to"],
-            "to_move": flow.to_move(state),
-            "actions": flow.open_actions(state, self.you),
-            "prompt": self.prompt(),
-            "board": self.board(),
-            "offer": self.offer(),
-            "claim": self.claim_view(state["claim"]),
-            "counterclaim": self.claim_view(state["counterclaim"]),
-            "target": self.claim_view(holder),
-            "prover": state["prover"],
-            "prover_name": self.name(state["prover"]),
-            "clock": {"key": clock_key, "label": CLOCK_LABELS[clock_key], "due": due}
-            if due
-            else None,
-            "deadlines": dict(state.get("deadlines", {})),
-            "timers": dict(state["timers"]),
-            "pending": self.pending(),
-            "last_round": self.last_round(),
-            "history": [self.summary(entry) for entry in state["history"]],
-            "picks": self.picks(),
-            "winner": state["winner"],
-            "winner_name": self.name(state["winner"]),
-            "garnets": flow.GARNETS if state["winner"] is not None else 0,
-            "colours": [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()],
-            "step_ms": flow.STEP_MS,
-            "final_score": self.final_score(),
+
+def board_caption(shown: dict[str, Any]) -> str:
+    phase = shown["phase"]
+    if phase == "second_starter":
+        return "The board after Refresh (rocks fill emptied cells)"
+    if phase == "pick":
+        return "The board this round left (its rocks refill next round)"
+    if phase == "over":
+        return "The final board"
+    return f"Round {shown['round']}'s board"
+
+
+def offer_list(offer: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """The round's offer by type, each powerup with what it does."""
+    return [
+        {
+            "type": kind,
+            "label": flow.TYPE_LABELS[kind],
+            "options": [{"name": name, "help": POWERUP_HELP[name]} for name in offer[kind]],
         }
-        return view
+        for kind in flow.TYPES
+    ]
 
-    def prompt(self) -> str:
-        state = self.state
-        phase = state["phase"]
-        you = self.you
-        no_claim = self.name(state["no_claim_to"])
-        if phase == "claim":
-            if you is None:
-                return "Both players study the board. Waiting for a claim."
-            return (
-                "Find how many gems you can remove with one offered powerup of each type, then "
-                f"claim that number. If no one claims before the round clock ends, {no_claim} "
-                "wins the round."
-            )
-        if phase == "counterclaim":
-            standing = state["claim"]
-            who = self.name(standing["seat"])
-            if you is None:
-                opponent = self.name(1 - standing["seat"])
-                return f"{who} claimed {standing['count']}. {opponent} may counterclaim higher."
-            if you == standing["seat"]:
-                return (
-                    f"You claimed {standing['count']}. Your opponent may counterclaim a higher "
-                    "number; if not, you show the proof."
-                )
-            return (
-                f"{who} claimed {standing['count']}. Counterclaim a higher number to steal the "
-                "round (then you must prove it), or pass."
-            )
-        if phase == "proof":
-            holder = flow.target(state)
-            if you == state["prover"]:
-                return (
-                    f"Show your proof: remove at least {gems(holder['count'])}. Build it on the "
-                    "board, or type it, then submit. An illegal proof is refused with the "
-                    "reason and you may correct it before the clock ends."
-                )
-            return f"{self.name(state['prover'])} must prove {gems(holder['count'])}."
-        if phase == "second_starter":
-            pending = state["pending"]
-            if you == state["prover"]:
-                return (
-                    f"Refresh went off after {gems(pending['removed'])}: use your "
-                    f"{pending['starter']} once more on the board as it is now, or end the turn."
-                )
-            return (
-                f"Refresh went off; {self.name(state['prover'])} is choosing a second "
-                f"{pending['starter']}."
-            )
-        if phase == "pick":
-            if you is None:
-                return "The players are picking powerups for the next round."
-            if state["picks"][str(you)] is None:
-                return (
-                    "Pick one powerup of each type for the next round (not one used in the "
-                    "proof just made). Same picks: that one is offered; different: both are."
-                )
-            return "You have picked; waiting for your opponent. You may change your pick."
-        winner = state["winner"]
-        won, lost = state["score"][winner], state["score"][1 - winner]
-        if state.get("awarded"):
-            return (
-                f"The host awarded the match to {self.name(winner)} (round wins "
-                f"{self.final_score()}); {self.name(winner)} earns {flow.GARNETS} garnets."
-            )
-        return (
-            f"{self.name(winner)} wins the match by {won} round wins to {lost} and earns "
-            f"{flow.GARNETS} garnets."
-        )
 
-    def final_score(self) -> str | None:
-        """The round wins once the match is over, the winner's first: "Bob 4, Ada 2", so the
-        prompt and the result panel read the same."""
-        winner = self.state["winner"]
-        if winner is None:
-            return None
-        score = self.state["score"]
-        loser = 1 - winner
-        return f"{self.name(winner)} {score[winner]}, {self.name(loser)} {score[loser]}"
-
-    # the board and the offer
-
-    grid = staticmethod(board_grid)
-
-    def board(self) -> dict[str, Any]:
-        state = self.state
-        phase = state["phase"]
-        if phase == "second_starter":
-            shown = self.grid(state["pending"]["board"])
-            shown["caption"] = "The board after Refresh (rocks fill emptied cells)"
-        elif phase in ("pick", "over"):
-            shown = self.grid(state["carry"] or state["board"])
-            shown["caption"] = (
-                "The board this round left (its rocks refill next round)"
-                if phase == "pick"
-                else "The final board"
-            )
-        else:
-            shown = self.grid(state["board"])
-            shown["caption"] = f"Round {state['round']}'s board"
-        return shown
-
-    def offer(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "type": kind,
-                "label": flow.TYPE_LABELS[kind],
-                "options": [
-                    {"name": name, "help": POWERUP_HELP[name]} for name in self.state["offer"][kind]
-                ],
-            }
-            for kind in flow.TYPES
-        ]
-
-    def claim_view(self, claim: dict[str, int] | None) -> dict[str, Any] | None:
-        if claim is None:
-            return None
-        return {**claim, "name": self.name(claim["seat"])}
-
-    def pending(self) -> dict[str, Any] | None:
-        pending = self.state["pending"]
-        if pending is None:
-            return None
-        return {
-            "proof": pending["proof"],
-            "starter": pending["starter"],
-            "removed": pending["removed"],
-            "steps": pending["steps"],
-            "start_board": self.state["board"],
-        }
-
-    # results
-
-    def summary(self, entry: dict[str, Any]) -> dict[str, Any]:
-        shown = {
-            key: entry.get(key)
-            for key in ("round", "winner", "reason", "prover", "target", "proof", "removed")
-        }
-        shown["winner_name"] = self.name(entry["winner"])
-        shown["prover_name"] = self.name(entry["prover"])
-        shown["reason_text"] = flow.REASONS[entry["reason"]]
-        shown["claim"] = self.claim_view(entry["claim"])
-        shown["counterclaim"] = self.claim_view(entry["counterclaim"])
-        shown["score"] = entry["score"]
-        picks = entry.get("picks")  # stored only once both picks are public
-        shown["picks"] = (
-            [{"seat": int(key), "name": self.name(int(key)), **p} for key, p in picks.items()]
-            if picks
-            else None
-        )
-        shown["random_picks"] = [int(key) for key in entry.get("random_picks", [])]
-        shown["optimum"] = entry.get("optimum")
-        return shown
-
-    def last_round(self) -> dict[str, Any] | None:
-        last = self.state["last"]
-        if last is None:
-            return None
-        shown = self.summary(last)
-        shown["steps"] = last["steps"]
-        shown["start_board"] = last["start_board"]
-        shown["end_board"] = last["end_board"]
-        return shown
-
-    def picks(self) -> dict[str, Any] | None:
-        state = self.state
-        if state["phase"] != "pick":
-            return None
-        picks = state["picks"]
-        mine = picks[str(self.you)] if self.you is not None else None
-        shown: dict[str, Any] = {
-            "picked": [picks["0"] is not None, picks["1"] is not None],
-            "allowed": state["allowed"],
-            "mine": mine,
-            "options": [
+def pick_choices(picks: dict[str, Any]) -> dict[str, Any]:
+    """The pick form: every powerup of each type, those not allowed greyed, the viewer's own
+    pick (if flow.view showed one) ticked."""
+    mine = picks["mine"]
+    options = [
+        {
+            "type": kind,
+            "label": flow.TYPE_LABELS[kind],
+            "choices": [
                 {
-                    "type": kind,
-                    "label": flow.TYPE_LABELS[kind],
-                    "choices": [
-                        {
-                            "name": name,
-                            "help": POWERUP_HELP[name],
-                            "allowed": name in state["allowed"][kind],
-                            "chosen": bool(mine) and mine[kind] == name,
-                        }
-                        for name in flow.CHOICES[kind]
-                    ],
+                    "name": name,
+                    "help": POWERUP_HELP[name],
+                    "allowed": name in picks["allowed"][kind],
+                    "chosen": bool(mine) and mine[kind] == name,
                 }
-                for kind in flow.TYPES
+                for name in flow.CHOICES[kind]
             ],
         }
-        if self.viewer.is_host and self.you is None:
-            shown["all"] = picks
-        return shown
+        for kind in flow.TYPES
+    ]
+    return {**picks, "options": options}
+
+
+def final_score(shown: dict[str, Any]) -> str | None:
+    """The round wins once the match is over, the winner's first: "Bob 4, Ada 2", so the prompt
+    and the result panel read the same."""
+    winner = shown["winner"]
+    if winner is None:
+        return None
+    names = [seat["name"] for seat in shown["seats"]]
+    score = shown["score"]
+    loser = 1 - winner
+    return f"{names[winner]} {score[winner]}, {names[loser]} {score[loser]}"
+
+
+def prompt(shown: dict[str, Any]) -> str:
+    """What the viewer reads above the controls: what to do now, or what is happening."""
+    return _PROMPTS[shown["phase"]](shown, shown["you"])
+
+
+def _claim_prompt(shown: dict[str, Any], you: int | None) -> str:
+    if you is None:
+        return "Both players study the board. Waiting for a claim."
+    no_claim = shown["seats"][shown["no_claim_to"]]["name"]
+    return (
+        "Find how many gems you can remove with one offered powerup of each type, then "
+        f"claim that number. If no one claims before the round clock ends, {no_claim} "
+        "wins the round."
+    )
+
+
+def _counterclaim_prompt(shown: dict[str, Any], you: int | None) -> str:
+    standing = shown["claim"]
+    who, count = standing["name"], standing["count"]
+    if you is None:
+        opponent = shown["seats"][1 - standing["seat"]]["name"]
+        return f"{who} claimed {count}. {opponent} may counterclaim higher."
+    if you == standing["seat"]:
+        return (
+            f"You claimed {count}. Your opponent may counterclaim a higher number; if not, you "
+            "show the proof."
+        )
+    return (
+        f"{who} claimed {count}. Counterclaim a higher number to steal the round (then you "
+        "must prove it), or pass."
+    )
+
+
+def _proof_prompt(shown: dict[str, Any], you: int | None) -> str:
+    needed = gems(shown["target"]["count"])
+    if you == shown["prover"]:
+        return (
+            f"Show your proof: remove at least {needed}. Build it on the board, or type it, "
+            "then submit. An illegal proof is refused with the reason and you may correct it "
+            "before the clock ends."
+        )
+    return f"{shown['prover_name']} must prove {needed}."
+
+
+def _second_starter_prompt(shown: dict[str, Any], you: int | None) -> str:
+    pending = shown["pending"]
+    if you == shown["prover"]:
+        return (
+            f"Refresh went off after {gems(pending['removed'])}: use your "
+            f"{pending['starter']} once more on the board as it is now, or end the turn."
+        )
+    return f"Refresh went off; {shown['prover_name']} is choosing a second {pending['starter']}."
+
+
+def _pick_prompt(shown: dict[str, Any], you: int | None) -> str:
+    if you is None:
+        return "The players are picking powerups for the next round."
+    if shown["picks"]["mine"] is None:
+        return (
+            "Pick one powerup of each type for the next round (not one used in the proof just "
+            "made). Same picks: that one is offered; different: both are."
+        )
+    return "You have picked; waiting for your opponent. You may change your pick."
+
+
+def _over_prompt(shown: dict[str, Any], you: int | None) -> str:
+    winner, name = shown["winner"], shown["winner_name"]
+    if shown["awarded"]:
+        return (
+            f"The host awarded the match to {name} (round wins {final_score(shown)}); {name} "
+            f"earns {flow.GARNETS} garnets."
+        )
+    won, lost = shown["score"][winner], shown["score"][1 - winner]
+    return f"{name} wins the match by {won} round wins to {lost} and earns {flow.GARNETS} garnets."
+
+
+_PROMPTS = {
+    "claim": _claim_prompt,
+    "counterclaim": _counterclaim_prompt,
+    "proof": _proof_prompt,
+    "second_starter": _second_starter_prompt,
+    "pick": _pick_prompt,
+    "over": _over_prompt,
+}
 
 
 DEATH_MATCH = register(DeathMatch())
