@@ -94,6 +94,15 @@ def _step_target(index: int, move: str) -> int | None:
 
 
 _TARGET = tuple({move: _step_target(i, move) for move in MOVES} for i in range(SIZE))
+
+
+def neighbours(cell: str) -> dict[str, str]:
+    """The cells one move from ``cell``, by the move that reaches each (moves off the grid left
+    out): ``neighbours("A1") == {"D": "A2", "R": "B1"}``."""
+    targets = _TARGET[parse_cell(cell)]
+    return {move: _NAMES[t] for move, t in targets.items() if t is not None}
+
+
 _NEIGHBOURS = tuple(
     tuple(t for t in (_TARGET[i][move] for move in MOVES) if t is not None) for i in range(SIZE)
 )
@@ -255,9 +264,10 @@ class RoundResult:
     by step, for the host's animation (each a dict: ``step`` from 1, ``moves``: one entry per
     player moving in that step with ``player``, ``from``, ``to`` (None off the grid),
     ``direction``, ``ok``, ``reason`` (None, ``off_grid``, ``locked``, ``controlled`` or
-    ``same_target``) and ``swapped`` (what the controlled gem swapped with), and ``locked``: the
-    cells locked after the step). ``positions``: where each controlled gem ends. ``made``: how
-    many moves of each player succeeded.
+    ``same_target``) and ``swapped`` (what the controlled gem swapped with), ``locked``: the
+    cells locked after the step, and ``board``: the grid's text after the step, for a page to
+    draw as it is). ``positions``: where each controlled gem ends. ``made``: how many moves of
+    each player succeeded.
     """
 
     board: Board
@@ -420,6 +430,7 @@ def resolve_round(
                     "step": t,
                     "moves": entries,
                     "locked": [_NAMES[i] for i in sorted(locked)],
+                    "board": format_board(_board(cells)),
                 }
             )
     return RoundResult(

@@ -307,6 +307,30 @@ def test_it_records_json_ready_steps() -> None:
     assert json.loads(json.dumps(result.steps)) == result.steps
 
 
+def test_each_step_carries_the_grid_after_it() -> None:
+    board = grid({"B2": "R", "C2": "G", "B3": "Y"})
+    result = resolve_round(board, {"a": ("B2", "RD", False)})
+    assert [step["board"] for step in result.steps] == [
+        format_board(grid({"C2": "R", "B2": "G", "B3": "Y"})),
+        format_board(grid({"C3": "R", "C2": "#", "B2": "G", "B3": "Y"})),
+    ]
+    assert result.steps[-1]["board"] == format_board(result.board)
+
+
+def test_a_failed_step_leaves_the_grid_as_it_was() -> None:
+    board = grid({"A1": "R"})
+    result = resolve_round(board, {"a": ("A1", "U", False)})
+    assert result.steps[0]["board"] == format_board(board)
+
+
+def test_it_names_the_cells_one_move_away() -> None:
+    assert engine.neighbours("a1") == {"D": "A2", "R": "B1"}
+    assert engine.neighbours("E5") == {"U": "E4", "D": "E6", "L": "D5", "R": "F5"}
+    assert engine.neighbours("J10") == {"U": "J9", "L": "I10"}
+    with pytest.raises(ValueError):
+        engine.neighbours("K1")
+
+
 def test_it_does_not_change_its_arguments() -> None:
     board = grid({"B2": "R"})
     subs = {"a": ("B2", "DD", False)}
