@@ -10,8 +10,9 @@ specials they leave, power-gem blasts, falls, new gems from above (when a refill
 the cascades that follow, and the bombs' countdown. Every choice made beyond the seed text and
 shared/spec/rulings.md is written down in docs/rules/bejeweled-2.md.
 
-The rules run once, in ``_play``: ``swap`` asks it to record the steps for a page to animate,
-the hint and the puzzle solver do not.
+The rules run once, in ``_play``: ``swap`` asks it to record the steps for a page to animate
+(each with the board after it, so a page draws every step as it is), the hint and the puzzle
+solver do not.
 """
 
 from __future__ import annotations
@@ -327,20 +328,38 @@ class Turn:
 
 
 class _Play:
-    """The state of one move being played: the grid, the score so far, the recorded steps."""
+    """The state of one move being played: the grid, the score so far, the recorded steps.
+
+    ``shown`` holds what a page sees ahead of the grid while a step is recorded: the cells a
+    removal has taken (emptied in the grid only once every blast is known), a special piece made
+    in place and a hypercube's swap (played without moving the two pieces, which both go)."""
 
     def __init__(self, g: list[str], rng: random.Random | None, record: bool) -> None:
         self.g = g
         self.rng = rng
         self.record = record
         self.steps: list[Step] = []
+        self.shown: dict[int, str] = {}
         self.score = 0
         self.removed = 0
         self.depth = 1
 
     def step(self, kind: str, **data: Any) -> None:
+        """Record a step with the board after it and the move's score so far."""
         if self.record:
-            self.steps.append({"kind": kind, **data})
+            self.steps.append(
+                {"kind": kind, **data, "board": self._board_text(), "score": self.score}
+            )
+
+    def _board_text(self) -> str:
+        """The board as a page shows it now, as ``format_board`` writes it."""
+        g = self.g
+        if self.shown:
+            g = g.copy()
+            for cell, piece in self.shown.items():
+                g[cell] = piece
+        cells = "".join(g)
+        return "\n".join([cells[r : r + COLUMNS] for r in range(0, SIZE, COLUMNS)])
 
     # Removal: collect, blast, clear.
 
@@ -370,22 +389,23 @@ class _Play:
             pending.extend(n for n in hit if self.g[n] in POWER_GEMS)
         for cell in gone:
             self.g[cell] = EMPTY
+            self.shown.pop(cell, None)
 
     def _scored(self, cause: str, source: int | None, cells: list[int]) -> None:
         points = POINTS_PER_GEM * self.depth * len(cells)
         self.score += points
         self.removed += len(cells)
         if self.record:
-            step: Step = {
-                "kind": "remove",
-                "cause": cause,
-                "depth": self.depth,
-                "cells": [_NAMES[c] for c in sorted(cells)],
-                "points": points,
-            }
-            if source is not None:
-                step["source"] = _NAMES[source]
-            self.steps.append(step)
+            self.shown.update(dict.fromkeys(cells, EMPTY))
+            where = {} if source is None else {"source": _NAMES[source]}
+            self.step(
+                "remove",
+                cause=cause,
+                depth=self.depth,
+                cells=[_NAMES[c] for c in sorted(cells)],
+                points=points,
+                **where,
+            )
 
     # Lines and the specials they leave.
 
@@ -414,6 +434,8 @@ class _Play:
         for site, piece in sorted(sites.items()):
             bonus = HYPERCUBE_BONUS if piece == HYPERCUBE else POWER_GEM_BONUS
             self.score += bonus
+            if self.record:
+                self.shown[site] = piece
             self.step(
                 "special",
                 cell=_NAMES[site],
@@ -425,6 +447,7 @@ class _Play:
         self.remove(first, set(sites))
         for site, piece in sites.items():
             self.g[site] = piece
+            self.shown.pop(site, None)
 
     def _site(
         self,
@@ -568,9 +591,12 @@ def _shared(group: list[tuple[int, ...]]) -> list[int]:
 def _play(g: list[str], i: int, j: int, rng: random.Random | None, record: bool) -> _Play:
     """Play the legal swap of cells ``i`` and ``j`` on grid ``g`` (changed in place)."""
     play = _Play(g, rng, record)
-    play.step("swap", cells=[_NAMES[i], _NAMES[j]])
     x, y = g[i], g[j]
     if HYPERCUBE in (x, y):
+        # The page shows the two pieces swapped; both go in the hypercube's removal.
+        if record:
+            play.shown.update({i: y, j: x})
+        play.step("swap", cells=[_NAMES[i], _NAMES[j]])
         cube, other = (i, j) if x == HYPERCUBE else (j, i)
         target = g[other]
         if target == HYPERCUBE:
@@ -593,6 +619,7 @@ def _play(g: list[str], i: int, j: int, rng: random.Random | None, record: bool)
         play.cascade((), fell)
     else:
         g[i], g[j] = y, x
+        play.step("swap", cells=[_NAMES[i], _NAMES[j]])
         play.cascade((j, i), set())
     play.countdown()
     return play
@@ -610,6 +637,11 @@ def swap(board: Board | str, a: str, b: str, rng_seed: int | None) -> Turn:
     with their points), ``fall`` (moves as [from, to]) and ``new`` (gems that fell in); a
     ``hypercube`` step says what a swapped hypercube destroys; ``countdown`` gives the bombs'
     new counts. The move's score is the sum of the steps' points.
+
+    Every step also carries ``board``, the board after it as ``format_board`` writes it (a
+    removal's cells already empty, a special already in its cell; a hypercube's ``swap`` shows
+    the two pieces swapped), and ``score``, the move's score so far: a page animates the move by
+    drawing each step's board, with no rule of its own.
     """
     start = _as_board(board)
     if rng_seed is not None and (not isinstance(rng_seed, int) or isinstance(rng_seed, bool)):

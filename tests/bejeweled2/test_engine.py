@@ -303,9 +303,7 @@ def test_a_blast_destroys_a_rock() -> None:
 
 def test_a_bomb_counts_down_after_each_move() -> None:
     turn = swap(board("..R.....", "RRGB3..."), "C7", "C8", None)
-    assert [s for s in turn.steps if s["kind"] == "countdown"] == [
-        {"kind": "countdown", "bombs": {"E8": 2}}
-    ]
+    assert [s["bombs"] for s in turn.steps if s["kind"] == "countdown"] == [{"E8": 2}]
     assert bottom(turn.board, 1) == ("..GB2...",)
 
 
@@ -365,8 +363,82 @@ def test_the_steps_are_json_and_the_score_is_the_sum_of_their_points() -> None:
     b0 = board("OYRP....", "rRGW....", "GoWO....")
     turn = swap(b0, "C6", "C7", None)
     assert json.loads(json.dumps(turn.steps)) == turn.steps
-    assert turn.steps[0] == {"kind": "swap", "cells": ["C6", "C7"]}
+    assert turn.steps[0]["kind"] == "swap" and turn.steps[0]["cells"] == ["C6", "C7"]
     assert turn.score == sum(s.get("points", 0) for s in turn.steps)
+
+
+# --- the steps a page animates -------------------------------------------------------------------
+
+
+def replayed(before: Board, steps: list[dict]) -> list[str]:
+    """Each step's board rebuilt from the step's own facts (the swap, the cells emptied, the
+    special made, the falls, the new gems, the bombs' counts), as a page without boards would."""
+    g = {name: before[name] for name in map(cell_name, range(64))}
+    boards = []
+    for step in steps:
+        kind = step["kind"]
+        if kind == "swap":
+            a, b = step["cells"]
+            g[a], g[b] = g[b], g[a]
+        elif kind == "special":
+            g[step["cell"]] = step["piece"]
+        elif kind == "remove":
+            g.update(dict.fromkeys(step["cells"], "."))
+        elif kind == "fall":
+            for source, target in step["moves"]:
+                g[target], g[source] = g[source], "."
+        elif kind == "new":
+            g.update(step["cells"])
+        elif kind == "countdown":
+            g.update({name: str(left) for name, left in step["bombs"].items()})
+        boards.append(format_board(Board("".join(g[cell_name(i)] for i in range(64)))))
+    return boards
+
+
+def test_each_step_carries_the_board_after_it_and_the_score_so_far() -> None:
+    b0 = board("OYRP....", "rRGW....", "GoWO....")
+    turn = swap(b0, "C6", "C7", None)
+    assert [s["board"] for s in turn.steps] == replayed(b0, turn.steps)
+    assert turn.steps[0]["board"] == format_board(board("OYGP....", "rRRW....", "GoWO...."))
+    assert turn.steps[-1]["board"] == format_board(turn.board)
+    running = 0
+    for step in turn.steps:
+        running += step.get("points", 0)
+        assert step["score"] == running
+    assert turn.steps[-1]["score"] == turn.score
+
+
+def test_a_removal_shows_its_cells_empty_and_a_special_shows_in_its_cell() -> None:
+    turn = swap(board("..R.....", "RRBR...."), "C7", "C8", None)
+    made = next(s for s in turn.steps if s["kind"] == "special")
+    assert parse_board(made["board"])[made["cell"]] == made["piece"] == "r"
+    removal = next(s for s in turn.steps if s["kind"] == "remove")
+    assert all(parse_board(removal["board"])[cell] == "." for cell in removal["cells"])
+    assert parse_board(removal["board"])[made["cell"]] == "r"
+
+
+def test_a_hypercube_swap_shows_the_pieces_swapped_until_both_are_gone() -> None:
+    b0 = board("..R.....", "..GR.R..", "HRBGrB..")
+    turn = swap(b0, "A8", "B8", None)
+    swapped, goes_off, removal = turn.steps[:3]
+    assert [s["kind"] for s in (swapped, goes_off, removal)] == ["swap", "hypercube", "remove"]
+    assert bottom(parse_board(swapped["board"]), 1) == ("RHBGrB..",)
+    assert goes_off["board"] == swapped["board"]
+    assert bottom(parse_board(removal["board"]), 1) == ("..BG.B..",)
+    assert turn.steps[-1]["board"] == format_board(turn.board)
+
+
+def test_every_steps_board_follows_from_the_steps_on_random_boards() -> None:
+    rng = random.Random(19)
+    seen: set[str] = set()
+    for _ in range(150):
+        b0 = random_board(rng)
+        for a, b in rng.sample(legal_moves(b0), min(2, len(legal_moves(b0)))):
+            turn = swap(b0, a, b, rng.choice([None, rng.randrange(1000)]))
+            assert [s["board"] for s in turn.steps] == replayed(b0, turn.steps), f"{b0}\n{a} {b}"
+            assert turn.steps[-1]["board"] == format_board(turn.board)
+            seen.update(step.get("cause", step["kind"]) for step in turn.steps)
+    assert {"special", "blast", "hypercube", "countdown", "bomb", "new"} <= seen
 
 
 # --- the puzzles and the solver ------------------------------------------------------------------
