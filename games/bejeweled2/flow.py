@@ -276,18 +276,16 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         hint=None,
         turn_started=iso(now),
     )
-    last: dict[str, Any] = {
+    # The last move as the panels sum it up; its steps (each with the board after it) are the
+    # event's, which the page animates.
+    new["last"] = {
         "a": a,
         "b": b,
         "score": turn.score,
         "removed": turn.removed,
         "cascades": turn.cascades,
-        "before": state["board"],
-        "after": board,
-        "steps": turn.steps,
         "reshuffled": None,
     }
-    new["last"] = last
     public: dict[str, Any] = {
         "a": a,
         "b": b,

@@ -2,7 +2,8 @@
 
 The rules and the phases live in ``flow.py`` (pure functions); this module wires them into the
 match core and adds what the page needs to the one view (the grid to draw, the level bar, the
-Action clock, the cascade of the last move as animation frames)."""
+Action clock). The page animates a move from its event's steps, each carrying the board after it
+(``engine.swap``), through the shared step player."""
 
 from __future__ import annotations
 
@@ -20,12 +21,6 @@ PIECE_LABELS = {
     engine.EMPTY: "empty",
 }
 BOARD_CAPTION = "Columns A to H, rows 1 (top) to 8."
-CAUSES = {
-    "line": "lines",
-    "blast": "power gem blast",
-    "hypercube": "hypercube",
-    "bomb": "bomb",
-}
 
 
 def piece_css(piece: str) -> str:
@@ -48,7 +43,7 @@ PIECES = {
     piece: piece_css(piece)
     for piece in engine.COLOURS + engine.POWER_GEMS + engine.HYPERCUBE + engine.ROCK + engine.BOMBS
 }
-"""Every piece's CSS classes, sent in the view so the page paints animation frames the same way."""
+"""Every piece's CSS classes, sent in the view so the page paints each step's board the same way."""
 
 
 def piece_label(piece: str) -> str:
@@ -85,95 +80,6 @@ def board_grid(board: str, marks: dict[str, str] | None = None, caption: str = "
             )
         rows.append(row)
     return {"name": "board", "caption": caption, "rows": rows}
-
-
-def cascade_frames(last: dict[str, Any]) -> list[dict[str, Any]]:
-    """The last move as frames for the page to play: the swap, then each removal (by cause, with
-    the points), each special made, the falls and the new gems, with the running score. Each frame
-    names the cells to mark; the page repaints from its ``board`` when it carries one."""
-    frames: list[dict[str, Any]] = []
-    board = [list(row) for row in last["before"].split("\n")]
-    running = 0
-
-    def at(name: str) -> tuple[int, int]:
-        return int(name[1:]) - 1, engine.COLUMN_LETTERS.index(name[0])
-
-    def snapshot() -> str:
-        return "\n".join("".join(row) for row in board)
-
-    for step in last["steps"]:
-        kind = step["kind"]
-        frame: dict[str, Any] = {"kind": kind, "marks": {}, "ms": 450}
-        if kind == "swap":
-            a, b = step["cells"]
-            (ra, ca), (rb, cb) = at(a), at(b)
-            board[ra][ca], board[rb][cb] = board[rb][cb], board[ra][ca]
-            frame.update(text=f"Swap {a} and {b}", marks={a: "swapping", b: "swapping"})
-        elif kind == "line":
-            cells = sorted({c for line in step["lines"] for c in line})
-            depth = step["depth"]
-            cascade = f" (cascade x{depth})" if depth > 1 else ""
-            name = engine.COLOUR_NAMES.get(step["colour"], step["colour"])
-            frame.update(
-                text=f"A line of {name}{cascade}", marks=dict.fromkeys(cells, "matched"), ms=350
-            )
-        elif kind == "special":
-            made = "a hypercube" if step["made"] == "hypercube" else "a power gem"
-            running += step["points"]
-            r, c = at(step["cell"])
-            board[r][c] = step["piece"]
-            frame.update(
-                text=f"{made.capitalize()} at {step['cell']} (+{step['points']})",
-                marks={step["cell"]: "made"},
-            )
-        elif kind == "remove":
-            running += step["points"]
-            for name in step["cells"]:
-                r, c = at(name)
-                board[r][c] = engine.EMPTY
-            cause = CAUSES.get(step["cause"], step["cause"])
-            source = f" from {step['source']}" if step.get("source") else ""
-            frame.update(
-                text=f"{len(step['cells'])} removed by {cause}{source}: +{step['points']}",
-                marks=dict.fromkeys(step["cells"], "removing"),
-                cause=step["cause"],
-            )
-        elif kind == "fall":
-            for source, target in step["moves"]:
-                (rs, cs), (rt, ct) = at(source), at(target)
-                board[rt][ct], board[rs][cs] = board[rs][cs], engine.EMPTY
-            frame.update(
-                text="Gems fall", marks=dict.fromkeys((t for _, t in step["moves"]), "fallen")
-            )
-        elif kind == "new":
-            for name, piece in step["cells"].items():
-                r, c = at(name)
-                board[r][c] = piece
-            frame.update(
-                text=f"{len(step['cells'])} new gems", marks=dict.fromkeys(step["cells"], "new")
-            )
-        elif kind == "hypercube":
-            frame.update(text=f"The hypercube at {step['cell']} goes off")
-        elif kind == "countdown":
-            for name, left in step["bombs"].items():
-                r, c = at(name)
-                board[r][c] = str(left)
-            frame.update(text="Bombs count down", marks=dict.fromkeys(step["bombs"], "bomb-tick"))
-        frame["board"] = snapshot()
-        frame["score"] = running
-        frames.append(frame)
-    if last.get("reshuffled"):
-        frames.append(
-            {
-                "kind": "reshuffle",
-                "text": "No move left: the board is reshuffled",
-                "board": last["reshuffled"],
-                "marks": {},
-                "score": running,
-                "ms": 700,
-            }
-        )
-    return frames
 
 
 class Bejeweled2(FlowGame):
@@ -218,7 +124,6 @@ class Bejeweled2(FlowGame):
         )
         shown["idle_hint"] = list(move) if move else None
         shown["pieces"] = PIECES
-        shown["frames"] = cascade_frames(shown["last"]) if shown["last"] else []
         progress = shown["level_progress"]
         shown["level_percent"] = (
             min(100, progress["points"] * 100 // progress["needed"]) if progress else None

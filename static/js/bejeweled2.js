@@ -1,7 +1,8 @@
 // Bejeweled 2 page: choosing a swap on the shared grid (click a gem then a neighbour, or drag),
-// the refusal of an illegal swap, the cascade of the last move played step by step, the idle
-// hint and the Action clock bar. It never decides a rule: the server's view (gemArena.view())
-// and its refusals do.
+// the refusal of an illegal swap, the cascade of each move played step by step from its event's
+// steps (each carries the board after it: the engine's, drawn as it is), the idle hint and the
+// Action clock bar. It never decides a rule: the server's view (gemArena.view()), its events and
+// its refusals do.
 (function () {
   "use strict";
 
@@ -12,7 +13,6 @@
   let sent = null; // the swap last sent: [a, b]
   let pressed = null; // the cell a press began on (grid.js reports a drag's first gem from it)
   let idleTimer = null;
-  let shownMoves = null; // the move count whose cascade the page has shown
 
   function game() {
     const whole = window.gemArena && window.gemArena.view();
@@ -74,16 +74,70 @@
 
   // --- the last move, step by step --------------------------------------------------------------
 
-  function animate(view) {
-    const fresh = shownMoves !== null && view.moves > shownMoves;
-    shownMoves = view.moves;
-    if (!fresh || !view.frames || !view.frames.length || !view.last) { restartIdle(); return; }
-    const before = view.score - view.last.score;
+  const COLOURS = { P: "purple", R: "red", Y: "yellow", G: "green", B: "blue", O: "orange", W: "white" };
+  const CAUSES = { line: "lines", blast: "power gem blast", hypercube: "hypercube", bomb: "bomb" };
+
+  function allMarked(cells, mark) {
+    const marks = {};
+    for (const cell of cells) marks[cell] = mark;
+    return marks;
+  }
+
+  // What the page says and marks for each engine step (the board is the step's own).
+  function describe(step) {
+    switch (step.kind) {
+      case "swap": {
+        const [a, b] = step.cells;
+        return { text: `Swap ${a} and ${b}`, marks: allMarked(step.cells, "swapping"), ms: 450 };
+      }
+      case "line": {
+        const cells = [...new Set(step.lines.flat())];
+        const cascade = step.depth > 1 ? ` (cascade x${step.depth})` : "";
+        const name = COLOURS[step.colour] || step.colour;
+        return { text: `A line of ${name}${cascade}`, marks: allMarked(cells, "matched"), ms: 350 };
+      }
+      case "special": {
+        const made = step.made === "hypercube" ? "A hypercube" : "A power gem";
+        return { text: `${made} at ${step.cell} (+${step.points})`, marks: allMarked([step.cell], "made"), ms: 450 };
+      }
+      case "remove": {
+        const source = step.source ? ` from ${step.source}` : "";
+        const text = `${step.cells.length} removed by ${CAUSES[step.cause] || step.cause}${source}: +${step.points}`;
+        return { text, marks: allMarked(step.cells, "removing"), ms: 450 };
+      }
+      case "fall":
+        return { text: "Gems fall", marks: allMarked(step.moves.map((move) => move[1]), "fallen"), ms: 450 };
+      case "new": {
+        const cells = Object.keys(step.cells);
+        return { text: `${cells.length} new gems`, marks: allMarked(cells, "new"), ms: 450 };
+      }
+      case "hypercube":
+        return { text: `The hypercube at ${step.cell} goes off`, marks: {}, ms: 450 };
+      case "countdown":
+        return { text: "Bombs count down", marks: allMarked(Object.keys(step.bombs), "bomb-tick"), ms: 450 };
+      default:
+        return { text: "", marks: {}, ms: 450 };
+    }
+  }
+
+  // The frames of a move from its event: one per engine step, then the reshuffle if one came.
+  function framesOf(played) {
+    const frames = window.gemSteps.framesFrom(played.steps, describe);
+    for (const frame of frames) frame.score = frame.step.score;
+    if (played.reshuffled) {
+      frames.push({ board: played.reshuffled, marks: {}, score: played.score, ms: 700,
+        text: "No move left: the board is reshuffled" });
+    }
+    return frames;
+  }
+
+  function animate(view, played) {
+    const before = played.total - played.score;
     const finalText = document.querySelector("#bj2-board .bj2-step-text");
     const summary = finalText ? finalText.textContent : "";
     const table = board();
     if (table) table.classList.add("animating");
-    window.gemSteps.play(view.frames, (frame) => {
+    window.gemSteps.play(framesOf(played), (frame) => {
       paint(frame.board, frame.marks, view.pieces);
       setScore(before + frame.score);
       setStepText(frame.text + (frame.score ? ` · this move +${frame.score}` : ""));
@@ -201,17 +255,19 @@
   });
 
   document.addEventListener("gem:update", (event) => {
-    const kind = event.detail && event.detail.event && event.detail.event.kind;
+    const happened = event.detail && event.detail.event;
+    const played = happened && PLAYED.indexOf(happened.kind) !== -1 ? happened.data : null;
     const view = game();
     selected = null;
-    if (view && PLAYED.indexOf(kind) !== -1) { sent = null; animate(view); return; }
-    if (view) shownMoves = view.moves;
+    if (view && played && played.steps && played.steps.length) {
+      sent = null;
+      animate(view, played);
+      return;
+    }
     restartIdle();
   });
 
   document.addEventListener("DOMContentLoaded", () => {
-    const view = game();
-    shownMoves = view ? view.moves : 0;
     watchErrors();
     restartIdle();
     setInterval(tickClockBar, 250);

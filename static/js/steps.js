@@ -4,6 +4,9 @@
 //   the last. Only one animation plays at a time; play() stops the one before.
 //   gemSteps.stop() jumps to the last frame at once (a skip); gemSteps.playing tells if one runs.
 //   gemSteps.speed / gemSteps.setSpeed(x): 0.5 (slow) to 4 (fast), kept in localStorage.
+//   gemSteps.framesFrom(steps, describe): frames from an engine's steps, each of which carries
+//   the board after it (step.board): describe(step) gives the frame's text, marks and ms (or
+//   null to leave the step out); each frame keeps its step's board and the step itself.
 // With prefers-reduced-motion the last frame is shown at once. Elements with [data-steps-skip]
 // skip the animation when clicked; [data-steps-speed] selects set the speed.
 (function () {
@@ -48,6 +51,15 @@
 
   function stop() { finish(); }
 
+  function framesFrom(steps, describe) {
+    const frames = [];
+    for (const step of steps || []) {
+      const frame = describe(step);
+      if (frame) frames.push(Object.assign({ board: step.board, step: step }, frame));
+    }
+    return frames;
+  }
+
   function setSpeed(value) {
     speed = Math.min(4, Math.max(0.5, parseFloat(value) || 1));
     localStorage.setItem("gemArena.speed", String(speed));
@@ -64,6 +76,7 @@
     play: play,
     stop: stop,
     setSpeed: setSpeed,
+    framesFrom: framesFrom,
     get speed() { return speed; },
     get playing() { return Boolean(current); },
   };

@@ -26,7 +26,8 @@ def seen(state) -> dict:
 
 
 def play_out(state, level: str, max_ticks: int = 20_000):
-    """Run the bot as the core would: every tick, fire a due clock, else ask the bot."""
+    """Run the bot as the core would: every tick, fire a due clock, else ask the bot. Returns
+    the last state, the result and the last event's public data."""
     now = START
     for _ in range(max_ticks):
         now += TICK
@@ -40,7 +41,7 @@ def play_out(state, level: str, max_ticks: int = 20_000):
             outcome = flow.act(state, 0, action, now)
         state = outcome.state
         if outcome.result is not None:
-            return state, outcome.result
+            return state, outcome.result, outcome.public
     raise AssertionError("the game did not end")
 
 
@@ -80,27 +81,27 @@ def test_the_bot_ends_a_stuck_puzzle_and_does_nothing_once_it_is_over() -> None:
 
 @pytest.mark.parametrize(("level", "seed"), [("greedy", 1), ("greedy", 4), ("random", 2)])
 def test_the_bot_plays_a_classic_game_to_the_end(level, seed) -> None:
-    state, result = play_out(begin("classic", seed), level)
+    state, result, ended = play_out(begin("classic", seed), level)
     assert result["reason"] == "no_moves" and result["winner"] == 0
     assert not engine.has_legal_move(state["board"])
     assert result["score"] == state["score"] > 0 and state["moves"] > 1
-    assert state["last"]["score"] == sum(step.get("points", 0) for step in state["last"]["steps"])
+    assert state["last"]["score"] == sum(step.get("points", 0) for step in ended["steps"])
 
 
 def test_the_bot_plays_an_action_game_until_the_clock_runs_out() -> None:
-    state, result = play_out(begin("action", 5), "relaxed")
+    state, result, _ = play_out(begin("action", 5), "relaxed")
     assert result["reason"] == "time_up" and result["mode"] == "action"
     assert state["moves"] > 10 and state["deadlines"] == {}
 
 
 def test_a_random_bot_levels_up_in_an_action_game_before_the_clock_runs_out() -> None:
-    state, result = play_out(begin("action", 6), "random")
+    state, result, _ = play_out(begin("action", 6), "random")
     assert result["reason"] == "time_up"
     assert result["level"] >= 2
 
 
 @pytest.mark.parametrize("index", [0, 7, 11])
 def test_the_greedy_bot_solves_puzzles_in_par(index) -> None:
-    state, result = play_out(begin("puzzle", puzzle=index), "greedy")
+    state, result, _ = play_out(begin("puzzle", puzzle=index), "greedy")
     assert result["solved"] is True and state["moves"] == PUZZLES[index].par
     assert len(solve(PUZZLES[index].board).moves) == state["moves"]

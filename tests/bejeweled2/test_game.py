@@ -1,5 +1,5 @@
 """Bejeweled 2 wired into the core: the definition, its settings and form, and the view the page
-draws (the grid, the level bar, the clock, the last move as animation frames). No database."""
+draws (the grid, the level bar, the clock, the last move summed up). No database."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games.bejeweled2 import engine, flow
-from games.bejeweled2.game import GAME, board_grid, cascade_frames, piece_css
+from games.bejeweled2.game import GAME, board_grid, piece_css
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
@@ -91,23 +91,14 @@ def test_the_action_clock_is_shown_with_its_deadline():
     assert view["clock"]["percent"] == 66
 
 
-def test_the_last_move_becomes_frames_that_end_on_the_settled_board():
+def test_the_view_sums_up_the_last_move_and_leaves_its_steps_to_the_event():
     outcome = played(started())
     view = GAME.view(outcome.state, Viewer(0))
-    frames = view["frames"]
-    assert frames[0]["kind"] == "swap"
-    assert frames[-1]["board"] == view["board"]
-    assert frames[-1]["score"] == view["last"]["score"] == view["score"]
-    kinds = {frame["kind"] for frame in frames}
-    assert {"line", "remove", "fall", "new"} <= kinds
-
-
-def test_frames_of_a_puzzle_move_need_no_new_gems():
-    state = started(mode="puzzle", puzzle=0)
-    outcome = played(state)
-    frames = cascade_frames(outcome.state["last"])
-    assert frames[-1]["board"] == outcome.state["board"]
-    assert all(frame["kind"] != "new" for frame in frames)
+    last = view["last"]
+    assert (last["score"], last["removed"]) == (outcome.public["score"], outcome.public["removed"])
+    assert "steps" not in last and "frames" not in view
+    assert outcome.public["steps"][-1]["board"] == view["board"]
+    assert view["pieces"][view["board"][0]] == piece_css(view["board"][0])
 
 
 def test_the_board_grid_marks_cells():

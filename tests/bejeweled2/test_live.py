@@ -139,8 +139,12 @@ async def test_swaps_over_websockets_reach_a_spectator(live_worker, ada_account)
             await player.wait_version(version)
             watched = watcher.latest_view()["game"]
             assert watched["score"] == player.latest_view()["game"]["score"] > 0
-            assert watched["frames"] and not watched["you"]
+            assert not watched["you"]
             assert frame["type"] == "update" and frame["event"]["kind"] == "swapped"
+            # The spectator's page animates the move from the event's steps, the last of
+            # which shows the board the view holds (before any reshuffle).
+            played = frame["event"]["data"]
+            assert played["steps"][-1]["board"] == played["board"]
         version = await player.act({"type": "end"})
         await watcher.wait_version(version)
         final = watcher.latest_view()
