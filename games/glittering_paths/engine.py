@@ -362,7 +362,10 @@ class Move:
 
 def play_path(board: Board | str, player: str, cells: Sequence[str]) -> Move:
     """Play a legal path: its score, and the board with every cell of the path emptied.
-    Steps: ``{"kind": "path", "player", "cells", "gems"}`` then ``{"kind": "remove", "cells"}``."""
+
+    Steps, each with ``board``, the board's text after it (as a page draws it):
+    ``{"kind": "path", "player", "cells", "gems", "board"}``, the path drawn on the board as it
+    stands, then ``{"kind": "remove", "cells", "board"}``, its cells emptied."""
     b = _board(board)
     fraction = score_fraction(b, player, cells)
     names = _cells_list(cells)
@@ -374,8 +377,14 @@ def play_path(board: Board | str, player: str, cells: Sequence[str]) -> Move:
         grid[row][col] = EMPTY
     after = Board(tuple("".join(row) for row in grid))
     steps: list[Step] = [
-        {"kind": "path", "player": _player(player), "cells": list(names), "gems": gems},
-        {"kind": "remove", "cells": list(names)},
+        {
+            "kind": "path",
+            "player": _player(player),
+            "cells": list(names),
+            "gems": gems,
+            "board": format_board(b),
+        },
+        {"kind": "remove", "cells": list(names), "board": format_board(after)},
     ]
     return Move(cells=tuple(names), fraction=fraction, board=after, steps=steps)
 

@@ -255,6 +255,18 @@ def test_playing_a_path_empties_its_cells_and_leaves_the_board_untouched() -> No
     json.dumps(move.steps)
 
 
+def test_a_paths_steps_carry_the_board_after_each_step() -> None:
+    drawn, removed = play_path(SMALL, RED, ["A1", "B1", "B2"]).steps
+    assert drawn == {
+        "kind": "path",
+        "player": RED,
+        "cells": ["A1", "B1", "B2"],
+        "gems": ["R", "S", "R"],
+        "board": format_board(SMALL),
+    }
+    assert removed == {"kind": "remove", "cells": ["A1", "B1", "B2"], "board": "..RG\nL.SR\nRGRL"}
+
+
 def test_a_path_cannot_cross_a_removed_cell() -> None:
     after = play_path(SMALL, RED, ["A1", "B1", "B2"]).board
     assert "B2 is empty" in problem(after, RED, ["C1", "C2", "B2"])
