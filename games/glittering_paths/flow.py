@@ -623,12 +623,17 @@ act = dispatcher(ACTIONS)
 # --- the path being drawn ------------------------------------------------------------------------
 
 MAX_DRAFT = engine.MAX_ROWS * engine.MAX_COLUMNS
+# What the page shows under a path that breaks no rule: the length rule is checked on submission.
+SO_FAR = "No rule broken so far; a path has an odd number of cells, at least 3."
+LEGAL = "A legal path: submit it."
 
 
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-    """A seat's path being drawn, ``{"cells": [...]}``, checked for shape; returned with the
-    rule the path breaks so far (``"problem"``, None when none) and whether it could be
-    submitted as it is (``"complete"``). It says nothing of the score."""
+    """A seat's path being drawn, ``{"cells": [...]}``, checked on the board as it stands: kept
+    with the rule the path breaks so far (``"problem"``, None when none), whether it could be
+    submitted as it is (``"complete"``), the sentence the page shows under it (``"verdict"``)
+    and the round and turn whose board it was checked on. It says nothing of the score (the page
+    never tells one: docs/rules/glittering-paths.md). Only the drafting seat and the host see it."""
     if not isinstance(draft, dict) or set(draft) - {"cells"}:
         raise ActionError("a draft is {'cells': [cell names]}", code="bad_draft")
     cells = draft.get("cells", [])
@@ -641,7 +646,22 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
     board = state.get("board") or ""
     problem = engine.path_problem(board, colour, names, partial=True) if board else None
     complete = bool(board) and problem is None and len(names) >= 3 and len(names) % 2 == 1
-    return {"cells": names, "problem": problem, "complete": complete}
+    return {
+        "cells": names,
+        "problem": problem,
+        "complete": complete,
+        "verdict": _verdict(names, problem, complete),
+        "round": state.get("round"),
+        "turn": state.get("turn_number"),
+    }
+
+
+def _verdict(cells: list[str], problem: str | None, complete: bool) -> str:
+    if not cells:
+        return ""
+    if problem is not None:
+        return problem
+    return LEGAL if complete else SO_FAR
 
 
 # --- the analysis after each round ---------------------------------------------------------------
@@ -758,11 +778,18 @@ def _move_view(move: dict[str, Any]) -> dict[str, Any]:
 
 
 def _round_view(entry: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **{k: v for k, v in entry.items() if k != "moves"},
+    """A finished round; each analysed turn comes with the board it was played on (``"board"``),
+    so a page draws either path on it as it stood."""
+    shown = {
+        **{k: v for k, v in entry.items() if k not in ("moves", "analysis")},
         "reason_text": REASONS[entry["reason"]],
         "moves": [_move_view(m) for m in entry["moves"]],
+        "analysis": None,
     }
+    if entry["analysis"] is not None:
+        boards = {move["turn"]: move["board_before"] for move in entry["moves"]}
+        shown["analysis"] = [{**row, "board": boards[row["turn"]]} for row in entry["analysis"]]
+    return shown
 
 
 def _to_move(state: State) -> list[int]:

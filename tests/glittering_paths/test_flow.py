@@ -470,11 +470,31 @@ def test_the_clocks_follow_the_settings() -> None:
 def test_a_draft_reports_the_rule_it_breaks_and_nothing_of_the_score() -> None:
     state = tiny()
     ok = flow.clean_draft(state, 0, {"cells": ["a1", "B1"]})
-    assert ok == {"cells": ["A1", "B1"], "problem": None, "complete": False}
+    assert ok == {
+        "cells": ["A1", "B1"],
+        "problem": None,
+        "complete": False,
+        "verdict": "No rule broken so far; a path has an odd number of cells, at least 3.",
+        "round": 1,
+        "turn": 1,
+    }
     done = flow.clean_draft(state, 0, {"cells": ["A1", "B1", "B2"]})
-    assert done["complete"] and "score" not in json.dumps(done)
+    assert done["complete"] and done["verdict"] == "A legal path: submit it."
+    assert "score" not in json.dumps(done) and "point" not in json.dumps(done)
     broken = flow.clean_draft(state, 0, {"cells": ["A1", "B1", "C1"]})
     assert "right angle" in broken["problem"] and not broken["complete"]
+    assert broken["verdict"] == broken["problem"]
+
+
+def test_an_empty_draft_has_nothing_to_say() -> None:
+    empty = flow.clean_draft(tiny(), 1, {"cells": []})
+    assert empty["verdict"] == "" and empty["problem"] is None and not empty["complete"]
+
+
+def test_a_draft_names_the_turn_whose_board_it_was_checked_on() -> None:
+    state = in_turns()
+    draft = flow.clean_draft(state, 1, {"cells": best(state, 1)})
+    assert (draft["round"], draft["turn"]) == (1, 2) and draft["complete"]
 
 
 def test_a_malformed_draft_is_refused() -> None:
@@ -500,6 +520,23 @@ def test_the_analysis_shows_the_best_path_beside_each_turn() -> None:
     board_before = state["history"][0]["moves"][1]["board_before"]
     assert second["best_score"] == str(engine.best_path(board_before, "blue")[0])
     assert flow.round_analysis(state["history"][0]) == rows
+
+
+def test_the_view_shows_each_analysed_turn_on_the_board_it_was_played_on() -> None:
+    state = in_turns()
+    state = flow.act(state, 1, {"type": "path", "cells": best(state, 1)}, at(3)).state
+    state = finish_round_by_agreement(state, 9)
+    job = flow.analysis_job(state)
+    state = flow.record_analysis(state, job, flow.run_analysis(job)).state
+    board = state["history"][0]["start_board"]
+    expected = []
+    for move in state["history"][0]["moves"]:
+        expected.append(board)
+        board = engine.format_board(engine.play_path(board, move["player"], move["cells"]).board)
+    for viewer in (Viewer(seat=0), Viewer.spectator()):
+        rows = flow.view(state, viewer)["history"][0]["analysis"]
+        assert [row["board"] for row in rows] == expected
+    assert "board" not in state["history"][0]["analysis"][0]  # shown, not stored twice
 
 
 def test_the_analysis_is_recorded_as_an_informational_event() -> None:

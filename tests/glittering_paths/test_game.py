@@ -182,7 +182,8 @@ def test_a_winner_award_goes_straight_to_the_flow() -> None:
 def test_a_draft_is_checked_by_the_flow() -> None:
     state = started(boards=TINY_BOARDS)
     kept = GAME.clean_draft(state, 0, {"cells": ["a1", "B1"]})
-    assert kept == {"cells": ["A1", "B1"], "problem": None, "complete": False}
+    assert kept == flow.clean_draft(state, 0, {"cells": ["a1", "B1"]})
+    assert kept["cells"] == ["A1", "B1"] and kept["problem"] is None and not kept["complete"]
     broken = GAME.clean_draft(state, 0, {"cells": ["B1"]})
     assert broken["problem"]
 

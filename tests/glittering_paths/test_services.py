@@ -187,7 +187,8 @@ def test_of_two_race_paths_at_once_exactly_one_stands_and_the_other_learns_why(c
 def test_a_draft_stays_with_its_seat_and_the_host(clock, gp):
     match, rita, sam, _ = gp(boards=TINY_BOARDS)
     kept = services.save_draft(match, rita, {"cells": ["A1", "B1"]})
-    assert kept == {"cells": ["A1", "B1"], "problem": None, "complete": False}
+    assert kept["cells"] == ["A1", "B1"] and kept["problem"] is None and not kept["complete"]
+    assert kept["verdict"].startswith("No rule broken so far")
     broken = services.save_draft(match, sam, {"cells": ["B2"]})
     assert "blue" in broken["problem"]
     match.refresh_from_db()
