@@ -7,6 +7,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.urls import reverse
 
 from games.core.gamedef import GameDefinition, SeatInfo, Viewer
@@ -126,7 +128,21 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            # Bejeweled 2's high-score tables: its finished games by the mode and the score
+            # their results recorded (``result__mode=...``), best first, newest first among
+            # equals.
+            models.Index(
+                models.F("result__mode"),
+                Cast(KT("result__score"), models.BigIntegerField()).desc(),
+                models.F("finished_at").desc(),
+                name="finished_by_result_score",
+                # Only Bejeweled 2's results hold a number as their score (a death match's is
+                # a list), and a row the expression cannot cast could not be written at all.
+                condition=models.Q(status="finished", game_key="bejeweled-2"),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.title} ({self.public_id})"

@@ -4,15 +4,17 @@ a spectator and the host's new-match form, and the high scores built from record
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.bejeweled2 import bot, solver
 from games.bejeweled2.puzzles import PUZZLES
-from games.bejeweled2.views import puzzle_progress
+from games.bejeweled2.standings import puzzle_bests, puzzle_progress
 from games.core import services
 from games.core.gamedef import Viewer
-from games.core.models import Match
+from games.core.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +26,29 @@ def start(client, user, **fields) -> Match:
     match = Match.objects.filter(game_key="bejeweled-2", host=user).latest("created_at")
     assert response["Location"] == match.get_absolute_url()
     return match
+
+
+def finished_games(user, results: list[dict]) -> list[Match]:
+    """Finished games of ``user`` with these recorded results, the first the oldest (written
+    straight to the database: a high-score table reads only the results)."""
+    first = timezone.now() - timedelta(days=1)
+    matches = Match.objects.bulk_create(
+        Match(
+            game_key="bejeweled-2",
+            title="Bejeweled 2",
+            host=user,
+            status=Match.Status.FINISHED,
+            result={"winner": 0, "summary": "Game over.", "moves": 1, "level": 1, **result},
+            finished_at=first + timedelta(seconds=n),
+        )
+        for n, result in enumerate(results)
+    )
+    Seat.objects.bulk_create(Seat(match=match, index=0, user=user) for match in matches)
+    return matches
+
+
+def table(page: str, mode: str) -> str:
+    return page.split(f'data-mode="{mode}"')[1].split("</table>")[0]
 
 
 def cells(html: str) -> list[str]:
@@ -157,21 +182,25 @@ def chosen_puzzle(html: str) -> str:
     return re.search(r'<option value="(\d+)" selected>', select).group(1)
 
 
-def test_puzzle_progress_counts_each_solved_puzzle_once_with_its_fewest_moves():
-    results = [
-        {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3},
-        {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 2},
-        {"mode": "puzzle", "puzzle": 1, "solved": False, "moves": 5},
-        {"mode": "puzzle", "puzzle": 2, "solved": True, "moves": 4},
-        {"mode": "classic", "score": 900},
-    ]
-    progress = puzzle_progress(results, 12)
+def test_puzzle_progress_counts_each_solved_puzzle_once_with_its_fewest_moves(make_user):
+    ada, bob = make_user("ada"), make_user("bob")
+    finished_games(
+        ada,
+        [
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3},
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 2},
+            {"mode": "puzzle", "puzzle": 1, "solved": False, "moves": 5},
+            {"mode": "puzzle", "puzzle": 2, "solved": True, "moves": 4},
+            {"mode": "classic", "score": 900},
+        ],
+    )
+    finished_games(bob, [{"mode": "puzzle", "puzzle": 1, "solved": True, "moves": 1}])
+    progress = puzzle_progress(puzzle_bests(ada), 12)
     assert progress == {"best": {0: 2, 2: 4}, "solved": 2, "next": 1}
 
 
 def test_puzzle_progress_has_no_next_puzzle_once_all_are_solved():
-    results = [{"mode": "puzzle", "puzzle": i, "solved": True, "moves": 1} for i in range(3)]
-    assert puzzle_progress(results, 3)["next"] is None
+    assert puzzle_progress({0: 1, 1: 1, 2: 1}, 3)["next"] is None
 
 
 def test_the_play_page_shows_my_solved_puzzles_and_offers_the_next_unsolved(
@@ -260,3 +289,67 @@ def test_a_high_score_entry_opens_its_replay_for_anyone(client, make_user, clock
     link = re.search(r'<a href="([^"]+)">Ada</a>', table).group(1)
     assert link == f"/m/{match.public_id}/replay/"
     assert client.get(link).status_code == 200
+
+
+def test_a_high_score_older_than_the_latest_500_games_still_leads_its_table(client, make_user):
+    ada = make_user("ada")
+    best, *_ = finished_games(
+        ada,
+        [{"mode": "classic", "score": 99_000}]
+        + [{"mode": "endless", "score": n} for n in range(500)]
+        + [{"mode": "classic", "score": 500}],
+    )
+    page = client.get("/play/bejeweled-2/").content.decode()
+    scores = re.findall(r"<td>(\d+)</td><td>1</td></tr>", table(page, "classic"))
+    assert scores == ["99000", "500"]
+    assert f"/m/{best.public_id}/replay/" in table(page, "classic")
+    assert re.findall(r"<td>(\d+)</td><td>1</td></tr>", table(page, "endless"))[:3] == [
+        "499",
+        "498",
+        "497",
+    ]
+
+
+def test_the_high_scores_show_each_modes_ten_best_newest_first_among_equals(client, make_user):
+    ada = make_user("ada")
+    games = finished_games(ada, [{"mode": "action", "score": 100 * (n % 6)} for n in range(14)])
+    page = client.get("/play/bejeweled-2/").content.decode()
+    rows = re.findall(
+        r'<a href="/m/([^/]+)/replay/">Ada</a></td>\s*<td>(\d+)</td>', table(page, "action")
+    )
+    assert [int(score) for _, score in rows] == [500, 500, 400, 400, 300, 300, 200, 200, 100, 100]
+    assert rows[0][0] == games[11].public_id and rows[1][0] == games[5].public_id
+
+
+def test_the_play_page_takes_as_many_queries_with_600_finished_games_as_with_one(
+    client, make_user, django_assert_max_num_queries
+):
+    ada = make_user("ada")
+    finished_games(ada, [{"mode": mode, "score": 1} for mode in ("classic", "action", "endless")])
+    finished_games(ada, [{"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3}])
+    client.force_login(ada)
+    with django_assert_max_num_queries(40) as few:
+        client.get("/play/bejeweled-2/")
+    modes = ("classic", "action", "endless")
+    finished_games(ada, [{"mode": modes[n % 3], "score": n} for n in range(600)])
+    finished_games(
+        make_user("bob"),
+        [{"mode": "puzzle", "puzzle": n % 12, "solved": True, "moves": 3} for n in range(60)],
+    )
+    with django_assert_max_num_queries(len(few.captured_queries)):  # none per game
+        client.get("/play/bejeweled-2/")
+
+
+def test_the_games_being_played_are_listed_best_score_first(client, make_user):
+    ada, bob = make_user("ada"), make_user("bob")
+    quiet = start(client, ada, mode="classic")
+    busy = start(client, bob, mode="endless")
+    view = busy.game.view(busy.state, Viewer(0))
+    a, b = bot.choose_move(view, "greedy")
+    services.submit_action(busy, bob, {"type": "swap", "a": a, "b": b})
+    busy.refresh_from_db()
+    client.logout()
+    playing = client.get("/play/bejeweled-2/").content.decode().split("Playing now")[1]
+    rows = re.findall(r"<tr><td>(\w+)</td><td>(\w+)</td><td>(\d+)</td>", playing)
+    assert rows == [("Bob", "Endless", str(busy.state["score"])), ("Ada", "Classic", "0")]
+    assert f'href="{quiet.get_absolute_url()}">Watch' in playing

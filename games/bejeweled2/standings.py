@@ -1,0 +1,185 @@
+"""Bejeweled 2's standings as database queries: each mode's high scores, the puzzle ranking, a
+player's puzzle progress and the games being played now.
+
+Finished games are read from the results the server recorded when they ended (``Match.result``,
+which every page may show); the high scores use the index of finished matches by result mode and
+score (games/core/models.py). A live game is shown only through ``view_of``, as a spectator sees
+it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+from django.db.models import BigIntegerField, F, IntegerField, Max, Min, Q, QuerySet, Window
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, RowNumber
+
+from games.bejeweled2 import flow
+from games.core.gamedef import Viewer
+from games.core.models import Match, display_name
+from games.core.rendering import view_of
+
+GAME_KEY = "bejeweled-2"
+TOP = 10
+SCORE = Cast(KT("result__score"), BigIntegerField())
+MOVES = Cast(KT("result__moves"), IntegerField())
+PUZZLE = Cast(KT("result__puzzle"), IntegerField())
+
+
+def finished() -> QuerySet[Match]:
+    """Every finished Bejeweled 2 game with a recorded result, newest first."""
+    return (
+        Match.objects.filter(game_key=GAME_KEY, status=Match.Status.FINISHED)
+        .exclude(result=None)
+        .order_by("-finished_at")
+    )
+
+
+def of_mode(matches: QuerySet[Match], mode: str) -> QuerySet[Match]:
+    return matches.filter(result__mode=mode)
+
+
+def solved_puzzles(matches: QuerySet[Match]) -> QuerySet[Match]:
+    return of_mode(matches, "puzzle").filter(result__solved=True)
+
+
+def player_of(match: Match) -> str:
+    """Who played a game: the seated player's name, or the bot's level."""
+    seat = next(iter(match.seats.all()), None)
+    if seat is None:
+        return ""
+    return display_name(seat.user) if seat.user else seat.bot_level
+
+
+def result_row(match: Match) -> dict[str, Any]:
+    return {"match": match, "player": player_of(match), **match.result}
+
+
+def high_scores(mode: str) -> list[dict[str, Any]]:
+    """A mode's best recorded scores, best first (the newest first among equals)."""
+    best = (
+        of_mode(finished(), mode)
+        .alias(score=SCORE)
+        .order_by("-score", "-finished_at")
+        .with_seats()[:TOP]
+    )
+    return [result_row(match) for match in best]
+
+
+def _ranked_solvers() -> list[tuple[int | None, str, int, int]]:
+    """(user id, bot level, puzzles solved, moves) of the best puzzle solvers: most puzzles
+    first, then fewest moves (each puzzle counted once, at its fewest), then the latest solve.
+    Two groupings (per player and puzzle, then per player), so the outer one is SQL around the
+    ORM's inner query."""
+    per_puzzle = (
+        solved_puzzles(finished())
+        .order_by()
+        .values(solver=F("seats__user"), bot=F("seats__bot_level"), puzzle=PUZZLE)
+        .annotate(fewest=Min(MOVES), latest=Max("finished_at"))
+    )
+    inner, params = per_puzzle.query.sql_with_params()
+    solver, bot, fewest, latest = map(
+        connection.ops.quote_name, ("solver", "bot", "fewest", "latest")
+    )
+    sql = (
+        f"SELECT {solver}, {bot}, COUNT(*) AS puzzles, SUM({fewest}) AS moves "
+        f"FROM ({inner}) per_puzzle GROUP BY {solver}, {bot} "
+        f"ORDER BY puzzles DESC, moves ASC, MAX({latest}) DESC LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, TOP])
+        return [(row[0], row[1], int(row[2]), int(row[3])) for row in cursor.fetchall()]
+
+
+def _latest_solves(solvers: list[tuple[int | None, str]]) -> dict[tuple[int | None, str], Match]:
+    """Each of these solvers' latest solved puzzle, by (user id, bot level), in one query."""
+    users = [user for user, _ in solvers if user is not None]
+    bots = [bot for user, bot in solvers if user is None]
+    theirs = solved_puzzles(finished()).filter(
+        Q(seats__user__in=users) | Q(seats__user=None, seats__bot_level__in=bots)
+    )
+    newest = theirs.annotate(
+        newest=Window(
+            RowNumber(),
+            partition_by=[F("seats__user"), F("seats__bot_level")],
+            order_by=[F("finished_at").desc(), F("pk").desc()],
+        )
+    ).filter(newest=1)
+    found = {}
+    for match in newest.with_seats():
+        seat = match.seats.all()[0]
+        found[(seat.user_id, seat.bot_level)] = match
+    return found
+
+
+def puzzle_ranking() -> list[dict[str, Any]]:
+    """One row per player: how many puzzles they solved (each once) and in how many moves at
+    best, most puzzles first, then fewest moves; each row links to their latest solve."""
+    ranked = _ranked_solvers()
+    latest = _latest_solves([(user, bot) for user, bot, _, _ in ranked])
+    rows = []
+    for user, bot, puzzles, moves in ranked:
+        match = latest[(user, bot)]
+        rows.append(
+            {"match": match, "player": player_of(match), "puzzles": puzzles, "moves": moves}
+        )
+    return rows
+
+
+def leaderboards() -> list[dict[str, Any]]:
+    """The best scores of each mode; Puzzle ranks players by the puzzles they solved."""
+    return [
+        {
+            "mode": mode,
+            "title": flow.MODE_TITLES[mode],
+            "rows": puzzle_ranking() if mode == "puzzle" else high_scores(mode),
+        }
+        for mode in flow.MODES
+    ]
+
+
+def puzzle_bests(user: Any) -> dict[int, int]:
+    """The fewest moves in which ``user`` solved each puzzle they solved."""
+    solved = solved_puzzles(finished()).filter(seats__user=user).order_by()
+    rows = solved.values(puzzle=PUZZLE).annotate(fewest=Min(MOVES))
+    return {row["puzzle"]: row["fewest"] for row in rows}
+
+
+def puzzle_progress(best: dict[int, int], count: int) -> dict[str, Any]:
+    """A player's puzzles: the fewest moves each solved puzzle took, how many are solved, and the
+    first puzzle not solved yet (None once every one is)."""
+    unsolved = [index for index in range(count) if index not in best]
+    return {"best": best, "solved": len(best), "next": unsolved[0] if unsolved else None}
+
+
+def history(user: Any) -> list[dict[str, Any]]:
+    """The player's 20 latest finished games."""
+    return [result_row(match) for match in finished().filter(seats__user=user).with_seats()[:20]]
+
+
+def live_games() -> list[dict[str, Any]]:
+    """The games being played now, best score first, as a spectator sees each. (A solo game
+    hides nothing: the order is by the score every viewer's view shows.)"""
+    live = (
+        Match.objects.filter(game_key=GAME_KEY, status=Match.Status.LIVE)
+        .alias(score=Cast(KT("state__score"), BigIntegerField()))
+        .order_by(F("score").desc(nulls_last=True), "-started_at")
+        .with_seats()[:TOP]
+    )
+    rows = []
+    for match in live:
+        shown = view_of(match, Viewer.spectator(), drafts=False)["game"]
+        if not shown:
+            continue  # not started yet
+        rows.append(
+            {
+                "match": match,
+                "player": player_of(match),
+                "mode": shown["mode_title"],
+                "score": shown["score"],
+                "moves": shown["moves"],
+            }
+        )
+    return rows
