@@ -28,7 +28,7 @@ class Tally(GameDefinition):
     bot_views: list[dict[str, Any]] = []  # noqa: RUF012
 
     settings = (
-        Setting("target", "Target", 10, low=1, high=1000),
+        Setting("target", "Target", 10, low=1, high=10**9),
         Setting("turn_seconds", "Turn clock (seconds)", 30, low=1, high=86400),
     )
 

@@ -26,7 +26,15 @@ from typing import Any
 
 from games.bejeweled_dm import engine
 from games.core.contract import Setting, settled
-from games.core.flowkit import check_clock, copy_json, derived_seed, draw, handler_for, set_clock
+from games.core.flowkit import (
+    check_clock,
+    copy_json,
+    derived_seed,
+    dispatcher,
+    draw,
+    on_running_clock,
+    set_clock,
+)
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 WINS_NEEDED = 4
@@ -234,6 +242,9 @@ def allowed_picks(used: dict[str, str] | None) -> dict[str, list[str]]:
 # --- settings ------------------------------------------------------------------------------------
 
 
+DAY = 86400  # an online season's rounds may last a day
+
+
 def _offered(kind: str) -> Setting:
     return Setting(
         f"offered_{kind}s",
@@ -254,14 +265,14 @@ SETTINGS = (
         ),
     ),
     *(_offered(kind) for kind in TYPES),
-    Setting("claim_window_seconds", "Counterclaim window (seconds)", 30, low=5, high=600),
-    Setting("proof_seconds", "Proof time (seconds)", 120, low=10, high=1800),
+    Setting("claim_window_seconds", "Counterclaim window (seconds)", 30, low=5, high=DAY),
+    Setting("proof_seconds", "Proof time (seconds)", 120, low=10, high=DAY),
     Setting(
         "round_seconds",
         "Round clock (seconds)",
         600,
         low=30,
-        high=7200,
+        high=7 * DAY,
         help="No claim before it runs out: the round goes to the player chosen below.",
     ),
     Setting(
@@ -269,7 +280,7 @@ SETTINGS = (
         "Powerup picking time (seconds)",
         60,
         low=10,
-        high=600,
+        high=DAY,
         help="A player who has not picked in time gets a random allowed powerup.",
     ),
     Setting(
@@ -841,14 +852,10 @@ def _picks_view(state: State, you: int | None, is_host: bool) -> dict[str, Any] 
 # --- clocks ------------------------------------------------------------------------------------
 
 
-def timeout(
+def _time_up(
     state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     phase = state["phase"]
-    if key != CLOCK_OF_PHASE.get(phase):
-        new = copy_json(state)
-        new.get("deadlines", {}).pop(key, None)
-        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
     if phase == "claim":
         return end_round(state, state["no_claim_to"], "no_claim", now, kind="round_over")
     if phase == "counterclaim":
@@ -864,6 +871,9 @@ def timeout(
     if sealed:
         outcome.public["sealed_drafts"] = sealed
     return outcome
+
+
+timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
 
 
 # --- the host ----------------------------------------------------------------------------------
@@ -912,6 +922,4 @@ ACTIONS = {
 }
 
 
-def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    handler = handler_for(ACTIONS, action)
-    return handler(state, seat, action, now)
+act = dispatcher(ACTIONS)

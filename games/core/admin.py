@@ -22,8 +22,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
-from games.core import clock, hosting, services
-from games.core.gamedef import Viewer, seat_label
+from games.core import clock, console
+from games.core.gamedef import Viewer, seat_label, state_deadlines
 from games.core.models import Deadline, Event, Match, Seat
 from games.core.rendering import render_panels, view_of
 
@@ -61,7 +61,7 @@ def running_clocks(match: Match, now: datetime) -> list[tuple[str, str]]:
     """The clocks of the match's state as (key, what the host reads): due time and time left;
     while paused, the time each clock will have left when the match resumes."""
     clocks = []
-    for key, due in sorted(services.state_deadlines(match.state).items(), key=lambda kv: kv[1]):
+    for key, due in sorted(state_deadlines(match.state).items(), key=lambda kv: kv[1]):
         if match.status == Match.Status.PAUSED and match.paused_at is not None:
             clocks.append((key, f"{duration(due - match.paused_at)} left when resumed (paused)"))
         elif match.status == Match.Status.LIVE:
@@ -303,7 +303,7 @@ class MatchAdmin(admin.ModelAdmin):
         match = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if match is not None:
-            context["host_console"] = hosting.console(match, clock.now())
+            context["host_console"] = console.for_match(match, clock.now())
             context["host_result"] = result_text(match)
             context["host_next"] = request.get_full_path()
         return super().change_view(request, object_id, form_url, context)

@@ -117,33 +117,6 @@ def set_clock(state: State, key: str, now: datetime, seconds: float) -> None:
     state.setdefault("deadlines", {})[key] = iso(now + timedelta(seconds=seconds))
 
 
-def shift_clocks(
-    state: State,
-    shift: timedelta,
-    anchors: Mapping[str, Sequence[str]],
-    key: str | None = None,
-) -> State:
-    """A copy of ``state`` with the running clock ``key`` (every running clock when None) and
-    the times it is measured from (``anchors[key]``: dotted paths such as ``"turn_started"`` or
-    ``"clock.at"``) moved by ``shift``, so that no one's remaining time changes but by ``shift``.
-    A resume moves every clock by the pause's length; a host's extension moves one."""
-    new = copy_json(state)
-    deadlines = new.get("deadlines") or {}
-    keys = list(deadlines) if key is None else [key]
-    paths = {path for k in (anchors if key is None else keys) for path in anchors.get(k, ())}
-    for k in keys:
-        if isinstance(deadlines.get(k), str):
-            deadlines[k] = iso(datetime.fromisoformat(deadlines[k]) + shift)
-    for path in sorted(paths):
-        *parents, leaf = path.split(".")
-        holder: Any = new
-        for part in parents:
-            holder = holder.get(part) if isinstance(holder, dict) else None
-        if isinstance(holder, dict) and isinstance(holder.get(leaf), str):
-            holder[leaf] = iso(datetime.fromisoformat(holder[leaf]) + shift)
-    return new
-
-
 def stop_clock(state: State, key: str) -> None:
     state.get("deadlines", {}).pop(key, None)
 

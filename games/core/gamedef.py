@@ -9,7 +9,7 @@ them into Deadline rows so that a scheduler in any process can fire them.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from games.core import contract
 from games.core.contract import Setting, with_auto_start
+from games.core.words import generic_description, round_marks
 
 State = dict[str, Any]
 
@@ -48,6 +49,51 @@ def run_rules(rule: Callable[..., Outcome], *args: Any) -> Outcome:
         raise
     except ValueError as error:
         raise ActionError(str(error), code="illegal_action") from None
+
+
+def state_deadlines(state: dict[str, Any]) -> dict[str, datetime]:
+    deadlines: dict[str, datetime] = {}
+    for key, value in (state.get("deadlines") or {}).items():
+        when = _parsed(value)
+        if when is not None:
+            deadlines[key] = when
+    return deadlines
+
+
+def _parsed(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def shift_clocks(
+    state: State,
+    shift: timedelta,
+    anchors: Mapping[str, Sequence[str]],
+    key: str | None = None,
+) -> State:
+    """A copy of ``state`` with the running clock ``key`` (every running clock when None) and
+    the times it is measured from (``anchors[key]``: dotted paths such as ``"turn_started"`` or
+    ``"clock.at"``) moved by ``shift``, so that no one's remaining time changes but by ``shift``.
+    A resume moves every clock by the pause's length; a host's extension moves one."""
+    new = json.loads(json.dumps(state))
+    deadlines = new.get("deadlines") or {}
+    keys = list(deadlines) if key is None else [key]
+    paths = {path for k in (anchors if key is None else keys) for path in anchors.get(k, ())}
+    for k in keys:
+        if isinstance(deadlines.get(k), str):
+            deadlines[k] = (datetime.fromisoformat(deadlines[k]) + shift).isoformat()
+    for path in sorted(paths):
+        *parents, leaf = path.split(".")
+        holder: Any = new
+        for part in parents:
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and isinstance(holder.get(leaf), str):
+            holder[leaf] = (datetime.fromisoformat(holder[leaf]) + shift).isoformat()
+    return new
 
 
 @dataclass(frozen=True)
@@ -189,8 +235,6 @@ class GameDefinition:
 
     def shift_clocks(self, state: State, shift: timedelta, key: str | None = None) -> State:
         """``state`` with the clock ``key`` (every clock when None) and its anchors moved."""
-        from games.core.flowkit import shift_clocks
-
         return shift_clocks(state, shift, self.clock_anchors, key)
 
     def end_round_label(self, state: State) -> str | None:
@@ -259,16 +303,12 @@ class GameDefinition:
         data); ``state`` is the match's state at or after it, read only for what every viewer
         knows (the seats' names). The default names the event and its simple facts; each game
         says it in its players' words."""
-        from games.core.replaying import generic_description
-
         return generic_description(event, state)
 
     def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
         """Where a replay may jump: (version, label) at the start of each round, board or level,
         in order (events as ``Event.seen_by``). The replay opens at the last one. The default
         marks the start and every ``round_started`` event."""
-        from games.core.replaying import round_marks
-
         return round_marks(events, {"started", "round_started"}, label="Round")
 
     def rules_examples(self) -> list[dict[str, Any]]:

@@ -158,6 +158,25 @@ class Match(models.Model):
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
 
+    def finishing_event(self) -> Event | None:
+        """The event that finished the match (None unless it is finished)."""
+        if self.status != self.Status.FINISHED:
+            return None
+        events = self.events.defer("state")
+        if self.finished_version is not None:
+            return events.filter(version=self.finished_version).first()
+        # Finished before the version was kept: the first event at the moment it finished.
+        return events.filter(created_at=self.finished_at).order_by("version").first()
+
+    def state_before_finish(self) -> dict[str, Any] | None:
+        """The state just before the event that finished the match: where a correction of
+        its result starts from."""
+        finished = self.finishing_event()
+        if finished is None:
+            return None
+        before = self.events.filter(version=finished.version - 1)
+        return before.values_list("state", flat=True).first()
+
     def seat_infos(self) -> list[SeatInfo]:
         return [seat.info() for seat in self.seats.all()]
 

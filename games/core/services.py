@@ -15,10 +15,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import OuterRef, Q, Subquery
-from django.utils.dateparse import parse_datetime
 
 from games.core import broadcast, clock, ledger
-from games.core.gamedef import ActionError, Outcome, Viewer, run_rules
+from games.core.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
 from games.core.models import (
     Deadline,
     Event,
@@ -94,15 +93,6 @@ def _clear_drafts(match: Match, seats: set[int]) -> None:
         Seat.objects.filter(pk__in=[s.pk for s in used]).update(draft=None)
         for seat in used:
             seat.draft = None
-
-
-def state_deadlines(state: dict[str, Any]) -> dict[str, datetime]:
-    deadlines: dict[str, datetime] = {}
-    for key, value in (state.get("deadlines") or {}).items():
-        when = parse_datetime(value) if isinstance(value, str) else None
-        if when is not None:
-            deadlines[key] = when
-    return deadlines
 
 
 def _clock_rows(match: Match) -> dict[str, datetime]:
@@ -730,27 +720,6 @@ def _check_still_offered(match: Match, award: dict[str, Any]) -> None:
         raise ActionError("the match is over; nothing is left to settle", code="match_over")
 
 
-def finishing_event(match: Match) -> Event | None:
-    """The event that finished ``match``."""
-    if match.status != Match.Status.FINISHED:
-        return None
-    if match.finished_version is not None:
-        return match.events.defer("state").filter(version=match.finished_version).first()
-    # Finished before the version was kept: the first event at the moment it finished.
-    at_finish = match.events.defer("state").filter(created_at=match.finished_at)
-    return at_finish.order_by("version").first()
-
-
-def state_before_finish(match: Match) -> dict[str, Any] | None:
-    """The state just before the event that finished ``match``: where a correction of its
-    result starts from."""
-    finished = finishing_event(match)
-    if finished is None:
-        return None
-    before = match.events.filter(version=finished.version - 1).values_list("state", flat=True)
-    return before.first()
-
-
 def host_correct_result(match: Match, actor: Any, award: dict[str, Any], reason: str) -> None:
     """Put a corrected result in place of a finished match's: the game decides ``award`` on
     the state just before the match ended (as if the host had awarded it then); what the
@@ -762,8 +731,8 @@ def host_correct_result(match: Match, actor: Any, award: dict[str, Any], reason:
         said = _said(reason)
         if not said:
             raise ActionError("say why you correct the result", code="reason_needed")
-        finished = finishing_event(locked)
-        before = state_before_finish(locked)
+        finished = locked.finishing_event()
+        before = locked.state_before_finish()
         if finished is None or before is None:
             raise ActionError("this match's end cannot be found to correct", code="no_finish")
         decision = {key: value for key, value in award.items() if key != "reason"}

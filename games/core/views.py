@@ -180,7 +180,7 @@ def host_operation(request: HttpRequest, public_id: str, operation: str) -> Http
     """Every host operation of every game (games.core.hosting), from the match page's console
     and the dashboard's."""
     match = _match(public_id)
-    if operation not in hosting.OPERATIONS:
+    if operation not in hosting.RUNS:
         raise Http404(f"unknown operation {operation!r}")
     try:
         hosting.run(match, request.user, operation, request.POST)

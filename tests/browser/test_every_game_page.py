@@ -53,12 +53,12 @@ GAMES = [
             "race_seconds": 600,
             "turn_seconds": 600,
             "interval_seconds": 600,
-            "boards": [
+            "boards": "\n\n".join(
                 glittering_paths_engine.format_board(
                     glittering_paths_engine.generate_board(seed, round_no, 10, 7)
                 )
                 for seed, round_no in ((11, 1), (12, 2), (13, 3))
-            ],
+            ),
         },
         "erin",
         "#gp-board [data-grid]",

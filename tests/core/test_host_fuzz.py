@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 import pytest
 from django.db.models import Sum
 
-from games.core import hosting, ledger, services
-from games.core.gamedef import ActionError, Viewer
+from games.core import console, hosting, ledger, services
+from games.core.gamedef import ActionError, Viewer, state_deadlines
 from games.core.models import Deadline, LedgerEntry, Match, Season
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def fresh(match: Match) -> Match:
 
 def anchored_times(match: Match) -> dict[str, datetime]:
     """Every clock of the state and every time a clock is measured from, by name."""
-    times = {f"clock:{key}": due for key, due in services.state_deadlines(match.state).items()}
+    times = {f"clock:{key}": due for key, due in state_deadlines(match.state).items()}
     for paths in match.game.clock_anchors.values():
         for path in paths:
             holder = match.state
@@ -89,21 +89,21 @@ class Host:
 
     def act(self, clock, may_end: bool) -> str:
         match = fresh(self.match)
-        console = hosting.console(match, clock.current)
-        offered = sorted(console["offered"] - {"start", "replace", "abort"})
+        offer = console.for_match(match, clock.current)
+        offered = sorted(offer["offered"] - {"start", "replace", "abort"})
         if not offered:
             return "nothing"
         name = self.rng.choice(offered)
         form: dict[str, str] = {"reason": f"fuzz {name}"}
         if name == "clock":
-            form["clock"] = self.rng.choice(console["clocks"])["key"]
+            form["clock"] = self.rng.choice(offer["clocks"])["key"]
             form["minutes"] = str(self.rng.choice([-3, -1, 1, 2, 10]))
         if name in {"award", "settle"}:
             if name == "award" and not may_end:
                 return "held back"  # an award ends the match: late in the run only
-            form["award"] = self.rng.choice(console["awards"])["value"]
+            form["award"] = self.rng.choice(offer["awards"])["value"]
         if name == "correct":
-            form["award"] = self.rng.choice(console["corrections"])["value"]
+            form["award"] = self.rng.choice(offer["corrections"])["value"]
         before = offsets(match, match.paused_at) if match.status == Match.Status.PAUSED else None
         try:
             hosting.run(match, self.user, name, form)

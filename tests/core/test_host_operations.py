@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from games.core import services
-from games.core.gamedef import ActionError, Viewer
+from games.core.gamedef import ActionError, Viewer, state_deadlines
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.replaying import describe
 from games.seven_gem_swap import engine as sgs_engine
@@ -241,7 +241,7 @@ def test_a_pause_cancels_the_clock_rows_and_a_resume_writes_them_again(clock, se
     assert pending(fresh(match)) == {}
     services.host_resume(match, host)  # a pause of no time at all
     match = fresh(match)
-    assert pending(match) == services.state_deadlines(match.state) != {}
+    assert pending(match) == state_deadlines(match.state) != {}
 
 
 def balances(*users) -> list[tuple[int, int]]:

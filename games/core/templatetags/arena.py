@@ -51,7 +51,28 @@ def panel(parser: Parser, token: Token) -> PanelNode:
 
 @lru_cache(maxsize=512)
 def _grid_html(grid_json: str) -> str:
-    return render_to_string("core/_grid_table.html", {"grid": json.loads(grid_json)})
+    return render_to_string("core/_grid_table.html", {"grid": grid_cells(json.loads(grid_json))})
+
+
+def grid_cells(grid: dict) -> dict:
+    """A grid as the rows of cells core/_grid_table.html draws. A grid may come as its
+    ``board`` text (rows top to bottom, one character a cell), its ``columns`` letters (rows
+    numbered from 1), ``looks`` (each character's ``css``, ``text`` and ``name``: a cell reads
+    "C4, red gem") and ``marks`` (a cell's extra css classes): a view carries a big grid small,
+    and a page's script draws any other board with the same looks."""
+    if "rows" in grid:
+        return grid
+    looks, marks = grid["looks"], grid.get("marks", {})
+    rows = []
+    for number, line in enumerate(grid["board"].splitlines(), start=1):
+        row = []
+        for column, content in zip(grid["columns"], line, strict=True):
+            cell = f"{column}{number}"
+            look = looks[content]
+            label = f"{cell}, {look['name']}"
+            row.append({**look, "cell": cell, "label": label, "marks": marks.get(cell, "")})
+        rows.append(row)
+    return {**grid, "rows": rows}
 
 
 @register.simple_tag
@@ -103,10 +124,10 @@ def memo(parser: Parser, token: Token) -> MemoNode:
 
 @register.simple_tag
 def host_console(match: Any) -> dict[str, Any]:
-    """What the host console offers for ``match`` now (games.core.hosting.console)."""
-    from games.core import clock, hosting
+    """What the host console offers for ``match`` now (games.core.console.for_match)."""
+    from games.core import clock, console
 
-    return hosting.console(match, clock.now())
+    return console.for_match(match, clock.now())
 
 
 @register.filter
@@ -114,7 +135,7 @@ def left_at(due: str | None, at: str | None) -> str:
     """The time a clock due at ``due`` had left at ``at`` (both ISO times), as "0:11"."""
     from datetime import datetime
 
-    from games.core.replaying import clock_left
+    from games.core.words import clock_left
 
     if not due or not at:
         return ""
