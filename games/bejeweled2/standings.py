@@ -121,7 +121,9 @@ def puzzle_ranking() -> list[dict[str, Any]]:
     latest = _latest_solves([(user, bot) for user, bot, _, _ in ranked])
     rows = []
     for user, bot, puzzles, moves in ranked:
-        match = latest[(user, bot)]
+        match = latest.get((user, bot))
+        if match is None:  # finished or changed since the ranking was read
+            continue
         rows.append(
             {"match": match, "player": player_of(match), "puzzles": puzzles, "moves": moves}
         )
