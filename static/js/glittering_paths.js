@@ -1,29 +1,42 @@
 // Glittering Paths page: the path being drawn, the paths made and the analysis animations.
-// It decides nothing about the rules: cells chosen on the board (grid.js's gem:cell events) are
-// kept as the seat's draft (gemArena.saveDraft), and the server answers with the rule the path
-// breaks so far (the draft's "problem"); a submitted path is judged by the server alone.
-// Animations go through the shared step player (steps.js).
+// It holds no rule. Cells chosen on the board (grid.js's gem:cell events) are shown at once and
+// kept as the seat's draft (gemArena.saveDraft); the server checks the draft and answers, to this
+// seat only, with the sentence to show under it (the draft's "verdict": the rule the path breaks
+// so far, or that it may be submitted) and the turn whose board it checked. A submitted path is
+// judged by the server alone. Animations play the engine's steps, each with the board after it,
+// and each analysed turn comes with the board it was played on (the shared step player, steps.js).
 (function () {
   "use strict";
 
   const MADE = new Set(["race_won", "path_made"]);
-  const DRAFT_DELAY_MS = 150;
-  const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  // A draft goes out at once, then at most once per gap while cells keep coming (a drag).
+  const DRAFT_GAP_MS = 150;
   const NAMES = {
     R: "ruby (red)", G: "garnet (red)", J: "jasper (red)",
     S: "sapphire (blue)", L: "lapis (blue)", A: "aquamarine (blue)",
   };
 
   let cells = []; // the path this seat is drawing
-  let checked = null; // the draft as the server last checked it: {cells, problem, complete}
+  let checked = null; // the draft as the server last checked it
   let saveTimer = null;
-  let seen = { round: null, board: null };
+  let lastSave = 0;
+  let unsent = false; // a draft not sent for want of a connection: sent once the page is back
+  let shownRound = null;
 
   // --- reading the view ----------------------------------------------------------------------
 
+  // The view, parsed once each time #match-view changes (a click reads it several times).
+  let viewText = null;
+  let viewData = null;
   function whole() {
     const data = document.getElementById("match-view");
-    return data ? JSON.parse(data.textContent) : null;
+    if (!data) return null;
+    const text = data.textContent;
+    if (text !== viewText) {
+      viewText = text;
+      viewData = JSON.parse(text);
+    }
+    return viewData;
   }
 
   function game() {
@@ -33,7 +46,7 @@
 
   function live() {
     // Only the live page draws (a replay shows the same panels without a socket).
-    return Boolean(window.gemArena && document.getElementById("match-root"));
+    return Boolean(window.gemArena && window.gemArena.saveDraft && document.getElementById("match-root"));
   }
 
   function canDraw() {
@@ -46,6 +59,14 @@
   function sameCells(a, b) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
       a.every((cell, i) => cell === b[i]);
+  }
+
+  // The server's check speaks for the path shown only if it checked these very cells on the
+  // board shown (the board changes when a path is made).
+  function fresh(draft) {
+    const g = game();
+    return Boolean(draft && g && sameCells(draft.cells, cells) &&
+      draft.round === g.round && draft.turn === g.turn_number);
   }
 
   // --- drawing -------------------------------------------------------------------------------
@@ -90,19 +111,29 @@
     window.gemArena.send({ type: "path", cells: cells.slice(), turn: g.turn_number });
   }
 
+  // The click shows at once; the server's check follows when it arrives.
   function changed() {
     render();
-    clearTimeout(saveTimer);
-    saveTimer = setTimeout(saveDraft, DRAFT_DELAY_MS);
+    askSoon();
+  }
+
+  function askSoon() {
+    if (saveTimer) return; // a save is on its way and sends the cells as they are then
+    const wait = lastSave + DRAFT_GAP_MS - Date.now();
+    if (wait <= 0) saveDraft();
+    else saveTimer = setTimeout(saveDraft, wait);
   }
 
   function saveDraft() {
+    clearTimeout(saveTimer);
     saveTimer = null;
-    if (live() && game() && game().you !== null) window.gemArena.saveDraft({ cells: cells.slice() });
+    lastSave = Date.now();
+    if (!live() || !game() || game().you === null) return;
+    unsent = !window.gemArena.saveDraft({ cells: cells.slice() });
   }
 
-  // Leaving the page (a reload) sends a change still waiting for its delay.
-  window.addEventListener("pagehide", () => { if (saveTimer) { clearTimeout(saveTimer); saveDraft(); } });
+  // Leaving the page (a reload) sends a change still waiting for its turn.
+  window.addEventListener("pagehide", () => { if (saveTimer) saveDraft(); });
 
   document.addEventListener("gem:draft", (event) => {
     const draft = event.detail.draft;
@@ -126,10 +157,10 @@
   }
 
   // What the page shows of the path being drawn: the cells numbered on the board, the list,
-  // and the server's verdict once it has checked this very path.
+  // and the server's verdict once it has checked this very path on this board.
   function render() {
     const board = document.querySelector('#gp-board [data-grid="board"]');
-    if (board) {
+    if (board && !document.getElementById("gp-board").classList.contains("animating")) {
       for (const element of board.querySelectorAll(".gp-in-path")) {
         element.classList.remove("gp-in-path", "gp-path-end");
         delete element.dataset.step;
@@ -147,31 +178,30 @@
     const drawing = document.querySelector("#gp-draw .gp-drawing");
     if (!drawing) return;
     drawing.querySelector(".gp-path-cells").textContent = cells.length ? cells.join(" → ") : "no cell yet";
-    const problem = drawing.querySelector(".gp-problem");
-    const fresh = checked && sameCells(checked.cells, cells);
-    let text = "";
-    let state = "";
-    if (!cells.length) {
-      text = "";
-    } else if (!fresh) {
-      text = "checking…";
-      state = "pending";
-    } else if (checked.problem) {
-      text = "✗ " + checked.problem;
-      state = "broken";
-    } else if (checked.complete) {
-      text = "✓ A legal path: submit it.";
-      state = "complete";
-    } else {
-      text = "✓ No rule broken so far; a path has an odd number of cells, at least 3.";
-      state = "so-far";
-    }
-    problem.textContent = text;
-    problem.className = "gp-problem" + (state ? " " + state : "");
+    showVerdict(drawing.querySelector(".gp-problem"));
     for (const button of drawing.querySelectorAll("[data-gp=undo], [data-gp=clear]")) {
       button.disabled = !cells.length;
     }
     drawing.querySelector("[data-gp=submit]").disabled = !cells.length;
+  }
+
+  function showVerdict(line) {
+    let text = "";
+    let state = "";
+    if (!cells.length) {
+      text = "";
+    } else if (!fresh(checked)) {
+      text = "checking…";
+      state = "pending";
+    } else if (checked.problem) {
+      text = "✗ " + checked.verdict;
+      state = "broken";
+    } else {
+      text = "✓ " + checked.verdict;
+      state = checked.complete ? "complete" : "so-far";
+    }
+    line.textContent = text;
+    line.className = "gp-problem" + (state ? " " + state : "");
   }
 
   // --- updates from the server -----------------------------------------------------------------
@@ -179,6 +209,13 @@
   document.addEventListener("gem:swapped", (event) => {
     const id = event.detail && event.detail.id;
     if (id === "gp-board" || id === "gp-draw") render();
+    if (id === "gp-board") showSpeed();
+  });
+
+  // Connected (again): a draft that could not be sent goes now.
+  document.addEventListener("gem:open", () => {
+    if (unsent && cells.length) saveDraft();
+    render();
   });
 
   document.addEventListener("gem:update", (event) => {
@@ -187,75 +224,95 @@
     if (!g || !g.phase) return;
     const happened = frame.event || {};
     const mine = happened.seat !== null && happened.seat === g.you;
-    if (g.round !== seen.round || (mine && MADE.has(happened.kind))) {
+    if (g.round !== shownRound || (mine && MADE.has(happened.kind))) {
       cells = [];
       checked = null;
-    } else if (cells.length && g.board !== seen.board) {
-      saveDraft(); // the board changed under the path: ask again which rule it breaks now
-      checked = null;
-    } else if (cells.length && !(frame.view.draft && sameCells(frame.view.draft.cells, cells))) {
-      saveDraft(); // an action of ours cleared the kept draft; keep drawing where we were
+    } else if (cells.length && !fresh(frame.view.draft)) {
+      // The board changed under the path (a path was made), or an action of ours cleared the
+      // kept draft: ask the server again, and keep drawing where we were.
+      askSoon();
     }
-    remember(g);
-    render();
+    shownRound = g.round;
     const data = happened.data || {};
     if (MADE.has(happened.kind) && data.steps && !data.next_round) animateMove(data.steps);
+    render();
   });
-
-  function remember(g) {
-    seen = { round: g ? g.round : null, board: g ? g.board : null };
-  }
 
   // --- animations ------------------------------------------------------------------------------
 
-  // Frames that draw a path cell by cell on ``grid`` (gems as they were), then, with
-  // ``remove``, empty its cells. Each cell element's look is put back by ``restore``.
-  function pathFrames(grid, pathCells, gems, remove) {
-    const elements = pathCells.map((cell) => grid.querySelector(`[data-cell="${cell}"]`));
-    const saved = elements.map((element) => element && {
-      element: element,
-      className: element.className,
-      text: element.querySelector(".gem") ? element.querySelector(".gem").textContent : "",
+  // Paint a board text onto a grid: row by row, cell by cell, as the grid lists its cells.
+  function paint(grid, board) {
+    const rows = grid.querySelectorAll("tr");
+    board.split("\n").forEach((line, r) => {
+      const row = rows[r];
+      if (!row) return;
+      const elements = row.querySelectorAll("[data-cell]");
+      Array.from(line).forEach((gem, c) => {
+        const element = elements[c];
+        if (!element) return;
+        const empty = gem === ".";
+        element.className = "cell " + (empty ? "gp-empty" : "gp-gem gp-" + gem);
+        delete element.dataset.played;
+        delete element.dataset.step;
+        const name = element.dataset.cell;
+        element.setAttribute("aria-label", empty ? `${name}, empty` : `${name}, ${NAMES[gem] || gem}`);
+        const span = element.querySelector(".gem");
+        if (span) span.textContent = empty ? "" : gem;
+      });
     });
-    function look(i, upto, removing) {
-      const element = elements[i];
-      if (!element || !element.isConnected) return;
-      const gem = gems[i];
-      const shown = i < upto;
-      element.className = "cell " + (gem && gem !== "." ? "gp-gem gp-" + gem : "gp-empty") +
-        (shown ? " gp-played" : "") + (removing ? " removing" : "");
-      if (shown) element.dataset.played = String(i + 1); else delete element.dataset.played;
-      const span = element.querySelector(".gem");
-      if (span) span.textContent = gem && gem !== "." ? gem : "";
-    }
-    function restore() {
-      for (const item of saved) {
-        if (!item || !item.element.isConnected) continue;
-        item.element.className = item.className;
-        delete item.element.dataset.played;
-        const span = item.element.querySelector(".gem");
-        if (span) span.textContent = item.text;
-      }
-    }
-    const frames = [];
-    for (let upto = 1; upto <= pathCells.length; upto++) frames.push({ upto: upto, ms: 320 });
-    if (remove) frames.push({ upto: pathCells.length, removing: true, ms: 600 });
-    frames.push({ done: true, ms: 0 });
-    const show = (frame) => {
-      if (frame.done) { if (remove) restore(); return; }
-      pathCells.forEach((_, i) => look(i, frame.upto, frame.removing));
-    };
-    return { frames: frames, show: show, restore: restore };
   }
 
+  // A frame: ``board`` painted, the first ``upto`` cells of ``path`` numbered (``removing``:
+  // on their way out).
+  function showFrame(grid, frame) {
+    paint(grid, frame.board);
+    (frame.path || []).slice(0, frame.upto).forEach((cell, i) => {
+      const element = grid.querySelector(`[data-cell="${cell}"]`);
+      if (!element) return;
+      element.classList.add("gp-played");
+      if (frame.removing) element.classList.add("removing");
+      element.dataset.played = String(i + 1);
+    });
+  }
+
+  // A path drawn cell by cell on ``board``.
+  function drawingFrames(board, path) {
+    return path.map((_, i) => ({ board: board, path: path, upto: i + 1, ms: 320 }));
+  }
+
+  // The grid as the server drew it, to put back once an animation is over.
+  function snapshot(grid) {
+    const looks = Array.from(grid.querySelectorAll("[data-cell]")).map((element) => ({
+      element: element,
+      className: element.className,
+      label: element.getAttribute("aria-label"),
+      text: element.querySelector(".gem") ? element.querySelector(".gem").textContent : "",
+    }));
+    return () => {
+      for (const look of looks) {
+        look.element.className = look.className;
+        look.element.setAttribute("aria-label", look.label);
+        delete look.element.dataset.played;
+        const span = look.element.querySelector(".gem");
+        if (span) span.textContent = look.text;
+      }
+    };
+  }
+
+  // The engine's steps of a path made: drawn on the board as it stood, then its cells emptied.
   function animateMove(steps) {
     const grid = document.querySelector('#gp-board [data-grid="board"]');
-    const path = steps.find((step) => step.kind === "path");
-    if (!grid || !path || !window.gemSteps) return;
+    const drawn = steps.find((step) => step.kind === "path");
+    const emptied = steps.find((step) => step.kind === "remove");
+    if (!grid || !drawn || !drawn.board || !window.gemSteps) return;
     const panel = document.getElementById("gp-board");
     panel.classList.add("animating");
-    const { frames, show } = pathFrames(grid, path.cells, path.gems, true);
-    window.gemSteps.play(frames, show, {
+    const frames = drawingFrames(drawn.board, drawn.cells);
+    frames.push({ board: drawn.board, path: drawn.cells, upto: drawn.cells.length, removing: true, ms: 600 });
+    if (emptied && emptied.board) frames.push({ board: emptied.board, ms: 300 });
+    frames.push({ done: true, ms: 0 });
+    const restore = snapshot(grid);
+    window.gemSteps.play(frames, (frame) => (frame.done ? restore() : showFrame(grid, frame)), {
       done: () => {
         const current = document.getElementById("gp-board");
         if (current) current.classList.remove("animating");
@@ -269,8 +326,13 @@
     if (g && g.last_move && g.last_move.steps && g.last_move.steps.length) animateMove(g.last_move.steps);
   }
 
-  // The analysis: a turn's board rebuilt from the round's first board and the paths before it,
-  // then the chosen path (best or played) drawn on it cell by cell.
+  function showSpeed() {
+    const select = document.querySelector("#gp-board [data-steps-speed]");
+    if (select && window.gemSteps) select.value = String(window.gemSteps.speed);
+  }
+
+  // The analysis: the chosen path (best or played) drawn cell by cell on the board its turn
+  // was played on (the view's analysis row carries it).
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-gp-animate]");
     if (!button) return;
@@ -279,74 +341,39 @@
     const round = parseInt(button.dataset.round, 10);
     const turn = parseInt(button.dataset.turn, 10);
     const entry = (g.history || []).find((item) => item.round === round);
-    if (!entry || !entry.analysis) return;
-    const row = entry.analysis.find((item) => item.turn === turn);
-    if (!row) return;
+    const row = entry && entry.analysis && entry.analysis.find((item) => item.turn === turn);
+    if (!row || !row.board) return;
     const best = button.dataset.which === "best";
-    const pathCells = best ? row.best_cells : row.played_cells;
+    const path = best ? row.best_cells : row.played_cells;
     const container = button.closest(".gp-round-result");
     const grid = container && container.querySelector(`[data-grid="analysis-${round}"]`);
-    if (!grid || !pathCells.length) return;
-    const rows = boardBefore(entry, turn);
-    paint(grid, rows);
-    const gems = pathCells.map((cell) => gemAt(rows, cell));
+    if (!grid || !path.length) return;
     const caption = container.querySelector(".gp-analysis-caption");
     if (caption) {
       caption.textContent = `Turn ${turn}, ${row.name} (${row.player}): ` +
         (best ? `the best path, ${row.best_score} points` : `the path played, ${row.played_score} points`) +
-        ` — ${pathCells.join(" ")}`;
+        ` — ${path.join(" ")}`;
     }
     for (const other of document.querySelectorAll("[data-gp-animate].current")) other.classList.remove("current");
     button.classList.add("current");
-    const { frames, show } = pathFrames(grid, pathCells, gems, false);
+    const frames = drawingFrames(row.board, path);
+    const show = (frame) => showFrame(grid, frame);
     if (window.gemSteps) window.gemSteps.play(frames, show);
-    else frames.forEach((frame) => show(frame));
+    else show(frames[frames.length - 1]);
   });
-
-  function position(cell) {
-    return { row: parseInt(cell.slice(1), 10) - 1, col: LETTERS.indexOf(cell[0]) };
-  }
-
-  function boardBefore(entry, turn) {
-    const rows = entry.start_board.split("\n").map((line) => line.split(""));
-    for (const move of entry.moves) {
-      if (move.turn >= turn) break;
-      for (const cell of move.cells) {
-        const at = position(cell);
-        if (rows[at.row]) rows[at.row][at.col] = ".";
-      }
-    }
-    return rows;
-  }
-
-  function gemAt(rows, cell) {
-    const at = position(cell);
-    return rows[at.row] ? rows[at.row][at.col] : ".";
-  }
-
-  function paint(grid, rows) {
-    rows.forEach((line, r) => line.forEach((gem, c) => {
-      const element = grid.querySelector(`[data-cell="${LETTERS[c]}${r + 1}"]`);
-      if (!element) return;
-      element.className = "cell " + (gem === "." ? "gp-empty" : "gp-gem gp-" + gem);
-      delete element.dataset.played;
-      const name = `${LETTERS[c]}${r + 1}`;
-      element.setAttribute("aria-label", gem === "." ? `${name}, empty` : `${name}, ${NAMES[gem]}`);
-      const span = element.querySelector(".gem");
-      if (span) span.textContent = gem === "." ? "" : gem;
-    }));
-  }
 
   // --- start -----------------------------------------------------------------------------------
 
   function init() {
     const view = whole();
     const g = game();
-    remember(g);
+    shownRound = g ? g.round : null;
     if (view && view.draft && Array.isArray(view.draft.cells)) {
       cells = view.draft.cells.slice();
       checked = view.draft;
+      unsent = cells.length > 0 && !fresh(checked); // checked on an older board: ask again
     }
+    showSpeed();
     render();
   }
 

@@ -1,5 +1,7 @@
 """Glittering Paths in three browsers (the EC, the DMO and a spectator): the EC draws a path by
-clicks, first one the server refuses, then a legal one, while the spectator watches it made."""
+clicks, first one the server refuses, then a legal one, while the spectator watches it made; the
+DMO's path drawn in the race is checked again on the board the EC's path changed; the DMO drags
+a path; the round result draws each turn's path on the board that turn was played on."""
 
 from __future__ import annotations
 
@@ -89,6 +91,11 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     ec_page.click('[data-gp="clear"]')
     expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text("no cell yet")
 
+    # The DMO starts a path in the race on the EC's first cell: the server says which rule it
+    # breaks (a red gem), and says it again, differently, once the EC's path has emptied it.
+    click_cells(dmo_page, legal[:1])
+    expect(dmo_page.locator("#gp-draw .gp-problem")).to_contain_text("a red gem")
+
     # The best path, cell by cell: no rule broken on the way, then legal.
     click_cells(ec_page, legal[:2])
     expect(ec_page.locator("#gp-draw .gp-problem")).to_contain_text("No rule broken so far")
@@ -116,6 +123,9 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     expect(spectator.locator("#gp-status .phase-label")).to_have_text("Turns")
     expect(spectator.locator("#gp-draw h2")).to_contain_text("Dmitri is moving")
     expect(dmo_page.locator('#gp-draw form[data-action="pass"]')).to_be_visible()
+    expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(legal[0])
+    expect(dmo_page.locator("#gp-draw .gp-problem")).to_contain_text(f"{legal[0]} is empty")
+    expect(dmo_page.locator("#gp-draw .gp-problem")).to_have_class("gp-problem broken")
     expect(ec_page.locator('[data-gp="submit"]')).to_have_count(0)
     expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_count(0)
     shoot(dmo_page, "dmo-turn")
@@ -130,6 +140,7 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
         box = dmo_page.locator(f'#gp-board [data-grid="board"] [data-cell="{cell}"]').bounding_box()
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
+    dmo_page.click('[data-gp="clear"]')
     dmo_page.mouse.move(*centre(dragged[0]))
     dmo_page.mouse.down()
     path_cells = dmo_page.locator("#gp-draw .gp-path-cells")
@@ -139,7 +150,8 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     dmo_page.mouse.up()
     expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(dragged))
     expect(dmo_page.locator("#gp-draw .gp-problem")).to_contain_text("A legal path")
-    dmo_page.click('[data-gp="clear"]')
+    dmo_page.click('[data-gp="submit"]')
+    expect(spectator.locator("#gp-moves tbody tr")).to_have_count(2)
 
     # Both agree to end the round; its result shows every turn beside the best path.
     dmo_page.click('#gp-draw form[data-action="agree_end"] button')
@@ -147,12 +159,25 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     ec_page.click('#gp-draw form[data-action="agree_end"] button')
     for page in (ec_page, spectator):
         expect(page.locator("#gp-history .gp-analysis-table")).to_be_visible(timeout=20_000)
-    spectator.click('#gp-history [data-gp-animate][data-which="best"]')
-    expect(
-        spectator.locator(f'#gp-history [data-grid="analysis-1"] [data-cell="{legal[-1]}"]')
-    ).to_have_attribute("data-played", str(len(legal)), timeout=15_000)
+    analysis = spectator.locator('#gp-history [data-grid="analysis-1"]')
+    spectator.click('#gp-history [data-gp-animate][data-turn="1"][data-which="best"]')
+    expect(analysis.locator(f'[data-cell="{legal[-1]}"]')).to_have_attribute(
+        "data-played", str(len(legal)), timeout=15_000
+    )
     expect(spectator.locator("#gp-history .gp-analysis-caption")).to_contain_text("the best path")
     shoot(spectator, "spectator-round-result")
+    # Turn 2 is drawn on the board it was played on: the EC's cells empty, the DMO's path on it.
+    spectator.click('#gp-history [data-gp-animate][data-turn="2"][data-which="played"]')
+    expect(analysis.locator(f'[data-cell="{dragged[-1]}"]')).to_have_attribute(
+        "data-played", str(len(dragged)), timeout=15_000
+    )
+    for cell in legal:
+        expect(analysis.locator(f'[data-cell="{cell}"]')).to_have_class("cell gp-empty")
+        expect(analysis.locator(f'[data-cell="{cell}"]')).to_have_attribute(
+            "aria-label", f"{cell}, empty"
+        )
+    expect(spectator.locator("#gp-history .gp-analysis-caption")).to_contain_text("Turn 2")
+    shoot(spectator, "spectator-turn-2-on-its-board")
     match.refresh_from_db()
     assert match.state["history"][0]["moves"][0]["cells"] == legal
     assert match.state["totals"][0] == str(engine.round_total(score))

@@ -11,6 +11,7 @@ from games.core import services
 from games.core.gamedef import Viewer
 from games.core.models import Match
 from games.core.rendering import render_panels, view_of
+from games.glittering_paths import engine
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +82,28 @@ def test_a_player_reloading_gets_their_draft_and_its_problem_back(client, live_m
     client.force_login(rita)
     html = client.get(match.get_absolute_url()).content.decode()
     assert "A1 → C1" in html
-    assert 'class="gp-problem broken"' in html
+    assert 'class="gp-problem broken"' in html and "✗ A1 and C1 are not side by side" in html
+
+
+def test_a_draft_checked_on_an_older_board_is_checked_again_not_shown_as_it_was(
+    client, clock, make_user
+):
+    host, rita, sam = make_user("hostess"), make_user("rita"), make_user("sam")
+    match = services.create_match(
+        host=host, game_key="glittering-paths", title="t", settings={}, roles=["EC", "DMO"]
+    )
+    for user, seat in zip([rita, sam], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    board = match.state["board"]
+    kept = services.save_draft(match, sam, {"cells": engine.best_path(board, "blue")[1]})
+    assert kept["verdict"] == "A legal path: submit it."
+    red = engine.best_path(board, "red")[1]
+    services.submit_action(match, rita, {"type": "path", "cells": red, "turn": 1})
+    client.force_login(sam)
+    html = client.get(match.get_absolute_url()).content.decode()
+    line = re.search(r'<p class="gp-problem[^"]*"[^>]*>[^<]*</p>', html).group(0)
+    assert 'class="gp-problem pending"' in line and "checking…" in line
 
 
 def test_after_a_path_the_mover_is_named_with_the_score_and_the_round_result(client, live_match):
