@@ -246,23 +246,27 @@ def _allocate(state: State, now: datetime, *, kind: str, last: int | None = None
 # --- rounds --------------------------------------------------------------------------------------
 
 
-def _clean_submission(state: State, key: str, action: dict[str, Any]) -> dict[str, Any]:
-    """Check a submission against the rules; the cleaned one or ActionError."""
+def _own_gem(state: State, key: str, gem_text: object) -> str:
+    """The cell of one of the seat's own gems on the grid as the round starts, or ActionError."""
     own = state["colours"][key]
-    gem_text = action.get("gem")
     try:
         gem = engine.parse_cell(gem_text)
     except ValueError as error:
         raise ActionError(str(error), code="bad_gem") from None
-    board = engine.parse_board(state["board"])
     name = engine.cell_name(gem)
-    if board.cells[gem] != own:
-        held = board.cells[gem]
+    held = engine.parse_board(state["board"]).cells[gem]
+    if held != own:
         what = "a rock" if held == engine.ROCK else f"a {engine.COLOUR_NAMES[held]} gem"
         raise ActionError(
             f"{name} holds {what}; control one of your {engine.COLOUR_NAMES[own]} gems",
             code="not_your_gem",
         )
+    return name
+
+
+def _clean_submission(state: State, key: str, action: dict[str, Any]) -> dict[str, Any]:
+    """Check a submission against the rules; the cleaned one or ActionError."""
+    name = _own_gem(state, key, action.get("gem"))
     try:
         moves = engine.parse_moves(action.get("moves", ""))
     except ValueError as error:
@@ -291,6 +295,50 @@ def _clean_submission(state: State, key: str, action: dict[str, Any]) -> dict[st
                 f"you already played your {engine.COLOUR_NAMES[card]} card", code="card_played"
             )
     return {"gem": name, "moves": moves, "card": card, "premove": premove}
+
+
+def sequence_preview(
+    state: State, key: str, gem: str, moves: str, card: str | None
+) -> dict[str, Any]:
+    """What the seat's sequence would do this round if no one else moved, as the engine plays it
+    alone: ``path`` (the cells its gem passes through, from ``gem`` to ``end``), ``failed`` (the
+    move that would fail: its number from 1, ``direction``, ``cell`` aimed at, None off the
+    grid, and the engine's ``reason``; None when every move runs), ``board`` (the grid after
+    it), the largest ``group`` of ``colours`` it would leave and that group's ``multiplier``
+    as the round would score it (0 in round 1, which scores no group; None from round 2 while
+    no card is chosen), and ``next``: the cells beside ``end``, each with the move going there."""
+    own = state["colours"][key]
+    result = engine.resolve_round(state["board"], {key: (gem, moves, False)})
+    moved = [move for step in result.steps for move in step["moves"]]
+    failed = next(
+        (
+            {
+                "move": number,
+                "direction": move["direction"],
+                "cell": move["to"],
+                "reason": move["reason"],
+            }
+            for number, move in enumerate(moved, start=1)
+            if not move["ok"]
+        ),
+        None,
+    )
+    scoring = state["round"] >= 2
+    card = card if scoring else None
+    scored = engine.round_points(result.board, state["round"], own, card, failed is not None)
+    colours = own + (card if card and card != own else "")
+    multiplier: int | None = scored["multiplier"] if card or not scoring else None
+    end = result.positions[key]
+    return {
+        "path": [gem, *(move["to"] for move in moved if move["ok"])],
+        "end": end,
+        "failed": failed,
+        "board": engine.format_board(result.board),
+        "colours": colours,
+        "group": scored["group"] if scoring else engine.largest_group(result.board, own),
+        "multiplier": multiplier,
+        "next": {cell: move for move, cell in engine.neighbours(end).items()},
+    }
 
 
 def _cards_left(state: State, key: str) -> list[str]:
@@ -660,17 +708,23 @@ def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
     """A submission being composed, kept only for its seat: ``gem``, ``moves``, ``card``,
     ``premove`` and ``round`` (so that a page never restores last round's draft), each optional,
-    each checked as far as it goes. (A deadline never plays a
-    draft: only a sent submission counts.)"""
+    each checked as far as it goes. Once a round's gem is chosen the draft also keeps its
+    ``preview`` (``sequence_preview``): what the sequence would do if no one else moved, for
+    its seat's page (and the host, who sees every draft). A deadline never plays a draft: only
+    a sent submission counts."""
     key = _check_seat(state, seat)
     if not isinstance(draft, dict):
         raise ActionError("a draft is an object", code="bad_draft")
+    composing = state.get("phase") == "round"
     cleaned: dict[str, Any] = {}
     if draft.get("gem"):
-        try:
-            cleaned["gem"] = engine.cell_name(engine.parse_cell(draft["gem"]))
-        except ValueError as error:
-            raise ActionError(str(error), code="bad_gem") from None
+        if composing:
+            cleaned["gem"] = _own_gem(state, key, draft["gem"])
+        else:
+            try:
+                cleaned["gem"] = engine.cell_name(engine.parse_cell(draft["gem"]))
+            except ValueError as error:
+                raise ActionError(str(error), code="bad_gem") from None
     if draft.get("moves"):
         try:
             cleaned["moves"] = engine.parse_moves(draft["moves"])
@@ -693,6 +747,10 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
                 code="wrong_round",
             )
         cleaned["round"] = meant
+    if composing and "gem" in cleaned:
+        cleaned["preview"] = sequence_preview(
+            state, key, cleaned["gem"], cleaned.get("moves", ""), cleaned.get("card")
+        )
     return cleaned
 
 
@@ -734,6 +792,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "history": [copy_json(entry["public"]) for entry in state["history"]],
         "result": copy_json(state["result"]),
         "premove_first_price": PREMOVE_FIRST_PRICE,
+        "max_moves": engine.MAX_MOVES,
     }
     out["last"] = out["history"][-1] if out["history"] else None
     seat = viewer.seat
@@ -787,6 +846,7 @@ def _own_view(state: State, key: str) -> dict[str, Any]:
                     "premove_price": secret["premove_prices"].get(key, 0),
                 }
             )
+    submission = state["submissions"].get(key) if state["phase"] == "round" else None
     return {
         "seat": int(key),
         "colour": state["colours"].get(key),
@@ -797,4 +857,10 @@ def _own_view(state: State, key: str) -> dict[str, Any]:
         "premoves_used": used,
         "premove_price": premove_price(used),
         "rounds": rounds,
+        # What the sent sequence would do if no one else moved (as a draft's preview).
+        "preview": sequence_preview(
+            state, key, submission["gem"], submission["moves"], submission["card"]
+        )
+        if submission
+        else None,
     }

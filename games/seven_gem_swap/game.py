@@ -23,6 +23,12 @@ WON_BY = {
     "random": "a random free colour (no bid counted)",
 }
 MAX_EXTEND_SECONDS = flow.MAX_SECONDS
+STEP_FAILURES = {
+    "off_grid": "off the grid",
+    "locked": "into a locked cell",
+    "controlled": "into a controlled gem",
+    "same_target": "same target as another move",
+}
 
 
 def cell_label(cell: str, gem: str) -> str:
@@ -55,6 +61,45 @@ def board_grid(
             )
         rows.append(row)
     return {"name": name, "caption": caption, "rows": rows}
+
+
+def worded_preview(preview: dict[str, Any], round_number: int) -> dict[str, Any]:
+    """A sequence's preview (flow.sequence_preview) with the sentence the composer shows under
+    the grid and the grid's caption."""
+    path = preview["path"]
+    text = f"Path: {' → '.join(path)}."
+    failed = preview["failed"]
+    if failed:
+        reason = (
+            "it would leave the grid"
+            if failed["cell"] is None
+            else f"{failed['cell']} is locked (your gem left it)"
+            if failed["reason"] == "locked"
+            else STEP_FAILURES.get(failed["reason"], failed["reason"])
+        )
+        move = engine.MOVE_NAMES[failed["direction"]]
+        text += (
+            f" Move {failed['move']} ({move}) would fail: {reason}; the sequence stops there "
+            "and costs 1 point."
+        )
+    group, multiplier = preview["group"], preview["multiplier"]
+    if round_number < 2:
+        text += f" If no one else moved: your largest group {group} (round 1 scores no group)."
+    else:
+        colours = "+".join(preview["colours"])
+        text += f" If no one else moved: largest {colours} group {group}"
+        text += (
+            " (pick a card)."
+            if multiplier is None
+            else f" x{multiplier} = {group * multiplier} points."
+        )
+    moved = len(path) > 1 or failed is not None
+    caption = (
+        "Preview: the grid after your moves, as if no one else moved"
+        if moved
+        else f"The grid as round {round_number} starts"
+    )
+    return {**preview, "text": text, "caption": caption}
 
 
 class SevenGemSwap(FlowGame):
@@ -104,6 +149,13 @@ class SevenGemSwap(FlowGame):
         return flow.pending_premove_refunds(state)
 
     # --- what a viewer sees --------------------------------------------------------------------
+
+    def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+        """The draft as the flow keeps it, its preview worded for the composer."""
+        kept = flow.clean_draft(state, seat, draft)
+        if "preview" in kept:
+            kept["preview"] = worded_preview(kept["preview"], state["round"])
+        return kept
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         shown = flow.view(state, viewer)
@@ -329,6 +381,8 @@ def _decorate(shown: dict[str, Any]) -> dict[str, Any]:
             {"letter": c, "name": COLOUR_NAMES[c], "left": c in me["cards_left"]}
             for c in engine.COLOURS
         ]
+        if me["preview"]:
+            me["preview"] = worded_preview(me["preview"], shown["round"])
     shown["prompt"] = _prompt(shown)
     shown["names"] = names
     # ``last`` repeats the newest history entry: pages use history's last (a frame stays small).

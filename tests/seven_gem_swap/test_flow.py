@@ -596,6 +596,7 @@ SECRET_KEYS = {
     "premoves",
     "premoves_used",
     "allocation",
+    "preview",
 }
 
 
@@ -727,16 +728,77 @@ def test_it_never_makes_the_hosts_winner_the_elimination_candidate() -> None:
 
 def test_it_cleans_a_draft_without_playing_it() -> None:
     state = round_two()
-    assert flow.clean_draft(state, 0, {"gem": "a4", "moves": "ud", "card": "v"}) == {
+    kept = flow.clean_draft(state, 0, {"gem": "a4", "moves": "ud", "card": "v"})
+    assert {k: v for k, v in kept.items() if k != "preview"} == {
         "gem": "A4",
         "moves": "UD",
         "card": "V",
     }
+    assert state == round_two()
     with pytest.raises(ActionError) as info:
         flow.clean_draft(state, 0, {"moves": "UX"})
     assert info.value.code == "bad_moves"
     outcome = flow.timeout(state, "round", T0 + timedelta(seconds=600), drafts={0: {"gem": "A4"}})
     assert outcome.public["submitted"] == []
+
+
+# --- the preview of a draft ----------------------------------------------------------------------
+
+
+def test_a_draft_keeps_its_path_and_the_grid_it_would_leave() -> None:
+    # Red is column A, orange column B: A1 goes right to B1, then down to B2.
+    preview = flow.clean_draft(in_rounds(2), 0, {"gem": "A1", "moves": "RD"})["preview"]
+    assert preview["path"] == ["A1", "B1", "B2"] and preview["end"] == "B2"
+    assert preview["failed"] is None
+    rows = preview["board"].splitlines()
+    assert rows[0] == "OOYGBIV###" and rows[1] == "RRYGBIV###" and rows[2] == "ROYGBIV###"
+    # Round 1 scores no group; the preview still says the largest red group: A2-A10 and B2.
+    assert (preview["colours"], preview["group"], preview["multiplier"]) == ("R", 10, 0)
+    assert preview["next"] == {"B1": "U", "B3": "D", "A2": "L", "C2": "R"}
+
+
+def test_a_draft_preview_names_the_move_that_would_fail_and_stops_there() -> None:
+    state = in_rounds(2)
+    back = flow.clean_draft(state, 0, {"gem": "A1", "moves": "RLD"})["preview"]
+    assert back["failed"] == {"move": 2, "direction": "L", "cell": "A1", "reason": "locked"}
+    assert back["path"] == ["A1", "B1"] and back["end"] == "B1"
+    off = flow.clean_draft(state, 0, {"gem": "A1", "moves": "U"})["preview"]
+    assert off["failed"] == {"move": 1, "direction": "U", "cell": None, "reason": "off_grid"}
+    assert off["path"] == ["A1"] and off["board"] == state["board"]
+    assert off["next"] == {"A2": "D", "B1": "R"}
+
+
+def test_a_draft_preview_scores_the_group_with_the_card_chosen() -> None:
+    state = round_two()
+    draft = {"round": 2, "gem": "A1", "moves": "RD"}
+    violet = flow.clean_draft(state, 0, {**draft, "card": "V"})["preview"]
+    assert (violet["colours"], violet["group"], violet["multiplier"]) == ("RV", 10, 2)
+    red = flow.clean_draft(state, 0, {**draft, "card": "R"})["preview"]
+    assert (red["colours"], red["group"], red["multiplier"]) == ("R", 10, 6)
+    none = flow.clean_draft(state, 0, draft)["preview"]
+    assert (none["colours"], none["group"], none["multiplier"]) == ("R", 10, None)
+
+
+def test_a_draft_without_a_gem_has_no_preview() -> None:
+    assert "preview" not in flow.clean_draft(in_rounds(2), 0, {"moves": "UD"})
+
+
+def test_a_draft_refuses_a_gem_that_is_not_the_seats_own() -> None:
+    with pytest.raises(ActionError) as info:
+        flow.clean_draft(in_rounds(2), 0, {"gem": "B1", "moves": "D"})
+    assert info.value.code == "not_your_gem" and "orange gem" in info.value.message
+
+
+def test_a_seat_sees_what_its_sent_sequence_would_do_and_no_one_else_does() -> None:
+    state = act(in_rounds(3), 0, submit(0, "A1", "RD")).state
+    mine = flow.view(state, Viewer(seat=0))["me"]["preview"]
+    assert mine == flow.clean_draft(state, 0, {"gem": "A1", "moves": "RD"})["preview"]
+    assert flow.view(state, Viewer(seat=1))["me"]["preview"] is None
+    for viewer in (Viewer(seat=1), Viewer(seat=2), Viewer.spectator(), Viewer.host()):
+        assert '"preview"' not in json.dumps(
+            {k: v for k, v in flow.view(state, viewer).items() if k != "me"}
+        )
+        assert mine["board"] not in json.dumps(flow.view(state, viewer))
 
 
 def test_it_takes_bids_and_submissions_whatever_version_the_player_saw() -> None:

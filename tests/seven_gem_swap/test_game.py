@@ -97,7 +97,8 @@ def test_a_draft_is_kept_for_its_round_only():
     state = in_round()
     gem = own_gem(state, 0)
     draft = {"round": 1, "gem": gem, "moves": "uur", "premove": False}
-    assert GAME.clean_draft(state, 0, draft) == {
+    kept = GAME.clean_draft(state, 0, draft)
+    assert {k: v for k, v in kept.items() if k != "preview"} == {
         "round": 1,
         "gem": gem,
         "moves": "UUR",
@@ -135,6 +136,38 @@ def test_a_spectator_gets_no_seat_part_and_no_host_part():
 def test_the_host_gets_every_bid_in_the_host_rows():
     shown = GAME.view(in_round(), Viewer.host())
     assert [row["bid"]["colours"] for row in host_rows(shown)] == ["RGB", "GBR", "BRG"]
+
+
+def test_a_draft_preview_is_worded_for_the_composer():
+    state = in_round()
+    gem = own_gem(state, 0)
+    preview = GAME.clean_draft(state, 0, {"round": 1, "gem": gem})["preview"]
+    assert preview["text"].startswith(f"Path: {gem}. If no one else moved: your largest group ")
+    assert preview["caption"] == "The grid as round 1 starts"
+
+
+def test_a_failing_sequence_is_worded_with_the_move_that_fails():
+    state = in_round()
+    gem = own_gem(state, 0)
+    away = "D" if gem[1:] != "10" else "U"
+    back = {"D": "U", "U": "D"}[away]
+    preview = GAME.clean_draft(state, 0, {"gem": gem, "moves": away + back})["preview"]
+    assert preview["path"] == preview["path"][:2]
+    assert (
+        f"Move 2 ({'up' if back == 'U' else 'down'}) would fail: {gem} is locked"
+        in (preview["text"])
+    )
+    assert preview["caption"] == "Preview: the grid after your moves, as if no one else moved"
+
+
+def test_a_seat_sees_its_sent_sequence_worded_and_no_one_else_does():
+    state = in_round()
+    gem = own_gem(state, 0)
+    state = GAME.act(state, 0, {"type": "submit", "gem": gem, "moves": "UL"}, NOW).state
+    assert GAME.view(state, Viewer(seat=0))["me"]["preview"]["text"].startswith(f"Path: {gem}")
+    assert GAME.view(state, Viewer(seat=1))["me"]["preview"] is None
+    for viewer in (Viewer.spectator(), Viewer.host()):
+        assert "Path:" not in str(GAME.view(state, viewer))
 
 
 def test_a_premove_costs_its_price_so_the_core_can_check_the_ledger():

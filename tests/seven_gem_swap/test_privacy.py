@@ -4,7 +4,8 @@ A whole seven-player match is played over real websockets; every frame each seat
 spectator receive is kept, with their match pages in the middle of every round, and after the
 match the replay steps and the export, for each of them. Each player's sequences and drafts are
 distinct 14-20 move strings, looked for in everything the others received; and the data of every
-frame and export is searched for any secret field that is not the viewer's own."""
+frame and export is searched for any secret field that is not the viewer's own (a draft's or a
+sent sequence's preview among them)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ SECRET_KEYS = {
     "allocation",
     "private",
 }
-OWN_KEYS = {"bid", "submission", "draft", "premove", "won_by", "premove_price"}
+OWN_KEYS = {"bid", "submission", "draft", "premove", "won_by", "premove_price", "preview"}
 
 
 @pytest.fixture
@@ -57,14 +58,14 @@ def secret_fields(data: Any, path: tuple = ()) -> list[tuple]:
 
 
 def allowed_for_seat(path: tuple) -> bool:
-    """A seat's own part: its ``me`` view, its draft, its event's private data (which the core
-    merges into the event's data for that seat only)."""
+    """A seat's own part: its ``me`` view, its draft (with the draft's preview), its event's
+    private data (which the core merges into the event's data for that seat only)."""
     keys = [p for p in path if isinstance(p, str)]
     if keys[-1] in SECRET_KEYS:
         return False
     return (
         "me" in keys
-        or keys[-1] == "draft"
+        or "draft" in keys
         or ("data" in keys and "event" in keys)
         or ("events" in keys and "data" in keys)
     )
@@ -98,6 +99,10 @@ async def test_no_sequence_reaches_anyone_but_its_author_and_the_host(live_worke
         assert received, audience
         records.setdefault(audience, []).extend(json.dumps(frame) for frame in received)
 
+    # A seat's drafts come back with their preview (a positive control for the field search).
+    assert any(
+        frame.get("type") == "draft" and frame["draft"].get("preview") for frame in frames["seat-0"]
+    )
     # The host sees every sequence (a positive control: the needles are findable).
     host_text = "\n".join(records["host"])
     for seat, needles in played.secrets.items():
