@@ -812,10 +812,25 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 
 def _host_round(entry: dict[str, Any]) -> dict[str, Any]:
-    """A played round as the host sees it: every submission and its fate, and its steps,
-    compact: each move as ``[player, from cell, direction, reason]``, the reason None for a
-    move that succeeded (locks follow from the moves)."""
+    """A played round as the host sees it: every submission and its fate, and its steps as the
+    engine played them: each step's ``board`` after it, the cells it newly ``locks``, and its
+    moves as ``[player, from cell, to cell (None off the grid), direction, reason]``, the reason
+    None for a move that succeeded."""
     secret = entry["secret"]
+    steps = []
+    locked: set[str] = set()
+    for step in _steps_with_boards(entry):
+        steps.append(
+            {
+                "board": step["board"],
+                "locks": [cell for cell in step["locked"] if cell not in locked],
+                "moves": [
+                    [m["player"], m["from"], m["to"], m["direction"], m["reason"]]
+                    for m in step["moves"]
+                ],
+            }
+        )
+        locked.update(step["locked"])
     return {
         "round": entry["round"],
         "submissions": copy_json(secret["submissions"]),
@@ -823,11 +838,18 @@ def _host_round(entry: dict[str, Any]) -> dict[str, Any]:
         "made": dict(secret["made"]),
         "positions": dict(secret["positions"]),
         "premove_prices": dict(secret["premove_prices"]),
-        "steps": [
-            [[m["player"], m["from"], m["direction"], m["reason"]] for m in step["moves"]]
-            for step in secret["steps"]
-        ],
+        "steps": steps,
     }
+
+
+def _steps_with_boards(entry: dict[str, Any]) -> list[engine.Step]:
+    """A played round's steps, each with the grid after it. A round kept before steps carried
+    their grid is played again by the engine from its grid and submissions (the same round)."""
+    secret = entry["secret"]
+    if all("board" in step for step in secret["steps"]):
+        return secret["steps"]
+    plays = {k: (s["gem"], s["moves"], s["premove"]) for k, s in secret["submissions"].items()}
+    return engine.resolve_round(entry["public"]["board_before"], plays).steps
 
 
 def _own_view(state: State, key: str) -> dict[str, Any]:

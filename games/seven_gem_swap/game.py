@@ -1,8 +1,11 @@
 """Seven Gem Swap as a game definition: settings, the phase machine (flow.py) and the view.
 
 ``flow.view`` is the one gate that decides what each viewer may see; ``view`` here only adds
-what the page draws from it (the grid's cells, the players' table, the clock, the prompt), and
-never reads the state for anything ``flow.view`` did not already hand it.
+what the page draws from it (the grid's cells, the players' table, each round's lines, the
+host's step-by-step frames, the clock, the prompt), and never reads the state for anything
+``flow.view`` did not already hand it. The templates and the page's script read that data as it
+is: the script draws, animates and collects input, and asks the server (a draft's ``preview``)
+what a sequence would do.
 """
 
 from __future__ import annotations
@@ -23,6 +26,18 @@ WON_BY = {
     "random": "a random free colour (no bid counted)",
 }
 MAX_EXTEND_SECONDS = flow.MAX_SECONDS
+
+
+GEM_LOOKS: dict[str, dict[str, str]] = {
+    **{
+        gem: {"css": f"sgs-{gem}", "text": gem, "name": f"{name} gem"}
+        for gem, name in COLOUR_NAMES.items()
+    },
+    engine.ROCK: {"css": "sgs-rock", "text": "", "name": "rock"},
+}
+"""How each cell's content is drawn: its css class, the letter shown and the words read out
+("C4, red gem"). The page's script draws any other grid (a preview, a step of a round) with the
+same looks, from the grid in the view."""
 STEP_FAILURES = {
     "off_grid": "off the grid",
     "locked": "into a locked cell",
@@ -31,36 +46,27 @@ STEP_FAILURES = {
 }
 
 
-def cell_label(cell: str, gem: str) -> str:
-    return f"{cell}, {'rock' if gem == engine.ROCK else COLOUR_NAMES[gem] + ' gem'}"
-
-
 def board_grid(
     text: str, *, name: str, caption: str, own: str | None = None, changed: list[str] = ()
 ) -> dict[str, Any]:
-    """A grid's text as rows of cells for templates/core/_grid.html."""
-    changed_set = set(changed)
-    rows = []
-    for r, line in enumerate(text.splitlines()):
-        row = []
-        for c, gem in enumerate(line):
-            cell = f"{engine.COLUMN_LETTERS[c]}{r + 1}"
-            marks = []
-            if own and gem == own:
-                marks.append("sgs-own")
-            if cell in changed_set:
-                marks.append("sgs-changed")
-            row.append(
-                {
-                    "cell": cell,
-                    "text": "" if gem == engine.ROCK else gem,
-                    "css": "sgs-rock" if gem == engine.ROCK else f"sgs-{gem}",
-                    "label": cell_label(cell, gem),
-                    "marks": " ".join(marks),
-                }
-            )
-        rows.append(row)
-    return {"name": name, "caption": caption, "rows": rows}
+    """A grid's text for templates/core/_grid.html, as the board with the looks of its cells
+    (games/core/templatetags/arena.py ``grid_cells``): the player's own gems and the changed
+    cells are marked."""
+    marks: dict[str, list[str]] = {}
+    if own:
+        for index, gem in enumerate(text.replace("\n", "")):
+            if gem == own:
+                marks.setdefault(engine.cell_name(index), []).append("sgs-own")
+    for cell in changed:
+        marks.setdefault(cell, []).append("sgs-changed")
+    return {
+        "name": name,
+        "caption": caption,
+        "board": text,
+        "columns": engine.COLUMN_LETTERS,
+        "looks": GEM_LOOKS,
+        "marks": {cell: " ".join(classes) for cell, classes in marks.items()},
+    }
 
 
 def worded_preview(preview: dict[str, Any], round_number: int) -> dict[str, Any]:
@@ -100,6 +106,40 @@ def worded_preview(preview: dict[str, Any], round_number: int) -> dict[str, Any]
         else f"The grid as round {round_number} starts"
     )
     return {**preview, "text": text, "caption": caption}
+
+
+def host_frames(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The host's latest round step by step, as the page plays it: each frame a ``board`` to
+    draw, the cells a gem ``moved`` into, the cells of a ``failed`` move, the cells the step
+    newly ``locks`` and a sentence; the grid before any move first, the grid after last."""
+    last = shown["host"]["last_round"]
+    entry = shown["history"][-1]
+    names = shown["names"]
+    frames = [
+        {"board": entry["board_before"], "text": f"Round {last['round']}: the grid before any move"}
+    ]
+    for number, step in enumerate(last["steps"], start=1):
+        moved, failed, parts = [], [], []
+        for player, start, to, direction, reason in step["moves"]:
+            who = names.get(player, f"seat {player}")
+            if reason is None:
+                moved.append(to)
+                parts.append(f"{who} {start}→{to}")
+            else:
+                failed.extend([start, *([to] if to else [])])
+                what = STEP_FAILURES.get(reason, reason)
+                parts.append(f"{who} {start} {engine.MOVE_NAMES[direction]} failed ({what})")
+        frames.append(
+            {
+                "board": step["board"],
+                "moved": moved,
+                "failed": failed,
+                "locks": step["locks"],
+                "text": f"Step {number}: " + "; ".join(parts),
+            }
+        )
+    frames.append({"board": entry["board_after"], "text": f"Round {last['round']}: the grid after"})
+    return frames
 
 
 class SevenGemSwap(FlowGame):
@@ -289,7 +329,7 @@ class SevenGemSwap(FlowGame):
 
 
 def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
-    """The players' table of a decorated view (built while the panel renders)."""
+    """The players' table (and the status line's chips) of a view."""
     me = shown.get("me")
     you = str(me["seat"]) if me else None
     colours = shown["colours"]
@@ -333,17 +373,27 @@ def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def round_lines(shown: dict[str, Any], entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """A played round's line per player (name, card, points), for the rounds panel."""
-    names = {str(s["index"]): s["name"] for s in shown["seats"]}
-    return [
-        {"seat": int(k), "name": names.get(k, k), "card": entry["cards"].get(k), **points}
-        for k, points in entry["points"].items()
-    ]
+    """A played round's line per player for the rounds panel: the name, the card played (when
+    one was), the points signed and how they came (``(5x6 -1)``: group 5 times 6, a failed
+    move; omitted when nothing scored)."""
+    names = shown["names"]
+    lines = []
+    for key, scored in entry["points"].items():
+        line = {"name": names.get(key, key), "points": f"{scored['points']:+d}"}
+        if entry["cards"].get(key):
+            line["card"] = entry["cards"][key]
+        failed = " -1" if scored["penalty"] else ""
+        if scored["multiplier"]:
+            line["detail"] = f"({scored['group']}x{scored['multiplier']}{failed})"
+        elif failed:
+            line["detail"] = "(-1)"
+        lines.append(line)
+    return lines
 
 
 def main_grid(shown: dict[str, Any]) -> dict[str, Any]:
-    """The grid of a decorated view, for the panel (built at render time, not sent as data):
-    the player's own gems and the cells the last round changed are marked."""
+    """The grid of a view: the player's own gems and the cells the last round changed are
+    marked."""
     phase = shown["phase"]
     me = shown.get("me")
     last = shown["history"][-1] if shown["history"] else None
@@ -362,8 +412,40 @@ def main_grid(shown: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def last_round(shown: dict[str, Any]) -> dict[str, Any] | None:
+    """The round played last, for the grid's "before" toggle: the grid before it, the cells it
+    changed and the caption of that grid."""
+    if not shown["history"]:
+        return None
+    entry = shown["history"][-1]
+    return {
+        "round": entry["round"],
+        "board_before": entry["board_before"],
+        "changed": entry["changed"],
+        "caption": f"The grid before round {entry['round']} (changed cells outlined)",
+    }
+
+
+def host_round(shown: dict[str, Any]) -> dict[str, Any]:
+    """The host's latest round as the host panel draws it: each seat's sequence and the frames
+    to play step by step."""
+    last = shown["host"]["last_round"]
+    names = shown["names"]
+    return {
+        "round": last["round"],
+        "sequences": [
+            {"name": names.get(key, key), **sent} for key, sent in last["submissions"].items()
+        ],
+        "step_count": len(last["steps"]),
+        "frames": host_frames(shown),
+        "caption": f"Round {last['round']} step by step",
+    }
+
+
 def _decorate(shown: dict[str, Any]) -> dict[str, Any]:
-    """What the page draws, derived only from ``shown`` (flow.view's answer for this viewer)."""
+    """What the page draws, derived only from ``shown`` (flow.view's answer for this viewer).
+    The parts a drawing replaces (the rounds' history, the host's bids and steps) are left out:
+    the view travels in every frame, which must stay small."""
     phase = shown["phase"]
     me = shown.get("me")
     own = me["colour"] if me else None
@@ -381,12 +463,29 @@ def _decorate(shown: dict[str, Any]) -> dict[str, Any]:
             {"letter": c, "name": COLOUR_NAMES[c], "left": c in me["cards_left"]}
             for c in engine.COLOURS
         ]
+        me["gems"] = [
+            engine.cell_name(index)
+            for index, gem in enumerate(shown["board"].replace("\n", ""))
+            if gem == own
+        ]
         if me["preview"]:
             me["preview"] = worded_preview(me["preview"], shown["round"])
     shown["prompt"] = _prompt(shown)
     shown["names"] = names
-    # ``last`` repeats the newest history entry: pages use history's last (a frame stays small).
-    shown.pop("last", None)
+    shown["grid"] = main_grid(shown)
+    shown["players"] = players(shown)
+    shown["rounds_played"] = [
+        {"round": e["round"], "changed": len(e["changed"]), "lines": round_lines(shown, e)}
+        for e in shown["history"]
+    ]
+    shown["last_round"] = last_round(shown)
+    host = shown.get("host")
+    if host is not None:
+        host["rows"] = host_rows(shown)
+        host["last_round"] = host_round(shown) if host["last_round"] else None
+        for drawn in ("bids", "allocation", "premoves"):
+            del host[drawn]
+    del shown["history"], shown["last"]
     return shown
 
 

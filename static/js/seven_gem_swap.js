@@ -1,27 +1,26 @@
 // Seven Gem Swap's page: the sealed bid, the sequence composer (pick a gem on the grid, add moves
-// with the arrow keys, the buttons or a click on the cell beside the path's end, with a preview
-// of your own path as if no one else moved), the draft kept by the server for your seat, the
-// before/after grid of the last round, and for the host the step-by-step animation and the
-// clock extension. It decides no rules: the server judges every submission.
+// with the arrow keys, the buttons or a click on the cell beside the path's end), the draft kept
+// by the server for your seat, the before/after grid of the last round, and for the host the
+// round played step by step. It decides no rules: the server judges every submission, and with
+// each draft it keeps answers what the sequence would do if no one else moved (the draft's
+// "preview": the path, where it ends, the cells beside the end, the grid after it, the group it
+// makes, in words). The script draws that answer, animates the host's frames and collects input.
 (function () {
   "use strict";
-  const LETTERS = "ABCDEFGHIJ";
-  const SIZE = 10;
-  const MAX_MOVES = 40;
-  const DELTA = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
   const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
-  const NAMES = { U: "up", D: "down", L: "left", R: "right" };
-  const COLOURS = { R: "red", O: "orange", Y: "yellow", G: "green", B: "blue", I: "indigo", V: "violet", "#": "rock" };
-  const REASONS = {
-    off_grid: "off the grid", locked: "into a locked cell", controlled: "into a controlled gem",
-    same_target: "same target as another move",
-  };
+  const NOT_A_MOVE = /[^UDLR]/g; // the letters a sequence is typed in
+  const SEND_GAP_MS = 120; // drafts at most this often: the socket allows 10 messages a second
+  const ANSWER_WAIT_MS = 3000; // a draft unanswered this long no longer holds the next one back
 
   let compose = null; // {round, gem, moves, card, premove} while a round is being composed
-  let saveTimer = null;
+  let answer = null; // the draft as the server last kept it, with its preview
+  let drawn = null; // {round, gem, preview}: the preview on the grid now
+  let sentAt = 0; // when the last draft was sent
+  let waiting = false; // a draft is on its way and unanswered
+  let dirty = false; // the composer changed since the draft on its way
+  let sendTimer = null;
+  let held = []; // grid clicks waiting for the preview that says where the path ends
   let showingBefore = false;
-
-  function lastRound(g) { return g && g.history && g.history.length ? g.history[g.history.length - 1] : null; }
 
   function currentView() {
     if (window.gemArena) return window.gemArena.view();
@@ -30,66 +29,56 @@
   }
   function game() { const v = currentView(); return v ? v.game : null; }
 
-  function at(cell) { return [parseInt(cell.slice(1), 10) - 1, LETTERS.indexOf(cell[0])]; }
-  function nameOf(r, c) { return LETTERS[c] + (r + 1); }
-  function rowsOf(text) { return text.split("\n").map((line) => line.split("")); }
+  // --- drawing a grid ---------------------------------------------------------------------------
 
-  // Your own path on the grid as the round starts, as if no one else moved.
-  function preview(board, gem, moves) {
-    const cells = rowsOf(board);
-    let [r, c] = at(gem);
-    const locked = new Set();
-    const path = [gem];
-    let failed = null;
-    for (let i = 0; i < moves.length; i++) {
-      const [dr, dc] = DELTA[moves[i]];
-      const nr = r + dr, nc = c + dc;
-      if (nr < 0 || nr >= SIZE || nc < 0 || nc >= SIZE) {
-        failed = { index: i + 1, move: moves[i], cell: null, reason: "it would leave the grid" };
-        break;
-      }
-      const target = nameOf(nr, nc);
-      if (locked.has(target)) {
-        failed = { index: i + 1, move: moves[i], cell: target, reason: target + " is locked (your gem left it)" };
-        break;
-      }
-      const held = cells[nr][nc];
-      cells[nr][nc] = cells[r][c];
-      cells[r][c] = held;
-      locked.add(nameOf(r, c));
-      r = nr; c = nc;
-      path.push(target);
-    }
-    return { path: path, failed: failed, end: nameOf(r, c), cells: cells };
+  function gridButtons() {
+    return Array.from(document.querySelectorAll('[data-grid="sgs"] [data-cell]'));
   }
 
-  function largestGroup(cells, colours) {
-    const seen = new Set();
-    let best = 0;
-    for (let r = 0; r < SIZE; r++) {
-      for (let c = 0; c < SIZE; c++) {
-        if (seen.has(r * SIZE + c) || !colours.includes(cells[r][c])) continue;
-        let size = 0;
-        const stack = [[r, c]];
-        seen.add(r * SIZE + c);
-        while (stack.length) {
-          const [y, x] = stack.pop();
-          size += 1;
-          for (const [dy, dx] of Object.values(DELTA)) {
-            const ny = y + dy, nx = x + dx;
-            if (ny < 0 || ny >= SIZE || nx < 0 || nx >= SIZE) continue;
-            if (seen.has(ny * SIZE + nx) || !colours.includes(cells[ny][nx])) continue;
-            seen.add(ny * SIZE + nx);
-            stack.push([ny, nx]);
-          }
-        }
-        best = Math.max(best, size);
-      }
-    }
-    return best;
+  // Draw ``board`` (the text of a grid) on the page's grid with the looks the server gave the
+  // grid; ``marksOf(cell)`` gives a cell's extra classes.
+  function paint(board, marksOf) {
+    const looks = game().grid.looks;
+    const contents = board.replace(/\n/g, "");
+    gridButtons().forEach((button, index) => {
+      const look = looks[contents[index]];
+      const marks = marksOf(button.dataset.cell);
+      button.className = "cell " + look.css + (marks ? " " + marks : "");
+      button.querySelector(".gem").textContent = look.text;
+      button.setAttribute("aria-label", button.dataset.cell + ", " + look.name);
+      delete button.dataset.step;
+    });
   }
 
-  // --- the composer's state ---------------------------------------------------------------
+  function paintNow(g) { paint(g.grid.board, (cell) => g.grid.marks[cell]); }
+
+  function caption(text) {
+    const element = document.querySelector('[data-grid="sgs"] caption');
+    if (element) element.textContent = text;
+  }
+
+  function markCell(cell, ...classes) {
+    const button = document.querySelector(`[data-grid="sgs"] [data-cell="${cell}"]`);
+    if (button) button.classList.add(...classes);
+    return button;
+  }
+
+  // --- the composer's state ---------------------------------------------------------------------
+
+  function sameSequence(a, b) {
+    return a.gem === b.gem && (a.moves || "") === (b.moves || "") && (a.card || "") === (b.card || "");
+  }
+
+  // The server's preview of what the composer holds now, or null while it is on its way.
+  function previewNow() {
+    if (!compose || !compose.gem) return null;
+    if (answer && answer.preview && answer.round === compose.round && sameSequence(answer, compose)) {
+      return answer.preview;
+    }
+    const me = game().me;
+    if (me.submission && me.preview && sameSequence(me.submission, compose)) return me.preview;
+    return null;
+  }
 
   function syncCompose() {
     const v = currentView();
@@ -108,86 +97,66 @@
       card: base.card || "",
       premove: Boolean(base.premove),
     };
+    answer = draft ? Object.assign({ round: g.round }, draft) : null;
+    drawn = null;
+    held = [];
+    // A draft kept before drafts carried their preview: ask for it.
+    if (compose.gem && !previewNow()) askPreview();
   }
 
-  function saveSoon() {
-    clearTimeout(saveTimer);
-    const state = document.querySelector("#sgs-play .sgs-draft-state");
-    if (state) state.textContent = "Not submitted yet: submit to make it count.";
-    saveTimer = setTimeout(() => {
-      if (!compose || !window.gemArena) return;
-      const draft = { round: compose.round, gem: compose.gem, moves: compose.moves, premove: compose.premove };
-      if (compose.card) draft.card = compose.card;
-      window.gemArena.saveDraft(draft);
-    }, 400);
+  // Send the composer as the seat's draft: one on its way at a time, and not more often than
+  // SEND_GAP_MS; a change made meanwhile goes with the next one.
+  function askPreview() {
+    if (!compose) return;
+    if (waiting && Date.now() - sentAt < ANSWER_WAIT_MS) { dirty = true; return; }
+    clearTimeout(sendTimer);
+    sendTimer = setTimeout(sendDraft, Math.max(0, sentAt + SEND_GAP_MS - Date.now()));
+  }
+
+  function sendDraft() {
+    if (!compose || !window.gemArena) return;
+    const draft = { round: compose.round, gem: compose.gem, moves: compose.moves, premove: compose.premove };
+    if (compose.card) draft.card = compose.card;
+    if (!window.gemArena.saveDraft(draft)) { dirty = true; waiting = false; return; } // offline
+    sentAt = Date.now();
+    waiting = true;
+    dirty = false;
   }
 
   function change(update) {
     if (!compose) return;
     Object.assign(compose, update);
+    const state = document.querySelector("#sgs-play .sgs-draft-state");
+    if (state) state.textContent = "Not submitted yet: submit to make it count.";
     render();
-    saveSoon();
+    askPreview();
   }
 
   function addMove(move) {
     if (!compose || !compose.gem) { tell("Pick your gem on the grid first."); return; }
-    if (compose.moves.length >= MAX_MOVES) { tell("A sequence has at most 40 moves."); return; }
+    const most = game().max_moves;
+    if (compose.moves.length >= most) { tell(`A sequence has at most ${most} moves.`); return; }
     change({ moves: compose.moves + move });
   }
 
-  function tell(text) {
+  function tell(text, updating) {
     const line = document.querySelector("#sgs-play .sgs-preview-text");
-    if (line) line.textContent = text;
+    if (!line) return;
+    line.textContent = text;
+    line.classList.toggle("sgs-updating", Boolean(updating));
+    line.setAttribute("aria-busy", updating ? "true" : "false");
   }
 
-  // --- drawing ------------------------------------------------------------------------------
-
-  function gridButtons(name) {
-    return document.querySelectorAll(`[data-grid="${name || "sgs"}"] [data-cell]`);
-  }
-
-  function paintCells(cells, marks) {
-    for (const button of gridButtons()) {
-      const [r, c] = at(button.dataset.cell);
-      const gem = cells[r][c];
-      const base = ["cell", gem === "#" ? "sgs-rock" : "sgs-" + gem];
-      const extra = marks(button.dataset.cell) || [];
-      button.className = base.concat(extra).join(" ");
-      button.querySelector(".gem").textContent = gem === "#" ? "" : gem;
-      button.setAttribute("aria-label", button.dataset.cell + ", " + COLOURS[gem] + (gem === "#" ? "" : " gem"));
-    }
-  }
-
-  function clearPath() {
-    for (const button of gridButtons()) {
-      button.classList.remove("sgs-path", "sgs-path-end", "sgs-picked", "sgs-fail");
-      delete button.dataset.step;
-    }
-  }
-
-  function ownMarks(g, board) {
-    const last = lastRound(g);
-    const changed = new Set(last && g.phase !== "bidding" ? last.changed : []);
-    const rows = rowsOf(board);
-    return (cell) => {
-      const [r, c] = at(cell);
-      const marks = changed.has(cell) ? ["sgs-changed"] : [];
-      if (g.me && rows[r][c] === g.me.colour) marks.push("sgs-own");
-      return marks;
-    };
-  }
+  // --- drawing the composer ---------------------------------------------------------------------
 
   function render() {
     const g = game();
     if (!g || showingBefore || (window.gemSteps && window.gemSteps.playing)) return;
-    clearPath();
     const form = document.querySelector("#sgs-play .sgs-compose");
-    const caption = document.querySelector('[data-grid="sgs"] caption');
     if (!compose || !form) return;
-    const name = form.querySelector(".sgs-gem-name");
-    name.textContent = compose.gem || "none yet";
+    form.querySelector(".sgs-gem-name").textContent = compose.gem || "none yet";
     form.querySelector(".sgs-moves").textContent = compose.moves ? compose.moves.split("").join(" ") : "(none)";
-    form.querySelector(".sgs-count").textContent = compose.moves.length + "/" + MAX_MOVES;
+    form.querySelector(".sgs-count").textContent = compose.moves.length + "/" + g.max_moves;
     const typed = form.querySelector('input[name="moves"]');
     if (document.activeElement !== typed) typed.value = compose.moves;
     for (const radio of form.querySelectorAll('input[name="card"]')) radio.checked = radio.value === compose.card;
@@ -195,70 +164,89 @@
     if (premove) premove.checked = compose.premove;
     form.querySelector(".sgs-submit").disabled = !compose.gem;
     if (!compose.gem) {
-      paintCells(rowsOf(g.board), ownMarks(g, g.board));
-      if (caption) caption.textContent = `The grid as round ${g.round} starts`;
+      drawn = null;
+      paintNow(g);
+      caption(g.grid.caption);
       tell("Click one of your " + (g.me.colour_name || "") + " gems on the grid.");
       return;
     }
-    const seen = preview(g.board, compose.gem, compose.moves);
-    // The grid drawn as your moves would leave it if no one else moved.
-    paintCells(seen.cells, ownMarks(g, g.board));
-    if (caption) {
-      caption.textContent = compose.moves
-        ? "Preview: the grid after your moves, as if no one else moved"
-        : `The grid as round ${g.round} starts`;
+    const fresh = previewNow();
+    if (fresh) drawn = { round: compose.round, gem: compose.gem, preview: fresh };
+    // Until the server answers, the preview of the same gem drawn before stays, marked updating.
+    const preview = fresh || (drawn && drawn.round === compose.round && drawn.gem === compose.gem ? drawn.preview : null);
+    if (!preview) {
+      paintNow(g);
+      caption(g.grid.caption);
+      markCell(compose.gem, "sgs-picked");
+      tell("Working out your path…", true);
+      return;
     }
-    seen.path.forEach((cell, index) => {
-      const button = document.querySelector(`[data-grid="sgs"] [data-cell="${cell}"]`);
-      if (!button) return;
-      button.classList.add(index === 0 ? "sgs-picked" : "sgs-path");
-      if (index > 0) button.dataset.step = String(index);
-      if (index === seen.path.length - 1) button.classList.add("sgs-path-end");
+    paint(preview.board, (cell) => g.grid.marks[cell]);
+    caption(preview.caption);
+    preview.path.forEach((cell, index) => {
+      const button = markCell(cell, index === 0 ? "sgs-picked" : "sgs-path");
+      if (button && index > 0) button.dataset.step = String(index);
+      if (index === preview.path.length - 1) markCell(cell, "sgs-path-end");
     });
-    let text = "Path: " + seen.path.join(" → ") + ".";
-    if (seen.failed) {
-      text += ` Move ${seen.failed.index} (${NAMES[seen.failed.move]}) would fail: ${seen.failed.reason}; the sequence stops there and costs 1 point.`;
-      if (seen.failed.cell) {
-        const bad = document.querySelector(`[data-grid="sgs"] [data-cell="${seen.failed.cell}"]`);
-        if (bad) bad.classList.add("sgs-fail");
-      }
-    }
-    const colours = g.me.colour + (compose.card && compose.card !== g.me.colour ? compose.card : "");
-    const group = largestGroup(seen.cells, colours);
-    if (g.round >= 2) {
-      const times = g.round * (compose.card === g.me.colour ? 3 : 1);
-      text += ` If no one else moved: largest ${colours.split("").join("+")} group ${group}` +
-        (compose.card ? ` x${times} = ${group * times} points.` : " (pick a card).");
-    } else {
-      text += ` If no one else moved: your largest group ${group} (round 1 scores no group).`;
-    }
-    tell(text);
+    if (preview.failed && preview.failed.cell) markCell(preview.failed.cell, "sgs-fail");
+    tell(preview.text, !fresh);
   }
 
-  // --- events ---------------------------------------------------------------------------------
+  // --- input --------------------------------------------------------------------------------------
 
-  document.addEventListener("gem:cell", (event) => {
-    if (event.detail.grid !== "sgs" || !compose) return;
+  // A cell chosen on the grid: beside the path's end, it adds the move going there; one of your
+  // gems, it becomes the gem you control. Where the end is comes with the preview: a click made
+  // while the preview is on its way waits for it.
+  function chooseCell(cell, drag) {
     const g = game();
-    const cell = event.detail.cell;
     if (compose.gem) {
-      const end = preview(g.board, compose.gem, compose.moves).end;
-      const [er, ec] = at(end);
-      const [r, c] = at(cell);
-      for (const [move, [dr, dc]] of Object.entries(DELTA)) {
-        if (er + dr === r && ec + dc === c) { addMove(move); return; }
-      }
-      if (cell === end) return;
+      const preview = previewNow();
+      if (!preview) { held.push({ cell: cell, drag: drag }); return; }
+      if (preview.next[cell]) { addMove(preview.next[cell]); return; }
+      if (cell === preview.end) return;
     }
-    const [r, c] = at(cell);
-    if (rowsOf(g.board)[r][c] !== g.me.colour) {
-      if (!event.detail.drag) tell(`${cell} is not one of your ${g.me.colour_name} gems; click one of yours, or a cell next to your path's end.`);
+    if (!g.me.gems.includes(cell)) {
+      if (!drag) tell(`${cell} is not one of your ${g.me.colour_name} gems; click one of yours, or a cell next to your path's end.`);
       return;
     }
     if (cell === compose.gem) return;
     change({ gem: cell, moves: "" });
     const pad = document.querySelector("#sgs-play .sgs-pad");
-    if (pad && !event.detail.drag) pad.focus();
+    if (pad && !drag) pad.focus();
+  }
+
+  function chooseHeld() {
+    while (held.length && compose && previewNow()) {
+      const next = held.shift();
+      chooseCell(next.cell, next.drag);
+    }
+  }
+
+  document.addEventListener("gem:cell", (event) => {
+    if (event.detail.grid !== "sgs" || !compose) return;
+    chooseCell(event.detail.cell, event.detail.drag);
+  });
+
+  // The server's answer to a draft: the draft as kept, with its preview (the host gets every
+  // seat's drafts, with the seat's number; the host composes nothing).
+  document.addEventListener("gem:draft", (event) => {
+    if ("seat" in event.detail || !compose) return;
+    answer = event.detail.draft;
+    waiting = false;
+    if (dirty) askPreview();
+    render();
+    chooseHeld();
+  });
+
+  document.addEventListener("gem:refused", (event) => {
+    if (event.detail.action || !waiting) return; // an action's refusal, not the draft's
+    waiting = false;
+    held = [];
+    render();
+  });
+
+  document.addEventListener("gem:open", () => {
+    if (compose && (dirty || waiting)) { waiting = false; askPreview(); }
   });
 
   document.addEventListener("keydown", (event) => {
@@ -285,7 +273,7 @@
   document.addEventListener("input", (event) => {
     if (!compose || !event.target.closest("#sgs-play .sgs-compose")) return;
     if (event.target.name === "moves") {
-      const clean = event.target.value.toUpperCase().replace(/[^UDLR]/g, "").slice(0, MAX_MOVES);
+      const clean = event.target.value.toUpperCase().replace(NOT_A_MOVE, "").slice(0, game().max_moves);
       if (clean !== event.target.value) event.target.value = clean;
       change({ moves: clean });
     }
@@ -302,7 +290,8 @@
     if (form.matches(".sgs-compose")) {
       event.preventDefault();
       if (!compose) return;
-      clearTimeout(saveTimer);
+      clearTimeout(sendTimer); // the submission replaces the draft
+      dirty = false;
       window.gemArena.send({
         type: "submit", round: compose.round, gem: compose.gem, moves: compose.moves,
         card: compose.card || null, premove: compose.premove,
@@ -327,83 +316,59 @@
 
   document.addEventListener("gem:update", () => { syncCompose(); render(); });
 
-  // --- the last round's grid before, for everyone ---------------------------------------------
+  // --- the last round's grid before, for everyone -----------------------------------------------
 
   function toggleBefore() {
     const g = game();
-    const last = lastRound(g);
-    if (!g || !last) return;
+    const last = g && g.last_round;
+    if (!last) return;
     showingBefore = !showingBefore;
     const changed = new Set(last.changed);
-    if (showingBefore) paintCells(rowsOf(last.board_before), (cell) => (changed.has(cell) ? ["sgs-changed"] : []));
-    else paintCells(rowsOf(g.board), ownMarks(g, g.board));
-    const caption = document.querySelector('[data-grid="sgs"] caption');
-    if (caption) {
-      caption.textContent = showingBefore
-        ? `The grid before round ${last.round} (changed cells outlined)`
-        : `The grid as round ${g.round} starts`;
+    if (showingBefore) {
+      paint(last.board_before, (cell) => (changed.has(cell) ? "sgs-changed" : ""));
+      caption(last.caption);
+    } else {
+      paintNow(g);
+      caption(g.grid.caption);
     }
     const button = document.querySelector(".sgs-toggle-before");
     if (button) {
       button.setAttribute("aria-pressed", String(showingBefore));
-      button.textContent = showingBefore ? `Show the grid now` : `Show the grid before round ${last.round}`;
+      button.textContent = showingBefore ? "Show the grid now" : `Show the grid before round ${last.round}`;
     }
     if (!showingBefore) render();
   }
 
-  // --- the host: a round step by step ---------------------------------------------------------
+  // --- the host: a round step by step -----------------------------------------------------------
 
-  // The latest round's steps come compact: each move [player, from, direction, reason], the
-  // reason null for a move that succeeded. A success locks the cell the gem left.
-  function hostFrames(g) {
-    const round = g.host.last_round;
-    const index = g.history.length - 1;
-    const before = g.history[index].board_before;
-    const cells = rowsOf(before);
-    const names = g.names || {};
-    const locked = new Set();
-    const frames = [{ cells: rowsOf(before), marks: {}, text: `Round ${round.round}: the grid before any move`, ms: 900 }];
-    (round.steps || []).forEach((step, number) => {
-      const marks = {};
-      const parts = [];
-      for (const [player, from, direction, reason] of step) {
-        const who = names[player] || "seat " + player;
-        const [fr, fc] = at(from);
-        const [dr, dc] = DELTA[direction];
-        const inside = fr + dr >= 0 && fr + dr < SIZE && fc + dc >= 0 && fc + dc < SIZE;
-        const to = inside ? nameOf(fr + dr, fc + dc) : null;
-        if (!reason) {
-          const held = cells[fr + dr][fc + dc];
-          cells[fr + dr][fc + dc] = cells[fr][fc];
-          cells[fr][fc] = held;
-          locked.add(from);
-          marks[to] = (marks[to] || []).concat(["sgs-moved"]);
-          parts.push(`${who} ${from}→${to}`);
-        } else {
-          if (to) marks[to] = (marks[to] || []).concat(["sgs-fail"]);
-          marks[from] = (marks[from] || []).concat(["sgs-fail"]);
-          parts.push(`${who} ${from} ${NAMES[direction]} failed (${REASONS[reason] || reason})`);
-        }
-      }
-      for (const cell of locked) marks[cell] = (marks[cell] || []).concat(["sgs-locked"]);
-      frames.push({ cells: cells.map((row) => row.slice()), marks: marks, text: `Step ${number + 1}: ` + parts.join("; "), ms: 900 });
-    });
-    frames.push({ cells: rowsOf(g.history[index].board_after), marks: {}, text: `Round ${round.round}: the grid after`, ms: 900 });
-    return frames;
+  // A frame's marks: the cells a gem moved into, a failed move's cells, every cell locked so far
+  // (each frame names the cells it newly locks); the grids before and after carry none.
+  function hostMarks(frames, index) {
+    const marks = {};
+    const add = (cell, mark) => { marks[cell] = marks[cell] ? marks[cell] + " " + mark : mark; };
+    const frame = frames[index];
+    if (!frame.locks) return marks;
+    frame.moved.forEach((cell) => add(cell, "sgs-moved"));
+    frame.failed.forEach((cell) => add(cell, "sgs-fail"));
+    frames.slice(0, index + 1).forEach((f) => (f.locks || []).forEach((cell) => add(cell, "sgs-locked")));
+    return marks;
   }
 
   function playHostRound() {
     const g = game();
-    if (!g || !g.host || !g.host.last_round || !window.gemSteps) return;
+    const round = g && g.host && g.host.last_round;
+    if (!round || !window.gemSteps) return;
     const line = document.querySelector("#sgs-board .sgs-step-text");
-    window.gemSteps.play(hostFrames(g), (frame) => {
-      paintCells(frame.cells, (cell) => frame.marks[cell]);
+    // The host's button sits below the grid: bring the grid into view to watch it play.
+    const board = document.getElementById("sgs-board");
+    if (board) board.scrollIntoView({ block: "nearest" });
+    const frames = round.frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(round.frames, index) }, frame));
+    window.gemSteps.play(frames, (frame) => {
+      paint(frame.board, (cell) => frame.marks[cell]);
+      caption(round.caption);
       if (line) line.textContent = frame.text;
     }, {
-      done: () => {
-        const now = game();
-        paintCells(rowsOf(now.board), ownMarks(now, now.board));
-      },
+      done: () => { const now = game(); paintNow(now); caption(now.grid.caption); render(); },
     });
   }
 

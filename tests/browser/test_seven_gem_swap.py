@@ -1,9 +1,11 @@
 """Seven Gem Swap in three browsers: a player bids, composes a sequence by keys and clicks (with
-the path preview), reloads (the draft comes back), submits, replaces it and submits again,
-while a spectator follows and the host watches every sequence."""
+the server's preview of the path, a failing move named and marked), reloads (the draft comes
+back), submits, replaces it and submits again, while a spectator follows and the host watches
+every sequence."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -87,6 +89,18 @@ def test_a_sequence_is_composed_replaced_and_submitted_by_clicks(login_context, 
         "data-step", "2"
     )
     expect(ada_page.locator(".sgs-preview-text")).to_contain_text(f"Path: {gem} →")
+    # A move back into the cell the gem left fails: the server's preview says so and marks it.
+    left = engine.neighbours(gem)[first]
+    ada_page.locator(".sgs-pad").focus()
+    ada_page.keyboard.press("ArrowLeft" if click_cell[0] > gem[0] else "ArrowRight")
+    expect(ada_page.locator(".sgs-preview-text")).to_contain_text(
+        f"would fail: {left} is locked (your gem left it)"
+    )
+    expect(ada_page.locator(f"[data-grid=sgs] [data-cell={left}]")).to_have_class(
+        re.compile(r"\bsgs-fail\b")
+    )
+    ada_page.keyboard.press("Backspace")
+    expect(ada_page.locator("[data-grid=sgs] .sgs-fail")).to_have_count(0)
     composed = moves.inner_text().replace(" ", "")
     wait_for(lambda: (Seat.objects.get(match=match, index=0).draft or {}).get("moves") == composed)
     shoot(ada_page, "composing")

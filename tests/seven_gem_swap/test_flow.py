@@ -546,8 +546,10 @@ def test_it_shows_the_host_every_step_and_every_submission() -> None:
     assert host["bids"]["1"] == {"bid": -1, "colours": "OYG"}
     state = act(state, 1, submit(1, "B5", "")).state
     last = flow.view(state, Viewer.host())["host"]["last_round"]
-    assert [len(step) for step in last["steps"]] == [1, 1]
-    assert last["steps"][0][0] == ["0", "A1", "R", None]
+    assert [len(step["moves"]) for step in last["steps"]] == [1, 1]
+    assert last["steps"][0]["moves"][0] == ["0", "A1", "B1", "R", None]
+    assert [step["locks"] for step in last["steps"]] == [["A1"], ["B1"]]
+    assert last["steps"][-1]["board"] == state["history"][-1]["public"]["board_after"]
 
 
 def test_it_shows_a_seat_its_own_submission_and_cards() -> None:
@@ -799,6 +801,15 @@ def test_a_seat_sees_what_its_sent_sequence_would_do_and_no_one_else_does() -> N
             {k: v for k, v in flow.view(state, viewer).items() if k != "me"}
         )
         assert mine["board"] not in json.dumps(flow.view(state, viewer))
+
+
+def test_the_host_replays_a_round_kept_before_steps_carried_their_grid() -> None:
+    state = act(in_rounds(2), 0, submit(0, "A1", "RD")).state
+    state = act(state, 1, submit(1, "B5", "")).state
+    shown = flow.view(state, Viewer.host())["host"]["last_round"]["steps"]
+    for step in state["history"][-1]["secret"]["steps"]:
+        del step["board"]
+    assert flow.view(state, Viewer.host())["host"]["last_round"]["steps"] == shown
 
 
 def test_it_takes_bids_and_submissions_whatever_version_the_player_saw() -> None:

@@ -10,8 +10,9 @@ import pytest
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
+from games.core.templatetags.arena import grid_cells
 from games.seven_gem_swap import engine, flow
-from games.seven_gem_swap.game import GAME, SevenGemSwap, host_rows, main_grid
+from games.seven_gem_swap.game import GAME, SevenGemSwap
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(i, "", name) for i, name in enumerate(["Ada", "Bob", "Cy"])]
@@ -114,28 +115,72 @@ def test_a_player_sees_their_gems_marked_and_their_cards():
     state = in_round()
     shown = GAME.view(state, Viewer(seat=0))
     own = shown["me"]["colour"]
-    assert "grid" not in shown  # built while the panel renders, never sent as data
-    cells = [c for row in main_grid(shown)["rows"] for c in row]
-    assert len(cells) == 100
-    assert {c["cell"] for c in cells if "sgs-own" in c["marks"]} == {
-        engine.cell_name(i)
-        for i, g in enumerate(engine.parse_board(state["board"]).cells)
-        if g == own
-    }
+    mine = [engine.cell_name(i) for i, g in enumerate(state["board"].replace("\n", "")) if g == own]
+    grid = shown["grid"]
+    assert grid["board"] == state["board"] and grid["caption"] == "The grid as round 1 starts"
+    assert {cell for cell, marks in grid["marks"].items() if "sgs-own" in marks} == set(mine)
+    assert shown["me"]["gems"] == mine
     assert [c["letter"] for c in shown["me"]["cards"]] == list(engine.COLOURS)
     assert shown["clock"]["key"] == "round"
     assert "pick one of your" in shown["prompt"]
 
 
+def test_the_grid_is_drawn_with_a_look_for_every_cell():
+    drawn = grid_cells(GAME.view(in_round(), Viewer(seat=0))["grid"])
+    cells = [cell for row in drawn["rows"] for cell in row]
+    assert len(cells) == 100 and cells[0]["cell"] == "A1" and cells[-1]["cell"] == "J10"
+    gem = next(c for c in cells if c["text"])
+    assert gem["css"] == f"sgs-{gem['text']}"
+    assert gem["label"] == f"{gem['cell']}, {engine.COLOUR_NAMES[gem['text']]} gem"
+    rock = next(c for c in cells if not c["text"])
+    assert (rock["css"], rock["label"]) == ("sgs-rock", f"{rock['cell']}, rock")
+
+
 def test_a_spectator_gets_no_seat_part_and_no_host_part():
     shown = GAME.view(in_round(), Viewer.spectator())
-    assert "me" not in shown and "host" not in shown and host_rows(shown) == []
-    assert not any("sgs-own" in c["marks"] for row in main_grid(shown)["rows"] for c in row)
+    assert "me" not in shown and "host" not in shown
+    assert not any("sgs-own" in marks for marks in shown["grid"]["marks"].values())
 
 
 def test_the_host_gets_every_bid_in_the_host_rows():
     shown = GAME.view(in_round(), Viewer.host())
-    assert [row["bid"]["colours"] for row in host_rows(shown)] == ["RGB", "GBR", "BRG"]
+    assert [row["bid"]["colours"] for row in shown["host"]["rows"]] == ["RGB", "GBR", "BRG"]
+
+
+def played_round():
+    """Round 1 played: Ada's gem goes up and left, Bob and Cy send nothing."""
+    state = in_round()
+    gem = own_gem(state, 0)
+    state = GAME.act(state, 0, {"type": "submit", "gem": gem, "moves": "UL"}, NOW).state
+    return GAME.timeout(state, "round", NOW, None).state, gem
+
+
+def test_each_round_played_is_listed_with_every_players_points():
+    state, _ = played_round()
+    shown = GAME.view(state, Viewer.spectator())
+    [entry] = shown["rounds_played"]
+    assert entry["round"] == 1 and entry["changed"] == len(shown["last_round"]["changed"])
+    points = {line["name"]: line["points"] for line in entry["lines"]}
+    assert set(points) == {"Ada", "Bob", "Cy"} and points["Bob"] == "+0"
+    assert shown["last_round"]["board_before"] == state["history"][0]["public"]["board_before"]
+    assert "history" not in shown
+
+
+def test_the_host_plays_the_last_round_from_the_frames_the_server_drew():
+    state, gem = played_round()
+    last = GAME.view(state, Viewer.host())["host"]["last_round"]
+    steps = state["history"][0]["secret"]["steps"]
+    assert last["step_count"] == len(steps) and len(last["frames"]) == len(steps) + 2
+    assert last["caption"] == "Round 1 step by step"
+    before, *played, after = last["frames"]
+    assert before["board"] == state["history"][0]["public"]["board_before"]
+    assert after["board"] == state["board"] and "locks" not in after
+    assert [frame["board"] for frame in played] == [step["board"] for step in steps]
+    assert played[0]["text"].startswith(f"Step 1: Ada {gem}")
+    assert played[0]["locks"] == ([gem] if played[0]["moved"] else [])
+    assert last["sequences"] == [
+        {"name": "Ada", "gem": gem, "moves": "UL", "card": None, "premove": False}
+    ]
 
 
 def test_a_draft_preview_is_worded_for_the_composer():
