@@ -98,7 +98,7 @@ class Tally(GameDefinition):
         return {"type": "add", "amount": 1} if view["turn"] == seat else None
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        winner = award["winner_seat"]
+        winner = award["winner"]
         new_state = {**state, "winner": winner, "deadlines": {}}
         return Outcome(state=new_state, kind="adjudicated", result={"winner": winner})
 

@@ -404,7 +404,14 @@ ACTIONS = {
 }
 
 
-act = dispatcher(ACTIONS)
+_dispatch = dispatcher(ACTIONS)
+
+
+def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    """A solo game: only the player in seat 0 moves."""
+    if seat != 0:
+        raise ActionError("only the player in seat 0 plays this game", code="not_your_game")
+    return _dispatch(state, seat, action, now)
 
 
 def available_actions(state: State) -> list[str]:

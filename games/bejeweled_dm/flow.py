@@ -880,8 +880,8 @@ timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
 
 
 def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
-    winner = award.get("winner_seat")
-    scope = award.get("scope", "round")
+    winner = award.get("winner")
+    scope = award.get("scope", "match")
     if winner not in (0, 1) or isinstance(winner, bool):
         raise ActionError("the winner is seat 0 or seat 1", code="bad_award")
     if scope not in ("round", "match"):

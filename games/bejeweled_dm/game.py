@@ -140,7 +140,7 @@ class DeathMatch(FlowGame):
         choices = []
         if state["phase"] in flow.ROUND_PHASES:
             for seat in seats:
-                award = {"scope": "round", "winner_seat": seat.index}
+                award = {"scope": "round", "winner": seat.index}
                 label = f"{seat_label(seat)} wins round {state['round']} (the match goes on)"
                 choices.append((award_value(award), label))
         return choices + super().award_choices(state, seats)

@@ -44,10 +44,8 @@ OPERATIONS: dict[str, HostOperation] = {
 
 def award_consequence(seats: list[SeatInfo], award: dict[str, Any]) -> str:
     """What an award does to the others, in words: "Alice (EC) loses the match."."""
-    winner = next(
-        (award[key] for key in ("winner", "winner_seat") if isinstance(award.get(key), int)), None
-    )
-    if winner is None or award.get("scope", "match") != "match":
+    winner = award.get("winner")
+    if not isinstance(winner, int) or award.get("scope", "match") != "match":
         return "The match goes on."
     losers = [seat for seat in seats if seat.index != winner]
     if len(losers) == 1:
@@ -85,9 +83,7 @@ def correction_choices(match: Match) -> list[dict[str, str]]:
     offered = []
     for choice in _choices(match, before):
         award = json.loads(choice["value"])
-        if award.get("scope", "match") == "match" and any(
-            isinstance(award.get(key), int) for key in ("winner", "winner_seat")
-        ):
+        if award.get("scope", "match") == "match" and isinstance(award.get("winner"), int):
             confirm = (
                 f"Correct the result: {choice['label']}? The ledger entries of the old result "
                 "are reversed and the new ones written."

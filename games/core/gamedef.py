@@ -247,13 +247,15 @@ class GameDefinition:
         raise ActionError("this game has no round for the host to end", code="not_supported")
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
-        """What the host may award now, as (value, label) pairs for the dashboard. Each value is
-        the JSON text of an award ``adjudicate`` accepts; each label names seats as every page
-        does ("Seat 2: Bob (DMO) wins the match"), never by index. The default awards the match
-        to any seat; a game with rounds or other host decisions overrides this."""
+        """What the host may award now, as (value, label) pairs for the console. Each value is
+        the JSON text of an award ``adjudicate`` accepts, in the one award format of every game:
+        ``{"scope": "match" | "round", "winner": seat}`` (scope "match" when left out), or a
+        decision of the game's own (``{"elimination_candidate": seat}``); each label names seats
+        as every page does ("Seat 2: Bob (DMO) wins the match"), never by index. The default
+        awards the match to any seat; a game with rounds or other decisions overrides this."""
         choices = []
         for seat in seats:
-            award = {"scope": "match", "winner_seat": seat.index}
+            award = {"scope": "match", "winner": seat.index}
             choices.append((award_value(award), f"{seat_label(seat)} wins the match"))
         return choices
 

@@ -596,9 +596,10 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         new = copy_json(state)
         return end_round(new, "host", now, kind="adjudicated", public={"scope": "round"})
     winner = award.get("winner")
-    if winner not in (0, 1) or isinstance(winner, bool):
+    if award.get("scope", "match") != "match" or winner not in (0, 1) or isinstance(winner, bool):
         raise ActionError(
-            "award the match with {'winner': 0 or 1}, or end the round with {'end_round': true}",
+            "award the match with {'scope': 'match', 'winner': 0 or 1} (a round has no winner "
+            "in this game: the host ends it as it stands)",
             code="bad_award",
         )
     new = copy_json(state)

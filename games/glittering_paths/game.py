@@ -11,7 +11,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from games.core.gamedef import ActionError, FlowGame, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
 from games.glittering_paths import bot, engine, flow
 
@@ -66,19 +66,6 @@ class GlitteringPaths(FlowGame):
     )
 
     # --- the rules -----------------------------------------------------------------------------
-
-    def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        """``{"winner": seat}`` or ``{"end_round": true}``; the dashboard's form
-        (``{"winner_seat", "scope"}``) is read the same way: a round has no winner in this game,
-        so the scope "round" ends the round as it stands."""
-        if "scope" in award:
-            if award["scope"] == "round":
-                award = {"end_round": True}
-            elif award["scope"] == "match":
-                award = {"winner": award.get("winner_seat")}
-            else:
-                raise ActionError("the scope is 'round' or 'match'", code="bad_award")
-        return flow.adjudicate(state, award, now)
 
     def end_round_label(self, state: State) -> str | None:
         if state and state.get("phase") in ("race", "turns"):

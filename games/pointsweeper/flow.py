@@ -590,7 +590,7 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
 
 def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     """The host settles the match: ``{"winner": seat}``."""
-    winner = award.get("winner", award.get("winner_seat"))
+    winner = award.get("winner")
     if winner not in (0, 1) or isinstance(winner, bool):
         raise ActionError("the winner is seat 0 or seat 1", code="bad_award")
     if state["phase"] == "over":

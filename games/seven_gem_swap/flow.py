@@ -30,9 +30,10 @@ from games.core.flowkit import (
     check_clock,
     copy_json,
     derived_seed,
+    dispatcher,
     due,
-    handler_for,
     iso,
+    on_running_clock,
     set_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
@@ -612,19 +613,18 @@ def _summary(
 # --- clocks --------------------------------------------------------------------------------------
 
 
-def timeout(
+def _time_up(
     state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
 ) -> Outcome:
-    """A clock ran out. Drafts are not used: a round takes only what was submitted."""
+    """The phase's clock ran out. Drafts are not used: a round takes only what was submitted."""
     phase = state["phase"]
-    if key != CLOCK_OF_PHASE.get(phase):
-        new = copy_json(state)
-        new.get("deadlines", {}).pop(key, None)
-        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
     new = copy_json(state)
     if phase == "bidding":
         return _allocate(new, now, kind="bidding_closed")
     return resolve(new, now, kind="round_time_up")
+
+
+timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
 
 
 def extend_deadline(state: State, seconds: int, now: datetime) -> Outcome:
@@ -698,11 +698,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
 ACTIONS = {"bid": bid, "submit": submit}
 
 
-def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    handler = handler_for(ACTIONS, action)
-    if state.get("phase") == "over":
-        raise ActionError("the match is over", code="match_over")
-    return handler(state, seat, action, now)
+act = dispatcher(ACTIONS)
 
 
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:

@@ -413,7 +413,7 @@ def test_the_next_board_is_the_carried_board_with_its_rocks_refilled():
 def test_the_first_to_four_round_wins_takes_the_match():
     state = started()
     for round_winner in [EC, DMO, EC, DMO, EC]:
-        state = flow.adjudicate(state, {"winner_seat": round_winner, "scope": "round"}, NOW).state
+        state = flow.adjudicate(state, {"winner": round_winner, "scope": "round"}, NOW).state
         if state["phase"] == "pick":
             pick = {"starter": "Swap", "passive": "Chain", "active": "Column"}
             state = act(state, EC, type="pick", **pick)
@@ -432,14 +432,14 @@ def test_the_first_to_four_round_wins_takes_the_match():
 
 def test_the_host_may_award_the_current_round():
     state = act(started(), EC, type="claim", count=4)
-    outcome = flow.adjudicate(state, {"winner_seat": DMO, "scope": "round"}, NOW)
+    outcome = flow.adjudicate(state, {"winner": DMO, "scope": "round"}, NOW)
     assert outcome.kind == "adjudicated"
     assert outcome.state["score"] == [0, 1] and outcome.state["phase"] == "pick"
     assert outcome.result is None
 
 
 def test_the_host_may_award_the_match():
-    outcome = flow.adjudicate(started(), {"winner_seat": EC, "scope": "match"}, NOW)
+    outcome = flow.adjudicate(started(), {"winner": EC, "scope": "match"}, NOW)
     assert outcome.result == {"winner": EC, "score": [0, 0], "garnets": 5}
     assert outcome.state["phase"] == "over"
     view = flow.view(outcome.state, Viewer.spectator())
@@ -449,7 +449,7 @@ def test_the_host_may_award_the_match():
 
 def test_there_is_no_round_to_award_while_picking():
     with pytest.raises(ActionError) as error:
-        flow.adjudicate(picking(), {"winner_seat": EC, "scope": "round"}, NOW)
+        flow.adjudicate(picking(), {"winner": EC, "scope": "round"}, NOW)
     assert error.value.code == "no_round"
 
 

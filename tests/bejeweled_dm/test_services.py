@@ -284,13 +284,13 @@ def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):
 def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
     match, ada, bob, host = dm()
     services.submit_action(match, ada, {"type": "claim", "count": 5})
-    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "round"})
+    services.host_adjudicate(match, host, {"winner": 1, "scope": "round"})
     state = state_of(match)
     assert state["score"] == [0, 1] and state["phase"] == "pick"
     with pytest.raises(services.ActionError) as refused:
-        services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "round"})
+        services.host_adjudicate(match, host, {"winner": 1, "scope": "round"})
     assert refused.value.code == "no_round"
-    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
+    services.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 1, "score": [0, 1], "garnets": 5}
@@ -298,7 +298,7 @@ def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
 
 def test_the_match_winner_is_credited_five_garnets_once(clock, dm, client):
     match, ada, bob, host = dm()
-    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
+    services.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
     assert LedgerEntry.balance(bob) == {"garnets": 5, "tokens_of_life": 0}
     assert LedgerEntry.balance(ada) == {"garnets": 0, "tokens_of_life": 0}
     assert LedgerEntry.objects.get(user=bob).match == match

@@ -134,7 +134,7 @@ def test_a_chosen_offer_without_every_type_is_refused_by_the_form(client, make_u
 def test_the_replay_pages_render_before_and_after_the_start(client, live_match):
     match, ada, bob, host = live_match
     services.submit_action(match, ada, {"type": "claim", "count": 4})
-    services.host_adjudicate(match, host, {"winner_seat": 1, "scope": "match"})
+    services.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
     match.refresh_from_db()
     before = client.get(f"{match.get_absolute_url()}replay/?v=1").content.decode()
     assert "has not started yet" in before
@@ -208,7 +208,7 @@ def test_the_rounds_table_scrolls_in_its_own_box(client, proved_round):
 def test_the_end_of_the_match_states_the_score_the_same_way_twice(client, live_match):
     match, ada, bob, host = live_match
     for winner in (1, 1, 0, 1, 0, 1):
-        services.host_adjudicate(match, host, {"winner_seat": winner, "scope": "round"})
+        services.host_adjudicate(match, host, {"winner": winner, "scope": "round"})
         if not Match.objects.get(pk=match.pk).is_over:
             both_pick(match, ada, bob)
     client.force_login(ada)

@@ -66,5 +66,5 @@ def test_every_phase_fits_a_phone_and_a_desktop_and_passes_axe(login_context, ma
     check(ec, "pick", "form[data-action=pick]")
     for page in ec.values():
         expect(page.locator("#bjdm-board .bjdm-anim-clock")).to_contain_text("Picking time")
-    services.host_adjudicate(match, host, {"winner_seat": 0, "scope": "match"})
+    services.host_adjudicate(match, host, {"winner": 0, "scope": "match"})
     check(ec, "over", "#bjdm-actions .bjdm-final")

@@ -187,7 +187,7 @@ def death_match(make_user):
     for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
         services.take_seat(match, user, seat.invite_token)
     # Two rounds settled by the host: the rounds table (the widest thing on the page) is drawn.
-    services.host_adjudicate(match, host, {"winner_seat": 0, "scope": "round"})
+    services.host_adjudicate(match, host, {"winner": 0, "scope": "round"})
     match.refresh_from_db()
     return match
 

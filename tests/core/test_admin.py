@@ -121,7 +121,7 @@ def test_awarding_a_round_gives_it_to_the_named_seat_and_the_match_goes_on(clien
 @pytest.mark.django_db
 def test_an_award_not_on_offer_is_refused_and_changes_nothing(host_client, tally_match):
     match, *_ = tally_match
-    forged = json.dumps({"scope": "match", "winner_seat": 5})
+    forged = json.dumps({"scope": "match", "winner": 5})
     response = host_client.post(operation_url(match, "award"), {"award": forged}, follow=True)
     assert response.status_code == 200
     assert "that award is not on offer now" in response.content.decode()
@@ -146,7 +146,7 @@ def test_the_award_reason_is_passed_to_the_game(host_client, tally_match, monkey
         services, "host_adjudicate", lambda match, actor, award: received.append(award)
     )
     award(host_client, match, "Seat 2: Bob", "  left the call  ")
-    assert received == [{"scope": "match", "winner_seat": 1, "reason": "  left the call  "}]
+    assert received == [{"scope": "match", "winner": 1, "reason": "  left the call  "}]
 
 
 # --- a live match is read-only but for the host actions ---------------------------------------
@@ -376,7 +376,7 @@ def test_an_abort_without_a_reason_is_refused(host_client, tally_match):
 @pytest.mark.django_db
 def test_a_finished_match_offers_only_a_correction(host_client, tally_match):
     match, *_ = tally_match
-    services.host_adjudicate(match, match.host, {"winner_seat": 0})
+    services.host_adjudicate(match, match.host, {"winner": 0})
     page = change_page(host_client, match)
     assert operation_url(match, "pause") not in page
     assert operation_url(match, "award") not in page
@@ -457,7 +457,7 @@ def test_a_glittering_paths_round_is_ended_as_it_stands():
 
 def test_no_award_is_offered_once_a_game_is_over():
     game, state, seats = started("bejeweled-dm", 2)
-    over = game.adjudicate(state, {"winner_seat": 1, "scope": "match"}, NOW).state
+    over = game.adjudicate(state, {"winner": 1, "scope": "match"}, NOW).state
     assert game.award_choices(over, seats) == []
 
 

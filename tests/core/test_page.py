@@ -158,7 +158,7 @@ def test_the_host_awards_the_match_to_the_player_chosen(client, clock, tally_mat
 def test_a_player_cannot_award_the_match_and_is_answered_403(client, clock, tally_match, headers):
     match, ada, *_ = tally_match
     client.force_login(ada)
-    award = json.dumps({"scope": "match", "winner_seat": 0})
+    award = json.dumps({"scope": "match", "winner": 0})
     url = reverse("host_operation", args=[match.public_id, "award"])
     response = client.post(url, {"award": award}, headers=headers)
     assert response.status_code == 403
@@ -171,7 +171,7 @@ def test_an_award_to_no_seat_is_refused(client, clock, tally_match):
     match, *_, host = tally_match
     client.force_login(host)
     url = reverse("host_operation", args=[match.public_id, "award"])
-    response = client.post(url, {"award": '{"scope": "match", "winner_seat": 7}'}, headers=HTMX)
+    response = client.post(url, {"award": '{"scope": "match", "winner": 7}'}, headers=HTMX)
     assert response.content.decode() == (
         "that award is not on offer now (the match has moved on); choose again"
     )

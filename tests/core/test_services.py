@@ -183,7 +183,7 @@ def test_reaching_the_target_finishes_the_match(clock, tally_match):
 
 def test_the_host_can_adjudicate_and_abort(clock, tally_match):
     match, ada, bob, host = tally_match
-    services.host_adjudicate(match, host, {"winner_seat": 0, "scope": "match"})
+    services.host_adjudicate(match, host, {"winner": 0, "scope": "match"})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result == {"winner": 0}
     assert match.events.last().kind == "adjudicated"

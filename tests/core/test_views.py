@@ -141,7 +141,7 @@ def test_the_admin_dashboard_lists_matches_with_events(client, clock, tally_matc
     assert "seat_taken" in page and "started" in page
     response = client.post(
         reverse("host_operation", args=[match.public_id, "award"]),
-        {"award": '{"scope": "match", "winner_seat": 1}', "reason": "opponent left"},
+        {"award": '{"scope": "match", "winner": 1}', "reason": "opponent left"},
     )
     assert response.status_code == 302
     match.refresh_from_db()

@@ -159,15 +159,18 @@ def test_the_analysis_runs_from_the_job_alone_and_is_informational() -> None:
     assert shown["history"][0]["analysis"][0]["name"] == "Rita"
 
 
-def test_the_dashboards_round_scope_ends_the_round_as_it_stands() -> None:
+def test_a_round_has_no_winner_to_award_the_host_ends_it_instead() -> None:
     state = started(interval_seconds=60)
-    outcome = GAME.adjudicate(state, {"winner_seat": 1, "scope": "round", "reason": ""}, T0)
+    with pytest.raises(ActionError) as refused:
+        GAME.adjudicate(state, {"winner": 1, "scope": "round"}, T0)
+    assert refused.value.code == "bad_award"
+    outcome = GAME.end_round(state, T0)
     assert outcome.state["phase"] == "interval"
     assert outcome.state["history"][0]["reason"] == "host"
 
 
 def test_the_dashboards_match_scope_awards_the_match() -> None:
-    outcome = GAME.adjudicate(started(), {"winner_seat": 0, "scope": "match"}, T0)
+    outcome = GAME.adjudicate(started(), {"winner": 0, "scope": "match"}, T0)
     assert outcome.result is not None and outcome.result["winner"] == 0
     assert outcome.prizes[0]["garnets"] == flow.GARNETS
 
@@ -175,7 +178,7 @@ def test_the_dashboards_match_scope_awards_the_match() -> None:
 def test_a_winner_award_goes_straight_to_the_flow() -> None:
     assert GAME.adjudicate(started(), {"winner": 1}, T0).result["winner"] == 1
     with pytest.raises(ActionError) as refused:
-        GAME.adjudicate(started(), {"winner_seat": 0, "scope": "season"}, T0)
+        GAME.adjudicate(started(), {"winner": 0, "scope": "season"}, T0)
     assert refused.value.code == "bad_award"
 
 
