@@ -12,8 +12,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.core.contract import Setting
-from games.core.gamedef import ActionError, GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import (
+    ActionError,
+    FlowGame,
+    GameDefinition,
+    Outcome,
+    SeatInfo,
+    State,
+    Viewer,
+)
 from games.core.registry import register
+from tests import fixture_flow
 
 SECRET_WORDS = ("amber", "beryl", "coral", "dravite", "emerald", "fluorite", "garnet", "heliodor")
 
@@ -193,3 +202,16 @@ class SealedBids(GameDefinition):
 
 
 SEALED = register(SealedBids())
+
+
+class CountToTen(FlowGame):
+    """The contract's own fixture: a game that is only a flow module (tests/fixture_flow.py)."""
+
+    flow = fixture_flow
+    key = "fixture-count"
+    title = "Count to Ten (test fixture)"
+    listed = False
+    roles = ("EC", "DMO")
+
+
+COUNT = register(CountToTen())

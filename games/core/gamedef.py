@@ -355,6 +355,11 @@ class FlowGame(GameDefinition):
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         return self.flow.adjudicate(state, award, now)
 
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """The flow's ``view`` is the gate; a game that draws more from it overrides this and
+        decorates what ``flow.view`` returns (never reading the state itself)."""
+        return self.flow.view(state, viewer)
+
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None
 
