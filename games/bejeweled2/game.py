@@ -13,6 +13,7 @@ from games.bejeweled2 import bot, engine, flow
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.gamedef import FlowGame, SeatInfo, State, Viewer
 from games.core.registry import register
+from games.core.words import generic_description
 
 GEM_CSS = {colour: f"gem-{name}" for colour, name in engine.COLOUR_NAMES.items()}
 PIECE_LABELS = {
@@ -92,9 +93,6 @@ class Bejeweled2(FlowGame):
     max_seats = flow.MAX_SEATS
     roles = ()
     template_dir = "bejeweled2"
-    bot_levels = tuple(bot.BOT_LEVELS)
-    bot_level_help = dict(bot.BOT_LEVELS)
-    unversioned_actions = flow.UNVERSIONED_ACTIONS
     clock_anchors = {flow.CLOCK: ("clock.at", "turn_started")}
     stylesheets = ("css/bejeweled2.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js")
@@ -159,8 +157,6 @@ class Bejeweled2(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        from games.core.replaying import generic_description
-
         data = event.get("data") or {}
         kind = event.get("kind")
         if kind == "started":

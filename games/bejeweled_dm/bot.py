@@ -37,6 +37,7 @@ LEVEL_HELP = {
         "claim; counterclaims whenever the best possible beats your claim."
     ),
 }
+BOT_LEVELS = {level: LEVEL_HELP[level] for level in LEVELS}
 # Matches seated before the levels were renamed keep playing at the nearest level.
 FORMER_NAMES = {"fast": EXPERT, "weaker": CLUB, "waits": BEGINNER}
 FAST = EXPERT  # the sharpest level (benchmarks/core_actions.py plays with it)

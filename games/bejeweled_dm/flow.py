@@ -47,6 +47,10 @@ CHOICES = {"starter": engine.STARTERS, "passive": engine.PASSIVES, "active": eng
 TYPE_LABELS = {"starter": "Starter", "passive": "Passive", "active": "Active"}
 
 TIMERS = {"round": 600, "claim_window": 30, "proof": 120, "pick": 60}
+# A claim race is decided by arrival, and a late counterclaim or pass is answered by the rules
+# ("Bob already claimed 31", "the window has closed"), never by a version number; picks are
+# independent sealed choices.
+UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"claim", "counterclaim", "pass", "pick"})
 CLOCK_OF_PHASE = {
     "claim": "round",
     "counterclaim": "claim_window",

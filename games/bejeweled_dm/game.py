@@ -10,6 +10,7 @@ from games.bejeweled_dm import bot, engine, flow, solver
 from games.core.flowkit import copy_json
 from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
+from games.core.words import generic_description, round_marks, seat_name
 
 POWERUP_HELP = {
     "Swap": "Swap any 2 side-by-side gems.",
@@ -79,12 +80,6 @@ class DeathMatch(FlowGame):
     title = "Bejeweled death match"
     roles = ("EC", "DMO")
     template_dir = "bejeweled_dm"
-    bot_levels = bot.LEVELS
-    bot_level_help = bot.LEVEL_HELP
-    # A claim race is decided by arrival, and a late counterclaim or pass is answered by the rules
-    # ("Bob already claimed 31", "the window has closed"), never by a version number; picks are
-    # independent sealed choices.
-    unversioned_actions = frozenset({"claim", "counterclaim", "pass", "pick"})
     stylesheets = ("css/bejeweled_dm.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/bejeweled_dm.js")
     rules_summary = (
@@ -157,8 +152,6 @@ class DeathMatch(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        from games.core.replaying import generic_description, seat_name
-
         data = event.get("data") or {}
         kind = event.get("kind")
 
@@ -213,8 +206,6 @@ class DeathMatch(FlowGame):
         return generic_description(event, state)
 
     def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
-        from games.core.replaying import round_marks
-
         return round_marks(events, {"started", "round_started", "pick_time_up"}, label="Round")
 
     def rules_examples(self) -> list[dict[str, Any]]:

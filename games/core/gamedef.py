@@ -329,6 +329,19 @@ class FlowGame(GameDefinition):
     flow: ClassVar[ModuleType]
     bot: ClassVar[ModuleType | None] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """What a game's modules already declare is not declared again: the action types its
+        flow judges unversioned (``UNVERSIONED_ACTIONS``) and its bot's levels with their help
+        (``BOT_LEVELS``, level -> help)."""
+        super().__init_subclass__(**kwargs)
+        flow, bot = cls.__dict__.get("flow"), cls.__dict__.get("bot")
+        if flow is not None and "unversioned_actions" not in cls.__dict__:
+            cls.unversioned_actions = frozenset(getattr(flow, "UNVERSIONED_ACTIONS", ()))
+        if bot is not None and "bot_levels" not in cls.__dict__:
+            levels = dict(getattr(bot, "BOT_LEVELS", {}))
+            cls.bot_levels = tuple(levels)
+            cls.bot_level_help = levels
+
     def setting_table(self) -> tuple[Setting, ...]:
         return with_auto_start(getattr(self.flow, "SETTINGS", self.settings))
 

@@ -13,17 +13,7 @@ from typing import Any
 
 from games.core.gamedef import GameDefinition, State, Viewer
 from games.core.models import Event, Match
-
-# The words every game's describe_event uses live in games.core.words (pure); named here too for
-# the games that import them from the replay.
-from games.core.words import (  # noqa: F401
-    Mark,
-    generic_description,
-    host_words,
-    humanize,
-    round_marks,
-    seat_name,
-)
+from games.core.words import Mark, host_words
 
 
 def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:

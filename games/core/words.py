@@ -53,6 +53,13 @@ def _fact(key: str, value: Any, state: State) -> str | None:
     return None
 
 
+def event_parts(event: dict[str, Any], state: State) -> tuple[str, dict[str, Any], str]:
+    """What a game's ``describe_event`` starts from: the event's kind, its data (as its viewer
+    may see it) and who did it, named as players know them."""
+    data = event.get("data") or {}
+    return str(event.get("kind", "")), data, seat_name(state, data.get("seat", event.get("seat")))
+
+
 def generic_description(event: dict[str, Any], state: State) -> str:
     """ "Ada: claimed (count 37)." from any event: who, what kind, the simple facts."""
     data = event.get("data") or {}

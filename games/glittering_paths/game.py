@@ -13,6 +13,7 @@ from typing import Any
 
 from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
+from games.core.words import event_parts, generic_description, round_marks, seat_name
 from games.glittering_paths import bot, engine, flow
 
 CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
@@ -54,9 +55,6 @@ class GlitteringPaths(FlowGame):
     title = "Glittering Paths"
     roles = ("EC", "DMO")
     template_dir = "glittering_paths"
-    bot_levels = tuple(bot.BOT_LEVELS)
-    bot_level_help = dict(bot.BOT_LEVELS)
-    unversioned_actions = flow.UNVERSIONED_ACTIONS
     clock_anchors = {"turn": ("turn_started",)}
     stylesheets = ("css/glittering_paths.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/glittering_paths.js")
@@ -142,11 +140,7 @@ class GlitteringPaths(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        from games.core.replaying import generic_description, seat_name
-
-        data = event.get("data") or {}
-        kind = event.get("kind")
-        who = seat_name(state, data.get("seat", event.get("seat")))
+        kind, data, who = event_parts(event, state)
         text = ""
         if kind in ("started", "round_started"):
             return f"Round {data['round']} begins on a {data.get('shape', '')} board."
@@ -187,8 +181,6 @@ class GlitteringPaths(FlowGame):
         return text.strip() or generic_description(event, state)
 
     def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
-        from games.core.replaying import round_marks
-
         return round_marks(events, {"started", "round_started"}, label="Round")
 
     def rules_examples(self) -> list[dict[str, Any]]:

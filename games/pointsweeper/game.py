@@ -8,6 +8,7 @@ from typing import Any
 
 from games.core.gamedef import FlowGame, State, Viewer
 from games.core.registry import register
+from games.core.words import event_parts, generic_description, round_marks, seat_name
 from games.pointsweeper import bot, engine, flow
 
 
@@ -18,9 +19,6 @@ class Pointsweeper(FlowGame):
     title = "Pointsweeper"
     roles = ("EC", "DMO")
     template_dir = "pointsweeper"
-    bot_levels = tuple(bot.BOT_LEVELS)
-    bot_level_help = dict(bot.BOT_LEVELS)
-    unversioned_actions = flow.UNVERSIONED_ACTIONS
     clock_anchors = {"turn": ("turn_started",)}
     stylesheets = ("css/pointsweeper.css",)
     scripts = ("js/grid.js", "js/pointsweeper.js")
@@ -50,11 +48,7 @@ class Pointsweeper(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        from games.core.replaying import generic_description, seat_name
-
-        data = event.get("data") or {}
-        kind = event.get("kind")
-        who = seat_name(state, data.get("seat", event.get("seat")))
+        kind, data, who = event_parts(event, state)
         text = ""
         if kind == "started":
             return f"Board 1: {seat_name(state, data.get('chooser'))} chooses who moves first."
@@ -106,8 +100,6 @@ class Pointsweeper(FlowGame):
         return text.strip() or generic_description(event, state)
 
     def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
-        from games.core.replaying import round_marks
-
         return round_marks(
             events, {"started"}, label="Board", key="board_no", following_key="next_board"
         )

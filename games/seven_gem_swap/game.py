@@ -15,6 +15,7 @@ from typing import Any
 
 from games.core.gamedef import ActionError, FlowGame, Outcome, SeatInfo, State, Viewer
 from games.core.registry import register
+from games.core.words import event_parts, generic_description, seat_name
 from games.seven_gem_swap import bot, engine, flow
 
 COLOUR_NAMES = engine.COLOUR_NAMES
@@ -151,9 +152,6 @@ class SevenGemSwap(FlowGame):
     max_seats = flow.MAX_SEATS
     roles = ()
     template_dir = "seven_gem_swap"
-    bot_levels = tuple(bot.BOT_LEVELS)
-    bot_level_help = dict(bot.BOT_LEVELS)
-    unversioned_actions = flow.UNVERSIONED_ACTIONS
     clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
     stylesheets = ("css/seven_gem_swap.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/seven_gem_swap.js")
@@ -237,11 +235,7 @@ class SevenGemSwap(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        from games.core.replaying import generic_description, seat_name
-
-        data = event.get("data") or {}
-        kind = event.get("kind")
-        who = seat_name(state, data.get("seat", event.get("seat")))
+        kind, data, who = event_parts(event, state)
         if kind == "started":
             return "The grid is revealed; the players bid for their colours."
         if kind == "bid_received":

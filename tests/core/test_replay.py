@@ -13,7 +13,8 @@ from games.core import services
 from games.core.gamedef import SeatInfo, Viewer
 from games.core.models import Match
 from games.core.registry import get_game, listed_games
-from games.core.replaying import generic_description, replay_step, round_marks
+from games.core.replaying import replay_step
+from games.core.words import generic_description, round_marks
 
 pytestmark = pytest.mark.django_db
 
