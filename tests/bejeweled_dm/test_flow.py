@@ -17,6 +17,7 @@ import pytest
 
 from games.bejeweled_dm import engine, flow
 from games.core.gamedef import ActionError, SeatInfo, State, Viewer
+from tests import flows
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Ada"), SeatInfo(1, "DMO", "Bob")]
@@ -46,11 +47,7 @@ def act(state: State, seat: int, when: float = 0, **action: Any) -> State:
 
 
 def refused(state: State, seat: int, when: float = 0, **action: Any) -> ActionError:
-    before = copy.deepcopy(state)
-    with pytest.raises(ActionError) as error:
-        flow.act(state, seat, action, at(when))
-    assert state == before  # a refusal changes nothing
-    return error.value
+    return flows.refused(flow.act, state, seat, action, at(when))
 
 
 def proving(prover: int = EC, count: int = 5) -> State:

@@ -13,6 +13,7 @@ import pytest
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.glittering_paths import engine, flow
+from tests import flows
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Rita"), SeatInfo(1, "DMO", "Sam")]
@@ -45,11 +46,7 @@ def act(state: dict, seat: int, action: dict, seconds: float = 1) -> Outcome:
 
 
 def refused(state: dict, seat: int, action: dict, seconds: float = 1) -> ActionError:
-    before = copy.deepcopy(state)
-    with pytest.raises(ActionError) as caught:
-        flow.act(state, seat, action, at(seconds))
-    assert state == before
-    return caught.value
+    return flows.refused(flow.act, state, seat, action, at(seconds))
 
 
 def best(state: dict, seat: int) -> list[str]:

@@ -14,6 +14,7 @@ import pytest
 from games.core.contract import settled
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.pointsweeper import engine, flow
+from tests import flows
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Ann"), SeatInfo(1, "DMO", "Bob")]
@@ -75,12 +76,7 @@ def open_scouts(state: dict) -> dict:
 
 
 def refused(state: dict, seat: int, action: dict, code: str, now: datetime = T0) -> ActionError:
-    before = copy.deepcopy(state)
-    with pytest.raises(ActionError) as caught:
-        flow.act(state, seat, action, now)
-    assert caught.value.code == code
-    assert state == before
-    return caught.value
+    return flows.refused(flow.act, state, seat, action, now, code)
 
 
 # --- settings and start --------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.seven_gem_swap import engine, flow
+from tests import flows
 
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
@@ -41,12 +42,7 @@ def bid(state: dict, seat: int, points: int, colours: str, now: datetime = T0) -
 
 
 def refused(state: dict, seat: int, action: dict, code: str, now: datetime = T0) -> ActionError:
-    before = copy.deepcopy(state)
-    with pytest.raises(ActionError) as info:
-        flow.act(state, seat, action, now)
-    assert info.value.code == code, info.value.message
-    assert state == before
-    return info.value
+    return flows.refused(flow.act, state, seat, action, now, code)
 
 
 def in_rounds(n: int = 2, **settings: Any) -> dict[str, Any]:
