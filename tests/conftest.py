@@ -73,19 +73,31 @@ def clock(monkeypatch):
 
 
 @pytest.fixture
-def tally_match(make_user):
-    """A started fixture-game match: (match, seat 0 user, seat 1 user, host)."""
+def seated_match(make_user):
+    """A match of ``game_key`` made by "hostess", each named player in a seat in order (seats
+    take the game's roles): (match, [users], host). A full match starts by itself."""
     from games.core import services
+    from games.core.models import Match
+    from games.core.registry import get_game
 
-    host = make_user("hostess")
-    ada, bob = make_user("ada"), make_user("bob")
-    match = services.create_match(
-        host=host, game_key="fixture-tally", title="t", settings={}, roles=["EC", "DMO"]
-    )
-    seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
-    match.refresh_from_db()
+    def make(game_key: str, *names: str, settings: dict | None = None, title: str = "t"):
+        host = make_user("hostess")
+        users = [make_user(name) for name in names]
+        roles = [*get_game(game_key).roles, *[""] * len(names)][: len(names)]
+        match = services.create_match(
+            host=host, game_key=game_key, title=title, settings=settings or {}, roles=roles
+        )
+        for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+            services.take_seat(match, user, seat.invite_token)
+        return Match.objects.with_seats().get(pk=match.pk), users, host
+
+    return make
+
+
+@pytest.fixture
+def tally_match(seated_match):
+    """A started fixture-game match: (match, seat 0 user, seat 1 user, host)."""
+    match, (ada, bob), host = seated_match("fixture-tally", "ada", "bob")
     return match, ada, bob, host
 
 

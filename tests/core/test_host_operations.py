@@ -26,19 +26,10 @@ def fresh(match: Match) -> Match:
 
 
 @pytest.fixture
-def seven(make_user):
+def seven(seated_match):
     """A Seven Gem Swap match of two players in round 1: (match, users, host)."""
-    host = make_user("hostess")
-    users = [make_user("ada"), make_user("bob")]
-    match = services.create_match(
-        host=host,
-        game_key="seven-gem-swap",
-        title="Seven",
-        settings={"bid_seconds": 120, "round_seconds": 120},
-        roles=["", ""],
-    )
-    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+    settings = {"bid_seconds": 120, "round_seconds": 120}
+    match, users, host = seated_match("seven-gem-swap", "ada", "bob", settings=settings)
     for seat, user in enumerate(users):
         colours = sgs_engine.COLOURS[seat:] + sgs_engine.COLOURS[:seat]
         services.submit_action(match, user, {"type": "bid", "bid": -seat, "colours": colours[:3]})
@@ -48,15 +39,9 @@ def seven(make_user):
 
 
 @pytest.fixture
-def sweeper(make_user):
+def sweeper(seated_match):
     """A Pointsweeper match in play, Ada to move: (match, ada, bob, host)."""
-    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
-        host=host, game_key="pointsweeper", title="ps", settings={}, roles=["EC", "DMO"]
-    )
-    seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    match, (ada, bob), host = seated_match("pointsweeper", "ada", "bob")
     services.submit_action(match, bob, {"type": "choose_order", "first": False})
     match = fresh(match)
     assert match.state["turn"] == 0
@@ -177,16 +162,10 @@ def test_only_the_host_may_operate(clock, seven, make_user):
 
 
 @pytest.fixture
-def paths(make_user):
+def paths(seated_match):
     """A Glittering Paths match in its first round: (match, ada, bob, host)."""
-    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
-        host=host, game_key="glittering-paths", title="gp", settings={}, roles=["EC", "DMO"]
-    )
-    seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
-    return fresh(match), ada, bob, host
+    match, (ada, bob), host = seated_match("glittering-paths", "ada", "bob")
+    return match, ada, bob, host
 
 
 def test_a_round_ended_during_a_pause_gets_its_whole_interval_after_the_resume(clock, paths):
@@ -369,14 +348,8 @@ def test_an_abort_gives_back_the_premoves_of_the_round_that_never_ran(clock, sev
     assert LedgerEntry.balance(ada)["garnets"] == 5
 
 
-def test_a_tie_for_elimination_candidate_is_settled_from_the_page(client, clock, make_user):
-    host = make_user("hostess")
-    players = [make_user(name) for name in ("ada", "bob", "cy")]
-    match = services.create_match(
-        host=host, game_key="seven-gem-swap", title="Tie", settings={}, roles=["", "", ""]
-    )
-    for user, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+def test_a_tie_for_elimination_candidate_is_settled_from_the_page(client, clock, seated_match):
+    match, _, host = seated_match("seven-gem-swap", "ada", "bob", "cy")
     services.host_adjudicate(match, host, {"winner": 0})
     page = page_of(client, fresh(match), host)
     assert "Settle the result" in page
