@@ -13,11 +13,13 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
+from games.core import clock
 from games.core.gamedef import Viewer
 from games.core.models import Event, Match
 from games.core.rendering import audience_frames
@@ -59,11 +61,49 @@ def announce(match: Match, event: Event) -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            async_to_sync(send_messages)(messages)
+            if async_to_sync(send_messages)(messages):
+                mark_sent(match.pk, {event.version})
         else:  # called from code running inside an event loop's thread: hand it to that loop
-            loop.create_task(send_messages(messages))
-    except Exception:  # a lost broadcast is healed by the viewers' pings
+            loop.create_task(_send_and_mark(match.pk, {event.version}, messages))
+    except Exception:  # a lost broadcast is sent again by the scheduler (heal_unsent)
         log.exception("broadcast of match %s v%s failed", match.pk, event.version)
+
+
+async def _send_and_mark(match_pk: int, versions: set[int], messages: list) -> None:
+    if await send_messages(messages):
+        await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, versions)
+
+
+def mark_sent(match_pk: int, versions: set[int]) -> None:
+    """The frames of these versions reached the channel layer: nothing left to heal."""
+    unsent = Event.objects.filter(match_id=match_pk, version__in=sorted(versions), sent_at=None)
+    unsent.update(sent_at=clock.now())
+
+
+HEAL_AFTER = timedelta(seconds=2)
+HEAL_WITHIN = timedelta(minutes=10)
+HEAL_BATCH = 50
+
+
+def heal_unsent(now: datetime | None = None) -> int:
+    """Send again the events committed but never sent (their worker died right after the ack,
+    or the layer was down): a viewer on another worker would otherwise wait for its next ping
+    or the next event. Run by the scheduler; returns how many events it sent. A viewer that
+    holds a version already ignores it, so a second send does no harm."""
+    now = now or clock.now()
+    due = Event.objects.filter(
+        sent_at=None, created_at__lte=now - HEAL_AFTER, created_at__gte=now - HEAL_WITHIN
+    ).order_by("match_id", "version")[:HEAL_BATCH]
+    by_match: dict[int, list[Event]] = {}
+    for event in due:
+        by_match.setdefault(event.match_id, []).append(event)
+    healed = 0
+    for match in Match.objects.filter(pk__in=list(by_match)).with_seats():
+        events = by_match[match.pk]
+        if async_to_sync(send_messages)(render([(match, event) for event in events])):
+            mark_sent(match.pk, {event.version for event in events})
+            healed += len(events)
+    return healed
 
 
 def render(announcements: list[Announcement]) -> list[tuple[str, dict]]:
@@ -123,7 +163,9 @@ async def send(announcements: list[Announcement]) -> None:
         turn = _in_order.setdefault(match_pk, asyncio.Condition())
         async with turn:
             await _wait_for_earlier(turn, match_pk, min(mine))
-            await send_messages(messages)
+            sent = await send_messages(messages)
+        if sent:
+            await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
@@ -162,13 +204,14 @@ async def _sent(match_pk: int, versions: set[int]) -> None:
 SEND_ATTEMPTS = 3
 
 
-async def send_messages(messages: list[tuple[str, dict]]) -> None:
+async def send_messages(messages: list[tuple[str, dict]]) -> bool:
     """Send each frame to its group, retrying a send the layer failed (a lost Redis connection
-    is reopened on the next try). A frame still lost is healed by the viewers' pings, whose
-    pongs carry the current version."""
+    is reopened on the next try); whether every frame went. A frame still lost is healed by
+    the scheduler's heal_unsent and the viewers' pings, whose pongs carry the version."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return True
+    all_sent = True
     for group, message in messages:
         for attempt in range(1, SEND_ATTEMPTS + 1):
             try:
@@ -176,6 +219,8 @@ async def send_messages(messages: list[tuple[str, dict]]) -> None:
                 break
             except Exception:
                 if attempt == SEND_ATTEMPTS:
+                    all_sent = False
                     log.exception("frame v%s to %s lost", message.get("version"), group)
                 else:
                     await asyncio.sleep(0.05 * attempt)
+    return all_sent

@@ -265,6 +265,9 @@ class Event(models.Model):
     state = models.JSONField(default=dict)
     informational = models.BooleanField(default=False)
     created_at = models.DateTimeField()
+    # When its frames reached the channel layer. An event still unsent a moment after it was
+    # committed (its worker died right after the ack) is sent again by the scheduler.
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "version"]
@@ -275,6 +278,11 @@ class Event(models.Model):
                 condition=models.Q(client_action_id__isnull=False),
                 name="one_event_per_client_action",
             ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["created_at"], name="event_unsent", condition=models.Q(sent_at=None)
+            )
         ]
 
     def __str__(self) -> str:

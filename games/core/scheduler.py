@@ -9,7 +9,7 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games.core import clock, registry, services
+from games.core import broadcast, clock, registry, services
 
 log = logging.getLogger(__name__)
 
@@ -17,8 +17,10 @@ MIN_SLEEP_SECONDS = 0.02
 
 
 def tick() -> float:
-    """Fire what is due; return how long to sleep before the next tick."""
+    """Fire what is due, send again what a dead worker never sent; return how long to sleep
+    before the next tick."""
     services.fire_due_deadlines()
+    broadcast.heal_unsent()
     poll = settings.SCHEDULER_POLL_SECONDS
     upcoming = services.next_deadline_at()
     if upcoming is None:

@@ -91,3 +91,38 @@ async def test_a_cancelled_send_holds_back_nothing(layer, monkeypatch):
     await asyncio.wait_for(broadcast.send(fourth), 10)
     await asyncio.wait_for(broadcast.send(announced(6)), 10)
     assert layer.sent == [4, 6]
+
+
+@pytest.mark.django_db
+def test_an_event_sent_is_marked_and_one_never_sent_is_sent_again_by_the_scheduler(
+    clock, tally_match, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games.core import services
+    from games.core.gamedef import Viewer
+    from games.core.models import Event
+
+    match, ada, bob, _ = tally_match
+    Event.objects.filter(match=match).update(sent_at=clock.current)  # the seats' events went
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = services.submit_action(match, ada, {"type": "add", "amount": 1})
+    assert Event.objects.get(match=match, version=sent.version).sent_at is not None
+    # A worker that dies right after its ack: the event is committed, its frames never sent.
+    with monkeypatch.context() as patched, django_capture_on_commit_callbacks(execute=True):
+        patched.setattr(broadcast, "announce", lambda match, event: None)
+        lost = services.submit_action(match, bob, {"type": "add", "amount": 1})
+    assert Event.objects.get(match=match, version=lost.version).sent_at is None
+    sent_again: list[tuple[str, dict]] = []
+
+    async def record(messages: list[tuple[str, dict]]) -> bool:
+        sent_again.extend(messages)
+        return True
+
+    monkeypatch.setattr(broadcast, "send_messages", record)
+    assert broadcast.heal_unsent() == 0  # not yet: its own worker may still be sending it
+    clock.advance(3)
+    assert broadcast.heal_unsent() == 1
+    spectators = broadcast.group_name(match.pk, Viewer.spectator())
+    frames = [message for group, message in sent_again if group == spectators]
+    assert [(f["type"], f["version"]) for f in frames] == [("match.frame", lost.version)]
+    assert Event.objects.get(match=match, version=lost.version).sent_at is not None
+    assert broadcast.heal_unsent() == 0
