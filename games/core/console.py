@@ -45,7 +45,9 @@ OPERATIONS: dict[str, HostOperation] = {
 def award_consequence(seats: list[SeatInfo], award: dict[str, Any]) -> str:
     """What an award does to the others, in words: "Alice (EC) loses the match."."""
     winner = award.get("winner")
-    if not isinstance(winner, int) or award.get("scope", "match") != "match":
+    if not isinstance(winner, int):
+        return ""  # a decision of the game's own: its label says it all
+    if award.get("scope", "match") != "match":
         return "The match goes on."
     losers = [seat for seat in seats if seat.index != winner]
     if len(losers) == 1:
@@ -60,7 +62,8 @@ def _choices(match: Match, state: dict[str, Any]) -> list[dict[str, str]]:
     choices = []
     for value, label in match.game.award_choices(state, seats):
         consequence = award_consequence(seats, json.loads(value))
-        choices.append({"value": value, "label": label, "confirm": f"{label}? {consequence}"})
+        confirm = f"{label}? {consequence}" if consequence else f"{label}?"
+        choices.append({"value": value, "label": label, "confirm": confirm})
     return choices
 
 

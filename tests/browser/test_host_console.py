@@ -188,3 +188,30 @@ def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, make
     expect(before).to_have_attribute("aria-pressed", "true")
     host.locator(".sgs-host-play").click()
     assert errors == []
+
+
+def test_the_host_settles_a_tied_elimination_candidate_from_the_page(login_context, make_user):
+    host_user = make_user("hostess")
+    players = [make_user(name) for name in ("ada", "bob", "cy")]
+    match = services.create_match(
+        host=host_user, game_key="seven-gem-swap", title="Tie", settings={}, roles=["", "", ""]
+    )
+    for user, seat in zip(players, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.host_adjudicate(match, host_user, {"winner": 0})  # Bob and Cy tie for last
+    host, bob = login_context("hostess"), login_context("bob")
+    asked: list[str] = []
+    answer_dialogs(host, asked)
+    for page in (host, bob):
+        page.goto(match.get_absolute_url())
+        expect(page.locator("#connection")).to_have_text("connected")
+    form = host.locator("#host-panel .host-award-form")
+    form.locator("select[name=award]").select_option(
+        label="Seat 3: Cy is the Elimination Candidate"
+    )
+    form.locator("input[name=reason]").fill("Cy bid later")
+    form.locator("button").click()
+    assert asked == ["Seat 3: Cy is the Elimination Candidate?"]
+    expect(bob.locator("#match-result")).to_contain_text("The host named Cy")
+    match.refresh_from_db()
+    assert match.result["elimination_candidate"] == 2
