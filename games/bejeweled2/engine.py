@@ -593,11 +593,11 @@ def _play(g: list[str], i: int, j: int, rng: random.Random | None, record: bool)
     play = _Play(g, rng, record)
     x, y = g[i], g[j]
     if HYPERCUBE in (x, y):
-        # The page shows the two pieces swapped; both go in the hypercube's removal.
-        if record:
-            play.shown.update({i: y, j: x})
+        # The swap is made first, like any swap; only then does the hypercube fire, from the cell
+        # it moved into, at the piece now in the cell it left (a power gem explodes there).
+        g[i], g[j] = y, x
         play.step("swap", cells=[_NAMES[i], _NAMES[j]])
-        cube, other = (i, j) if x == HYPERCUBE else (j, i)
+        cube, other = (j, i) if x == HYPERCUBE else (i, j)
         target = g[other]
         if target == HYPERCUBE:
             hit = [i, j]

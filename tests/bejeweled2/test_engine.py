@@ -217,6 +217,35 @@ def test_a_hypercube_destroys_every_gem_of_the_colour_it_is_swapped_with() -> No
     assert (turn.score, turn.removed) == (80, 8)
 
 
+def test_a_power_gem_swapped_with_a_hypercube_explodes_where_it_stands_after_the_swap() -> None:
+    # The red power gem moves from B8 to A8; its blast is around A8 (A7, B7), not around B8,
+    # so C7 and C8 stay.
+    turn = swap(board("YWB.....", "OPGB....", "HrWRB..."), "A8", "B8", None)
+    assert removals(turn) == [("hypercube", ["A8", "B8", "D8"]), ("blast", ["A7", "B7"])]
+    assert bottom(turn.board, 3) == ("..B.....", "..G.....", "YWWBB...")
+    assert (turn.score, turn.removed) == (50, 5)
+
+
+def test_a_power_gem_moved_up_by_a_hypercube_blasts_around_its_new_cell() -> None:
+    # The power gem goes up from B7 to B6: its blast takes the row above and beside B6, and
+    # leaves row 8 (which a blast around B7 would have reached) standing.
+    b0 = board("WBOY....", "YHGB....", "OrWP....", "BWRY....")
+    turn = swap(b0, "B6", "B7", None)
+    assert removals(turn) == [
+        ("hypercube", ["B6", "B7", "C8"]),
+        ("blast", ["A5", "B5", "C5", "A6", "C6", "A7", "C7"]),
+    ]
+    assert bottom(turn.board, 1) == ("BW.Y....",)
+    assert (turn.score, turn.removed) == (100, 10)
+
+
+def test_the_hypercube_fires_from_the_cell_it_moved_into() -> None:
+    turn = swap(board("RH......"), "A8", "B8", None)
+    fired = next(s for s in turn.steps if s["kind"] == "hypercube")
+    assert (fired["cell"], fired["target"]) == ("A8", "R")
+    assert removals(turn) == [("hypercube", ["A8", "B8"])]
+
+
 def test_two_hypercubes_swapped_destroy_each_other_only() -> None:
     turn = swap(board("GB......", "HHRGB..."), "B8", "A8", None)
     assert bottom(turn.board, 2) == (EMPTY_ROW, "GBRGB...")
@@ -612,6 +641,7 @@ def ref_swap(text: str, a: str, b: str) -> tuple[str, int, int]:
     depth = 1
     arrived: set = set()
     if "H" in (grid[pa], grid[pb]):
+        grid[pa], grid[pb] = grid[pb], grid[pa]  # the swap is made before the hypercube fires
         cube, other = (pa, pb) if grid[pa] == "H" else (pb, pa)
         t = grid[other]
         if t == "H":
