@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "games.glittering_paths",
     "games.pointsweeper",
     "games.seven_gem_swap",
+    "games.notifications",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,45 @@
+"""The kinds of notification: the events that need a person who is not watching the page.
+
+Pure (standard library only): the decisions, the preferences page and the models all read the
+kinds from here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# A player's kinds.
+MATCH_STARTED: Final = "match_started"
+YOUR_TURN: Final = "your_turn"
+SUBMISSION_MISSING: Final = "submission_missing"
+NOMINATED: Final = "nominated"
+ROUND_RESULT: Final = "round_result"
+ELIMINATED_OR_SAVED: Final = "eliminated_or_saved"
+EPISODE_STARTS: Final = "episode_starts"
+# The host's kinds.
+SUBMISSIONS_MISSED: Final = "submissions_missed"
+TIE_TO_SETTLE: Final = "tie_to_settle"
+NOMINATION_NOT_MADE: Final = "nomination_not_made"
+
+PLAYER_KINDS: Final = {
+    MATCH_STARTED: "A match or round starts",
+    YOUR_TURN: "It is your turn",
+    SUBMISSION_MISSING: "Your move or sealed submission is still missing before a deadline",
+    NOMINATED: "You were nominated",
+    ROUND_RESULT: "A round's or match's result",
+    ELIMINATED_OR_SAVED: "You were eliminated or saved",
+    EPISODE_STARTS: "The season's next episode starts",
+}
+HOST_KINDS: Final = {
+    SUBMISSIONS_MISSED: "A deadline passed with submissions missing",
+    TIE_TO_SETTLE: "A tie to settle",
+    NOMINATION_NOT_MADE: "A nomination was not made in time",
+}
+KINDS: Final = {**PLAYER_KINDS, **HOST_KINDS}
+
+# Where a notification goes. The in-site list and email are each player's to choose per kind;
+# the season webhook is the host's (it only ever carries a notification's public text).
+SITE: Final = "site"
+EMAIL: Final = "email"
+WEBHOOK: Final = "webhook"
+PLAYER_CHANNELS: Final = {SITE: "On this site", EMAIL: "By email"}

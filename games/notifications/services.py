@@ -1,0 +1,105 @@
+"""Writing notifications: the one place rows for the in-site list, mails and webhook posts are
+made. Always inside the caller's transaction, so a notification exists exactly when what
+caused it was committed; the scheduler process delivers them afterwards (delivery.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from games.core import clock
+from games.core.models import Match, Season
+from games.notifications import kinds
+from games.notifications.models import Delivery, Notification, OptOut, SeasonWebhook
+
+MAX_TEXT = 300
+
+
+def notify(
+    *,
+    users: Iterable[Any],
+    kind: str,
+    text: str,
+    url: str,
+    match: Match | None = None,
+    season: Season | None = None,
+    public_text: str | None = None,
+    now: datetime | None = None,
+) -> list[Notification]:
+    """Tell ``users`` that ``text`` (theirs to read; ``url`` is where to act, a site path).
+
+    Each user gets an in-site notification and a mail, as their preferences for ``kind`` say.
+    ``public_text``, when given, is what anyone may read about it: the season's webhook (of
+    ``season``, else ``match``'s) posts it once, if the host let ``kind`` through. Without it
+    nothing goes to the webhook, so private words never leave for a chat channel. Call it in
+    the transaction of what caused it; returns the notifications written."""
+    if kind not in kinds.KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    text = _clean(text)
+    if not text:
+        raise ValueError("a notification says something")
+    now = now or clock.now()
+    season = season or (match.season if match is not None else None)
+    people = list({user.pk: user for user in users if getattr(user, "pk", None)}.values())
+    off = (
+        set(
+            OptOut.objects.filter(user__in=[u.pk for u in people], kind=kind).values_list(
+                "user_id", "channel"
+            )
+        )
+        if people
+        else set()
+    )
+    written = Notification.objects.bulk_create(
+        [
+            Notification(
+                user=user,
+                kind=kind,
+                text=text,
+                url=url[:300],
+                match=match,
+                season=season,
+                in_site=(user.pk, kinds.SITE) not in off,
+                created_at=now,
+            )
+            for user in people
+        ]
+    )
+    mails = [
+        Delivery(
+            channel=Delivery.Channel.EMAIL,
+            kind=kind,
+            notification=note,
+            url=note.url,
+            destination=note.user.email,
+            due_at=now,
+            created_at=now,
+        )
+        for note in written
+        if note.user.email and (note.user.pk, kinds.EMAIL) not in off
+    ]
+    Delivery.objects.bulk_create(mails)
+    if public_text and season is not None:
+        _post_to_webhook(season, kind, _clean(public_text), url, now)
+    return written
+
+
+def _post_to_webhook(season: Season, kind: str, public_text: str, url: str, now: datetime) -> None:
+    hook = SeasonWebhook.objects.filter(season=season).first()
+    if hook is None or not hook.posts(kind) or not public_text:
+        return
+    Delivery.objects.create(
+        channel=Delivery.Channel.WEBHOOK,
+        kind=kind,
+        season=season,
+        public_text=public_text,
+        url=url[:300],
+        destination=hook.url,
+        due_at=now,
+        created_at=now,
+    )
+
+
+def _clean(text: str | None) -> str:
+    return " ".join(str(text or "").split())[:MAX_TEXT]
