@@ -16,6 +16,18 @@ from games.core.models import Event, Match
 from games.core.words import Mark, host_words
 
 
+def state_at(match: Match, version: int) -> State:
+    """The match's state just after the event of ``version`` (``{}`` before the first event).
+    Every reader of a past version (replay, resync, export, analysis, host corrections) asks
+    here; the current state is ``match.state``."""
+    if version >= match.version:
+        return match.state
+    if version <= 0:
+        return {}
+    row = Event.objects.filter(match=match, version=version).values_list("state", flat=True)
+    return row.first() or {}
+
+
 def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:
     """``event`` in one sentence: a host operation in the core's words, anything else in the
     game's (with the host's reason after it when the host decided it)."""
