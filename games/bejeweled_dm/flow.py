@@ -24,7 +24,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.bejeweled_dm import engine
+from games.bejeweled_dm import bot, engine
 from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
@@ -913,6 +913,34 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     outcome = end_round(state, winner, "adjudicated", now, kind="adjudicated")
     outcome.public["scope"] = "round"
     return outcome
+
+
+# --- the optimum of each played round, found by the exact solver after the round --------------
+
+
+def analysis_job(state: State) -> dict[str, Any] | None:
+    """The first played round whose optimum is not yet known: its board and offer."""
+    for entry in state.get("history", []):
+        if "optimum" not in entry and "start_board" in entry:
+            return {"round": entry["round"], "board": entry["start_board"], "offer": entry["offer"]}
+    return None
+
+
+def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
+    """The round's best count and a proof of it, with its steps to animate (slow: the solver)."""
+    return bot.analysed_round(job["board"], job["offer"])
+
+
+def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
+    """The optimum kept with its round (and the last round's animation), public to all."""
+    new = copy_json(state)
+    for entry in new["history"]:
+        if entry["round"] == job["round"]:
+            entry["optimum"] = {"count": result["count"], "proof": result["proof"]}
+    if new.get("last") and new["last"]["round"] == job["round"]:
+        new["last"]["optimum"] = result
+    public = {"round": job["round"], "count": result["count"], "proof": result["proof"]}
+    return Outcome(state=new, kind="optimum_found", public=public)
 
 
 ACTIONS = {

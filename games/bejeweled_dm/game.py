@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.bejeweled_dm import bot, engine, flow, solver
-from games.core.flowkit import copy_json
-from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import FlowGame, SeatInfo, State, Viewer
 from games.core.registry import register
 from games.core.words import generic_description, round_marks, seat_name
 
@@ -91,31 +90,6 @@ class DeathMatch(FlowGame):
 
     def warm_up(self) -> None:
         solver.warm_up()
-
-    # --- the optimum of each played round, found by the exact solver after the round ----------
-
-    def analysis_job(self, state: State) -> dict[str, Any] | None:
-        for entry in state.get("history", []):
-            if "optimum" not in entry and "start_board" in entry:
-                return {
-                    "round": entry["round"],
-                    "board": entry["start_board"],
-                    "offer": entry["offer"],
-                }
-        return None
-
-    def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
-        return bot.analysed_round(job["board"], job["offer"])
-
-    def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-        new = copy_json(state)
-        for entry in new["history"]:
-            if entry["round"] == job["round"]:
-                entry["optimum"] = {"count": result["count"], "proof": result["proof"]}
-        if new.get("last") and new["last"]["round"] == job["round"]:
-            new["last"]["optimum"] = result
-        public = {"round": job["round"], "count": result["count"], "proof": result["proof"]}
-        return Outcome(state=new, kind="optimum_found", public=public)
 
     # --- what a viewer sees --------------------------------------------------------------------
 

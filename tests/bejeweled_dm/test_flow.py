@@ -450,6 +450,36 @@ def test_there_is_no_round_to_award_while_picking():
     assert error.value.code == "no_round"
 
 
+# --- the analysis after the round -------------------------------------------------------------
+
+
+def test_a_played_round_waits_for_its_optimum_found_from_its_own_board_and_offer():
+    state = picking()
+    job = flow.analysis_job(state)
+    assert job == {"round": 1, "board": ROW_BOARD, "offer": OFFER}
+    result = flow.run_analysis(json.loads(json.dumps(job)))
+    assert result["count"] >= 5  # the round's own proof removed 5
+    assert engine.resolve(ROW_BOARD, result["proof"]).removed == result["count"]
+    assert result["steps"] == engine.resolve(ROW_BOARD, result["proof"]).steps
+
+
+def test_the_optimum_is_kept_with_its_round_for_every_viewer_and_asked_for_once():
+    assert flow.analysis_job(started()) is None  # no round played yet
+    state = picking()
+    job = flow.analysis_job(state)
+    result = flow.run_analysis(job)
+    outcome = flow.record_analysis(state, job, result)
+    best = {"count": result["count"], "proof": result["proof"]}
+    assert outcome.kind == "optimum_found"
+    assert outcome.public == {"round": 1, **best}
+    assert outcome.state["history"][0]["optimum"] == best
+    assert outcome.state["last"]["optimum"] == result
+    assert "optimum" not in state["history"][0]  # the state is not mutated
+    assert flow.analysis_job(outcome.state) is None
+    for viewer in (Viewer(seat=EC), Viewer.spectator()):
+        assert flow.view(outcome.state, viewer)["history"][0]["optimum"] == best
+
+
 # --- what each viewer sees ---------------------------------------------------------------------
 
 
