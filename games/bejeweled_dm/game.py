@@ -23,11 +23,11 @@ POWERUP_HELP = {
     "Refresh": "Replaces a gem; when removed, you get one more use of your starter.",
 }
 GEM_CLASSES = {
-    "R": "red",
-    "B": "blue",
-    "G": "green",
-    "Y": "yellow",
-    "P": "purple",
+    "R": "gem-red",
+    "B": "gem-blue",
+    "G": "gem-green",
+    "Y": "gem-yellow",
+    "P": "gem-purple",
     "#": "rock",
     ".": "hole",
 }

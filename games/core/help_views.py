@@ -20,6 +20,35 @@ def _listed_game(game_key: str) -> GameDefinition:
     return game
 
 
+GEMS = (
+    ("red", "square"),
+    ("orange", "hexagon, points top and bottom"),
+    ("yellow", "square turned 45 degrees"),
+    ("green", "rounded square"),
+    ("blue", "kite, point down"),
+    ("purple", "triangle, point up (Seven Gem Swap's violet)"),
+    ("white", "round"),
+    ("indigo", "pentagon (Seven Gem Swap's indigo, Glittering Paths' lapis)"),
+    ("garnet", "octagon (Glittering Paths' garnet)"),
+    ("aqua", "drop (Glittering Paths' aquamarine)"),
+)
+"""The site's gem set (static/css/gems.css): each colour's css name and its shape in words."""
+SPECIALS = (
+    ("power", "Power gem: a ring and a four-pointed star over a halo (every colour)"),
+    ("hypercube", "Hypercube: a rainbow ring round a dark crackling core"),
+    ("rock", "Rock: a grey cracked stone"),
+    ("bomb", "Bomb: a black ball with a lit fuse and its count"),
+    ("locked", "Locked cell: barred"),
+)
+CELL_SIZES = (30, 44, 64)
+
+
+def gem_gallery(request: HttpRequest) -> HttpResponse:
+    """Every gem and special of the site's gem set, at the sizes boards draw them, for review."""
+    context = {"gems": GEMS, "specials": SPECIALS, "sizes": CELL_SIZES}
+    return render(request, "core/gems.html", context)
+
+
 def rules_index(request: HttpRequest) -> HttpResponse:
     return render(request, "core/rules_index.html", {"games": listed_games()})
 

@@ -21,5 +21,6 @@ urlpatterns = [
     path("m/<str:public_id>/replay/", views.replay, name="replay"),
     path("m/<str:public_id>/export.json", views.export, name="export"),
     path("rules/", help_views.rules_index, name="rules_index"),
+    path("gems/", help_views.gem_gallery, name="gem_gallery"),
     path("rules/<str:game_key>/", help_views.rules, name="rules"),
 ]

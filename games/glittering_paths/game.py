@@ -18,6 +18,17 @@ from games.glittering_paths import bot, engine, flow
 
 CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
 COLOUR_OF_GEM = {gem: colour for colour, gems in engine.GEMS_OF.items() for gem in gems}
+GEM_CSS = {
+    "R": "gem-red",
+    "G": "gem-garnet",
+    "J": "gem-orange",
+    "S": "gem-blue",
+    "L": "gem-indigo",
+    "A": "gem-aqua",
+}
+"""Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
+garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
+pentagon, aquamarine the drop."""
 
 
 def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
@@ -33,7 +44,7 @@ def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | No
                 label, css = f"{cell}, empty", "gp-empty"
             else:
                 label = f"{cell}, {engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})"
-                css = f"gp-gem gp-{gem}"
+                css = f"gp-gem gp-{gem} {GEM_CSS[gem]}"
             row.append(
                 {
                     "cell": cell,

@@ -28,13 +28,24 @@ WON_BY = {
 }
 MAX_EXTEND_SECONDS = flow.MAX_SECONDS
 
+GEM_CSS = {
+    "R": "gem-red",
+    "O": "gem-orange",
+    "Y": "gem-yellow",
+    "G": "gem-green",
+    "B": "gem-blue",
+    "I": "gem-indigo",
+    "V": "gem-purple",
+}
+"""Each colour's gem in the site's one gem set (static/css/gems.css); violet is the purple
+triangle."""
 
 GEM_LOOKS: dict[str, dict[str, str]] = {
     **{
-        gem: {"css": f"sgs-{gem}", "text": gem, "name": f"{name} gem"}
+        gem: {"css": f"{GEM_CSS[gem]} sgs-{gem}", "text": gem, "name": f"{name} gem"}
         for gem, name in COLOUR_NAMES.items()
     },
-    engine.ROCK: {"css": "sgs-rock", "text": "", "name": "rock"},
+    engine.ROCK: {"css": "rock sgs-rock", "text": "", "name": "rock"},
 }
 """How each cell's content is drawn: its css class, the letter shown and the words read out
 ("C4, red gem"). The page's script draws any other grid (a preview, a step of a round) with the

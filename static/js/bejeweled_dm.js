@@ -11,7 +11,7 @@
   "use strict";
 
   const LETTERS = "ABCDEFGH";
-  const CLASSES = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", "#": "rock", ".": "hole" };
+  const CLASSES = { R: "gem-red", B: "gem-blue", G: "gem-green", Y: "gem-yellow", P: "gem-purple", "#": "rock", ".": "hole" };
   const NAMES = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", "#": "rock", ".": "empty" };
   const CAUSES = { match: "3 in a row", bend: "Bend", pick: "Pick", chain: "Chain", column: "Column", plus: "Plus" };
   const STARTER_CELLS = { Swap: 2, Rotate: 1, Pick: 2 };

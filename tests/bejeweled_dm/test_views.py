@@ -29,7 +29,7 @@ def live_match(clock, make_user):
 def grid_cells(html: str) -> list[str]:
     """The board's cells: buttons a keyboard can reach, named for screen readers."""
     return re.findall(
-        r'<button type="button" class="cell (?:red|blue|green|yellow|purple|rock)" '
+        r'<button type="button" class="cell (?:gem-(?:red|blue|green|yellow|purple)|rock)" '
         r'data-cell="(\w\d)" data-gem="[RBGYP#]" aria-label="\1, (?:red|blue|green|yellow|'
         r'purple|rock)"',
         html,

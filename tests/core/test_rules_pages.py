@@ -59,3 +59,18 @@ def test_the_walkthrough_lists_the_controls_and_links_the_rules():
     assert 'data-walkthrough="bejeweled-dm"' in html
     assert 'href="/rules/bejeweled-dm/"' in html
     assert html.count("<li>") == len(game.controls_help)
+
+
+def test_the_gem_gallery_shows_every_gem_of_the_set_and_each_picture_exists(client):
+    from pathlib import Path
+
+    from games.core.help_views import GEMS, SPECIALS
+
+    body = client.get("/gems/").content.decode()
+    pictures = Path(__file__).resolve().parents[2] / "static" / "gems"
+    for colour, _shape in GEMS:
+        assert f'class="cell gem-{colour}"' in body and f'class="cell gem-{colour} power"' in body
+        assert (pictures / f"{colour}.svg").exists()
+    for name in ("hypercube", "rock", "bomb", "locked", "power-glow", "power-spark"):
+        assert (pictures / f"{name}.svg").exists()
+    assert len(SPECIALS) == 5 and 'class="cell hypercube"' in body

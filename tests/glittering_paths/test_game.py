@@ -112,7 +112,7 @@ def test_the_view_carries_the_board_as_a_grid() -> None:
     assert grid["rows"][0][0] == {
         "cell": "A1",
         "text": "R",
-        "css": "gp-gem gp-R",
+        "css": "gp-gem gp-R gem-red",
         "label": "A1, ruby (red)",
         "marks": "",
     }
@@ -133,7 +133,7 @@ def test_the_cells_of_the_last_path_are_marked_on_the_board() -> None:
 def test_board_grid_labels_empty_cells() -> None:
     grid = board_grid("R.\n.S", name="x", caption="c")
     assert grid["rows"][0][1]["label"] == "B1, empty"
-    assert grid["rows"][1][1]["css"] == "gp-gem gp-S"
+    assert grid["rows"][1][1]["css"] == "gp-gem gp-S gem-blue"
 
 
 def test_the_view_adds_nothing_a_seat_may_not_know() -> None:

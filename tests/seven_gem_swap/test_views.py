@@ -41,7 +41,8 @@ def in_round(live_match):
 
 
 def grid_cells(html: str) -> list[str]:
-    return re.findall(r'class="cell sgs-(?:[ROYGBIV]|rock)[^"]*" data-cell="(\w\d+)"', html)
+    cell = r'class="cell [^"]*\bsgs-(?:[ROYGBIV]|rock)\b[^"]*" data-cell="(\w\d+)"'
+    return re.findall(cell, html)
 
 
 def test_the_bidding_page_shows_a_player_the_grid_and_the_bid_form(client, live_match):
