@@ -112,3 +112,15 @@ def live_worker(transactional_db):
     # pytest shows what a test printed only when it failed: the worker's log, for the reason.
     print(f"--- worker log ---\n{worker.log()[-8000:]}")
     worker.log_path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def seated_sockets(live_worker):
+    """``seated_sockets(match, players=("ec", "dmo"), json_only=True)``: an async context of
+    the players' sockets in seat order and a guest's, each past its first full view
+    (tests/live_server.py ``Seated``)."""
+    from functools import partial
+
+    from tests.live_server import seated_sockets
+
+    return partial(seated_sockets, live_worker.url)

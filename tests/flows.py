@@ -24,11 +24,12 @@ def refused(
     state: dict[str, Any],
     seat: int,
     action: dict[str, Any],
-    now: datetime = T0,
     code: str | None = None,
+    now: datetime = T0,
 ) -> ActionError:
     """``act`` refuses ``action`` from ``seat`` (with ``code`` when given) and leaves ``state``
-    as it was; the refusal, for its message."""
+    as it was; the refusal, for its message. A game's tests bind their flow's ``act`` once:
+    ``refused = partial(flows.refused, flow.act)``."""
     before = copy.deepcopy(state)
     with pytest.raises(ActionError) as caught:
         act(state, seat, action, now)

@@ -9,6 +9,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,45 @@ def seat_ada_and_bob(url: str, match: Any) -> Any:
     ada.post_form(seats[0].get_invite_url(), {})
     bob.post_form(seats[1].get_invite_url(), {})
     return ada
+
+
+@dataclass
+class Seated:
+    """A live match's seats on their sockets and a signed-out watcher's, each past its first
+    full view; ``clients`` (by username, "guest" for the watcher) fetch pages as they would."""
+
+    sockets: dict[int, Any]
+    watcher: Any
+    clients: dict[str, Any]
+
+    @property
+    def everyone(self) -> tuple[Any, ...]:
+        return (*self.sockets.values(), self.watcher)
+
+
+@asynccontextmanager
+async def seated_sockets(
+    url: str, match: Any, players: tuple[str, ...] = ("ec", "dmo"), *, json_only: bool = True
+) -> AsyncIterator[Seated]:
+    """Each of ``players`` signs in and opens the match's socket as seat 0, 1, ...; a guest
+    watches. Every socket has its full view before the test's first move."""
+    import asyncio
+
+    from games.core.client import ArenaClient
+
+    clients = {name: ArenaClient(url) for name in (*players, "guest")}
+    for name in players:
+        await asyncio.to_thread(clients[name].login, name, PASSWORD)
+    async with AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(
+                client.match_socket(match.public_id, json_only=json_only)
+            )
+            for client in clients.values()
+        ]
+        for socket_ in sockets:
+            await socket_.recv_until("full")
+        yield Seated(dict(enumerate(sockets[:-1])), sockets[-1], clients)
 
 
 async def step(actor: Any, action: dict[str, Any], *others: Any) -> int:

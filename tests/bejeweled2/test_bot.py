@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -11,14 +11,14 @@ from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
 from games.core.flowkit import due
 from games.core.gamedef import SeatInfo, Viewer
+from tests.flows import T0, at
 
-START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "player", "Robo", is_bot=True)]
 TICK = timedelta(seconds=0.5)
 
 
 def begin(mode: str, seed: int = 3, **settings):
-    return flow.start({"mode": mode, **settings}, SEATS, seed, START).state
+    return flow.start({"mode": mode, **settings}, SEATS, seed, T0).state
 
 
 def seen(state) -> dict:
@@ -28,7 +28,7 @@ def seen(state) -> dict:
 def play_out(state, level: str, max_ticks: int = 20_000):
     """Run the bot as the core would: every tick, fire a due clock, else ask the bot. Returns
     the last state, the result and the last event's public data."""
-    now = START
+    now = T0
     for _ in range(max_ticks):
         now += TICK
         runs_out = due(state, flow.CLOCK)
@@ -47,15 +47,15 @@ def play_out(state, level: str, max_ticks: int = 20_000):
 
 def test_the_bot_waits_its_pause_then_takes_the_hint() -> None:
     state = begin("classic")
-    assert bot.decide(seen(state), 0, "greedy", START + timedelta(seconds=1)) is None
-    action = bot.decide(seen(state), 0, "greedy", START + timedelta(seconds=2))
+    assert bot.decide(seen(state), 0, "greedy", at(1)) is None
+    action = bot.decide(seen(state), 0, "greedy", at(2))
     a, b = engine.best_move(state["board"])
     assert action == {"type": "swap", "a": a, "b": b}
 
 
 def test_the_random_bot_plays_a_legal_move_and_the_same_one_on_the_same_board() -> None:
     state = begin("classic")
-    later = START + timedelta(seconds=3)
+    later = at(3)
     action = bot.decide(seen(state), 0, "random", later)
     assert (action["a"], action["b"]) in engine.legal_moves(state["board"])
     assert action == bot.decide(seen(state), 0, "random", later)
@@ -63,20 +63,20 @@ def test_the_random_bot_plays_a_legal_move_and_the_same_one_on_the_same_board() 
 
 def test_a_relaxed_bot_waits_five_seconds() -> None:
     state = begin("classic")
-    assert bot.decide(seen(state), 0, "relaxed", START + timedelta(seconds=4.9)) is None
-    assert bot.decide(seen(state), 0, "relaxed", START + timedelta(seconds=5)) is not None
+    assert bot.decide(seen(state), 0, "relaxed", at(4.9)) is None
+    assert bot.decide(seen(state), 0, "relaxed", at(5)) is not None
 
 
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
-        bot.decide(seen(begin("classic")), 0, "grandmaster", START)
+        bot.decide(seen(begin("classic")), 0, "grandmaster", T0)
 
 
 def test_the_bot_ends_a_stuck_puzzle_and_does_nothing_once_it_is_over() -> None:
-    stuck = flow.act(begin("puzzle"), 0, {"type": "swap", "a": "F7", "b": "F8"}, START).state
-    assert bot.decide(seen(stuck), 0, "greedy", START) == {"type": "end"}
-    over = flow.act(stuck, 0, {"type": "end"}, START).state
-    assert bot.decide(seen(over), 0, "greedy", START + timedelta(hours=1)) is None
+    stuck = flow.act(begin("puzzle"), 0, {"type": "swap", "a": "F7", "b": "F8"}, T0).state
+    assert bot.decide(seen(stuck), 0, "greedy", T0) == {"type": "end"}
+    over = flow.act(stuck, 0, {"type": "end"}, T0).state
+    assert bot.decide(seen(over), 0, "greedy", T0 + timedelta(hours=1)) is None
 
 
 @pytest.mark.parametrize(("level", "seed"), [("greedy", 1), ("greedy", 4), ("random", 2)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import pytest
 
@@ -15,20 +15,16 @@ from games.core.contract import settled
 from games.core.flowkit import derived_seed
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from tests import flows
+from tests.flows import T0, at
 
-START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "player", "Ann")]
 SEED = 987_654_321_987
 # A stuck pattern with one legal move (C7-C8); with seed 0 the new gems leave it stuck again.
 NEARLY_STUCK = "\n".join(["PRYGBOWP", "YGBOWPRY", "BOWPRYGB"] * 2 + ["PRYGBOWP", "YYGOWPRY"])
 
 
-def at(seconds: float) -> datetime:
-    return START + timedelta(seconds=seconds)
-
-
 def begin(mode: str = "classic", seed: int = SEED, **settings):
-    return flow.start({"mode": mode, **settings}, SEATS, seed, START).state
+    return flow.start({"mode": mode, **settings}, SEATS, seed, T0).state
 
 
 def act(state, action: dict, seconds: float = 1.0):
@@ -40,8 +36,7 @@ def act(state, action: dict, seconds: float = 1.0):
     return outcome
 
 
-def refused(state, action: dict, code: str, seconds: float = 1.0, seat: int = 0) -> str:
-    return flows.refused(flow.act, state, seat, action, at(seconds), code).message
+refused = partial(flows.refused, flow.act)
 
 
 def first_move(state) -> dict:
@@ -73,7 +68,7 @@ def test_it_refuses_bad_settings(settings, message) -> None:
 def test_it_is_played_by_one_player() -> None:
     assert flow.MIN_SEATS == flow.MAX_SEATS == 1
     with pytest.raises(ValueError, match="one player"):
-        flow.start({}, [SeatInfo(0, "a", "Ann"), SeatInfo(1, "b", "Bo")], SEED, START)
+        flow.start({}, [SeatInfo(0, "a", "Ann"), SeatInfo(1, "b", "Bo")], SEED, T0)
 
 
 def test_a_classic_game_starts_on_a_new_board_from_the_match_seed() -> None:
@@ -132,12 +127,12 @@ def test_the_same_seed_replays_the_same_game() -> None:
     ],
 )
 def test_it_refuses_bad_actions_and_changes_nothing(action, code) -> None:
-    refused(begin(), action, code)
+    refused(begin(), 0, action, code)
 
 
 def test_it_refuses_a_seat_that_is_not_playing() -> None:
     state = begin()
-    refused(state, first_move(state), "not_your_game", seat=1)
+    refused(state, 1, first_move(state), "not_your_game")
 
 
 def test_a_hint_shows_the_best_immediate_move_until_the_next_swap() -> None:
@@ -177,7 +172,7 @@ def test_a_classic_game_ends_when_no_legal_move_remains() -> None:
     assert outcome.result["mode"] == "classic" and outcome.result["level"] == 1
     assert "no legal move" in outcome.result["summary"]
     assert outcome.state["phase"] == "over"
-    refused(outcome.state, {"type": "hint"}, "match_over")
+    refused(outcome.state, 0, {"type": "hint"}, "match_over")
 
 
 def test_an_endless_game_reshuffles_a_stuck_board_from_the_seed() -> None:
@@ -200,7 +195,7 @@ def test_the_player_may_end_the_game() -> None:
     assert outcome.result["winner"] == 0
     assert outcome.prizes == {0: {"garnets": 0, "tokens": 0}}
     assert "prizes" not in outcome.result
-    refused(outcome.state, {"type": "end"}, "match_over")
+    refused(outcome.state, 0, {"type": "end"}, "match_over")
 
 
 # --- Action --------------------------------------------------------------------------------------
@@ -248,9 +243,9 @@ def flow_rate(state) -> float:
 
 def test_a_swap_after_the_clock_ran_out_is_refused() -> None:
     state = begin("action")
-    message = refused(state, first_move(state), "time_up", seconds=60)
+    message = refused(state, 0, first_move(state), "time_up", now=at(60)).message
     assert "time is up" in message
-    refused(state, {"type": "hint"}, "time_up", seconds=61)
+    refused(state, 0, {"type": "hint"}, "time_up", now=at(61))
 
 
 def test_the_clock_firing_early_changes_nothing_and_on_time_ends_the_game() -> None:
@@ -318,12 +313,12 @@ def test_a_stuck_puzzle_fails_and_offers_restart_and_the_solution() -> None:
     state = outcome.state
     assert state["phase"] == "failed" and state["failures"] == 1
     assert flow.view(state, Viewer(seat=0))["actions"] == ["restart", "solution", "end"]
-    refused(state, {"type": "swap", "a": "D7", "b": "D8"}, "wrong_phase")
-    refused(state, {"type": "hint"}, "wrong_phase")
+    refused(state, 0, {"type": "swap", "a": "D7", "b": "D8"}, "wrong_phase")
+    refused(state, 0, {"type": "hint"}, "wrong_phase")
 
 
 def test_the_solution_is_refused_before_a_failure() -> None:
-    refused(begin("puzzle"), {"type": "solution"}, "no_failure_yet")
+    refused(begin("puzzle"), 0, {"type": "solution"}, "no_failure_yet")
 
 
 def test_after_a_failure_the_player_may_see_the_solution() -> None:

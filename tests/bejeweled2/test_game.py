@@ -4,7 +4,6 @@ draws (the grid, the level bar, the clock, the last move summed up). No database
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,18 +13,18 @@ from games.bejeweled2.puzzles import PUZZLES
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
+from tests.flows import T0, at
 
-NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "", "Ada")]
 
 
 def started(**settings):
-    return GAME.start(GAME.clean_settings(settings), SEATS, 11, NOW).state
+    return GAME.start(GAME.clean_settings(settings), SEATS, 11, T0).state
 
 
 def played(state, when: float = 1):
     a, b = engine.best_move(state["board"])
-    return GAME.act(state, 0, {"type": "swap", "a": a, "b": b}, NOW + timedelta(seconds=when))
+    return GAME.act(state, 0, {"type": "swap", "a": a, "b": b}, at(when))
 
 
 def test_it_is_registered_as_a_one_seat_game():
@@ -87,7 +86,7 @@ def test_a_spectator_sees_what_the_player_sees_but_never_the_seed():
 
 def test_the_action_clock_is_shown_with_its_deadline():
     view = GAME.view(started(mode="action"), Viewer(0))
-    assert view["deadline"] == (NOW + timedelta(seconds=60)).isoformat()
+    assert view["deadline"] == (at(60)).isoformat()
     assert view["clock"]["percent"] == 66
 
 
@@ -116,7 +115,7 @@ def test_only_the_player_is_given_the_idle_hint():
 def test_an_illegal_swap_is_refused():
     state = started()
     with pytest.raises(ActionError) as refused:
-        GAME.act(state, 0, {"type": "swap", "a": "A1", "b": "C1"}, NOW)
+        GAME.act(state, 0, {"type": "swap", "a": "A1", "b": "C1"}, T0)
     assert refused.value.code == "illegal_swap"
 
 

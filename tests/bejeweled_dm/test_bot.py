@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from games.bejeweled_dm import bot, engine, flow
 from games.bejeweled_dm.game import DEATH_MATCH
 from games.core.gamedef import SeatInfo, Viewer
+from tests.flows import T0, at
 
-START = datetime(2026, 1, 1, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Erin"), SeatInfo(1, "DMO", "Bot", is_bot=True)]
 SETTINGS = {
     "first_offer": "chosen",
@@ -28,7 +26,7 @@ SETTINGS = {
 
 @pytest.fixture
 def state():
-    return flow.start(SETTINGS, SEATS, seed=7, now=START).state
+    return flow.start(SETTINGS, SEATS, seed=7, now=T0).state
 
 
 def seen(state) -> dict:
@@ -40,10 +38,6 @@ def best(state) -> int:
     return engine.best_claim(state["board"], {"Swap"}, {"Bend"}, {"Plus"})[0]
 
 
-def after(seconds: float) -> datetime:
-    return START + timedelta(seconds=seconds)
-
-
 @pytest.mark.parametrize("level", bot.LEVELS)
 def test_every_level_is_described_for_the_host(level):
     assert DEATH_MATCH.bot_levels == bot.LEVELS
@@ -53,64 +47,64 @@ def test_every_level_is_described_for_the_host(level):
 def test_an_expert_thinks_like_a_human_before_claiming_the_optimum(state):
     thought = bot.thinking_seconds(seen(state), 1, bot.EXPERT, "claim")
     assert 45 <= thought <= 120
-    assert bot.decide(seen(state), 1, bot.EXPERT, after(44)) is None
-    assert bot.decide(seen(state), 1, bot.EXPERT, after(thought - 1)) is None
-    action = bot.decide(seen(state), 1, bot.EXPERT, after(thought))
+    assert bot.decide(seen(state), 1, bot.EXPERT, at(44)) is None
+    assert bot.decide(seen(state), 1, bot.EXPERT, at(thought - 1)) is None
+    action = bot.decide(seen(state), 1, bot.EXPERT, at(thought))
     assert action == {"type": "claim", "count": best(state)}
 
 
 def test_the_thinking_time_is_the_same_on_every_tick_and_differs_between_rounds(state):
     once = bot.thinking_seconds(seen(state), 1, bot.EXPERT, "claim")
     assert bot.thinking_seconds(seen(state), 1, bot.EXPERT, "claim") == once
-    other = flow.start(SETTINGS, SEATS, seed=8, now=START).state
+    other = flow.start(SETTINGS, SEATS, seed=8, now=T0).state
     assert bot.thinking_seconds(seen(other), 1, bot.EXPERT, "claim") != once
 
 
 def test_a_club_player_claims_four_fifths_of_the_optimum_after_a_minute_or_more(state):
-    assert bot.decide(seen(state), 1, bot.CLUB, after(59)) is None
-    action = bot.decide(seen(state), 1, bot.CLUB, after(150))
+    assert bot.decide(seen(state), 1, bot.CLUB, at(59)) is None
+    action = bot.decide(seen(state), 1, bot.CLUB, at(150))
     assert action == {"type": "claim", "count": max(1, best(state) * 4 // 5)}
 
 
 def test_a_beginner_claims_half_the_optimum_after_a_minute_and_a_half_or_more(state):
-    assert bot.decide(seen(state), 1, bot.BEGINNER, after(89)) is None
-    action = bot.decide(seen(state), 1, bot.BEGINNER, after(180))
+    assert bot.decide(seen(state), 1, bot.BEGINNER, at(89)) is None
+    action = bot.decide(seen(state), 1, bot.BEGINNER, at(180))
     assert action == {"type": "claim", "count": max(1, best(state) // 2)}
 
 
 def test_a_short_round_clock_shortens_the_thinking(state):
-    short = flow.start({**SETTINGS, "round_seconds": 30}, SEATS, seed=7, now=START).state
+    short = flow.start({**SETTINGS, "round_seconds": 30}, SEATS, seed=7, now=T0).state
     assert bot.thinking_seconds(seen(short), 1, bot.BEGINNER, "claim") <= 24
 
 
 def test_an_expert_counterclaims_the_optimum_after_a_few_seconds(state):
-    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, START).state
-    assert bot.decide(seen(claimed), 1, bot.EXPERT, after(3)) is None
-    action = bot.decide(seen(claimed), 1, bot.EXPERT, after(12))
+    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, T0).state
+    assert bot.decide(seen(claimed), 1, bot.EXPERT, at(3)) is None
+    action = bot.decide(seen(claimed), 1, bot.EXPERT, at(12))
     assert action == {"type": "counterclaim", "count": best(state)}
 
 
 def test_a_beginner_never_counterclaims(state):
-    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, START).state
-    assert bot.decide(seen(claimed), 1, bot.BEGINNER, after(12)) == {"type": "pass"}
+    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, T0).state
+    assert bot.decide(seen(claimed), 1, bot.BEGINNER, at(12)) == {"type": "pass"}
 
 
 def test_a_bot_passes_on_a_claim_it_cannot_beat(state):
-    claimed = flow.claim(state, 0, {"type": "claim", "count": 56}, START).state
-    assert bot.decide(seen(claimed), 1, bot.EXPERT, after(12)) == {"type": "pass"}
+    claimed = flow.claim(state, 0, {"type": "claim", "count": 56}, T0).state
+    assert bot.decide(seen(claimed), 1, bot.EXPERT, at(12)) == {"type": "pass"}
 
 
 def test_a_bot_proves_its_claim_with_a_proof_that_reaches_it(state):
-    claimed = flow.claim(state, 1, {"type": "claim", "count": best(state)}, START).state
-    to_prove = flow.pass_(claimed, 0, {"type": "pass"}, START).state
-    assert bot.decide(seen(to_prove), 1, bot.EXPERT, after(7)) is None
-    action = bot.decide(seen(to_prove), 1, bot.EXPERT, after(25))
+    claimed = flow.claim(state, 1, {"type": "claim", "count": best(state)}, T0).state
+    to_prove = flow.pass_(claimed, 0, {"type": "pass"}, T0).state
+    assert bot.decide(seen(to_prove), 1, bot.EXPERT, at(7)) is None
+    action = bot.decide(seen(to_prove), 1, bot.EXPERT, at(25))
     assert action["type"] == "proof"
     assert engine.resolve(state["board"], action["proof"]).removed == best(state)
 
 
 def test_a_match_seated_with_a_former_level_name_plays_at_the_nearest_level(state):
-    action = bot.decide(seen(state), 1, "fast", after(120))
+    action = bot.decide(seen(state), 1, "fast", at(120))
     assert action == {"type": "claim", "count": best(state)}
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -18,8 +19,8 @@ import pytest
 from games.bejeweled_dm import engine, flow
 from games.core.gamedef import ActionError, SeatInfo, State, Viewer
 from tests import flows
+from tests.flows import T0, at
 
-NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Ada"), SeatInfo(1, "DMO", "Bob")]
 EC, DMO = 0, 1
 ROW_BOARD = "\n".join(["########"] * 6 + ["RGBYPRGB"])
@@ -27,12 +28,8 @@ OFFER = {"starter": ["Swap", "Pick"], "passive": ["Chain", "Bend"], "active": ["
 PLUS_PROOF = "Plus C7; Bend; Pick C7"  # 5 gems
 
 
-def at(seconds: float) -> datetime:
-    return NOW + timedelta(seconds=seconds)
-
-
 def started(seed: int = 7, **settings: Any) -> State:
-    return flow.start(settings, SEATS, seed, NOW).state
+    return flow.start(settings, SEATS, seed, T0).state
 
 
 def on_row_board(state: State | None = None) -> State:
@@ -46,8 +43,7 @@ def act(state: State, seat: int, when: float = 0, **action: Any) -> State:
     return flow.act(state, seat, action, at(when)).state
 
 
-def refused(state: State, seat: int, when: float = 0, **action: Any) -> ActionError:
-    return flows.refused(flow.act, state, seat, action, at(when))
+refused = partial(flows.refused, flow.act)
 
 
 def proving(prover: int = EC, count: int = 5) -> State:
@@ -115,18 +111,18 @@ def test_a_claim_opens_the_counterclaim_window():
 
 @pytest.mark.parametrize("count", [0, -3, 57, "ten", None, True, 2.5])
 def test_a_claim_must_be_a_whole_number_from_1(count):
-    assert refused(started(), EC, type="claim", count=count).code == "bad_number"
+    assert refused(started(), EC, {"type": "claim", "count": count}).code == "bad_number"
 
 
 def test_a_second_claim_is_refused_once_one_stands():
     state = act(started(), EC, type="claim", count=5)
-    error = refused(state, DMO, type="claim", count=9)
+    error = refused(state, DMO, {"type": "claim", "count": 9})
     assert error.code == "claim_exists"
     assert "Ada already claimed 5" in error.message
 
 
 def test_a_claim_after_the_round_clock_is_refused():
-    assert refused(started(), EC, 600, type="claim", count=5).code == "time_up"
+    assert refused(started(), EC, {"type": "claim", "count": 5}, now=at(600)).code == "time_up"
 
 
 def test_a_higher_counterclaim_makes_the_counterclaimer_prove():
@@ -141,25 +137,25 @@ def test_a_higher_counterclaim_makes_the_counterclaimer_prove():
 @pytest.mark.parametrize("count", [4, 5])
 def test_a_counterclaim_not_higher_is_refused(count):
     state = act(started(), EC, type="claim", count=5)
-    error = refused(state, DMO, type="counterclaim", count=count)
+    error = refused(state, DMO, {"type": "counterclaim", "count": count})
     assert error.code == "not_higher"
     assert "higher than 5" in error.message
 
 
 def test_the_claimant_cannot_counterclaim_or_pass():
     state = act(started(), EC, type="claim", count=5)
-    assert refused(state, EC, type="counterclaim", count=9).code == "own_claim"
-    assert refused(state, EC, type="pass").code == "own_claim"
+    assert refused(state, EC, {"type": "counterclaim", "count": 9}).code == "own_claim"
+    assert refused(state, EC, {"type": "pass"}).code == "own_claim"
 
 
 def test_there_is_only_one_counterclaim():
     state = act(started(), EC, type="claim", count=5)
     state = act(state, DMO, type="counterclaim", count=6)
-    assert refused(state, EC, type="counterclaim", count=7).code == "wrong_phase"
+    assert refused(state, EC, {"type": "counterclaim", "count": 7}).code == "wrong_phase"
 
 
 def test_a_counterclaim_without_a_claim_is_refused():
-    assert refused(started(), EC, type="counterclaim", count=3).code == "wrong_phase"
+    assert refused(started(), EC, {"type": "counterclaim", "count": 3}).code == "wrong_phase"
 
 
 def test_a_pass_sends_the_claimant_to_the_proof():
@@ -179,11 +175,11 @@ def test_the_counterclaim_window_closing_sends_the_claimant_to_the_proof():
 
 def test_a_counterclaim_after_the_window_is_refused():
     state = act(started(), EC, type="claim", count=5)
-    assert refused(state, DMO, 30, type="counterclaim", count=9).code == "time_up"
+    assert refused(state, DMO, {"type": "counterclaim", "count": 9}, now=at(30)).code == "time_up"
 
 
 def test_an_unknown_action_is_refused():
-    assert refused(started(), EC, type="dance").code == "unknown_action"
+    assert refused(started(), EC, {"type": "dance"}).code == "unknown_action"
 
 
 # --- proofs ------------------------------------------------------------------------------------
@@ -209,31 +205,34 @@ def test_a_proof_that_falls_short_gives_the_round_to_the_opponent():
 
 def test_an_illegal_proof_is_refused_with_the_engines_reason_and_may_be_corrected():
     state = proving(EC, 5)
-    error = refused(state, EC, 10, type="proof", proof="Plus C7; Bend; Pick A7 F7")
+    error = refused(state, EC, {"type": "proof", "proof": "Plus C7; Bend; Pick A7 F7"}, now=at(10))
     assert error.code == "illegal_proof"
     assert "both gems are red" in error.message
-    error = refused(state, EC, 20, type="proof", proof="Plus C6; Bend; Pick C7")
+    error = refused(state, EC, {"type": "proof", "proof": "Plus C6; Bend; Pick C7"}, now=at(20))
     assert "C6 is a rock" in error.message
     assert act(state, EC, 30, type="proof", proof=PLUS_PROOF)["score"] == [1, 0]
 
 
 def test_a_proof_with_a_powerup_not_offered_is_refused():
-    error = refused(proving(EC), EC, type="proof", proof="Column C7; Bend; Pick C7")
+    error = refused(proving(EC), EC, {"type": "proof", "proof": "Column C7; Bend; Pick C7"})
     assert error.code == "not_offered"
     assert "Plus or Refresh" in error.message
 
 
 def test_a_proof_from_the_other_player_is_refused():
-    assert refused(proving(EC), DMO, type="proof", proof=PLUS_PROOF).code == "not_prover"
+    assert refused(proving(EC), DMO, {"type": "proof", "proof": PLUS_PROOF}).code == "not_prover"
 
 
 def test_a_proof_before_the_proof_phase_is_refused():
     state = act(on_row_board(), EC, type="claim", count=5)
-    assert refused(state, EC, type="proof", proof=PLUS_PROOF).code == "wrong_phase"
+    assert refused(state, EC, {"type": "proof", "proof": PLUS_PROOF}).code == "wrong_phase"
 
 
 def test_a_proof_after_the_time_is_refused():
-    assert refused(proving(EC), EC, 120, type="proof", proof=PLUS_PROOF).code == "time_up"
+    assert (
+        refused(proving(EC), EC, {"type": "proof", "proof": PLUS_PROOF}, now=at(120)).code
+        == "time_up"
+    )
 
 
 def test_no_proof_in_time_gives_the_round_to_the_opponent_and_keeps_the_board():
@@ -277,11 +276,13 @@ def test_the_second_starter_resolves_the_whole_proof_from_the_rounds_board():
 
 def test_an_illegal_second_starter_is_refused_and_may_be_corrected():
     state = act(proving(EC, 3), EC, type="proof", proof=REFRESH_PROOF)
-    assert "A7 is a rock" in refused(state, EC, type="second_starter", clause="A7 B7").message
-    error = refused(state, EC, type="second_starter", clause="Swap B7 C7")
+    assert (
+        "A7 is a rock" in refused(state, EC, {"type": "second_starter", "clause": "A7 B7"}).message
+    )
+    error = refused(state, EC, {"type": "second_starter", "clause": "Swap B7 C7"})
     assert "must be Pick again" in error.message
-    assert refused(state, EC, type="proof", proof=PLUS_PROOF).code == "wrong_phase"
-    assert refused(state, DMO, type="second_starter", clause="B7 C7").code == "not_prover"
+    assert refused(state, EC, {"type": "proof", "proof": PLUS_PROOF}).code == "wrong_phase"
+    assert refused(state, DMO, {"type": "second_starter", "clause": "B7 C7"}).code == "not_prover"
     assert act(state, EC, type="second_starter", clause="Pick B7 C7")["score"] == [1, 0]
 
 
@@ -336,7 +337,9 @@ def test_picks_exclude_the_powerups_used_in_the_proof():
         "passive": ["Recolor", "Chain"],
         "active": ["Column", "Refresh"],
     }
-    error = refused(state, EC, type="pick", starter="Pick", passive="Chain", active="Column")
+    error = refused(
+        state, EC, {"type": "pick", "starter": "Pick", "passive": "Chain", "active": "Column"}
+    )
     assert error.code == "bad_pick"
     assert "Swap, Rotate" in error.message
 
@@ -389,7 +392,12 @@ def test_no_pick_in_time_draws_a_random_allowed_pick_from_the_seed():
 def test_a_pick_after_the_pick_clock_is_refused():
     state = picking()
     late = 60 + flow.animation_ms(state["last"]["steps"]) / 1000
-    error = refused(state, EC, late, type="pick", starter="Swap", passive="Chain", active="Column")
+    error = refused(
+        state,
+        EC,
+        {"type": "pick", "starter": "Swap", "passive": "Chain", "active": "Column"},
+        now=at(late),
+    )
     assert error.code == "time_up"
 
 
@@ -410,7 +418,7 @@ def test_the_next_board_is_the_carried_board_with_its_rocks_refilled():
 def test_the_first_to_four_round_wins_takes_the_match():
     state = started()
     for round_winner in [EC, DMO, EC, DMO, EC]:
-        state = flow.adjudicate(state, {"winner": round_winner, "scope": "round"}, NOW).state
+        state = flow.adjudicate(state, {"winner": round_winner, "scope": "round"}, T0).state
         if state["phase"] == "pick":
             pick = {"starter": "Swap", "passive": "Chain", "active": "Column"}
             state = act(state, EC, type="pick", **pick)
@@ -421,7 +429,7 @@ def test_the_first_to_four_round_wins_takes_the_match():
     assert outcome.result == {"winner": EC, "score": [4, 2], "garnets": 5}
     assert outcome.state["phase"] == "over" and outcome.state["deadlines"] == {}
     assert outcome.public["match_winner"] == EC
-    assert refused(outcome.state, EC, type="claim", count=3).code == "match_over"
+    assert refused(outcome.state, EC, {"type": "claim", "count": 3}).code == "match_over"
 
 
 # --- the host ----------------------------------------------------------------------------------
@@ -429,14 +437,14 @@ def test_the_first_to_four_round_wins_takes_the_match():
 
 def test_the_host_may_award_the_current_round():
     state = act(started(), EC, type="claim", count=4)
-    outcome = flow.adjudicate(state, {"winner": DMO, "scope": "round"}, NOW)
+    outcome = flow.adjudicate(state, {"winner": DMO, "scope": "round"}, T0)
     assert outcome.kind == "adjudicated"
     assert outcome.state["score"] == [0, 1] and outcome.state["phase"] == "pick"
     assert outcome.result is None
 
 
 def test_the_host_may_award_the_match():
-    outcome = flow.adjudicate(started(), {"winner": EC, "scope": "match"}, NOW)
+    outcome = flow.adjudicate(started(), {"winner": EC, "scope": "match"}, T0)
     assert outcome.result == {"winner": EC, "score": [0, 0], "garnets": 5}
     assert outcome.state["phase"] == "over"
     view = flow.view(outcome.state, Viewer.spectator())
@@ -446,7 +454,7 @@ def test_the_host_may_award_the_match():
 
 def test_there_is_no_round_to_award_while_picking():
     with pytest.raises(ActionError) as error:
-        flow.adjudicate(picking(), {"winner": EC, "scope": "round"}, NOW)
+        flow.adjudicate(picking(), {"winner": EC, "scope": "round"}, T0)
     assert error.value.code == "no_round"
 
 
@@ -489,7 +497,7 @@ def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
         state,
         EC,
         {"type": "pick", "starter": "Rotate", "passive": "Recolor", "active": "Refresh"},
-        NOW,
+        T0,
     )
     assert outcome.public == {"seat": EC, "picked": True}
     assert outcome.private == {
@@ -517,7 +525,7 @@ def test_no_view_shows_the_match_seed_that_draws_later_boards():
 def test_both_picks_are_public_once_the_next_round_starts():
     state = act(picking(), EC, type="pick", starter="Rotate", passive="Recolor", active="Refresh")
     outcome = flow.act(
-        state, DMO, {"type": "pick", "starter": "Swap", "passive": "Chain", "active": "Column"}, NOW
+        state, DMO, {"type": "pick", "starter": "Swap", "passive": "Chain", "active": "Column"}, T0
     )
     assert outcome.public["picks"]["0"]["starter"] == "Rotate"
     spectator = flow.view(outcome.state, Viewer.spectator())
@@ -549,7 +557,7 @@ def test_the_view_carries_the_last_rounds_steps_for_the_animation():
 def test_actions_never_mutate_the_state_they_are_given():
     state = proving(EC)
     before = copy.deepcopy(state)
-    flow.act(state, EC, {"type": "proof", "proof": PLUS_PROOF}, NOW)
+    flow.act(state, EC, {"type": "proof", "proof": PLUS_PROOF}, T0)
     flow.timeout(state, "proof", at(200))
     assert state == before
 
@@ -580,7 +588,7 @@ def test_the_view_offers_exactly_the_actions_the_flow_accepts(index):
         assert offered == flow.open_actions(state, seat)
         for kind, fields in ALL_ACTIONS.items():
             if kind not in offered:
-                assert refused(state, seat, type=kind, **fields).code != "unknown_action"
+                assert refused(state, seat, {"type": kind, **fields}).code != "unknown_action"
 
 
 def test_the_view_says_who_is_to_move_as_the_flow_does():
@@ -592,7 +600,7 @@ def test_the_view_says_who_is_to_move_as_the_flow_does():
 def test_a_late_counterclaim_is_told_the_window_closed_and_who_proves():
     state = act(on_row_board(), EC, type="claim", count=5)
     state = flow.timeout(state, "claim_window", at(30)).state
-    error = refused(state, DMO, 31, type="counterclaim", count=9)
+    error = refused(state, DMO, {"type": "counterclaim", "count": 9}, now=at(31))
     assert error.code == "wrong_phase"
     assert error.message == "you cannot counterclaim now: the counterclaim window has closed; " + (
         "Ada is proving 5"
@@ -600,7 +608,7 @@ def test_a_late_counterclaim_is_told_the_window_closed_and_who_proves():
 
 
 def test_a_claim_sent_for_a_finished_round_is_refused():
-    error = refused(started(), EC, type="claim", count=5, round=2)
+    error = refused(started(), EC, {"type": "claim", "count": 5, "round": 2})
     assert error.code == "stale_round"
     assert "round 1 is being played" in error.message
     assert act(started(), EC, type="claim", count=5, round="1")["claim"]["count"] == 5
@@ -608,7 +616,7 @@ def test_a_claim_sent_for_a_finished_round_is_refused():
 
 @pytest.mark.parametrize("count", ["٣", "３", "²"])
 def test_a_claim_in_other_digits_is_refused_with_a_clear_message(count):
-    error = refused(started(), EC, type="claim", count=count)
+    error = refused(started(), EC, {"type": "claim", "count": count})
     assert error.code == "bad_number"
     assert error.message == f"write the count with the digits 0-9 (you sent {count!r})"
 

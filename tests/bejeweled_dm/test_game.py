@@ -14,14 +14,13 @@ from games.core.gamedef import Viewer
 from tests.bejeweled_dm.test_flow import (
     DMO,
     EC,
-    NOW,
     act,
-    at,
     on_row_board,
     picking,
     proving,
     started,
 )
+from tests.flows import T0, at
 
 GAME = DeathMatch()
 VIEWERS = (Viewer(seat=EC), Viewer(seat=DMO), Viewer.spectator(), Viewer.host())
@@ -34,7 +33,7 @@ def states() -> list[dict]:
     one_pick = act(
         picking(), EC, type="pick", starter="Rotate", passive="Recolor", active="Refresh"
     )
-    awarded = GAME.adjudicate(started(), {"winner": EC, "scope": "match"}, NOW).state
+    awarded = GAME.adjudicate(started(), {"winner": EC, "scope": "match"}, T0).state
     return [started(), claimed, proving(EC), refreshed, picking(), one_pick, awarded]
 
 
@@ -125,7 +124,7 @@ def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
         picking(),
         EC,
         {"type": "pick", "starter": "Rotate", "passive": "Recolor", "active": "Refresh"},
-        NOW,
+        T0,
     )
     mine = GAME.view(outcome.state, Viewer(seat=EC))
     assert mine["picks"]["mine"] == {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
@@ -142,7 +141,7 @@ def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
 
 
 def test_a_match_the_host_awarded_says_so():
-    outcome = GAME.adjudicate(started(), {"winner": EC, "scope": "match"}, NOW)
+    outcome = GAME.adjudicate(started(), {"winner": EC, "scope": "match"}, T0)
     view = GAME.view(outcome.state, Viewer.spectator())
     assert view["board"]["text"] == outcome.state["board"]
     assert view["prompt"] == (
@@ -153,7 +152,7 @@ def test_a_match_the_host_awarded_says_so():
 def test_the_end_of_the_match_states_the_score_winner_first_everywhere():
     state = started()
     for winner in [DMO, DMO, EC, DMO, EC, DMO]:
-        state = GAME.adjudicate(state, {"winner": winner, "scope": "round"}, NOW).state
+        state = GAME.adjudicate(state, {"winner": winner, "scope": "round"}, T0).state
         if state["phase"] == "pick":
             pick = {"starter": "Swap", "passive": "Chain", "active": "Column"}
             state = act(state, EC, type="pick", **pick)

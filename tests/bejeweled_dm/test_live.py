@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from games.core.client import ArenaClient, Refused
+from games.core.client import Refused
 from games.core.models import Match
 from tests import live_server
-from tests.live_server import PASSWORD, in_db, step
+from tests.live_server import in_db, step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,19 +49,12 @@ def create_through_the_page(url: str) -> Match:
     return live_server.create_through_the_page(url, "bejeweled-dm", FORM)
 
 
-async def test_a_complete_four_round_match_over_websockets(live_worker, three_accounts):
+async def test_a_complete_four_round_match_over_websockets(
+    live_worker, three_accounts, seated_sockets
+):
     match = await asyncio.to_thread(create_through_the_page, live_worker.url)
-    ec, dmo = ArenaClient(live_worker.url), ArenaClient(live_worker.url)
-    await asyncio.to_thread(ec.login, "ec", PASSWORD)
-    await asyncio.to_thread(dmo.login, "dmo", PASSWORD)
-    watcher_client = ArenaClient(live_worker.url)
-    async with (
-        ec.match_socket(match.public_id) as ec_ws,
-        dmo.match_socket(match.public_id) as dmo_ws,
-        watcher_client.match_socket(match.public_id) as watcher,
-    ):
-        for socket_ in (ec_ws, dmo_ws, watcher):
-            await socket_.recv_until("full")
+    async with seated_sockets(match) as seated:
+        (ec_ws, dmo_ws), watcher = seated.sockets.values(), seated.watcher
         for round_number in range(1, 5):
             view = ec_ws.latest_view()["game"]
             assert view["round"] == round_number and view["phase"] == "claim"

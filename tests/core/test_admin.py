@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 
 import pytest
 from django.urls import reverse
@@ -17,9 +17,7 @@ from games.core.gamedef import SeatInfo, Viewer
 from games.core.models import Event, LedgerEntry, Match
 from games.core.registry import get_game
 from games.core.rendering import render_panels, view_of
-
-NOW = datetime(2025, 5, 1, 20, 0, tzinfo=UTC)
-
+from tests.flows import T0
 
 # --- fixtures and helpers ---------------------------------------------------------------------
 
@@ -395,7 +393,7 @@ def started(game_key: str, seat_count: int):
         for i, name in enumerate(["Ada", "Bob", "Cy"][:seat_count])
     ]
     settings = game.clean_settings({})
-    return game, game.start(settings, seats, 7, NOW).state, seats
+    return game, game.start(settings, seats, 7, T0).state, seats
 
 
 @pytest.mark.parametrize(
@@ -413,7 +411,7 @@ def test_every_award_offered_is_accepted_by_the_game(game_key, seat_count):
     choices = game.award_choices(state, seats)
     assert choices
     for value, label in choices:
-        outcome = game.adjudicate(state, json.loads(value), NOW)
+        outcome = game.adjudicate(state, json.loads(value), T0)
         assert outcome.kind, label
 
 
@@ -449,7 +447,7 @@ def test_each_game_offers_its_own_awards(game_key, seat_count, expected):
 def test_a_glittering_paths_round_is_ended_as_it_stands():
     game, state, seats = started("glittering-paths", 2)
     assert game.end_round_label(state).startswith("round 1 as it stands")
-    ended = game.end_round(state, NOW)
+    ended = game.end_round(state, T0)
     assert ended.state["phase"] == "interval" and ended.public["reason"] == "host"
     labels = [label for _, label in game.award_choices(state, seats)]
     assert "Seat 2: Bob (DMO) wins the match" in labels
@@ -457,7 +455,7 @@ def test_a_glittering_paths_round_is_ended_as_it_stands():
 
 def test_no_award_is_offered_once_a_game_is_over():
     game, state, seats = started("bejeweled-dm", 2)
-    over = game.adjudicate(state, {"winner": 1, "scope": "match"}, NOW).state
+    over = game.adjudicate(state, {"winner": 1, "scope": "match"}, T0).state
     assert game.award_choices(over, seats) == []
 
 

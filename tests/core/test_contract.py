@@ -7,7 +7,6 @@ accepted, and every view is JSON that a spectator may see without a seat's secre
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 import pytest
 
@@ -15,8 +14,8 @@ from games.core.contract import defaults
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
+from tests.flows import T0
 
-NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
 GAMES = [
     "bejeweled-dm",
     "bejeweled-2",
@@ -33,7 +32,7 @@ def started(key: str):
     seats = [
         SeatInfo(i, roles[i], name) for i, name in enumerate(["Ada", "Bob", "Cy"][: len(roles)])
     ]
-    return game, game.start(game.clean_settings({}), seats, 7, NOW).state, seats
+    return game, game.start(game.clean_settings({}), seats, 7, T0).state, seats
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -75,14 +74,14 @@ def test_an_unknown_action_gets_the_one_refusal(key):
     game, state, _ = started(key)
     for action in ({"type": "dance"}, {"no": "type"}):
         with pytest.raises(ActionError) as refused:
-            game.act(state, 0, action, NOW)
+            game.act(state, 0, action, T0)
         assert refused.value.code == "unknown_action"
 
 
 @pytest.mark.parametrize("key", GAMES)
 def test_a_clock_that_is_not_running_changes_nothing(key):
     game, state, _ = started(key)
-    outcome = game.timeout(state, "no_such_clock", NOW, {})
+    outcome = game.timeout(state, "no_such_clock", T0, {})
     assert outcome.kind == "clock_ignored"
     assert {k: v for k, v in outcome.state.items() if k != "deadlines"} == {
         k: v for k, v in state.items() if k != "deadlines"
@@ -96,11 +95,11 @@ def test_every_award_on_offer_is_accepted_and_a_match_award_ends_the_match(key):
     assert choices
     for value, label in choices:
         award = json.loads(value)
-        outcome = game.adjudicate(state, award, NOW)
+        outcome = game.adjudicate(state, award, T0)
         if award.get("scope", "match") == "match" and "winner" in award:
             assert outcome.result is not None, label
             with pytest.raises(ActionError) as refused:
-                game.act(outcome.state, 0, {"type": "anything"}, NOW)
+                game.act(outcome.state, 0, {"type": "anything"}, T0)
             assert refused.value.code in {"match_over", "unknown_action"}
 
 

@@ -3,15 +3,15 @@ matches through flow.act and flow.timeout."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from games.core.flowkit import due
 from games.core.gamedef import SeatInfo, Viewer
 from games.glittering_paths import bot, engine, flow
+from tests.flows import T0
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Rita", is_bot=True), SeatInfo(1, "DMO", "Sam", is_bot=True)]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,8 +15,8 @@ from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.glittering_paths import engine, flow
 from tests import flows
+from tests.flows import T0, at
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Rita"), SeatInfo(1, "DMO", "Sam")]
 
 # Six cells, symmetric: red's A1 B1 B2 (ruby, sapphire, ruby) leaves no path for anyone.
@@ -24,10 +25,6 @@ SEATS = [SeatInfo(0, "EC", "Rita"), SeatInfo(1, "DMO", "Sam")]
 # 2 L R S
 TINY = "RSG\nLRS"
 TINY_BOARDS = "\n\n".join([TINY] * 3)
-
-
-def at(seconds: float) -> datetime:
-    return T0 + timedelta(seconds=seconds)
 
 
 def begin(**settings: Any) -> dict:
@@ -45,8 +42,7 @@ def act(state: dict, seat: int, action: dict, seconds: float = 1) -> Outcome:
     return outcome
 
 
-def refused(state: dict, seat: int, action: dict, seconds: float = 1) -> ActionError:
-    return flows.refused(flow.act, state, seat, action, at(seconds))
+refused = partial(flows.refused, flow.act)
 
 
 def best(state: dict, seat: int) -> list[str]:
@@ -114,7 +110,7 @@ def test_of_two_race_paths_sent_together_only_the_first_accepted_stands() -> Non
 
 def test_a_race_path_after_two_minutes_is_refused() -> None:
     state = tiny()
-    error = refused(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, seconds=120)
+    error = refused(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, now=at(120))
     assert error.code == "time_up"
 
 
@@ -185,7 +181,7 @@ def test_a_timeout_never_makes_the_drawn_path() -> None:
 
 def test_a_move_after_the_minute_is_refused() -> None:
     state = in_turns()
-    error = refused(state, 1, {"type": "pass"}, seconds=61)
+    error = refused(state, 1, {"type": "pass"}, now=at(61))
     assert error.code == "time_up"
 
 

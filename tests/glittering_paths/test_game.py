@@ -4,7 +4,7 @@ form), the board as the shared grid, the analysis hooks and the host's adjudicat
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -14,8 +14,8 @@ from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
 from games.glittering_paths import bot, engine, flow
 from games.glittering_paths.game import GAME, GlitteringPaths, board_grid
+from tests.flows import T0
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Rita"), SeatInfo(1, "DMO", "Sam")]
 TINY = "RSG\nLRS"  # red's A1 B1 B2 scores 2 and leaves no path for anyone
 TINY_BOARDS = "\n\n".join([TINY] * 3)

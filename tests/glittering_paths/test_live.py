@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from games.core.client import ArenaClient, Refused
+from games.core.client import Refused
 from games.core.models import Match
 from games.glittering_paths import engine, flow
 from tests import live_server
-from tests.live_server import PASSWORD, in_db, step
+from tests.live_server import in_db, step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,22 +53,14 @@ def secret_shown(text: str) -> bool:
 
 
 async def test_a_complete_match_over_websockets_keeps_each_seats_draft_private(
-    live_worker, three_accounts
+    live_worker, three_accounts, seated_sockets
 ):
     match = await asyncio.to_thread(create_through_the_page, live_worker.url)
     later_boards = [engine.format_board(flow.round_board(match.state, r)) for r in (2, 3)]
-    ec, dmo, guest = (ArenaClient(live_worker.url) for _ in range(3))
-    await asyncio.to_thread(ec.login, "ec", PASSWORD)
-    await asyncio.to_thread(dmo.login, "dmo", PASSWORD)
-    async with (
-        ec.match_socket(match.public_id, json_only=False) as ec_ws,
-        dmo.match_socket(match.public_id, json_only=False) as dmo_ws,
-        guest.match_socket(match.public_id, json_only=False) as watcher,
-    ):
-        sockets = {0: ec_ws, 1: dmo_ws}
-        everyone = (ec_ws, dmo_ws, watcher)
-        for socket_ in everyone:
-            await socket_.recv_until("full")
+    async with seated_sockets(match, json_only=False) as seated:
+        sockets, watcher, everyone = seated.sockets, seated.watcher, seated.everyone
+        ec_ws, dmo_ws = sockets[0], sockets[1]
+        dmo, guest = seated.clients["dmo"], seated.clients["guest"]
 
         # Round 1's race: the EC draws (a draft only the EC and the host see), the DMO's
         # straight line is refused with the rule it breaks.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import numpy as np
 import pytest
@@ -18,9 +18,9 @@ import pytest
 from games.core.flowkit import derived_seed
 from games.core.gamedef import SeatInfo, Viewer
 from games.pointsweeper import analysis, bot, engine, flow
+from tests.flows import T0
 from tests.pointsweeper.test_flow import RANK_1_AND_CORNERS, board_text, pasted, scrambled
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Ann", True), SeatInfo(1, "DMO", "Bob", True)]
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -15,8 +16,8 @@ from games.core.contract import settled
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.pointsweeper import engine, flow
 from tests import flows
+from tests.flows import T0, at
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(0, "EC", "Ann"), SeatInfo(1, "DMO", "Bob")]
 EC, DMO = 0, 1
 RANK_1_AND_CORNERS = ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a8", "h8"]
@@ -38,10 +39,6 @@ def pasted(*texts: str, **extra: Any) -> dict[str, Any]:
 
 def clean(settings: dict[str, Any]) -> dict[str, Any]:
     return settled(flow.SETTINGS, settings, flow.check_settings)
-
-
-def at(seconds: float) -> datetime:
-    return T0 + timedelta(seconds=seconds)
 
 
 def begin(settings: dict | None = None, *, first: int = EC, seed: int = 5) -> dict:
@@ -75,8 +72,7 @@ def open_scouts(state: dict) -> dict:
     return state
 
 
-def refused(state: dict, seat: int, action: dict, code: str, now: datetime = T0) -> ActionError:
-    return flows.refused(flow.act, state, seat, action, now, code)
+refused = partial(flows.refused, flow.act)
 
 
 # --- settings and start --------------------------------------------------------------------------

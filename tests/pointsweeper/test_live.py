@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from games.core.client import ArenaClient, Refused
+from games.core.client import Refused
 from games.core.models import Match
 from tests import live_server
-from tests.live_server import PASSWORD, in_db, step
+from tests.live_server import in_db, step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,20 +35,13 @@ def create_through_the_page(url: str) -> Match:
     return live_server.create_through_the_page(url, "pointsweeper", FORM)
 
 
-async def test_a_complete_three_board_match_over_websockets(live_worker, three_accounts):
+async def test_a_complete_three_board_match_over_websockets(
+    live_worker, three_accounts, seated_sockets
+):
     match = await asyncio.to_thread(create_through_the_page, live_worker.url)
-    ec, dmo = ArenaClient(live_worker.url), ArenaClient(live_worker.url)
-    await asyncio.to_thread(ec.login, "ec", PASSWORD)
-    await asyncio.to_thread(dmo.login, "dmo", PASSWORD)
-    watcher_client = ArenaClient(live_worker.url)
-    async with (
-        ec.match_socket(match.public_id) as ec_ws,
-        dmo.match_socket(match.public_id) as dmo_ws,
-        watcher_client.match_socket(match.public_id) as watcher,
-    ):
-        for socket_ in (ec_ws, dmo_ws, watcher):
-            await socket_.recv_until("full")
-        sockets = {EC: ec_ws, DMO: dmo_ws}
+    async with seated_sockets(match) as seated:
+        sockets, watcher = seated.sockets, seated.watcher
+        ec_ws, dmo_ws = sockets[EC], sockets[DMO]
         for board_no, chooser in ((1, DMO), (2, EC), (3, DMO)):
             view = watcher.latest_view()["game"]
             assert view["board_no"] == board_no and view["phase"] == "order"

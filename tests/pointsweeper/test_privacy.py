@@ -37,11 +37,10 @@ from games.core import services
 from games.core.client import ArenaClient, MatchSocket
 from games.core.models import Deadline, Match
 from games.pointsweeper import engine, flow
-from tests.live_server import in_db
+from tests.live_server import in_db, seated_sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "pw-for-tests-1"
 EC, DMO = 0, 1
 AUDIENCES = ("ec", "dmo", "guest")
 SEAT_OF = {"ec": EC, "dmo": DMO, "guest": None}
@@ -164,9 +163,7 @@ def run_out_the_turn_clock(match_id: int) -> None:
 async def play_match(url: str, boards: list[str]) -> Recording:
     match = await in_db(lambda: create_match(boards))
     rec = Recording(match_id=match.pk, public_id=match.public_id, boards=list(boards))
-    clients = {name: ArenaClient(url) for name in AUDIENCES}
-    for name in ("ec", "dmo"):
-        await asyncio.to_thread(clients[name].login, name, PASSWORD)
+    clients: dict[str, ArenaClient] = {}
     page_url = f"/m/{match.public_id}/"
 
     def fetch(name: str, replay: bool) -> None:
@@ -179,15 +176,9 @@ async def play_match(url: str, boards: list[str]) -> Recording:
     async def snapshot(*, replay: bool = False) -> None:
         await asyncio.gather(*(asyncio.to_thread(fetch, name, replay) for name in AUDIENCES))
 
-    async with (
-        clients["ec"].match_socket(match.public_id, json_only=False) as ec,
-        clients["dmo"].match_socket(match.public_id, json_only=False) as dmo,
-        clients["guest"].match_socket(match.public_id, json_only=False) as guest,
-    ):
-        sockets: dict[int, MatchSocket] = {EC: ec, DMO: dmo}
-        everyone = (ec, dmo, guest)
-        for socket_ in everyone:
-            await socket_.recv_until("full")
+    async with seated_sockets(url, match, json_only=False) as seated:
+        clients.update(seated.clients)
+        sockets, guest, everyone = seated.sockets, seated.watcher, seated.everyone
 
         async def caught_up(version: int) -> None:
             for socket_ in everyone:

@@ -4,15 +4,14 @@ matches through flow.act and flow.timeout."""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
 from games.core.gamedef import SeatInfo, Viewer
 from games.seven_gem_swap import bot, engine, flow
+from tests.flows import T0
 from tests.seven_gem_swap.test_flow import secret_keys_outside
-
-T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
 
 def start(n: int, seed: int = 3) -> dict:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -14,8 +15,7 @@ from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.seven_gem_swap import engine, flow
 from tests import flows
-
-T0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
+from tests.flows import T0
 
 # Column A is ten red gems, B ten orange, ... G ten violet; H-J rocks.
 COLUMNS_BOARD = "\n".join(["ROYGBIV###"] * 10)
@@ -41,8 +41,7 @@ def bid(state: dict, seat: int, points: int, colours: str, now: datetime = T0) -
     return act(state, seat, {"type": "bid", "bid": points, "colours": colours}, now).state
 
 
-def refused(state: dict, seat: int, action: dict, code: str, now: datetime = T0) -> ActionError:
-    return flows.refused(flow.act, state, seat, action, now, code)
+refused = partial(flows.refused, flow.act)
 
 
 def in_rounds(n: int = 2, **settings: Any) -> dict[str, Any]:

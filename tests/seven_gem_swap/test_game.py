@@ -3,8 +3,6 @@ adjudicate, drafts, and the page data the view adds (no database)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from games.core.forms import MatchSettingsForm
@@ -13,19 +11,19 @@ from games.core.registry import get_game
 from games.core.templatetags.arena import grid_cells
 from games.seven_gem_swap import engine, flow
 from games.seven_gem_swap.game import GAME, SevenGemSwap
+from tests.flows import T0
 
-NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 SEATS = [SeatInfo(i, "", name) for i, name in enumerate(["Ada", "Bob", "Cy"])]
 
 
 def started(**settings):
-    return GAME.start({"bid_seconds": 600, "round_seconds": 600, **settings}, SEATS, 7, NOW).state
+    return GAME.start({"bid_seconds": 600, "round_seconds": 600, **settings}, SEATS, 7, T0).state
 
 
 def in_round(**settings):
     state = started(**settings)
     for seat, colours in enumerate(["RGB", "GBR", "BRG"]):
-        state = GAME.act(state, seat, {"type": "bid", "bid": -seat, "colours": colours}, NOW).state
+        state = GAME.act(state, seat, {"type": "bid", "bid": -seat, "colours": colours}, T0).state
     return state
 
 
@@ -88,8 +86,8 @@ def test_the_settings_form_checks_a_pasted_grid():
 def test_the_host_ends_the_round_as_its_time_running_out_would():
     state = in_round()
     assert GAME.end_round_label(state) == "round 1 now, with the sequences sent so far"
-    ended = GAME.end_round(state, NOW)
-    timed_out = GAME.timeout(state, "round", NOW, None)
+    ended = GAME.end_round(state, T0)
+    timed_out = GAME.timeout(state, "round", T0, None)
     assert (ended.kind, ended.state) == (timed_out.kind, timed_out.state)
     assert ended.state["round"] == 2
 
@@ -151,8 +149,8 @@ def played_round():
     """Round 1 played: Ada's gem goes up and left, Bob and Cy send nothing."""
     state = in_round()
     gem = own_gem(state, 0)
-    state = GAME.act(state, 0, {"type": "submit", "gem": gem, "moves": "UL"}, NOW).state
-    return GAME.timeout(state, "round", NOW, None).state, gem
+    state = GAME.act(state, 0, {"type": "submit", "gem": gem, "moves": "UL"}, T0).state
+    return GAME.timeout(state, "round", T0, None).state, gem
 
 
 def test_each_round_played_is_listed_with_every_players_points():
@@ -208,7 +206,7 @@ def test_a_failing_sequence_is_worded_with_the_move_that_fails():
 def test_a_seat_sees_its_sent_sequence_worded_and_no_one_else_does():
     state = in_round()
     gem = own_gem(state, 0)
-    state = GAME.act(state, 0, {"type": "submit", "gem": gem, "moves": "UL"}, NOW).state
+    state = GAME.act(state, 0, {"type": "submit", "gem": gem, "moves": "UL"}, T0).state
     assert GAME.view(state, Viewer(seat=0))["me"]["preview"]["text"].startswith(f"Path: {gem}")
     assert GAME.view(state, Viewer(seat=1))["me"]["preview"] is None
     for viewer in (Viewer.spectator(), Viewer.host()):
