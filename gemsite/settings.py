@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games.pointsweeper",
     "games.seven_gem_swap",
     "games.notifications",
+    "games.seasons",
 ]
 
 MIDDLEWARE = [

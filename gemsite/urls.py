@@ -6,7 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.core.urls")),
-    path("seasons/", include("games.core.season_urls")),
+    path("seasons/", include("games.seasons.urls")),
     path("", include("games.bejeweled_dm.urls")),
     path("", include("games.bejeweled2.urls")),
 ]

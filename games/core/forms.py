@@ -70,6 +70,11 @@ def _field(setting: Setting) -> forms.Field:
     )
 
 
+def setting_fields(table: tuple[Setting, ...]) -> dict[str, forms.Field]:
+    """A form field for each setting of ``table`` (a game's, a season's), by its name."""
+    return {setting.name: _field(setting) for setting in table}
+
+
 class MatchSettingsForm(forms.Form):
     """Title and seats, then the game's settings, each a field made from its declaration
     (``GameDefinition.setting_table``); the game's own cleaning checks them all."""
@@ -82,7 +87,7 @@ class MatchSettingsForm(forms.Form):
     @classmethod
     def for_game(cls, game: GameDefinition) -> type[MatchSettingsForm]:
         table = game.setting_table()
-        fields = {setting.name: _field(setting) for setting in table}
+        fields = setting_fields(table)
         names = (*cls.setting_fields, *[s.name for s in table if s.name not in cls.setting_fields])
         attrs = {"game": game, "setting_fields": names, **fields}
         return type(f"{type(game).__name__}SettingsForm", (cls,), attrs)

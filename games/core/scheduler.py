@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -15,18 +17,40 @@ log = logging.getLogger(__name__)
 
 MIN_SLEEP_SECONDS = 0.02
 
+# Clocks kept outside matches (a season's nomination clock): each is a step that fires what is
+# due and returns when its next clock is due (None: none waiting). Apps register theirs in
+# their AppConfig.ready(), so the core imports no app.
+OTHER_CLOCKS: list[Callable[[], datetime | None]] = []
+
+
+def register_clock(step: Callable[[], datetime | None]) -> None:
+    if step not in OTHER_CLOCKS:
+        OTHER_CLOCKS.append(step)
+
 
 def tick() -> float:
     """Fire what is due, send again what a dead worker never sent; return how long to sleep
     before the next tick."""
     services.fire_due_deadlines()
     broadcast.heal_unsent()
+    upcoming = [services.next_deadline_at(), *_other_clocks()]
     poll = settings.SCHEDULER_POLL_SECONDS
-    upcoming = services.next_deadline_at()
-    if upcoming is None:
+    due = [when for when in upcoming if when is not None]
+    if not due:
         return poll
-    wait = (upcoming - clock.now()).total_seconds()
+    wait = (min(due) - clock.now()).total_seconds()
     return max(MIN_SLEEP_SECONDS, min(poll, wait))
+
+
+def _other_clocks() -> list[datetime | None]:
+    """Run every other clock's step; one that fails is logged and retried next tick."""
+    upcoming = []
+    for step in OTHER_CLOCKS:
+        try:
+            upcoming.append(step())
+        except Exception:
+            log.exception("clock step %s failed; retrying", step.__name__)
+    return upcoming
 
 
 def work() -> float:

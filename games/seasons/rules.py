@@ -1,0 +1,188 @@
+"""A season's rules, pure (standard library and the core's pure contract): its settings, who
+may be named Death Match Opponent, what a Token of Life does, who leaves and who wins, and the
+places of a main match. Time is always passed in (``now``).
+
+The defaults are The Genius's: a Token of Life's holder cannot be named Death Match Opponent,
+and an Elimination Candidate who holds one may spend it to skip the death match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.core.contract import Setting, clean, defaults
+from games.core.gamedef import ActionError
+
+# The two-player games a death match is played in (each seats the EC and the DMO).
+DEATH_MATCH_GAMES: tuple[tuple[str, str], ...] = (
+    ("bejeweled-dm", "Bejeweled death match"),
+    ("glittering-paths", "Glittering Paths"),
+    ("pointsweeper", "Pointsweeper"),
+)
+MAIN_MATCH_MIN_PLAYERS = 3
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "nomination_minutes",
+        "Nomination clock (minutes)",
+        24 * 60,
+        low=1,
+        high=7 * 24 * 60,
+        help="How long the Elimination Candidate has to name a Death Match Opponent; then the "
+        "host names one.",
+    ),
+    Setting(
+        "death_match_picker",
+        "Who picks the death match's game",
+        "host",
+        choices=(
+            ("host", "the host, with its settings"),
+            ("ec", "the Elimination Candidate, from the list below, with its usual settings"),
+        ),
+    ),
+    Setting(
+        "death_match_games",
+        "Death matches the Elimination Candidate may pick",
+        [key for key, _ in DEATH_MATCH_GAMES],
+        choices=DEATH_MATCH_GAMES,
+    ),
+    Setting(
+        "token_shields",
+        "A Token of Life's holder cannot be named Death Match Opponent",
+        True,
+    ),
+    Setting(
+        "token_skips_death_match",
+        "An Elimination Candidate may spend a Token of Life to skip the death match",
+        True,
+        help="No one is eliminated in that episode.",
+    ),
+    Setting(
+        "token_saves_loser",
+        "A death match's loser who holds a Token of Life spends it and stays",
+        False,
+    ),
+)
+
+
+def _check_games(settings: dict[str, Any]) -> dict[str, Any]:
+    if settings["death_match_picker"] == "ec" and not settings["death_match_games"]:
+        raise ValueError("give the Elimination Candidate at least one death match to pick from")
+    return settings
+
+
+def settled(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The season's settings as kept: the defaults with ``given`` over them, each checked;
+    ValueError with a reason the host reads."""
+    return clean(SETTINGS, given, _check_games)
+
+
+def default_settings() -> dict[str, Any]:
+    return defaults(SETTINGS)
+
+
+# --- the episode ---------------------------------------------------------------------------------
+
+
+def check_main_match_size(players_in: int, min_seats: int, max_seats: int, title: str) -> None:
+    """A main match seats every player still in: at least three, as many as the game takes."""
+    if players_in < MAIN_MATCH_MIN_PLAYERS:
+        raise ActionError(
+            f"a main match needs at least {MAIN_MATCH_MIN_PLAYERS} players still in; "
+            f"{players_in} are",
+            code="too_few_players",
+        )
+    if not min_seats <= players_in <= max_seats:
+        raise ActionError(
+            f"{title} seats {min_seats}-{max_seats} players and {players_in} are still in",
+            code="wrong_size",
+        )
+
+
+def nomination_due(now: datetime, settings: Mapping[str, Any]) -> datetime:
+    return now + timedelta(minutes=int(settings["nomination_minutes"]))
+
+
+def nomination_missed(due: datetime | None, now: datetime) -> bool:
+    return due is not None and now >= due
+
+
+def eligible_opponents(
+    players_in: Sequence[int],
+    candidate: int,
+    tokens: Mapping[int, int],
+    settings: Mapping[str, Any],
+) -> list[int]:
+    """Who the Elimination Candidate may name: every other player still in, but (with
+    ``token_shields``) not a Token of Life's holder, unless every one of them holds one."""
+    others = [player for player in players_in if player != candidate]
+    if not settings["token_shields"]:
+        return others
+    unshielded = [player for player in others if tokens.get(player, 0) <= 0]
+    return unshielded or others
+
+
+def check_nominee(
+    nominee: int,
+    players_in: Sequence[int],
+    candidate: int,
+    tokens: Mapping[int, int],
+    settings: Mapping[str, Any],
+) -> None:
+    if nominee == candidate:
+        raise ActionError("the Elimination Candidate cannot face themselves", code="bad_nominee")
+    if nominee not in players_in:
+        raise ActionError("name a player who is still in the season", code="bad_nominee")
+    if nominee not in eligible_opponents(players_in, candidate, tokens, settings):
+        raise ActionError(
+            "that player holds a Token of Life and cannot be named Death Match Opponent",
+            code="shielded",
+        )
+
+
+def check_death_match_pick(game_key: str, settings: Mapping[str, Any]) -> None:
+    """The Elimination Candidate picks only from the season's list."""
+    if game_key not in settings["death_match_games"]:
+        titles = dict(DEATH_MATCH_GAMES)
+        offered = ", ".join(titles.get(key, key) for key in settings["death_match_games"])
+        raise ActionError(f"pick one of: {offered}", code="bad_game")
+
+
+def check_token_skip(tokens_held: int, settings: Mapping[str, Any]) -> None:
+    if not settings["token_skips_death_match"]:
+        raise ActionError(
+            "in this season a Token of Life does not skip the death match", code="not_allowed"
+        )
+    if tokens_held <= 0:
+        raise ActionError("you hold no Token of Life to spend", code="no_token")
+
+
+def loser_is_saved(tokens_held: int, settings: Mapping[str, Any]) -> bool:
+    """Does a rule of the season keep the death match's loser in (spending a token)?"""
+    return bool(settings["token_saves_loser"]) and tokens_held > 0
+
+
+def season_winner(players_in: Sequence[int]) -> int | None:
+    """The last player still in wins the season."""
+    return players_in[0] if len(players_in) == 1 else None
+
+
+def placings(totals: Mapping[str, int]) -> list[tuple[int, int, int]]:
+    """A main match's places by total, highest first: (seat, place, total); equal totals share
+    a place (1, 2, 2, 4)."""
+    ordered = sorted(((int(seat), total) for seat, total in totals.items()), key=lambda x: -x[1])
+    rows: list[tuple[int, int, int]] = []
+    for position, (seat, total) in enumerate(ordered, start=1):
+        place = rows[-1][1] if rows and rows[-1][2] == total else position
+        rows.append((seat, place, total))
+    return rows
+
+
+def ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"

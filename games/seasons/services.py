@@ -1,0 +1,631 @@
+"""Every change to a season: check, lock, change, record the line players read, commit.
+
+Seasons build on the core: a main match and a death match are core matches created through
+games.core.services and seated with the cast; garnets and Tokens of Life are the core ledger's
+(games/core/ledger.py); the rules are games/seasons/rules.py's. The scheduler calls
+``run_clocks`` each tick: it moves every episode whose match ended on and fires the nomination
+clocks that ran out.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+
+from games.core import clock, ledger
+from games.core import services as matches
+from games.core.gamedef import ActionError, Viewer
+from games.core.models import Match, Season
+from games.core.registry import UnknownGame, get_game
+from games.core.rendering import view_of
+from games.seasons import rules, telling
+from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
+
+log = logging.getLogger(__name__)
+
+OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+MAX_NAME = 40
+
+
+# --- who runs a season --------------------------------------------------------------------------
+
+
+def is_season_host(season: Season, user: Any) -> bool:
+    """The season's hosts: the staff users it lists (a superuser runs every season)."""
+    if not (getattr(user, "is_authenticated", False) and user.is_staff):
+        return False
+    if user.is_superuser:
+        return True
+    return SeasonFormat.objects.filter(season=season, hosts=user).exists()
+
+
+def check_season_host(season: Season, user: Any) -> None:
+    if not is_season_host(season, user):
+        raise ActionError("only the season's hosts can do that", code="forbidden")
+
+
+def format_of(season: Season) -> SeasonFormat:
+    try:
+        return season.format
+    except SeasonFormat.DoesNotExist:
+        raise ActionError(
+            f"{season} is a ledger only: it has no cast or episodes", code="no_format"
+        ) from None
+
+
+def _log(
+    season: Season, text: str, kind: str, *, episode: Episode | None = None, actor: Any = None
+) -> SeasonEvent:
+    return SeasonEvent.objects.create(
+        season=season,
+        episode=episode,
+        kind=kind,
+        text=text[:300],
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        created_at=clock.now(),
+    )
+
+
+def _hosts(season: Season) -> list[Any]:
+    return list(format_of(season).hosts.all())
+
+
+# --- the season and its cast --------------------------------------------------------------------
+
+
+def create_season(
+    *, name: str, host: Any, settings: dict[str, Any], make_current: bool = False
+) -> Season:
+    """A new season run by ``host`` (a staff user), with its cast invite link."""
+    if not getattr(host, "is_staff", False):
+        raise ActionError("only staff users host seasons", code="forbidden")
+    name = " ".join(str(name or "").split())[:80]
+    if not name:
+        raise ActionError("give the season a name", code="name_needed")
+    try:
+        kept = rules.settled(settings)
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_settings") from None
+    if Season.objects.filter(name=name).exists():
+        raise ActionError(f"there is already a season called {name!r}", code="name_taken")
+    with transaction.atomic():
+        if make_current:
+            Season.objects.filter(is_current=True).update(is_current=False)
+        season = Season.objects.create(name=name, is_current=make_current)
+        season_format = SeasonFormat.objects.create(season=season, settings=kept)
+        season_format.hosts.add(host)
+        _log(season, f"{host_name(host)} opened {name}.", "season_opened", actor=host)
+    return season
+
+
+def host_name(user: Any) -> str:
+    return user.first_name or user.username
+
+
+def add_host(season: Season, actor: Any, username: str) -> Any:
+    """A co-host: another staff user who may run the season."""
+    from django.contrib.auth import get_user_model
+
+    check_season_host(season, actor)
+    user = get_user_model().objects.filter(username=str(username).strip()).first()
+    if user is None or not user.is_staff:
+        raise ActionError("a co-host is a staff user: give their user name", code="not_staff")
+    with transaction.atomic():
+        format_of(season).hosts.add(user)
+        _log(season, f"{host_name(user)} co-hosts the season.", "host_added", actor=actor)
+    return user
+
+
+def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> CastMember:
+    """A player follows the season's invite link and asks to join under a display name; a host
+    admits them."""
+    season_format = format_of(season)
+    if invite_token != season_format.invite_token:
+        raise ActionError("this invite link is not valid for this season", code="bad_invite")
+    if not getattr(user, "is_authenticated", False):
+        raise ActionError("log in to join the season", code="not_logged_in")
+    name = " ".join(str(name or "").split())
+    if not name or len(name) > MAX_NAME:
+        raise ActionError(f"a display name has 1-{MAX_NAME} characters", code="bad_name")
+    with transaction.atomic():
+        mine = CastMember.objects.filter(season=season, user=user).first()
+        if mine is not None:
+            raise ActionError(f"you already asked to join as {mine.name}", code="already_asked")
+        if CastMember.objects.filter(season=season, name__iexact=name).exists():
+            raise ActionError(f"{name} is taken in this season; choose another", "name_taken")
+        try:
+            with transaction.atomic():
+                member = CastMember.objects.create(
+                    season=season, user=user, name=name, asked_at=clock.now()
+                )
+        except IntegrityError:
+            raise ActionError(
+                f"{name} is taken in this season; choose another", "name_taken"
+            ) from None
+        _log(season, f"{name} asked to join the cast.", "asked", actor=user)
+    return member
+
+
+def admit(season: Season, actor: Any, member_id: int, admitted: bool = True) -> CastMember:
+    """A host admits a player who asked (they are in) or turns them away."""
+    check_season_host(season, actor)
+    with transaction.atomic():
+        member = CastMember.objects.select_for_update().filter(season=season, pk=member_id).first()
+        if member is None or member.status != CastMember.Status.ASKED:
+            raise ActionError("no one is waiting to join under that name", code="not_asked")
+        member.status = CastMember.Status.IN if admitted else CastMember.Status.DECLINED
+        member.save(update_fields=["status"])
+        words = "joined the cast" if admitted else "was not admitted"
+        _log(season, f"{member.name} {words}.", "admitted" if admitted else "declined", actor=actor)
+    return member
+
+
+def cast_in(season: Season) -> list[CastMember]:
+    return list(
+        CastMember.objects.filter(season=season, status=CastMember.Status.IN)
+        .select_related("user")
+        .order_by("name")
+    )
+
+
+def public_tokens(season: Season) -> dict[int, int]:
+    """Tokens of Life each player holds as everyone may count them (a live match's entries
+    count once it has ended)."""
+    return {row["user_id"]: row["tokens_of_life"] for row in season.standings()}
+
+
+# --- episodes -----------------------------------------------------------------------------------
+
+
+def current_episode(season: Season) -> Episode | None:
+    return season.episodes.exclude(phase=Episode.Phase.OVER).order_by("-number").first()
+
+
+def main_match_games() -> list[Any]:
+    """The games a main match may be: three seats or more."""
+    from games.core.registry import listed_games
+
+    return [game for game in listed_games() if game.max_seats >= rules.MAIN_MATCH_MIN_PLAYERS]
+
+
+def death_match_games() -> list[Any]:
+    """The games a death match may be: the EC against the DMO."""
+    from games.core.registry import listed_games
+
+    return [game for game in listed_games() if _is_death_match(game)]
+
+
+def _is_death_match(game: Any) -> bool:
+    return tuple(game.roles) == ("EC", "DMO")
+
+
+def _game(game_key: str) -> Any:
+    try:
+        return get_game(game_key)
+    except UnknownGame:
+        raise ActionError(f"there is no game {str(game_key)[:40]!r}", code="bad_game") from None
+
+
+def start_episode(
+    season: Season, actor: Any, game_key: str, settings: dict[str, Any], title: str = ""
+) -> Episode:
+    """The next episode: its main match of ``game_key`` with every player still in seated."""
+    check_season_host(season, actor)
+    game = _game(game_key)
+    with transaction.atomic():
+        Season.objects.select_for_update().get(pk=season.pk)
+        if current_episode(season) is not None:
+            raise ActionError("the current episode is not over yet", code="episode_running")
+        players = cast_in(season)
+        rules.check_main_match_size(len(players), game.min_seats, game.max_seats, game.title)
+        number = (season.episodes.order_by("-number").values_list("number", flat=True).first()) or 0
+        number += 1
+        match = _seated_match(
+            season,
+            actor,
+            game_key,
+            settings,
+            title or f"{season.name}, episode {number}: main match",
+            [(member, "") for member in players],
+        )
+        episode = Episode.objects.create(
+            season=season, number=number, main_match=match, started_at=clock.now()
+        )
+        text = f"Episode {number} starts: the main match is {game.title}, {len(players)} players."
+        _log(season, text, "episode_started", episode=episode, actor=actor)
+        telling.tell(
+            users=[member.user for member in players],
+            kind=telling.EPISODE_STARTS,
+            text=f"{text} Your seat is waiting.",
+            url=match.get_absolute_url(),
+            season=season,
+            match=match,
+            public_text=text,
+        )
+    return episode
+
+
+def _seated_match(
+    season: Season,
+    host: Any,
+    game_key: str,
+    settings: dict[str, Any],
+    title: str,
+    seated: list[tuple[CastMember, str]],
+) -> Match:
+    """A match of the season with each cast member in their seat (and role), in order."""
+    try:
+        match = matches.create_match(
+            host=host,
+            game_key=game_key,
+            title=title,
+            settings=settings,
+            roles=[role for _, role in seated],
+        )
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_settings") from None
+    Match.objects.filter(pk=match.pk).update(season=season)
+    match.season = season
+    for (member, _), seat in zip(seated, match.seats.order_by("index"), strict=True):
+        matches.take_seat(match, member.user, seat.invite_token)
+    return Match.objects.with_seats().get(pk=match.pk)
+
+
+def _member_in_seat(match: Match, seat_index: Any) -> CastMember | None:
+    seat = next((s for s in match.seats.all() if s.index == seat_index), None)
+    if seat is None or seat.user_id is None:
+        return None
+    return CastMember.objects.filter(season_id=match.season_id, user_id=seat.user_id).first()
+
+
+def main_match_result(match: Match) -> dict[str, Any]:
+    """What everyone may read of a main match once it is over (its public view's result):
+    ``elimination_candidate`` (a seat, None while a tie waits for the host), ``ec_tied`` and
+    ``totals`` (seat -> points). Nothing while it is being played."""
+    if match.status != Match.Status.FINISHED:
+        return {}
+    game_view = view_of(match, Viewer.spectator(), drafts=False)["game"]
+    result = game_view.get("result") or {}
+    return result if isinstance(result, dict) else {}
+
+
+def nomination_state(episode: Episode) -> dict[str, Any]:
+    """Who may be named now, as the nomination page and the service both read it."""
+    season = episode.season
+    settings = format_of(season).settings
+    players = cast_in(season)
+    by_user = {member.user_id: member for member in players}
+    tokens = {member.pk: public_tokens(season).get(member.user_id, 0) for member in players}
+    candidate = episode.elimination_candidate
+    eligible: list[int] = []
+    if candidate is not None:
+        eligible = rules.eligible_opponents(
+            [member.pk for member in players], candidate.pk, tokens, settings
+        )
+    return {
+        "players": players,
+        "by_user": by_user,
+        "tokens": tokens,
+        "eligible": [member for member in players if member.pk in eligible],
+        "settings": settings,
+    }
+
+
+def _lock_episode(episode: Episode) -> Episode:
+    return (
+        Episode.objects.select_for_update(of=("self",))
+        .select_related("season", "elimination_candidate__user", "opponent__user")
+        .get(pk=episode.pk)
+    )
+
+
+def nominate(episode: Episode, actor: Any, nominee_id: int, game_key: str = "") -> Episode:
+    """The Elimination Candidate names the Death Match Opponent while their clock runs (and,
+    when the season lets them, the death match's game); once it ran out, a host does."""
+    with transaction.atomic():
+        locked = _lock_episode(episode)
+        season = locked.season
+        settings = format_of(season).settings
+        by_host = locked.phase == Episode.Phase.HOST_NOMINATION and is_season_host(season, actor)
+        if not by_host:
+            _check_candidate(locked, actor)
+        state = nomination_state(locked)
+        players = [member.pk for member in state["players"]]
+        rules.check_nominee(
+            nominee_id, players, locked.elimination_candidate_id, state["tokens"], settings
+        )
+        pick_game = settings["death_match_picker"] == "ec" and not by_host
+        if pick_game:
+            rules.check_death_match_pick(game_key, settings)
+        opponent = next(m for m in state["players"] if m.pk == nominee_id)
+        locked.opponent = opponent
+        locked.nominated_by_host = by_host
+        locked.nomination_due = None
+        locked.phase = Episode.Phase.DEATH_MATCH_SETUP
+        locked.save()
+        candidate = locked.elimination_candidate
+        who = "The host" if by_host else candidate.name
+        text = f"{who} named {opponent.name} Death Match Opponent of {candidate.name}."
+        _log(season, text, "nominated", episode=locked, actor=actor)
+        telling.tell(
+            users=[opponent.user],
+            kind=telling.NOMINATED,
+            text=f"You were named Death Match Opponent of {candidate.name} (episode "
+            f"{locked.number}).",
+            url=locked.get_absolute_url(),
+            season=season,
+            public_text=text,
+        )
+        if pick_game:
+            _create_death_match(locked, locked.main_match.host, game_key, {})
+    return locked
+
+
+def _check_candidate(episode: Episode, actor: Any) -> None:
+    """Only the Elimination Candidate acts, and only while their clock runs."""
+    candidate = episode.elimination_candidate
+    if episode.phase not in {Episode.Phase.NOMINATION, Episode.Phase.HOST_NOMINATION}:
+        raise ActionError("there is no nomination to make now", code="not_nominating")
+    if candidate is None or getattr(actor, "pk", None) != candidate.user_id:
+        raise ActionError(
+            "only the Elimination Candidate names the Death Match Opponent", code="not_candidate"
+        )
+    if episode.phase == Episode.Phase.HOST_NOMINATION:
+        raise ActionError(
+            "your nomination clock ran out: the host names the Death Match Opponent",
+            code="clock_ran_out",
+        )
+    if rules.nomination_missed(episode.nomination_due, clock.now()):
+        # The scheduler fires the clock (and tells the host) on its next tick.
+        raise ActionError(
+            "your nomination clock ran out: the host names the Death Match Opponent",
+            code="clock_ran_out",
+        )
+
+
+def spend_token(episode: Episode, actor: Any) -> Episode:
+    """The Elimination Candidate spends a Token of Life: no death match, no one eliminated in
+    this episode. A ledger entry and a line of the season's log."""
+    with transaction.atomic():
+        locked = _lock_episode(episode)
+        season = locked.season
+        _check_candidate(locked, actor)
+        candidate = locked.elimination_candidate
+        held = ledger.held([candidate.user_id], season)[candidate.user_id]["tokens"]
+        rules.check_token_skip(held, format_of(season).settings)
+        reason = f"Token of Life spent to skip the death match of episode {locked.number}"
+        ledger.adjust(candidate.user, season, 0, -1, reason, actor=None)
+        locked.token_spent = True
+        locked.saved = candidate
+        locked.nomination_due = None
+        _end_episode(locked)
+        text = (
+            f"{candidate.name} spent a Token of Life: no death match and no elimination in "
+            f"episode {locked.number}."
+        )
+        _log(season, text, "token_spent", episode=locked, actor=actor)
+        telling.tell(
+            users=[member.user for member in cast_in(season)],
+            kind=telling.SAVED,
+            text=text,
+            url=locked.get_absolute_url(),
+            season=season,
+            public_text=text,
+        )
+    return locked
+
+
+def create_death_match(
+    episode: Episode, actor: Any, game_key: str, settings: dict[str, Any]
+) -> Match:
+    """The host sets up the death match: its game and settings, the EC and the DMO seated in
+    their roles."""
+    with transaction.atomic():
+        locked = _lock_episode(episode)
+        check_season_host(locked.season, actor)
+        return _create_death_match(locked, actor, game_key, settings)
+
+
+def _create_death_match(
+    episode: Episode, host: Any, game_key: str, settings: dict[str, Any]
+) -> Match:
+    if episode.phase != Episode.Phase.DEATH_MATCH_SETUP:
+        raise ActionError("the death match is set up once the opponent is named", "not_ready")
+    game = _game(game_key)
+    if not _is_death_match(game):
+        raise ActionError(f"{game.title} is not a death match", code="bad_game")
+    candidate, opponent = episode.elimination_candidate, episode.opponent
+    title = f"{episode.season.name}, episode {episode.number}: death match"
+    match = _seated_match(
+        episode.season, host, game_key, settings, title, [(candidate, "EC"), (opponent, "DMO")]
+    )
+    episode.death_match = match
+    episode.phase = Episode.Phase.DEATH_MATCH
+    episode.save()
+    text = (
+        f"Death match of episode {episode.number}: {candidate.name} (EC) against "
+        f"{opponent.name} (DMO) in {game.title}."
+    )
+    _log(episode.season, text, "death_match", episode=episode, actor=host)
+    telling.tell(
+        users=[candidate.user, opponent.user],
+        kind=telling.DEATH_MATCH,
+        text=f"{text} Your seat is waiting.",
+        url=match.get_absolute_url(),
+        season=episode.season,
+        match=match,
+        public_text=text,
+    )
+    return match
+
+
+def _end_episode(episode: Episode) -> None:
+    episode.phase = Episode.Phase.OVER
+    episode.ended_at = clock.now()
+    episode.save()
+
+
+# --- what moves an episode on by itself (the scheduler's tick) ---------------------------------
+
+
+def run_clocks(now: datetime | None = None) -> datetime | None:
+    """Move on every episode whose match ended and fire every nomination clock that ran out;
+    returns when the next nomination clock is due. Each episode is its own transaction, taken
+    with SKIP LOCKED, so one that is busy or failing holds up nothing."""
+    now = now or clock.now()
+    waiting = Episode.objects.filter(
+        Q(
+            phase=Episode.Phase.MAIN_MATCH,
+            main_match__status__in=OVER,
+            main_match__version__gt=F("main_match_read_at"),
+        )
+        | Q(phase=Episode.Phase.DEATH_MATCH, death_match__status__in=OVER)
+        | Q(phase=Episode.Phase.NOMINATION, nomination_due__lte=now)
+    )
+    for episode_id in waiting.values_list("pk", flat=True)[:50]:
+        try:
+            _move_on(episode_id, now)
+        except Exception:
+            log.exception("episode %s could not move on; retrying next tick", episode_id)
+    upcoming = Episode.objects.filter(phase=Episode.Phase.NOMINATION).order_by("nomination_due")
+    return upcoming.values_list("nomination_due", flat=True).first()
+
+
+def _move_on(episode_id: int, now: datetime) -> None:
+    with transaction.atomic():
+        episode = (
+            Episode.objects.select_for_update(of=("self",), skip_locked=True)
+            .select_related("season", "main_match", "death_match")
+            .filter(pk=episode_id)
+            .first()
+        )
+        if episode is None:
+            return  # another scheduler has it
+        if episode.phase == Episode.Phase.MAIN_MATCH:
+            _main_match_over(episode)
+        elif episode.phase == Episode.Phase.DEATH_MATCH:
+            _death_match_over(episode)
+        elif episode.phase == Episode.Phase.NOMINATION and rules.nomination_missed(
+            episode.nomination_due, now
+        ):
+            _nomination_ran_out(episode)
+
+
+def _main_match_over(episode: Episode) -> None:
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    if match.status not in OVER:
+        return
+    episode.main_match_read_at = match.version
+    season = episode.season
+    if match.status == Match.Status.ABORTED:
+        _end_episode(episode)
+        text = f"The main match of episode {episode.number} was aborted: no one leaves."
+        _log(season, text, "main_match_aborted", episode=episode)
+        return
+    result = main_match_result(match)
+    candidate = _member_in_seat(match, result.get("elimination_candidate"))
+    if candidate is None:
+        episode.save(update_fields=["main_match_read_at"])  # a tie: the host settles it
+        return
+    settings = format_of(season).settings
+    episode.elimination_candidate = candidate
+    episode.phase = Episode.Phase.NOMINATION
+    episode.nomination_due = rules.nomination_due(clock.now(), settings)
+    episode.save()
+    text = f"{candidate.name} is the Elimination Candidate of episode {episode.number}."
+    _log(season, text, "elimination_candidate", episode=episode)
+    telling.tell(
+        users=[candidate.user],
+        kind=telling.ELIMINATION_CANDIDATE,
+        text=f"You are the Elimination Candidate of episode {episode.number}: name your Death "
+        f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
+        url=episode.get_absolute_url(),
+        season=season,
+        public_text=text,
+    )
+
+
+def _nomination_ran_out(episode: Episode) -> None:
+    episode.phase = Episode.Phase.HOST_NOMINATION
+    episode.save(update_fields=["phase"])
+    name = episode.elimination_candidate.name
+    text = f"{name} named no Death Match Opponent in time: the host names one."
+    _log(episode.season, text, "nomination_missed", episode=episode)
+    telling.tell(
+        users=_hosts(episode.season),
+        kind=telling.NOMINATION_MISSED,
+        text=f"A nomination was not made: {name} (episode {episode.number}) let the clock run "
+        "out. Name the Death Match Opponent.",
+        url=episode.get_absolute_url(),
+        season=episode.season,
+    )
+
+
+def _death_match_over(episode: Episode) -> None:
+    match = Match.objects.with_seats().get(pk=episode.death_match_id)
+    season = episode.season
+    if match.status == Match.Status.ABORTED:
+        episode.death_match = None
+        episode.phase = Episode.Phase.DEATH_MATCH_SETUP
+        episode.save()
+        text = f"The death match of episode {episode.number} was aborted: the host sets up another."
+        _log(season, text, "death_match_aborted", episode=episode)
+        return
+    winner_seat = (match.result or {}).get("winner")
+    winner = _member_in_seat(match, winner_seat)
+    loser = _member_in_seat(match, 1 - winner_seat) if isinstance(winner_seat, int) else None
+    if winner is None or loser is None:
+        return  # no single winner: the host corrects the result
+    settings = format_of(season).settings
+    held = ledger.held([loser.user_id], season)[loser.user_id]["tokens"]
+    if rules.loser_is_saved(held, settings):
+        reason = f"Token of Life spent to stay after the death match of episode {episode.number}"
+        ledger.adjust(loser.user, season, 0, -1, reason, actor=None)
+        episode.saved = loser
+        _end_episode(episode)
+        text = f"{winner.name} won the death match; {loser.name} spent a Token of Life and stays."
+        _log(season, text, "saved", episode=episode)
+        telling.tell(
+            users=[loser.user],
+            kind=telling.SAVED,
+            text=text,
+            url=episode.get_absolute_url(),
+            season=season,
+            public_text=text,
+        )
+        return
+    _eliminate(episode, loser, winner)
+
+
+def _eliminate(episode: Episode, loser: CastMember, winner: CastMember) -> None:
+    season = episode.season
+    order = CastMember.objects.filter(season=season, elimination_order__isnull=False).count() + 1
+    CastMember.objects.filter(pk=loser.pk).update(
+        status=CastMember.Status.ELIMINATED,
+        eliminated_in=episode,
+        eliminated_by=winner,
+        elimination_order=order,
+    )
+    episode.eliminated = loser
+    _end_episode(episode)
+    text = (
+        f"{winner.name} won the death match: {loser.name} is eliminated (episode {episode.number})."
+    )
+    _log(season, text, "eliminated", episode=episode)
+    telling.tell(
+        users=[loser.user],
+        kind=telling.ELIMINATED,
+        text=f"You were eliminated in episode {episode.number}: {winner.name} won the death match.",
+        url=episode.get_absolute_url(),
+        season=season,
+        public_text=text,
+    )
+    remaining = cast_in(season)
+    champion = rules.season_winner([member.pk for member in remaining])
+    if champion is not None:
+        CastMember.objects.filter(pk=champion).update(status=CastMember.Status.WINNER)
+        _log(season, f"{remaining[0].name} wins {season.name}.", "season_won", episode=episode)

@@ -1,0 +1,367 @@
+"""Season pages: the list, a new season, the standings (cast, episodes, ledger, log), the cast
+invite, an episode with its nomination, the exports and the host's forms. Thin: every change
+goes through games/seasons/services.py, every read of the season through standings.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games.core import audit
+from games.core.forms import MatchSettingsForm, setting_fields
+from games.core.gamedef import ActionError
+from games.core.models import LedgerEntry, Season
+from games.core.registry import UnknownGame, get_game
+from games.seasons import rules, services, standings
+from games.seasons.models import CastMember, Episode, SeasonFormat
+
+
+def season_list(request: HttpRequest) -> HttpResponse:
+    seasons = Season.objects.select_related("format")
+    return render(request, "seasons/seasons.html", {"seasons": seasons})
+
+
+class SeasonForm(forms.Form):
+    """A season's name, then its settings (games/seasons/rules.py SETTINGS)."""
+
+    name = forms.CharField(max_length=80)
+    make_current = forms.BooleanField(
+        required=False,
+        label="Make it the current season",
+        help_text="Matches made outside the season (the lobby's) then join its ledger.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.update(setting_fields(rules.SETTINGS))
+
+    def season_settings(self) -> dict[str, Any]:
+        return {setting.name: self.cleaned_data[setting.name] for setting in rules.SETTINGS}
+
+
+def _staff(request: HttpRequest) -> bool:
+    return bool(request.user.is_authenticated and request.user.is_staff)
+
+
+@login_required
+def season_new(request: HttpRequest) -> HttpResponse:
+    if not _staff(request):
+        return HttpResponseForbidden("only staff users host seasons")
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.create_season(
+                name=form.cleaned_data["name"],
+                host=request.user,
+                settings=form.season_settings(),
+                make_current=form.cleaned_data["make_current"],
+            )
+        except ActionError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, "Season opened. Send the cast its invite link.")
+            return redirect(season)
+    return render(request, "seasons/season_new.html", {"form": form})
+
+
+def _season(pk: int) -> Season:
+    return get_object_or_404(Season.objects.select_related("format"), pk=pk)
+
+
+def _has_format(season: Season) -> bool:
+    return SeasonFormat.objects.filter(season=season).exists()
+
+
+def season_page(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _season(pk)
+    is_host = services.is_season_host(season, request.user)
+    context: dict[str, Any] = {
+        "season": season,
+        "is_host": is_host,
+        "standings": season.standings(),
+        "matches": season.matches.order_by("-created_at")[:50],
+    }
+    if _has_format(season):
+        context["table"] = standings.season_table(season)
+        context["settings_words"] = settings_words(season.format.settings)
+        context["episode"] = services.current_episode(season)
+        if request.user.is_authenticated:
+            context["me"] = CastMember.objects.filter(season=season, user=request.user).first()
+    if is_host and _has_format(season):
+        context["invite_url"] = request.build_absolute_uri(season.format.get_invite_url())
+        context["asked"] = CastMember.objects.filter(
+            season=season, status=CastMember.Status.ASKED
+        ).order_by("asked_at")
+        context["hosts"] = season.format.hosts.order_by("username")
+        context["main_games"] = services.main_match_games()
+        context["players_in"] = len(services.cast_in(season))
+    if request.user.is_authenticated:
+        context["my_entries"] = LedgerEntry.objects.filter(
+            season=season, user=request.user
+        ).select_related("match", "reverses")
+        context["my_balance"] = LedgerEntry.balance(request.user, season)
+    return render(request, "seasons/season.html", context)
+
+
+def season_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The host log of a season (staff only): every host operation of its matches and every
+    ledger entry a host wrote, with who, when and why."""
+    season = _season(pk)
+    if not _staff(request):
+        return HttpResponseForbidden("only the season's hosts can read its host log")
+    context = {
+        "title": f"Host log: {season.name}",
+        "season": season,
+        "rows": audit.season_log(season),
+    }
+    return render(request, "core/audit.html", context)
+
+
+def _formatted(pk: int) -> Season:
+    season = _season(pk)
+    if not _has_format(season):
+        raise Http404("this season has no cast or episodes")
+    return season
+
+
+def season_export_json(request: HttpRequest, pk: int) -> JsonResponse:
+    table = standings.season_table(_formatted(pk))
+    return JsonResponse(table, json_dumps_params={"indent": 1})
+
+
+def season_export_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _formatted(pk)
+    response = HttpResponse(
+        standings.season_csv(standings.season_table(season)), content_type="text/csv"
+    )
+    response["Content-Disposition"] = f'attachment; filename="season-{season.pk}.csv"'
+    return response
+
+
+def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
+    season = _formatted(pk)
+    if token != season.format.invite_token:
+        raise Http404("this invite link is not valid for this season")
+    if not request.user.is_authenticated:
+        messages.info(request, "Log in or sign up to join the season.")
+        return redirect(f"/accounts/login/?next={request.path}")
+    mine = CastMember.objects.filter(season=season, user=request.user).first()
+    error = ""
+    if request.method == "POST" and mine is None:
+        try:
+            services.ask_to_join(season, request.user, token, request.POST.get("name", ""))
+        except ActionError as refusal:
+            error = refusal.message
+        else:
+            messages.success(request, "Asked. A host admits you to the cast.")
+            return redirect(season)
+    suggested = request.user.first_name or request.user.username
+    context = {"season": season, "mine": mine, "error": error, "suggested": suggested}
+    return render(request, "seasons/season_join.html", context)
+
+
+def _done(request: HttpRequest, where: Any, refusal: ActionError | None, ok: str) -> HttpResponse:
+    if refusal is not None:
+        if refusal.code == "forbidden":
+            return HttpResponseForbidden(refusal.message)
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, ok)
+    return redirect(where)
+
+
+@require_POST
+@login_required
+def season_admit(request: HttpRequest, pk: int, member: int) -> HttpResponse:
+    season = _formatted(pk)
+    admitted = request.POST.get("admitted") != "no"
+    try:
+        who = services.admit(season, request.user, member, admitted)
+    except ActionError as refusal:
+        return _done(request, season, refusal, "")
+    return _done(request, season, None, f"{who.name} {'is in' if admitted else 'turned away'}.")
+
+
+@require_POST
+@login_required
+def season_add_host(request: HttpRequest, pk: int) -> HttpResponse:
+    season = _formatted(pk)
+    try:
+        services.add_host(season, request.user, request.POST.get("username", ""))
+    except ActionError as refusal:
+        return _done(request, season, refusal, "")
+    return _done(request, season, None, "Co-host added.")
+
+
+class EpisodeMatchForm(MatchSettingsForm):
+    """A season match's title and its game's settings; the seats are the cast's."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["seat_count"]
+
+
+def _listed_game(game_key: str, allowed: list[Any]) -> Any:
+    try:
+        game = get_game(game_key)
+    except UnknownGame:
+        raise Http404(f"unknown game {game_key!r}") from None
+    if game not in allowed:
+        raise Http404(f"{game.title} cannot be played here")
+    return game
+
+
+@login_required
+def season_new_episode(request: HttpRequest, pk: int, game_key: str) -> HttpResponse:
+    """The host sets up the next episode's main match: its game's settings."""
+    season = _formatted(pk)
+    if not services.is_season_host(season, request.user):
+        return HttpResponseForbidden("only the season's hosts start episodes")
+    game = _listed_game(game_key, services.main_match_games())
+    form = EpisodeMatchForm.for_game(game)(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            episode = services.start_episode(
+                season, request.user, game.key, form.match_settings(), form.cleaned_data["title"]
+            )
+        except ActionError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, f"Episode {episode.number} started: every seat is taken.")
+            return redirect(episode)
+    context = {"season": season, "game": game, "form": form, "what": "main match"}
+    return render(request, "seasons/season_match.html", context)
+
+
+def _episode(pk: int, number: int) -> Episode:
+    return get_object_or_404(
+        Episode.objects.select_related(
+            "season__format", "elimination_candidate", "opponent", "main_match", "death_match"
+        ),
+        season_id=pk,
+        number=number,
+    )
+
+
+def episode_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """An episode: its main match's places, the Elimination Candidate's nomination (the page
+    made for it), the death match and what came of it."""
+    episode = _episode(pk, number)
+    season = episode.season
+    is_host = services.is_season_host(season, request.user)
+    table = standings.season_table(season)
+    row = next(e for e in table["episodes"] if e["number"] == episode.number)
+    candidate = episode.elimination_candidate
+    is_candidate = bool(
+        candidate is not None
+        and request.user.is_authenticated
+        and candidate.user_id == request.user.pk
+    )
+    nominating = (episode.phase == Episode.Phase.NOMINATION and is_candidate) or (
+        episode.phase == Episode.Phase.HOST_NOMINATION and is_host
+    )
+    settings = season.format.settings
+    context: dict[str, Any] = {
+        "season": season,
+        "episode": episode,
+        "row": row,
+        "is_host": is_host,
+        "is_candidate": is_candidate,
+        "nominating": nominating,
+    }
+    if nominating:
+        state = services.nomination_state(episode)
+        context["eligible"] = state["eligible"]
+        context["shielded"] = [
+            m
+            for m in state["players"]
+            if m not in state["eligible"] and m.pk != episode.elimination_candidate_id
+        ]
+        ec_picks = settings["death_match_picker"] == "ec" and not is_host
+        titles = dict(rules.DEATH_MATCH_GAMES)
+        context["game_choices"] = (
+            [(key, titles.get(key, key)) for key in settings["death_match_games"]]
+            if ec_picks
+            else []
+        )
+        context["may_spend_token"] = (
+            is_candidate
+            and episode.phase == Episode.Phase.NOMINATION
+            and settings["token_skips_death_match"]
+            and LedgerEntry.balance(request.user, season)["tokens_of_life"] > 0
+        )
+    if is_host and episode.phase == Episode.Phase.DEATH_MATCH_SETUP:
+        context["death_games"] = services.death_match_games()
+    return render(request, "seasons/episode.html", context)
+
+
+@require_POST
+@login_required
+def episode_nominate(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    episode = _episode(pk, number)
+    try:
+        nominee = int(request.POST.get("nominee", ""))
+    except ValueError:
+        return _done(request, episode, ActionError("choose a player to name", "bad_nominee"), "")
+    try:
+        services.nominate(episode, request.user, nominee, request.POST.get("game", ""))
+    except ActionError as refusal:
+        return _done(request, episode, refusal, "")
+    return _done(request, episode, None, "Nominated: the Death Match Opponent is told.")
+
+
+@require_POST
+@login_required
+def episode_spend_token(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    episode = _episode(pk, number)
+    try:
+        services.spend_token(episode, request.user)
+    except ActionError as refusal:
+        return _done(request, episode, refusal, "")
+    return _done(request, episode, None, "Token of Life spent: no death match this episode.")
+
+
+@login_required
+def episode_death_match(request: HttpRequest, pk: int, number: int, game_key: str) -> HttpResponse:
+    """The host sets up the death match: its game's settings; the EC and DMO are seated."""
+    episode = _episode(pk, number)
+    season = episode.season
+    if not services.is_season_host(season, request.user):
+        return HttpResponseForbidden("only the season's hosts set up a death match")
+    game = _listed_game(game_key, services.death_match_games())
+    form = EpisodeMatchForm.for_game(game)(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        settings = form.match_settings()
+        try:
+            match = services.create_death_match(episode, request.user, game.key, settings)
+        except ActionError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, "Death match created: both players are seated.")
+            return redirect(match)
+    context = {"season": season, "game": game, "form": form, "what": "death match"}
+    return render(request, "seasons/season_match.html", context)
+
+
+def settings_words(settings: dict[str, Any]) -> list[tuple[str, str]]:
+    """The season's settings as the host chose them, in words (label, value)."""
+    titles = dict(rules.DEATH_MATCH_GAMES)
+    shown = []
+    for setting in rules.SETTINGS:
+        value = settings.get(setting.name, setting.default)
+        if setting.kind == "bool":
+            words = "yes" if value else "no"
+        elif setting.kind == "choice":
+            words = dict(setting.choices).get(value, str(value))
+        elif setting.kind == "several":
+            words = ", ".join(titles.get(v, v) for v in value) or "none"
+        else:
+            words = str(value)
+        shown.append((setting.label, words))
+    return shown

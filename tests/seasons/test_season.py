@@ -1,0 +1,253 @@
+"""A whole small season through the service layer, on a fake clock: five players, three
+episodes. Main matches of Seven Gem Swap played by the practice bot for each player, the
+Elimination Candidate's nomination (on time, then left to the clock), death matches,
+eliminations and a Token of Life spent; the standings and the export checked at each step."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from games.core import ledger, services
+from games.core.gamedef import ActionError, Viewer
+from games.core.models import LedgerEntry, Match
+from games.seasons import services as seasons
+from games.seasons import standings, telling
+from games.seasons.models import CastMember, Episode
+from games.seven_gem_swap import bot
+
+pytestmark = pytest.mark.django_db
+
+CAST = ("ada", "bob", "cy", "dee", "eve")
+QUICK_MAIN = {"bid_seconds": 60, "round_seconds": 60}
+
+
+@pytest.fixture
+def told(monkeypatch):
+    """Every notification the season sends: (kind, usernames, text)."""
+    sent: list[tuple[str, set[str], str]] = []
+
+    def record(*, users, kind, text, **_):
+        sent.append((kind, {user.username for user in users}, text))
+
+    monkeypatch.setattr(telling, "tell", record)
+    return sent
+
+
+@pytest.fixture
+def cast_season(make_user, clock):
+    host = make_user("hostess", is_staff=True)
+    users = {name: make_user(name) for name in CAST}
+    season = seasons.create_season(name="ORG 1", host=host, settings={"nomination_minutes": 60})
+    token = season.format.invite_token
+    for name, user in users.items():
+        member = seasons.ask_to_join(season, user, token, name.title())
+        seasons.admit(season, host, member.pk)
+    return season, host, users
+
+
+def play_main_match(match: Match, clock) -> Match:
+    """Each player's seat is played by the practice bot (deciding from that seat's view);
+    the clock moves on half a minute whenever no one is ready."""
+    for _ in range(400):
+        match = Match.objects.with_seats().get(pk=match.pk)
+        if match.is_over:
+            return match
+        acted = False
+        for seat in match.seats.all():
+            view = match.game.view(match.state, Viewer(seat=seat.index))
+            action = bot.decide(view, seat.index, "beginner", clock())
+            if action is not None:
+                services.submit_action(match, seat.user, action)
+                acted = True
+                break
+        if not acted:
+            clock.advance(30)
+            services.fire_due_deadlines()
+    raise AssertionError("the main match never ended")
+
+
+def settle_main_match(match: Match, host) -> None:
+    """A tie for the lowest total is settled by the host, through the match's host operation."""
+    result = seasons.main_match_result(match)
+    if result["elimination_candidate"] is None:
+        services.host_adjudicate(
+            match, host, {"elimination_candidate": result["ec_tied"][0], "reason": "a coin"}
+        )
+
+
+def play_death_match(match: Match, winner_role: str) -> None:
+    """A fixture death match (count to 2, EC first): the EC wins by adding 2, else the DMO."""
+    match = Match.objects.with_seats().get(pk=match.pk)
+    ec, dmo = (seat.user for seat in match.seats.all())
+    if winner_role == "EC":
+        services.submit_action(match, ec, {"type": "add", "amount": 2})
+    else:
+        services.submit_action(match, ec, {"type": "add", "amount": 1})
+        services.submit_action(match, dmo, {"type": "add", "amount": 1})
+
+
+def table(season):
+    return standings.season_table(season)
+
+
+def cast_row(season, name):
+    return next(row for row in table(season)["cast"] if row["name"] == name)
+
+
+def exported(season) -> tuple[dict, list[dict]]:
+    data = table(season)
+    json.dumps(data)  # the JSON export is this table
+    rows = list(csv.DictReader(io.StringIO(standings.season_csv(data))))
+    return data, rows
+
+
+def test_a_whole_season(cast_season, clock, told):
+    season, host, users = cast_season
+    assert [row["status"] for row in table(season)["cast"]] == ["in"] * 5
+
+    # Episode 1: the main match seats all five; nothing of it shows while it is played.
+    episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
+    assert told[-1][0] == telling.EPISODE_STARTS and told[-1][1] == set(CAST)
+    main = Match.objects.with_seats().get(pk=episode.main_match_id)
+    assert main.season == season and main.status == Match.Status.LIVE
+    assert {seat.user.username for seat in main.seats.all()} == set(CAST)
+    data, rows = exported(season)
+    assert data["episodes"][0]["placings"] == []
+    assert data["episodes"][0]["main_match"]["status"] == "live"
+    assert data["episodes"][0]["main_match"]["replay_url"] is None
+    main = play_main_match(main, clock)
+    settle_main_match(main, host)
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.NOMINATION
+    ec = episode.elimination_candidate
+    result = seasons.main_match_result(Match.objects.with_seats().get(pk=main.pk))
+    ec_seat = next(s for s in main.seats.all() if s.user_id == ec.user_id).index
+    assert result["elimination_candidate"] == ec_seat
+    assert told[-1] == (
+        telling.ELIMINATION_CANDIDATE,
+        {ec.user.username},
+        told[-1][2],
+    )
+    data, rows = exported(season)
+    placings = data["episodes"][0]["placings"]
+    assert len(placings) == 5 and placings[-1]["elimination_candidate"] is True
+    assert placings[-1]["name"] == ec.name
+    assert data["episodes"][0]["elimination_candidate"] == ec.name
+    assert data["episodes"][0]["main_match"]["replay_url"].endswith("/replay/")
+    ec_row = next(row for row in rows if row["player"] == ec.name)
+    assert "EC" in ec_row["episode 1"]
+    # The main match's winner won Tokens of Life: they are shielded from the nomination.
+    holders = [row["name"] for row in data["cast"] if row["tokens_of_life"] > 0]
+    assert holders and ec.name not in holders
+    shielded = CastMember.objects.get(season=season, name=holders[0])
+    with pytest.raises(ActionError) as refused:
+        seasons.nominate(episode, ec.user, shielded.pk)
+    assert refused.value.code == "shielded"
+    with pytest.raises(ActionError) as refused:
+        seasons.nominate(episode, users[next(n for n in CAST if n != ec.user.username)], ec.pk)
+    assert refused.value.code == "not_candidate"
+    # On time: the EC names an unshielded opponent.
+    state = seasons.nomination_state(episode)
+    opponent = state["eligible"][0]
+    assert opponent.name not in holders
+    seasons.nominate(episode, ec.user, opponent.pk)
+    assert told[-1][:2] == (telling.NOMINATED, {opponent.user.username})
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.DEATH_MATCH_SETUP and not episode.nominated_by_host
+    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    assert [(s.role, s.user_id) for s in dm.seats.all()] == [
+        ("EC", ec.user_id),
+        ("DMO", opponent.user_id),
+    ]
+    data, _ = exported(season)
+    assert data["episodes"][0]["death_match_opponent"] == opponent.name
+    assert data["episodes"][0]["nominated_by"] == "EC"
+    assert data["episodes"][0]["death_match"]["status"] == "live"
+    play_death_match(dm, winner_role="DMO")
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.OVER and episode.eliminated == ec
+    assert told[-1][:2] == (telling.ELIMINATED, {ec.user.username})
+    data, rows = exported(season)
+    out = cast_row(season, ec.name)
+    assert out["status"] == "eliminated" and out["elimination_order"] == 1
+    assert out["eliminated_in"] == 1 and out["eliminated_by"] == opponent.name
+    assert data["cast"][-1]["name"] == ec.name  # the eliminated are listed after those in
+    assert data["episodes"][0]["death_match_winner"] == opponent.name
+    ec_row = next(row for row in rows if row["player"] == ec.name)
+    assert ec_row["status"] == "Eliminated" and "eliminated" in ec_row["episode 1"]
+    first_out = ec
+
+    # Episode 2: four players; the EC lets the nomination clock run out; the host names one.
+    episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
+    main = play_main_match(episode.main_match, clock)
+    assert first_out.user_id not in {s.user_id for s in main.seats.all()}
+    settle_main_match(main, host)
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    ec = episode.elimination_candidate
+    assert episode.phase == Episode.Phase.NOMINATION
+    clock.advance(59 * 60)
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.NOMINATION
+    clock.advance(61)
+    state = seasons.nomination_state(episode)
+    late = state["eligible"][0]
+    with pytest.raises(ActionError) as refused:
+        seasons.nominate(episode, ec.user, late.pk)
+    assert refused.value.code == "clock_ran_out"
+    episode.refresh_from_db()
+    assert episode.opponent is None
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.HOST_NOMINATION
+    assert told[-1][:2] == (telling.NOMINATION_MISSED, {"hostess"})
+    with pytest.raises(ActionError) as refused:
+        seasons.nominate(episode, ec.user, late.pk)
+    assert refused.value.code == "clock_ran_out"
+    seasons.nominate(episode, host, late.pk)
+    episode.refresh_from_db()
+    assert episode.opponent == late and episode.nominated_by_host
+    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    play_death_match(dm, winner_role="EC")
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.eliminated == late
+    data, rows = exported(season)
+    assert data["episodes"][1]["nominated_by"] == "host"
+    assert cast_row(season, late.name)["elimination_order"] == 2
+    assert [row["name"] for row in data["cast"][-2:]] == [late.name, first_out.name]
+
+    # Episode 3: three players; the EC spends a Token of Life and no one leaves.
+    episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
+    main = play_main_match(episode.main_match, clock)
+    settle_main_match(main, host)
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    ec = episode.elimination_candidate
+    if ledger.held([ec.user_id], season)[ec.user_id]["tokens"] == 0:
+        ledger.adjust(ec.user, season, 0, 1, "a Token of Life from a side game", host)
+    tokens_before = cast_row(season, ec.name)["tokens_of_life"]
+    seasons.spend_token(episode, ec.user)
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.OVER and episode.token_spent
+    assert episode.eliminated is None and episode.opponent is None
+    spent = LedgerEntry.objects.filter(user=ec.user, season=season).first()
+    assert spent.tokens_of_life == -1 and "episode 3" in spent.reason
+    assert cast_row(season, ec.name)["tokens_of_life"] == tokens_before - 1
+    assert told[-1][0] == telling.SAVED
+    data, rows = exported(season)
+    assert data["episodes"][2]["token_spent"] is True
+    assert any("spent a Token of Life" in line["text"] for line in data["log"])
+    assert [row["status"] for row in data["cast"]] == ["in", "in", "in", "eliminated", "eliminated"]
+    ec_row = next(row for row in rows if row["player"] == ec.name)
+    assert "EC, spent a Token of Life" in ec_row["episode 3"]
+    with pytest.raises(ActionError):
+        seasons.spend_token(episode, ec.user)  # the episode is over: nothing changes
+    assert LedgerEntry.objects.filter(user=ec.user, season=season, tokens_of_life=-1).count() == 1
