@@ -4,7 +4,8 @@ Seasons build on the core: a main match and a death match are core matches creat
 games.core.services and seated with the cast; garnets and Tokens of Life are the core ledger's
 (games/core/ledger.py); the rules are games/seasons/rules.py's. The scheduler calls
 ``run_clocks`` each tick: it moves every episode whose match ended on and fires the nomination
-clocks that ran out.
+clocks that ran out. Whoever an operation needs is told through games.notifications, in the
+same transaction.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match, Season
 from games.core.registry import UnknownGame, get_game
 from games.core.rendering import view_of
-from games.seasons import rules, telling
+from games.notifications import kinds
+from games.notifications.services import notify
+from games.seasons import rules
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
 log = logging.getLogger(__name__)
@@ -237,9 +240,9 @@ def start_episode(
         )
         text = f"Episode {number} starts: the main match is {game.title}, {len(players)} players."
         _log(season, text, "episode_started", episode=episode, actor=actor)
-        telling.tell(
+        notify(
             users=[member.user for member in players],
-            kind=telling.EPISODE_STARTS,
+            kind=kinds.EPISODE_STARTS,
             text=f"{text} Your seat is waiting.",
             url=match.get_absolute_url(),
             season=season,
@@ -351,9 +354,9 @@ def nominate(episode: Episode, actor: Any, nominee_id: int, game_key: str = "") 
         who = "The host" if by_host else candidate.name
         text = f"{who} named {opponent.name} Death Match Opponent of {candidate.name}."
         _log(season, text, "nominated", episode=locked, actor=actor)
-        telling.tell(
+        notify(
             users=[opponent.user],
-            kind=telling.NOMINATED,
+            kind=kinds.NOMINATED,
             text=f"You were named Death Match Opponent of {candidate.name} (episode "
             f"{locked.number}).",
             url=locked.get_absolute_url(),
@@ -408,9 +411,9 @@ def spend_token(episode: Episode, actor: Any) -> Episode:
             f"episode {locked.number}."
         )
         _log(season, text, "token_spent", episode=locked, actor=actor)
-        telling.tell(
-            users=[member.user for member in cast_in(season)],
-            kind=telling.SAVED,
+        notify(
+            users=[candidate.user],
+            kind=kinds.ELIMINATED_OR_SAVED,
             text=text,
             url=locked.get_absolute_url(),
             season=season,
@@ -451,9 +454,9 @@ def _create_death_match(
         f"{opponent.name} (DMO) in {game.title}."
     )
     _log(episode.season, text, "death_match", episode=episode, actor=host)
-    telling.tell(
+    notify(
         users=[candidate.user, opponent.user],
-        kind=telling.DEATH_MATCH,
+        kind=kinds.MATCH_STARTED,
         text=f"{text} Your seat is waiting.",
         url=match.get_absolute_url(),
         season=episode.season,
@@ -538,9 +541,9 @@ def _main_match_over(episode: Episode) -> None:
     episode.save()
     text = f"{candidate.name} is the Elimination Candidate of episode {episode.number}."
     _log(season, text, "elimination_candidate", episode=episode)
-    telling.tell(
+    notify(
         users=[candidate.user],
-        kind=telling.ELIMINATION_CANDIDATE,
+        kind=kinds.ROUND_RESULT,
         text=f"You are the Elimination Candidate of episode {episode.number}: name your Death "
         f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
         url=episode.get_absolute_url(),
@@ -555,9 +558,9 @@ def _nomination_ran_out(episode: Episode) -> None:
     name = episode.elimination_candidate.name
     text = f"{name} named no Death Match Opponent in time: the host names one."
     _log(episode.season, text, "nomination_missed", episode=episode)
-    telling.tell(
+    notify(
         users=_hosts(episode.season),
-        kind=telling.NOMINATION_MISSED,
+        kind=kinds.NOMINATION_NOT_MADE,
         text=f"A nomination was not made: {name} (episode {episode.number}) let the clock run "
         "out. Name the Death Match Opponent.",
         url=episode.get_absolute_url(),
@@ -589,9 +592,9 @@ def _death_match_over(episode: Episode) -> None:
         _end_episode(episode)
         text = f"{winner.name} won the death match; {loser.name} spent a Token of Life and stays."
         _log(season, text, "saved", episode=episode)
-        telling.tell(
+        notify(
             users=[loser.user],
-            kind=telling.SAVED,
+            kind=kinds.ELIMINATED_OR_SAVED,
             text=text,
             url=episode.get_absolute_url(),
             season=season,
@@ -616,9 +619,9 @@ def _eliminate(episode: Episode, loser: CastMember, winner: CastMember) -> None:
         f"{winner.name} won the death match: {loser.name} is eliminated (episode {episode.number})."
     )
     _log(season, text, "eliminated", episode=episode)
-    telling.tell(
+    notify(
         users=[loser.user],
-        kind=telling.ELIMINATED,
+        kind=kinds.ELIMINATED_OR_SAVED,
         text=f"You were eliminated in episode {episode.number}: {winner.name} won the death match.",
         url=episode.get_absolute_url(),
         season=season,

@@ -14,8 +14,10 @@ import pytest
 from games.core import ledger, services
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import LedgerEntry, Match
+from games.notifications import kinds
+from games.notifications.models import Notification
 from games.seasons import services as seasons
-from games.seasons import standings, telling
+from games.seasons import standings
 from games.seasons.models import CastMember, Episode
 from games.seven_gem_swap import bot
 
@@ -25,16 +27,12 @@ CAST = ("ada", "bob", "cy", "dee", "eve")
 QUICK_MAIN = {"bid_seconds": 60, "round_seconds": 60}
 
 
-@pytest.fixture
-def told(monkeypatch):
-    """Every notification the season sends: (kind, usernames, text)."""
-    sent: list[tuple[str, set[str], str]] = []
-
-    def record(*, users, kind, text, **_):
-        sent.append((kind, {user.username for user in users}, text))
-
-    monkeypatch.setattr(telling, "tell", record)
-    return sent
+def told(season) -> tuple[str, set[str], str]:
+    """The season's latest notification: its kind, who got it and its words."""
+    latest = Notification.objects.filter(season=season).order_by("-pk").first()
+    kind, text = latest.kind, latest.text
+    users = Notification.objects.filter(season=season, kind=kind, text=text)
+    return kind, {note.user.username for note in users}, text
 
 
 @pytest.fixture
@@ -105,13 +103,13 @@ def exported(season) -> tuple[dict, list[dict]]:
     return data, rows
 
 
-def test_a_whole_season(cast_season, clock, told):
+def test_a_whole_season(cast_season, clock):
     season, host, users = cast_season
     assert [row["status"] for row in table(season)["cast"]] == ["in"] * 5
 
     # Episode 1: the main match seats all five; nothing of it shows while it is played.
     episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
-    assert told[-1][0] == telling.EPISODE_STARTS and told[-1][1] == set(CAST)
+    assert told(season)[:2] == (kinds.EPISODE_STARTS, set(CAST))
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     assert main.season == season and main.status == Match.Status.LIVE
     assert {seat.user.username for seat in main.seats.all()} == set(CAST)
@@ -128,11 +126,8 @@ def test_a_whole_season(cast_season, clock, told):
     result = seasons.main_match_result(Match.objects.with_seats().get(pk=main.pk))
     ec_seat = next(s for s in main.seats.all() if s.user_id == ec.user_id).index
     assert result["elimination_candidate"] == ec_seat
-    assert told[-1] == (
-        telling.ELIMINATION_CANDIDATE,
-        {ec.user.username},
-        told[-1][2],
-    )
+    assert told(season)[:2] == (kinds.ROUND_RESULT, {ec.user.username})
+    assert "name your Death Match Opponent" in told(season)[2]
     data, rows = exported(season)
     placings = data["episodes"][0]["placings"]
     assert len(placings) == 5 and placings[-1]["elimination_candidate"] is True
@@ -156,7 +151,7 @@ def test_a_whole_season(cast_season, clock, told):
     opponent = state["eligible"][0]
     assert opponent.name not in holders
     seasons.nominate(episode, ec.user, opponent.pk)
-    assert told[-1][:2] == (telling.NOMINATED, {opponent.user.username})
+    assert told(season)[:2] == (kinds.NOMINATED, {opponent.user.username})
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.DEATH_MATCH_SETUP and not episode.nominated_by_host
     dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
@@ -172,7 +167,7 @@ def test_a_whole_season(cast_season, clock, told):
     seasons.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.OVER and episode.eliminated == ec
-    assert told[-1][:2] == (telling.ELIMINATED, {ec.user.username})
+    assert told(season)[:2] == (kinds.ELIMINATED_OR_SAVED, {ec.user.username})
     data, rows = exported(season)
     out = cast_row(season, ec.name)
     assert out["status"] == "eliminated" and out["elimination_order"] == 1
@@ -207,7 +202,7 @@ def test_a_whole_season(cast_season, clock, told):
     seasons.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.HOST_NOMINATION
-    assert told[-1][:2] == (telling.NOMINATION_MISSED, {"hostess"})
+    assert told(season)[:2] == (kinds.NOMINATION_NOT_MADE, {"hostess"})
     with pytest.raises(ActionError) as refused:
         seasons.nominate(episode, ec.user, late.pk)
     assert refused.value.code == "clock_ran_out"
@@ -241,7 +236,7 @@ def test_a_whole_season(cast_season, clock, told):
     spent = LedgerEntry.objects.filter(user=ec.user, season=season).first()
     assert spent.tokens_of_life == -1 and "episode 3" in spent.reason
     assert cast_row(season, ec.name)["tokens_of_life"] == tokens_before - 1
-    assert told[-1][0] == telling.SAVED
+    assert told(season)[:2] == (kinds.ELIMINATED_OR_SAVED, {ec.user.username})
     data, rows = exported(season)
     assert data["episodes"][2]["token_spent"] is True
     assert any("spent a Token of Life" in line["text"] for line in data["log"])
