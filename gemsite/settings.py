@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.notifications.context.unread",
             ],
         },
     },
@@ -201,3 +202,36 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+
+# Notifications (games/notifications, docs/notifications.md). Mail goes through Django's mail:
+# SMTP when EMAIL_HOST is set, else printed to the console (`make run`).
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Gem Arena <arena@localhost>")
+# The site's address as mails and webhook posts link to it.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Turns and rounds are told only when their clock gives at least this long to act.
+NOTIFY_SLOW_CLOCK_MINUTES = float(env_str("NOTIFY_SLOW_CLOCK_MINUTES", "10"))
+# "Still missing" reminders go this long before a deadline (for clocks set longer ago than it).
+NOTIFY_REMINDER_MINUTES = float(env_str("NOTIFY_REMINDER_MINUTES", "60"))
+# A mail server or webhook gets this long to answer before the attempt counts as failed.
+EMAIL_TIMEOUT = float(env_str("NOTIFY_SEND_TIMEOUT", "10"))
+NOTIFY_SEND_TIMEOUT = EMAIL_TIMEOUT
+# A deliverer's claim on a row lasts this long; a row still being sent after it (its deliverer
+# died) is sent again.
+NOTIFY_LEASE_SECONDS = float(env_str("NOTIFY_LEASE_SECONDS", "120"))
+# Waits before each retry of a failed delivery; after the last, it is given up.
+NOTIFY_RETRY_SECONDS = [
+    float(s) for s in env_list("NOTIFY_RETRY_SECONDS", ["30", "120", "600", "1800", "7200"])
+]
+# Receivers served at once by one deliverer (each receiver one at a time).
+NOTIFY_DELIVERY_THREADS = env_int("NOTIFY_DELIVERY_THREADS", 4)

@@ -27,6 +27,7 @@ from games.core.models import (
     display_name,
     new_invite_token,
 )
+from games.notifications import events as notifications
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,7 @@ def _append(
     """Record an outcome on a locked match row: new version, event, state, deadlines, status,
     prizes and drafts used up; the event is announced to every viewer once the commit is done."""
     clocks_before = _clock_rows(match)
+    state_before = match.state
     match.version += 1
     match.state = outcome.state
     match.analysis_pending = match.game.analysis_job(outcome.state) is not None
@@ -83,6 +85,9 @@ def _append(
     match.rows_live = match.status == Match.Status.LIVE
     ledger.credit_prizes(match, outcome.prizes, version=match.version)
     _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
+    # Notifications (issue 23): rows written in this transaction, delivered after commit by the
+    # scheduler process; games/notifications/events.py decides what the event tells whom.
+    notifications.on_event(match, event, state_before)
     transaction.on_commit(lambda: broadcast.announce(match, event))
     return event
 

@@ -36,6 +36,8 @@ HOST_KINDS: Final = {
     NOMINATION_NOT_MADE: "A nomination was not made in time",
 }
 KINDS: Final = {**PLAYER_KINDS, **HOST_KINDS}
+# The kinds whose notifications have words anyone may read, which a season's webhook may post.
+PUBLIC_KINDS: Final = (MATCH_STARTED, ROUND_RESULT, ELIMINATED_OR_SAVED, EPISODE_STARTS, NOMINATED)
 
 # Where a notification goes. The in-site list and email are each player's to choose per kind;
 # the season webhook is the host's (it only ever carries a notification's public text).

@@ -1,0 +1,88 @@
+"""The match core's one call into notifications: after an event is appended, in its
+transaction, write what it causes (decided in decide.py from what spectators see)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from django.conf import settings
+
+from games.core import replaying
+from games.core.gamedef import ActionError, Viewer, run_rules, state_deadlines
+from games.core.models import Event, Match
+from games.notifications import decide
+from games.notifications.services import notify
+
+log = logging.getLogger(__name__)
+
+
+def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
+    """Notify the players and the host of what ``event`` (just appended to the locked
+    ``match``, whose state was ``before``) needs them for."""
+    if event.informational or not match.state:
+        return
+    try:
+        facts = _facts(match, event, before)
+    except Exception:  # words or views a game cannot give never cost a move
+        log.exception("no notifications for %s %s", match, event)
+        return
+    slow = settings.NOTIFY_SLOW_CLOCK_MINUTES * 60
+    messages = decide.messages_for(facts, slow_seconds=slow)
+    if not messages:
+        return
+    users = {seat.index: seat.user for seat in match.seats.all() if seat.user_id}
+    url = match.get_absolute_url()
+    for message in messages:
+        people = [match.host] if message.host else [users[s] for s in message.seats]
+        notify(
+            users=people,
+            kind=message.kind,
+            text=message.text,
+            url=url,
+            match=match,
+            public_text=message.public_text,
+            now=event.created_at,
+        )
+
+
+def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFacts:
+    game = match.game
+    spectator = Viewer.spectator()
+    now = event.created_at
+    after_clocks = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
+    seats = list(match.seats.all())
+    finished = match.finished_version == event.version and match.status == Match.Status.FINISHED
+    return decide.EventFacts(
+        kind=event.kind,
+        title=match.title,
+        words=replaying.describe(game, event.seen_by(spectator), match.state),
+        before=game.view(before, spectator) if before else {},
+        after=game.view(match.state, spectator),
+        players={s.index: s.player_name for s in seats if s.user_id and not s.bot_level},
+        seat_count=len(seats),
+        live=match.status == Match.Status.LIVE,
+        finished=finished,
+        clock_ran_out=event.actor_id is None
+        and event.seat is None
+        and any(due <= now for due in state_deadlines(before or {}).values()),
+        seconds_to_act=min(
+            ((d - now).total_seconds() for d in after_clocks.values()), default=None
+        ),
+        to_settle=_to_settle(match, now) if finished else (),
+        host_decided=event.actor_id is not None and event.seat is None,
+    )
+
+
+def _to_settle(match: Match, now: Any) -> tuple[str, ...]:
+    """What the host may still decide on the finished match (a tied Elimination Candidate):
+    the console's offers the game's rules accept now."""
+    labels = []
+    for value, label in match.game.award_choices(match.state, match.seat_infos()):
+        try:
+            run_rules(match.game.adjudicate, match.state, json.loads(value), now)
+        except ActionError:
+            continue
+        labels.append(label)
+    return tuple(labels)

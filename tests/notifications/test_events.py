@@ -1,0 +1,110 @@
+"""What match events tell whom, through the match core's one path (games/core/services.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import services
+from games.core.models import Match, Season
+from games.notifications import kinds
+from games.notifications.models import Delivery, Notification, SeasonWebhook
+
+pytestmark = pytest.mark.django_db
+
+
+def told(kind: str) -> list[str]:
+    rows = Notification.objects.filter(kind=kind).order_by("user__username")
+    return list(rows.values_list("user__username", flat=True))
+
+
+@pytest.fixture
+def tally(make_user, clock):
+    """A fixture-game match with 10-minute turns (slow enough to be told), started."""
+    host = make_user("hostess", email="host@example.org")
+    ada = make_user("ada", email="ada@example.org")
+    bob = make_user("bob", email="bob@example.org")
+    match = services.create_match(
+        host=host,
+        game_key="fixture-tally",
+        title="Tally",
+        settings={"turn_seconds": 600},
+        roles=["EC", "DMO"],
+    )
+    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    return Match.objects.get(pk=match.pk), ada, bob, host
+
+
+def test_the_start_tells_both_players_once(tally):
+    assert told(kinds.MATCH_STARTED) == ["ada", "bob"]
+    assert Notification.objects.count() == 2  # no "your move" on top of the start
+
+
+def test_a_move_tells_the_next_player_it_is_their_move(tally):
+    match, ada, bob, _ = tally
+    services.submit_action(match, ada, {"type": "add", "amount": 2})
+
+    assert told(kinds.YOUR_TURN) == ["bob"]
+    note = Notification.objects.get(kind=kinds.YOUR_TURN)
+    assert note.url == match.get_absolute_url()
+    assert Delivery.objects.filter(notification=note, destination="bob@example.org").exists()
+
+
+def test_quick_turns_tell_no_one_whose_move_it_is(seated_match):
+    match, (ada, _bob), _ = seated_match(
+        "fixture-tally", "ada", "bob", settings={"turn_seconds": 30}
+    )
+    services.submit_action(match, ada, {"type": "add", "amount": 1})
+    assert told(kinds.YOUR_TURN) == []
+
+
+def test_a_clock_run_out_tells_the_late_player_and_the_host(tally, clock):
+    clock.advance(601)
+    assert services.fire_due_deadlines() == 1
+
+    assert told(kinds.SUBMISSION_MISSING) == ["ada"]
+    assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
+    assert told(kinds.YOUR_TURN) == ["bob"]
+
+
+def test_the_result_reaches_the_players_and_the_seasons_webhook_in_public_words(tally):
+    match, ada, bob, host = tally
+    season = Season.objects.create(name="S1")
+    Match.objects.filter(pk=match.pk).update(season=season)
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/hook", kinds=[kinds.ROUND_RESULT]
+    )
+    services.host_adjudicate(match, host, {"scope": "match", "winner": 1})
+
+    assert told(kinds.ROUND_RESULT) == ["ada", "bob"]
+    (post,) = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK)
+    assert post.public_text.startswith("Tally is over.")
+
+
+def test_a_sealed_bid_is_in_no_one_elses_notification_or_the_webhook(make_user, clock):
+    host = make_user("hostess")
+    users = [make_user(f"p{i}", email=f"p{i}@example.org") for i in range(3)]
+    season = Season.objects.create(name="S2", is_current=True)
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/h", kinds=list(kinds.KINDS)
+    )
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Seven",
+        settings={"bid_seconds": 7200, "round_seconds": 7200},
+        roles=[""] * 3,
+    )
+    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.submit_action(match, users[0], {"type": "bid", "bid": -17, "colours": "RGB"})
+    services.submit_action(match, users[1], {"type": "bid", "bid": -3, "colours": "RGB"})
+    words = [*Notification.objects.values_list("text", flat=True)]
+    words += [*Delivery.objects.filter(channel="webhook").values_list("public_text", flat=True)]
+    assert len(words) == 4 and not any("17" in text or "3" in text for text in words)
+
+    clock.advance(7201)
+    services.fire_due_deadlines()  # the bids are revealed to everyone now
+
+    assert told(kinds.SUBMISSION_MISSING) == ["p2"]
+    assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
