@@ -85,6 +85,12 @@ async def _work_loop(stop: asyncio.Event | None) -> None:
 
 async def run_forever(stop: asyncio.Event | None = None) -> None:
     """Deadlines in one loop; bots and analysis in another thread, so a slow solve never delays
-    a clock."""
+    a clock; notifications delivered on a pool of their own, so a slow receiver delays neither."""
+    from games.notifications import delivery
+
     log.info("scheduler running")
-    await asyncio.gather(_loop(tick, stop, thread_sensitive=True), _work_loop(stop))
+    await asyncio.gather(
+        _loop(tick, stop, thread_sensitive=True),
+        _work_loop(stop),
+        delivery.run_forever(stop),  # notifications' mails and webhook posts (issue 23)
+    )
