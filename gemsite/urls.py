@@ -9,4 +9,5 @@ urlpatterns = [
     path("seasons/", include("games.seasons.urls")),
     path("", include("games.bejeweled_dm.urls")),
     path("", include("games.bejeweled2.urls")),
+    path("notifications/", include("games.notifications.urls")),
 ]

@@ -8,6 +8,10 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
+from django.core.validators import URLValidator, validate_email
+from django.db import transaction
+
 from games.core import clock
 from games.core.models import Match, Season
 from games.notifications import kinds
@@ -103,3 +107,68 @@ def _post_to_webhook(season: Season, kind: str, public_text: str, url: str, now:
 
 def _clean(text: str | None) -> str:
     return " ".join(str(text or "").split())[:MAX_TEXT]
+
+
+# --- a player's choices, the in-site list, the season webhook ----------------------------------
+
+
+def choices_of(user: Any) -> set[tuple[str, str]]:
+    """The (kind, channel) pairs ``user`` has on (everything until turned off)."""
+    off = set(OptOut.objects.filter(user=user).values_list("kind", "channel"))
+    return {
+        (kind, channel)
+        for kind in kinds.KINDS
+        for channel in kinds.PLAYER_CHANNELS
+        if (kind, channel) not in off
+    }
+
+
+@transaction.atomic
+def set_choices(user: Any, on: set[tuple[str, str]], email: str) -> None:
+    """Keep exactly ``on`` of the (kind, channel) pairs on for ``user``, and their address."""
+    unknown = {
+        pair for pair in on if pair[0] not in kinds.KINDS or pair[1] not in kinds.PLAYER_CHANNELS
+    }
+    if unknown:
+        raise ValueError(f"unknown notification choice {sorted(unknown)[0]!r}")
+    email = email.strip()
+    if email:
+        validate_email(email)
+    OptOut.objects.filter(user=user).delete()
+    OptOut.objects.bulk_create(
+        OptOut(user=user, kind=kind, channel=channel)
+        for kind in kinds.KINDS
+        for channel in kinds.PLAYER_CHANNELS
+        if (kind, channel) not in on
+    )
+    if email != user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+
+
+def unsubscribe(user_id: int, kind: str) -> None:
+    """Stop the mails of ``kind`` to the user (the signed link in each of them)."""
+    if kind not in kinds.KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    OptOut.objects.get_or_create(user_id=user_id, kind=kind, channel=kinds.EMAIL)
+
+
+def mark_read(user: Any, now: datetime | None = None) -> int:
+    """Mark every unread notification of ``user`` read."""
+    return Notification.objects.unread().filter(user=user).update(read_at=now or clock.now())
+
+
+def set_season_webhook(season: Season, actor: Any, url: str, posted: set[str]) -> SeasonWebhook:
+    """The host sets where the season's public notifications go (an empty URL stops them)."""
+    if not (getattr(actor, "is_authenticated", False) and actor.is_staff):
+        raise PermissionDenied("only the season's hosts set its webhook")
+    url = url.strip()
+    if url:
+        URLValidator(schemes=["http", "https"])(url)
+    unknown = posted - set(kinds.KINDS)
+    if unknown:
+        raise ValueError(f"unknown notification kind {sorted(unknown)[0]!r}")
+    hook, _ = SeasonWebhook.objects.update_or_create(
+        season=season, defaults={"url": url, "kinds": sorted(posted)}
+    )
+    return hook

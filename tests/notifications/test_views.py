@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.core.models import Season
+from games.notifications import delivery, kinds
+from games.notifications.models import Notification, OptOut, SeasonWebhook
+from games.notifications.services import notify
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ada(make_user, client):
+    user = make_user("ada", email="ada@example.org")
+    client.force_login(user)
+    return user
+
+
+def test_the_header_counts_unread_and_the_list_marks_them_read(client, ada):
+    notify(users=[ada], kind=kinds.YOUR_TURN, text="Final: it is your move.", url="/m/x/")
+
+    page = client.get(reverse("lobby")).content.decode()
+    assert 'Notifications <span class="badge">1</span>' in page
+    listing = client.get(reverse("notifications:list")).content.decode()
+    assert "Final: it is your move." in listing
+    client.post(reverse("notifications:read_all"))
+    assert not Notification.objects.unread().exists()
+    assert 'class="badge"' not in client.get(reverse("lobby")).content.decode()
+
+
+def test_choices_are_saved_per_kind_and_channel(client, ada):
+    on = [f"{kind}:{kinds.SITE}" for kind in kinds.KINDS] + [f"{kinds.YOUR_TURN}:{kinds.EMAIL}"]
+    client.post(reverse("notifications:preferences"), {"on": on, "email": "new@example.org"})
+
+    ada.refresh_from_db()
+    assert ada.email == "new@example.org"
+    off = set(OptOut.objects.filter(user=ada).values_list("kind", "channel"))
+    assert off == {(k, kinds.EMAIL) for k in kinds.KINDS if k != kinds.YOUR_TURN}
+
+
+def test_a_bad_address_changes_nothing(client, ada):
+    client.post(reverse("notifications:preferences"), {"on": [], "email": "not an address"})
+
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+    assert not OptOut.objects.exists()
+
+
+def test_the_mails_link_unsubscribes_in_one_click_without_a_login(client, ada):
+    client.logout()
+    url = delivery.unsubscribe_url(ada.pk, kinds.NOMINATED).split("testserver")[-1]
+    path = url[url.index("/notifications/") :]
+
+    assert client.get(path).status_code == 200
+    assert not OptOut.objects.exists()  # a mail scanner's GET changes nothing
+    client.post(path)
+    assert OptOut.objects.filter(user=ada, kind=kinds.NOMINATED, channel=kinds.EMAIL).exists()
+
+
+def test_a_forged_unsubscribe_link_is_refused(client, ada):
+    response = client.post(reverse("notifications:unsubscribe", args=["bogus:token"]))
+    assert response.status_code == 400
+    assert not OptOut.objects.exists()
+
+
+def test_only_a_host_sets_the_seasons_webhook(client, ada, make_user):
+    season = Season.objects.create(name="S1")
+    url = reverse("notifications:season_webhook", args=[season.pk])
+    assert client.post(url, {"url": "http://chat.example/h"}).status_code == 403
+
+    client.force_login(make_user("boss", is_staff=True))
+    client.post(url, {"url": "http://chat.example/h", "kind": [kinds.ROUND_RESULT]})
+    hook = SeasonWebhook.objects.get(season=season)
+    assert (hook.url, hook.kinds) == ("http://chat.example/h", [kinds.ROUND_RESULT])
+    client.post(url, {"url": "ftp://chat.example/h"})
+    hook.refresh_from_db()
+    assert hook.url == "http://chat.example/h"
