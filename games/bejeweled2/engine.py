@@ -44,6 +44,9 @@ COLOUR_NAMES = {
 POINTS_PER_GEM = 10
 POWER_GEM_BONUS = 50
 HYPERCUBE_BONUS = 100
+NEW_BOMB = "9"
+"""A bomb that drops in as a new piece (when rocks and bombs fall in) has 9 moves left."""
+GRAVITIES = ("down", "up")
 
 Step = dict[str, Any]
 """One JSON-serialisable step of a move, for a page to animate (see ``swap``)."""
@@ -334,10 +337,19 @@ class _Play:
     removal has taken (emptied in the grid only once every blast is known), a special piece made
     in place and a hypercube's swap (played without moving the two pieces, which both go)."""
 
-    def __init__(self, g: list[str], rng: random.Random | None, record: bool) -> None:
+    def __init__(
+        self,
+        g: list[str],
+        rng: random.Random | None,
+        record: bool,
+        gravity: str = "down",
+        rocks_and_bombs: bool = False,
+    ) -> None:
         self.g = g
         self.rng = rng
         self.record = record
+        self.up = gravity == "up"
+        self.rocks_and_bombs = rocks_and_bombs
         self.steps: list[Step] = []
         self.shown: dict[int, str] = {}
         self.score = 0
@@ -457,7 +469,8 @@ class _Play:
         fell: set[int],
     ) -> int:
         """Where a group's special appears. From the swap: the swapped-in gem (the one in the
-        group). From a cascade: the group's gem that fell last, lowest then leftmost."""
+        group). From a cascade: the group's gem that fell last, lowest then leftmost (highest
+        then leftmost when gravity pulls up)."""
         if self.depth == 1 and swapped:
             for c in swapped:
                 if c in cells:
@@ -466,19 +479,26 @@ class _Play:
             candidates = shared or cells
         else:
             candidates = [c for c in cells if c in fell] or cells
+        if self.up:
+            return max(candidates, key=lambda c: (-(c // COLUMNS), -(c % COLUMNS)))
         return max(candidates, key=lambda c: (c // COLUMNS, -(c % COLUMNS)))
 
     # Falls and new gems.
 
     def fall(self) -> set[int]:
-        """Let every piece fall as far as it can, then fill the top with new gems (when
-        refilling). Returns the cells whose piece just arrived."""
+        """Let every piece fall as far as it can (toward row 8, or toward row 1 when gravity
+        pulls up), then fill the emptied end of each column with new pieces (when refilling), as
+        if they fell in from beyond the edge they fall from. Returns the cells whose piece just
+        arrived."""
         g = self.g
         moves: list[list[str]] = []
         arrived: set[int] = set()
+        # The rows from the edge pieces fall toward to the edge new pieces come from.
+        order = range(ROWS) if self.up else range(ROWS - 1, -1, -1)
+        ahead = COLUMNS if self.up else -COLUMNS
         for col in range(COLUMNS):
-            target = (ROWS - 1) * COLUMNS + col
-            for row in range(ROWS - 1, -1, -1):
+            target = order[0] * COLUMNS + col
+            for row in order:
                 cell = row * COLUMNS + col
                 piece = g[cell]
                 if piece == EMPTY:
@@ -488,22 +508,34 @@ class _Play:
                     g[cell] = EMPTY
                     arrived.add(target)
                     moves.append([_NAMES[cell], _NAMES[target]])
-                target -= COLUMNS
+                target += ahead
         if moves:
             self.step("fall", moves=moves)
         if self.rng is not None:
             new: dict[str, str] = {}
             for col in range(COLUMNS):
-                for row in range(ROWS):
+                for row in reversed(order):
                     cell = row * COLUMNS + col
                     if g[cell] != EMPTY:
                         break
-                    g[cell] = self.rng.choice(COLOURS)
+                    g[cell] = self._new_piece()
                     arrived.add(cell)
                     new[_NAMES[cell]] = g[cell]
             if new:
                 self.step("new", cells=new)
         return arrived
+
+    def _new_piece(self) -> str:
+        """A new piece: a uniform random gem; with rocks and bombs, one in 25 is a rock and one
+        in 25 a bomb of 9 moves."""
+        assert self.rng is not None
+        if self.rocks_and_bombs:
+            roll = self.rng.randrange(25)
+            if roll == 0:
+                return ROCK
+            if roll == 1:
+                return NEW_BOMB
+        return self.rng.choice(COLOURS)
 
     def cascade(self, swapped: tuple[int, ...], fell: set[int]) -> None:
         """Match, fall and match again until the board is settled."""
@@ -588,9 +620,17 @@ def _shared(group: list[tuple[int, ...]]) -> list[int]:
     return sorted(shared)
 
 
-def _play(g: list[str], i: int, j: int, rng: random.Random | None, record: bool) -> _Play:
+def _play(
+    g: list[str],
+    i: int,
+    j: int,
+    rng: random.Random | None,
+    record: bool,
+    gravity: str = "down",
+    rocks_and_bombs: bool = False,
+) -> _Play:
     """Play the legal swap of cells ``i`` and ``j`` on grid ``g`` (changed in place)."""
-    play = _Play(g, rng, record)
+    play = _Play(g, rng, record, gravity, rocks_and_bombs)
     x, y = g[i], g[j]
     if HYPERCUBE in (x, y):
         # The swap is made first, like any swap; only then does the hypercube fire, from the cell
@@ -625,11 +665,23 @@ def _play(g: list[str], i: int, j: int, rng: random.Random | None, record: bool)
     return play
 
 
-def swap(board: Board | str, a: str, b: str, rng_seed: int | None) -> Turn:
+def swap(
+    board: Board | str,
+    a: str,
+    b: str,
+    rng_seed: int | None,
+    *,
+    gravity: str = "down",
+    rocks_and_bombs: bool = False,
+) -> Turn:
     """Swap the pieces in cells ``a`` and ``b`` (e.g. ``"C4"``, ``"C5"``) and play out the move.
 
     ``rng_seed`` seeds the new gems that fall in from above; ``None`` means no new gems (puzzle
     mode). Raises MoveError for an illegal swap (the board is left as it was).
+
+    ``gravity="up"`` (Twilight) makes everything fall toward row 1 and new gems come in from
+    below; ``rocks_and_bombs=True`` (Finity) lets rocks and bombs of 9 moves fall in among the
+    new gems (see ``_Play._new_piece``).
 
     The steps, in order: ``swap``; for each depth, ``line`` (one per group of lines that share
     gems), ``special`` (a power gem or hypercube made, with its bonus), ``remove`` (cells removed,
@@ -646,10 +698,12 @@ def swap(board: Board | str, a: str, b: str, rng_seed: int | None) -> Turn:
     start = _as_board(board)
     if rng_seed is not None and (not isinstance(rng_seed, int) or isinstance(rng_seed, bool)):
         raise MoveError("the seed for new gems is a whole number, or None for no new gems")
+    if gravity not in GRAVITIES:
+        raise MoveError(f"gravity pulls {' or '.join(GRAVITIES)}, not {gravity!r}")
     g = list(start.cells)
     i, j = _check_swap(g, a, b)
     rng = None if rng_seed is None else random.Random(rng_seed)
-    play = _play(g, i, j, rng, record=True)
+    play = _play(g, i, j, rng, True, gravity, bool(rocks_and_bombs))
     return Turn(
         board=_board(g),
         score=play.score,

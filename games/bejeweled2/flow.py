@@ -1,87 +1,170 @@
 """The match flow of Bejeweled 2 (one player), as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. The lead wires these into a GameDefinition.
+and returns an Outcome or raises ActionError.
 
-Modes (``settings["mode"]``):
+Modes (``settings["mode"]``; ``MODES`` says what each one is made of):
 
-- ``classic``: no clock; the game is over when no legal move remains.
-- ``action``: a draining clock kept by the server (``deadlines["clock"]``): 60 s to start, +1 s a
-  piece removed, never more than 90 s, draining faster each level (see ``drain_per_second``). The
-  deadline is recomputed on every swap, so the core's scheduler ends the game when it runs out
-  even if the page is closed. A stuck board is reshuffled.
+- ``classic``: no clock; the game is over when no legal move remains. A requested hint costs
+  points (``HINT_POINTS``).
+- ``action``: one bar kept by the server (``state["bar"]``), half full at the start: the points a
+  move scores fill it (a level's worth of points fills it from empty), time drains it, faster
+  each level (``bar_drain``). A full bar completes the level and the next starts half full; an
+  empty bar ends the game. The bar's deadline (``deadlines["clock"]``) is recomputed on every
+  move, so the core's scheduler ends the game on time even if the page is closed. A requested
+  hint costs a tenth of the bar. A stuck board is reshuffled.
 - ``endless``: like Classic, but a stuck board is reshuffled (seeded).
 - ``puzzle``: the puzzle ``settings["puzzle"]`` of ``puzzles.PUZZLES``; no new gems; an empty board
-  solves it (the match ends); a stuck board fails it (``phase`` ``failed``): the player may
-  ``restart`` it, ask for the ``solution`` (after a failure) or end.
+  solves it (the match ends); a stuck board fails it (``phase`` ``failed``). Undo takes back any
+  number of moves, Restart puts the puzzle back; the hint is the next move of a shortest
+  solution from the board as it is.
+- Hidden modes, opened by play (``UNLOCKS``; a host may open any of them for a match):
+  ``twilight`` (Classic with gravity pulling down and up in turn), ``hyper`` (Action with a
+  faster bar and a bonus for quick moves), ``cognito`` (the puzzles, scored; a hint or the
+  solution makes the puzzle score 0), ``finity`` (Action with rocks and bombs falling in, only
+  blasts scoring).
 
-Phases (``state["phase"]``): ``playing``, ``failed`` (puzzle only), ``over``.
-Levels (all modes but Puzzle): level L lasts 1,000 x L points (level 2 at 1,000, 3 at 3,000...).
+Phases (``state["phase"]``): ``playing``, ``failed`` (puzzles only), ``over``.
+Levels (Classic, Endless, Twilight): level L lasts 1,000 x L points (level 2 at 1,000, 3 at 3,000).
+In the bar modes a level ends when the bar is full.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled2 import engine, solver
-from games.bejeweled2.puzzles import PUZZLES
+from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.contract import Setting, settled
 from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 MIN_SEATS = 1
 MAX_SEATS = 1
-MODES = ("classic", "action", "endless", "puzzle")
-MODE_TITLES = {
-    "classic": "Classic",
-    "action": "Action",
-    "endless": "Endless",
-    "puzzle": "Puzzle",
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What a mode is made of."""
+
+    title: str
+    help: str
+    bar: bool = False
+    """The Action bar ends the game (else no clock)."""
+    puzzles: bool = False
+    """A puzzle: no new gems, cleared board = solved, Undo and Restart."""
+    reshuffle: bool = False
+    """A stuck board is reshuffled (else the game, or the puzzle, is over)."""
+    hidden: bool = False
+    """Opened by play (``UNLOCKS``) or by a host for a match."""
+
+
+MODES: dict[str, Mode] = {
+    "classic": Mode("Classic", "Classic: no clock; the game ends when no move is left."),
+    "action": Mode(
+        "Action",
+        "Action: gems fill the bar, time drains it; a full bar is a level, an empty one the end.",
+        bar=True,
+        reshuffle=True,
+    ),
+    "endless": Mode(
+        "Endless", "Endless: no clock, and a stuck board is reshuffled.", reshuffle=True
+    ),
+    "puzzle": Mode("Puzzle", "Puzzle: clear the board with no new gems falling.", puzzles=True),
+    "twilight": Mode(
+        "Twilight",
+        "Twilight: Classic, with gravity pulling down and up in turn, move after move.",
+        hidden=True,
+    ),
+    "hyper": Mode(
+        "Hyper",
+        "Hyper: Action with a faster bar and a bonus for quick moves one after another.",
+        bar=True,
+        reshuffle=True,
+        hidden=True,
+    ),
+    "cognito": Mode(
+        "Cognito",
+        "Cognito: the puzzles again, scored; a hint makes that puzzle score 0.",
+        puzzles=True,
+        hidden=True,
+    ),
+    "finity": Mode(
+        "Finity",
+        "Finity: Action with rocks and bombs falling in; only blasts score.",
+        bar=True,
+        reshuffle=True,
+        hidden=True,
+    ),
 }
+MODE_TITLES = {key: mode.title for key, mode in MODES.items()}
+MODE_HELP = {key: mode.help for key, mode in MODES.items()}
+UNLOCKS: dict[str, tuple[str, int]] = {
+    "twilight": ("classic", 17),
+    "hyper": ("action", 8),
+    "finity": ("endless", 280),
+    "cognito": ("puzzle", len(PUZZLES)),
+}
+"""What opens each hidden mode for a player: reaching a level in a mode, or (Cognito) solving
+every puzzle. ``standings.open_modes`` reads it against the player's recorded results."""
+
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"swap"})
 """A swap sent while the previous move's frames are still animating is played on the board as it
 is now (it is refused only if illegal there)."""
 
 CLOCK = "clock"
-CLOCK_START_MS = 60_000
-CLOCK_PER_PIECE_MS = 1_000
-CLOCK_CAP_MS = 90_000
+"""The deadline key of the Action bar: when it runs empty."""
 LEVEL_POINTS = 1_000
+HINT_POINTS = 100
+"""What a requested hint costs in Classic, Endless and Twilight (never below the level's start)."""
+HINT_BAR_SHARE = 10
+"""A requested hint in a bar mode costs 1/10 of a full bar."""
+QUICK_SECONDS = 3
+QUICK_BONUS = 20
+QUICK_STREAK_CAP = 10
+"""Hyper: a move within 3 s of the one before extends a streak and earns 20 x the streak (at most
+10) points, on the score and the bar."""
+PAR_BONUS = 500
+"""Cognito: a puzzle solved in par moves or fewer earns 500 points more."""
+BLAST_CAUSES = frozenset({"blast", "hypercube", "bomb"})
+"""Finity scores only the pieces destroyed by a power gem's blast, a hypercube or a bomb."""
 PRIZES = {"garnets": 0, "tokens": 0}
 """A solo game pays nothing: it is practice and a high-score table."""
 
 REASONS = {
     "no_moves": "no legal move is left",
-    "time_up": "the clock ran out",
+    "time_up": "the bar ran empty",
     "solved": "the puzzle is solved",
     "ended": "the player ended the game",
     "adjudicated": "the host ended the game",
+    "abandoned": "the game was abandoned",
 }
+EARLY_REASONS = frozenset({"ended", "adjudicated", "abandoned"})
+"""A game that ended this way is marked in the high scores as ended early."""
 
 
 # --- settings ----------------------------------------------------------------------------------
 
 
-MODE_HELP = {
-    "classic": "Classic: no clock; the game ends when no move is left.",
-    "action": "Action: a draining clock; every gem removed adds a second.",
-    "endless": "Endless: no clock, and a stuck board is reshuffled.",
-    "puzzle": "Puzzle: clear the board with no new gems falling.",
-}
 SETTINGS = (
-    Setting("mode", "Mode", "classic", choices=tuple((mode, MODE_HELP[mode]) for mode in MODES)),
+    Setting("mode", "Mode", "classic", choices=tuple((key, m.help) for key, m in MODES.items())),
     Setting(
         "puzzle",
-        "Puzzle (Puzzle mode)",
+        "Puzzle (Puzzle and Cognito modes)",
         0,
-        choices=tuple((index, f"{index + 1}. {p.title}") for index, p in enumerate(PUZZLES)),
+        choices=tuple(
+            (index, f"{index + 1}. World {index // WORLD_SIZE + 1}: {p.title}")
+            for index, p in enumerate(PUZZLES)
+        ),
     ),
 )
-"""A game's settings: the mode and, for Puzzle mode, which puzzle."""
+"""A game's settings: the mode (a host may choose a hidden one) and, for the puzzle modes, which
+puzzle."""
 
 
-# --- levels and the Action clock ---------------------------------------------------------------
+# --- levels and the Action bar -----------------------------------------------------------------
 
 
 def level_start(level: int) -> int:
@@ -96,29 +179,38 @@ def level_for(score: int) -> int:
     return level
 
 
-def level_progress(score: int) -> dict[str, int]:
+def level_progress(score: int, level: int) -> dict[str, int]:
     """Points scored into the current level and the points the level lasts."""
-    level = level_for(score)
-    return {"points": score - level_start(level), "needed": LEVEL_POINTS * level}
+    return {"points": max(0, score - level_start(level)), "needed": LEVEL_POINTS * level}
 
 
-def drain_per_second(level: int) -> tuple[int, int]:
-    """How many seconds of the Action clock drain per real second, as a fraction
-    (numerator, denominator): 1 at level 1, then a quarter more each level (1.25, 1.5, ...)."""
-    return level + 3, 4
+def bar_size(level: int) -> int:
+    """The points a full bar holds at ``level``: a level's worth, 1,000 x level."""
+    return LEVEL_POINTS * level
 
 
-def _clock_left_ms(clock: dict[str, Any], now: datetime) -> int:
-    """Milliseconds left on the Action clock at ``now`` (may be negative once run out)."""
-    elapsed_ms = (now - datetime.fromisoformat(clock["at"])) // timedelta(milliseconds=1)
-    num, den = drain_per_second(clock["level"])
-    return clock["left_ms"] - elapsed_ms * num // den
+def bar_drain(mode: str, level: int) -> tuple[int, int]:
+    """The points the bar loses per second, as a fraction (numerator, denominator):
+    5 x L x (L + 3) / 4 at level L (5 at level 1, 12.5 at 2, 22.5 at 3), so a full bar empties in
+    800 / (L + 3) seconds (200 s at level 1, 100 s at level 5); half as fast again in Hyper."""
+    if mode == "hyper":
+        return 15 * level * (level + 3), 8
+    return 5 * level * (level + 3), 4
 
 
-def _set_clock(state: State, left_ms: int, level: int, now: datetime) -> None:
-    num, den = drain_per_second(level)
-    state["clock"] = {"left_ms": left_ms, "at": iso(now), "level": level}
-    runs_out = now + timedelta(microseconds=-(-left_ms * 1000 * den // num))
+def bar_left(state: State, now: datetime) -> int:
+    """The points in the bar at ``now`` (0 once it has run empty)."""
+    bar = state["bar"]
+    elapsed_ms = max(0, (now - datetime.fromisoformat(bar["at"])) // timedelta(milliseconds=1))
+    num, den = bar_drain(state["mode"], bar["level"])
+    return max(0, bar["points"] - elapsed_ms * num // (den * 1000))
+
+
+def _set_bar(state: State, points: int, level: int, now: datetime) -> None:
+    """Fill the bar to ``points`` at ``now``; its deadline is when it runs empty."""
+    num, den = bar_drain(state["mode"], level)
+    state["bar"] = {"points": points, "at": iso(now), "level": level}
+    runs_out = now + timedelta(milliseconds=-(-points * den * 1000 // num))
     state["deadlines"] = {CLOCK: iso(runs_out)}
 
 
@@ -150,24 +242,29 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "last": None,
         "turn_started": iso(now),
         "started_at": iso(now),
-        "clock": None,
+        "bar": None,
         "deadlines": {},
         "failures": 0,
         "restarts": 0,
+        "undos": 0,
+        "history": [],
         "solution": None,
+        "assisted": False,
         "solved": False,
+        "gravity": "down",
+        "streak": 0,
         "reshuffles": 0,
         "reason": None,
         "result": None,
     }
-    if mode == "puzzle":
+    if MODES[mode].puzzles:
         index = settings["puzzle"]
         board = engine.format_board(engine.parse_board(PUZZLES[index].board))
         state.update(puzzle=index, board=board, start_board=board, level=None)
     else:
         state["board"] = engine.format_board(engine.generate_board(derived_seed(seed, "board")))
-    if mode == "action":
-        _set_clock(state, CLOCK_START_MS, 1, now)
+    if MODES[mode].bar:
+        _set_bar(state, bar_size(1) // 2, 1, now)
     public = {"mode": mode, "board": state["board"], "puzzle": state["puzzle"]}
     return Outcome(state=state, kind="started", public=public)
 
@@ -176,28 +273,24 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
 
 
 def _check_playing(state: State, doing: str) -> None:
-    phase = state["phase"]
-    if phase == "over":
-        raise ActionError("the game is over", code="match_over")
-    if phase == "failed":
+    if state["phase"] == "failed":
         raise ActionError(
-            f"you cannot {doing} now: the puzzle is stuck; restart it, ask for the solution or end",
+            f"you cannot {doing} now: the puzzle is stuck; undo, restart it, ask for the solution "
+            "or end",
             code="wrong_phase",
         )
 
 
 def _check_puzzle(state: State, doing: str) -> None:
-    if state["mode"] != "puzzle":
-        raise ActionError(f"you can {doing} only in Puzzle mode", code="not_puzzle")
-    if state["phase"] == "over":
-        raise ActionError("the game is over", code="match_over")
+    if not MODES[state["mode"]].puzzles:
+        raise ActionError(f"you can {doing} only in the puzzle modes", code="not_puzzle")
 
 
 def _check_time(state: State, now: datetime) -> None:
-    if state["mode"] == "action":
+    if MODES[state["mode"]].bar:
         runs_out = due(state, CLOCK)
         if runs_out is not None and now >= runs_out:
-            raise ActionError("time is up: the clock ran out", code="time_up")
+            raise ActionError("time is up: the bar ran empty", code="time_up")
 
 
 def _cell(action: dict[str, Any], key: str) -> str:
@@ -207,13 +300,27 @@ def _cell(action: dict[str, Any], key: str) -> str:
     return value.strip().upper()
 
 
+def puzzle_score(state: State) -> int:
+    """What a solved Cognito puzzle scores: its moves' points, +``PAR_BONUS`` at par or better;
+    0 once a hint or the solution was shown, or when it is not solved."""
+    if not state["solved"] or state["hints"] or state["assisted"]:
+        return 0
+    par = PUZZLES[state["puzzle"]].par
+    return state["score"] + (PAR_BONUS if state["moves"] <= par else 0)
+
+
 def _summary(state: State, reason: str) -> str:
     mode = state["mode"]
-    if mode == "puzzle":
+    if MODES[mode].puzzles:
         title = PUZZLES[state["puzzle"]].title
         if state["solved"]:
             moves = state["moves"]
-            return f"Puzzle {state['puzzle'] + 1}, {title}, solved in {moves} move(s)."
+            text = f"Puzzle {state['puzzle'] + 1}, {title}, solved in {moves} move(s)"
+            if state["assisted"]:
+                text += " after the solution was shown"
+            if mode == "cognito":
+                text += f": {puzzle_score(state):,} points"
+            return text + "."
         return f"Puzzle {state['puzzle'] + 1}, {title}, not solved: {REASONS[reason]}."
     return (
         f"{MODE_TITLES[mode]} game over, {REASONS[reason]}: {state['score']:,} points, "
@@ -222,12 +329,16 @@ def _summary(state: State, reason: str) -> str:
 
 
 def _finish(new: State, reason: str, winner: int | None = None) -> dict[str, Any]:
-    """End the game in ``new`` (a private copy); return the match result."""
+    """End the game in ``new`` (a private copy); return the match result. The result says how
+    the score was made: hints asked, the solution shown (assisted), ended early or abandoned."""
     new["phase"] = "over"
     new["reason"] = reason
     new["deadlines"] = {}
-    if winner is None and (new["mode"] != "puzzle" or new["solved"]) and reason != "adjudicated":
+    puzzles = MODES[new["mode"]].puzzles
+    if winner is None and (not puzzles or new["solved"]) and reason != "adjudicated":
         winner = 0
+    if new["mode"] == "cognito":
+        new["score"] = puzzle_score(new)
     result: dict[str, Any] = {
         "winner": winner,
         "summary": _summary(new, reason),
@@ -236,9 +347,16 @@ def _finish(new: State, reason: str, winner: int | None = None) -> dict[str, Any
         "mode": new["mode"],
         "moves": new["moves"],
         "reason": reason,
+        "hints": new["hints"],
+        "ended_early": reason in EARLY_REASONS,
+        "abandoned": reason == "abandoned",
     }
-    if new["mode"] == "puzzle":
+    if puzzles:
+        par = PUZZLES[new["puzzle"]].par
         result["solved"] = new["solved"]
+        result["assisted"] = new["assisted"]
+        result["at_par"] = new["solved"] and not new["assisted"] and new["moves"] <= par
+        result["undos"] = new["undos"]
         result["puzzle"] = new["puzzle"]
         following = new["puzzle"] + 1
         result["next_puzzle"] = following if following < len(PUZZLES) and new["solved"] else None
@@ -259,29 +377,50 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
     """Swap two side-by-side cells: ``{"type": "swap", "a": "C4", "b": "C5"}``."""
     _check_playing(state, "swap")
     _check_time(state, now)
+    mode = state["mode"]
     a, b = _cell(action, "a"), _cell(action, "b")
-    refill = (
-        None if state["mode"] == "puzzle" else derived_seed(state["seed"], "refill", state["moves"])
-    )
+    refill = None if MODES[mode].puzzles else derived_seed(state["seed"], "refill", state["moves"])
     try:
-        turn = engine.swap(state["board"], a, b, refill)
+        turn = engine.swap(
+            state["board"],
+            a,
+            b,
+            refill,
+            gravity=state["gravity"],
+            rocks_and_bombs=mode == "finity",
+        )
     except ValueError as error:
         raise ActionError(str(error), code="illegal_swap") from None
     new = copy_json(state)
+    if MODES[mode].puzzles:
+        new["history"].append({"board": state["board"], "score": state["score"]})
     board = engine.format_board(turn.board)
+    points = turn.score
+    if mode == "finity":
+        points = sum(s["points"] for s in turn.steps if s.get("cause") in BLAST_CAUSES)
+    bonus = 0
+    if mode == "hyper":
+        quick = state["last"] is not None and now - datetime.fromisoformat(
+            state["turn_started"]
+        ) <= timedelta(seconds=QUICK_SECONDS)
+        new["streak"] = min(QUICK_STREAK_CAP, state["streak"] + 1) if quick else 0
+        bonus = QUICK_BONUS * new["streak"]
     new.update(
         board=board,
-        score=state["score"] + turn.score,
+        score=state["score"] + points + bonus,
         moves=state["moves"] + 1,
         hint=None,
         turn_started=iso(now),
     )
+    if mode == "twilight":
+        new["gravity"] = "up" if state["gravity"] == "down" else "down"
     # The last move as the panels sum it up; its steps (each with the board after it) are the
     # event's, which the page animates.
     new["last"] = {
         "a": a,
         "b": b,
-        "score": turn.score,
+        "score": points + bonus,
+        "bonus": bonus,
         "removed": turn.removed,
         "cascades": turn.cascades,
         "reshuffled": None,
@@ -289,28 +428,42 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
     public: dict[str, Any] = {
         "a": a,
         "b": b,
-        "score": turn.score,
+        "score": points + bonus,
         "removed": turn.removed,
         "total": new["score"],
         "steps": turn.steps,
         "board": board,
     }
-    if state["mode"] != "puzzle":
-        new["level"] = level_for(new["score"])
+    if bonus:
+        public["bonus"] = bonus
+    if MODES[mode].bar:
+        _fill_bar(state, new, turn.score + bonus, now, public)
+    elif not MODES[mode].puzzles:
+        new["level"] = max(state["level"], level_for(new["score"]))
         if new["level"] > state["level"]:
             public["level_up"] = new["level"]
         public["level"] = new["level"]
-    if state["mode"] == "action":
-        left = _clock_left_ms(state["clock"], now)
-        left = min(CLOCK_CAP_MS, left + CLOCK_PER_PIECE_MS * turn.removed)
-        _set_clock(new, left, new["level"], now)
-        public["deadline"] = new["deadlines"][CLOCK]
     return _after_move(new, public)
 
 
+def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict) -> None:
+    """Add a move's points to the bar; a full bar completes the level and the next level's bar
+    starts half full (what overflows is lost)."""
+    level = state["bar"]["level"]
+    left = bar_left(state, now) + points
+    if left >= bar_size(level):
+        level += 1
+        left = bar_size(level) // 2
+        public["level_up"] = level
+    new["level"] = level
+    public["level"] = level
+    _set_bar(new, left, level, now)
+    public["deadline"] = new["deadlines"][CLOCK]
+
+
 def _after_move(new: State, public: dict[str, Any]) -> Outcome:
-    mode = new["mode"]
-    if mode == "puzzle":
+    mode = MODES[new["mode"]]
+    if mode.puzzles:
         if engine.parse_board(new["board"]).is_clear:
             new["solved"] = True
             result = _finish(new, "solved")
@@ -324,7 +477,7 @@ def _after_move(new: State, public: dict[str, Any]) -> Outcome:
         return _outcome(new, "swapped", public, None)
     if engine.has_legal_move(new["board"]):
         return _outcome(new, "swapped", public, None)
-    if mode == "classic":
+    if not mode.reshuffle:
         result = _finish(new, "no_moves")
         public["result"] = new["result"]
         return _outcome(new, "game_over", public, result)
@@ -337,25 +490,68 @@ def _after_move(new: State, public: dict[str, Any]) -> Outcome:
 
 
 def hint(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    """Show a legal move: the best by immediate score (in Puzzle mode, the first move of a
-    shortest solution from this board when one exists)."""
+    """Show a legal move. In the puzzle modes: the next move of a shortest solution from the
+    board as it is (free in Puzzle; in Cognito it makes the puzzle score 0). Elsewhere the move
+    that scores most at once, for ``HINT_POINTS`` points (Classic, Endless, Twilight) or a tenth
+    of the bar (Action, Hyper, Finity). The page's own idle hint stays free."""
     _check_playing(state, "ask for a hint")
     _check_time(state, now)
-    move = None
-    if state["mode"] == "puzzle":
-        move = solver.first_move(state["board"])
-    if move is None:
-        move = engine.best_move(state["board"])
-    if move is None:
-        raise ActionError("there is no legal move to hint", code="no_moves")
+    mode = MODES[state["mode"]]
     new = copy_json(state)
+    public: dict[str, Any] = {}
+    if mode.puzzles:
+        move = solver.first_move(state["board"])
+        if move is None:
+            raise ActionError(
+                "no sequence of moves clears the board from here: undo or restart",
+                code="no_solution",
+            )
+    else:
+        move = engine.best_move(state["board"])
+        if move is None:
+            raise ActionError("there is no legal move to hint", code="no_moves")
+        if mode.bar:
+            cost = bar_size(state["bar"]["level"]) // HINT_BAR_SHARE
+            left = bar_left(state, now)
+            if left <= cost:
+                raise ActionError(
+                    f"the bar is too low for a hint (it costs {cost:,} of the bar's points)",
+                    code="bar_too_low",
+                )
+            _set_bar(new, left - cost, state["bar"]["level"], now)
+            public["bar_cost"] = cost
+            public["deadline"] = new["deadlines"][CLOCK]
+        else:
+            cost = min(HINT_POINTS, state["score"] - level_start(state["level"]))
+            new["score"] = state["score"] - cost
+            public["cost"] = cost
     new["hint"] = {"a": move[0], "b": move[1]}
     new["hints"] += 1
-    return Outcome(state=new, kind="hint", public={"a": move[0], "b": move[1]})
+    return Outcome(state=new, kind="hint", public={"a": move[0], "b": move[1], **public})
+
+
+def undo(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    """Take back the last move (puzzle modes), as many times as there are moves."""
+    _check_puzzle(state, "undo")
+    if not state["history"]:
+        raise ActionError("there is no move to undo", code="nothing_to_undo")
+    new = copy_json(state)
+    before = new["history"].pop()
+    new.update(
+        board=before["board"],
+        score=before["score"],
+        moves=state["moves"] - 1,
+        phase="playing",
+        hint=None,
+        last=None,
+        undos=state["undos"] + 1,
+        turn_started=iso(now),
+    )
+    return Outcome(state=new, kind="undone", public={"board": new["board"], "moves": new["moves"]})
 
 
 def restart(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    """Put the puzzle back as it started (Puzzle mode)."""
+    """Put the puzzle back as it started (puzzle modes)."""
     _check_puzzle(state, "restart")
     new = copy_json(state)
     new.update(
@@ -365,6 +561,7 @@ def restart(state: State, seat: int, action: dict[str, Any], now: datetime) -> O
         moves=0,
         hint=None,
         last=None,
+        history=[],
         turn_started=iso(now),
         restarts=state["restarts"] + 1,
     )
@@ -372,23 +569,23 @@ def restart(state: State, seat: int, action: dict[str, Any], now: datetime) -> O
 
 
 def solution(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-    """After a failure, show the shortest solution of the puzzle from its start."""
+    """After a failure, show the shortest solution of the puzzle from its start; a puzzle solved
+    after it counts as assisted."""
     _check_puzzle(state, "ask for the solution")
     if state["failures"] < 1:
         raise ActionError(
             "the solution is offered once the puzzle has got stuck at least once",
             code="no_failure_yet",
         )
-    moves = solver.solve(state["start_board"]).moves or []
+    moves = PUZZLES[state["puzzle"]].solution
     new = copy_json(state)
     new["solution"] = [list(move) for move in moves]
+    new["assisted"] = True
     return Outcome(state=new, kind="solution", public={"solution": new["solution"]})
 
 
 def end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     """The player ends the game (``resign`` or ``end``)."""
-    if state["phase"] == "over":
-        raise ActionError("the game is over", code="match_over")
     new = copy_json(state)
     result = _finish(new, "ended")
     return _outcome(new, "game_over", {"reason": "ended", "result": new["result"]}, result)
@@ -397,6 +594,7 @@ def end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
 ACTIONS = {
     "swap": swap,
     "hint": hint,
+    "undo": undo,
     "restart": restart,
     "solution": solution,
     "resign": end,
@@ -419,15 +617,15 @@ def available_actions(state: State) -> list[str]:
     phase = state["phase"]
     if phase == "over":
         return []
-    if phase == "failed":
-        actions = ["restart", "end"]
-    else:
-        actions = ["swap", "hint", "end"]
-        if state["mode"] == "puzzle":
-            actions.insert(2, "restart")
-    if state["mode"] == "puzzle" and state["failures"] >= 1:
-        actions.insert(-1, "solution")
-    return actions
+    puzzles = MODES[state["mode"]].puzzles
+    actions = [] if phase == "failed" else ["swap", "hint"]
+    if puzzles:
+        if state["history"]:
+            actions.append("undo")
+        actions.append("restart")
+        if state["failures"] >= 1:
+            actions.append("solution")
+    return [*actions, "end"]
 
 
 # --- clocks and the host -----------------------------------------------------------------------
@@ -436,9 +634,9 @@ def available_actions(state: State) -> list[str]:
 def timeout(
     state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
 ) -> Outcome:
-    """The Action clock ran out (the deadline is recomputed on every swap; a firing that finds the
-    clock not yet run out changes nothing)."""
-    if key != CLOCK or state["mode"] != "action" or state["phase"] != "playing":
+    """The bar ran empty (its deadline is recomputed on every move; a firing that finds the bar
+    not yet empty changes nothing)."""
+    if key != CLOCK or not MODES[state["mode"]].bar or state["phase"] != "playing":
         new = copy_json(state)
         new.get("deadlines", {}).pop(key, None)
         return Outcome(state=new, kind="clock_ignored", public={"clock": key})
@@ -446,7 +644,7 @@ def timeout(
     if runs_out is None or now < runs_out:
         return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
     new = copy_json(state)
-    new["clock"] = {**state["clock"], "left_ms": 0, "at": iso(runs_out)}
+    new["bar"] = {**state["bar"], "points": 0, "at": iso(runs_out)}
     result = _finish(new, "time_up")
     return _outcome(new, "game_over", {"reason": "time_up", "result": new["result"]}, result)
 
@@ -476,25 +674,27 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     back from everyone)."""
     mode = state["mode"]
     puzzle = None
-    if mode == "puzzle":
+    if MODES[mode].puzzles:
         index = state["puzzle"]
         puzzle = {
             "index": index,
             "number": index + 1,
+            "world": index // WORLD_SIZE + 1,
             "title": PUZZLES[index].title,
             "par": PUZZLES[index].par,
             "count": len(PUZZLES),
         }
-    clock = None
-    if mode == "action" and state["clock"]:
-        num, den = drain_per_second(state["clock"]["level"])
-        clock = {
-            "left_ms": state["clock"]["left_ms"],
-            "at": state["clock"]["at"],
+    bar = None
+    if MODES[mode].bar and state["bar"]:
+        num, den = bar_drain(mode, state["bar"]["level"])
+        bar = {
+            "points": state["bar"]["points"],
+            "at": state["bar"]["at"],
+            "size": bar_size(state["bar"]["level"]),
             "drain_per_second": f"{num / den:g}",
-            "cap_ms": CLOCK_CAP_MS,
         }
     last = state["last"]
+    levels = not MODES[mode].puzzles and not MODES[mode].bar
     return {
         "game": "bejeweled2",
         "mode": mode,
@@ -505,17 +705,22 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "rows": state["board"].split("\n"),
         "score": state["score"],
         "level": state["level"],
-        "level_progress": None if mode == "puzzle" else level_progress(state["score"]),
+        "level_progress": level_progress(state["score"], state["level"]) if levels else None,
         "moves": state["moves"],
         "hints": state["hints"],
         "hint": copy_json(state["hint"]),
+        "hint_cost": _hint_cost_text(state),
+        "undos": state["undos"],
+        "gravity": state["gravity"],
+        "streak": state["streak"],
         "last": copy_json(last),
         "deadline": state["deadlines"].get(CLOCK),
-        "clock": clock,
+        "bar": bar,
         "turn_started": state["turn_started"],
         "puzzle": puzzle,
         "failures": state["failures"],
         "solution": copy_json(state["solution"]),
+        "assisted": state["assisted"],
         "reshuffles": state["reshuffles"],
         "actions": available_actions(state),
         "over": state["phase"] == "over",
@@ -524,3 +729,15 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "result": copy_json(state["result"]),
         "you": viewer.seat == 0,
     }
+
+
+def _hint_cost_text(state: State) -> str:
+    """What the Hint button costs, in the player's words."""
+    mode = state["mode"]
+    if mode == "puzzle":
+        return "free"
+    if mode == "cognito":
+        return "this puzzle then scores 0"
+    if MODES[mode].bar:
+        return "a tenth of the bar"
+    return f"up to {HINT_POINTS} points"

@@ -1,8 +1,8 @@
-"""Bejeweled 2 as a game definition: one seat, four modes (Classic, Action, Endless, Puzzle).
+"""Bejeweled 2 as a game definition: one seat, eight modes (four of them hidden until opened).
 
 The rules and the phases live in ``flow.py`` (pure functions); this module wires them into the
 match core and adds what the page needs to the one view (the grid to draw, the level bar, the
-Action clock). The page animates a move from its event's steps, each carrying the board after it
+Action bar). The page animates a move from its event's steps, each carrying the board after it
 (``engine.swap``), through the shared step player."""
 
 from __future__ import annotations
@@ -93,12 +93,12 @@ class Bejeweled2(FlowGame):
     max_seats = flow.MAX_SEATS
     roles = ()
     template_dir = "bejeweled2"
-    clock_anchors = {flow.CLOCK: ("clock.at", "turn_started")}
+    clock_anchors = {flow.CLOCK: ("bar.at", "turn_started")}
     stylesheets = ("css/bejeweled2.css",)
     scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js")
     rules_summary = (
-        "Swap side-by-side gems to line up three or more. Classic, Action (against a draining "
-        "clock), Endless, or one of the puzzles."
+        "Swap side-by-side gems to line up three or more. Classic, Action (keep the bar from "
+        "running empty), Endless, or 80 puzzles in 16 worlds; four hidden modes open by play."
     )
 
     # --- what a viewer sees --------------------------------------------------------------------
@@ -126,9 +126,9 @@ class Bejeweled2(FlowGame):
         shown["level_percent"] = (
             min(100, progress["points"] * 100 // progress["needed"]) if progress else None
         )
-        if shown["clock"]:
-            clock = shown["clock"]
-            clock["percent"] = max(0, min(100, clock["left_ms"] * 100 // clock["cap_ms"]))
+        if shown["bar"]:
+            bar = shown["bar"]
+            bar["percent"] = max(0, min(100, bar["points"] * 100 // bar["size"]))
         if shown["puzzle"]:
             following = shown["puzzle"]["index"] + 1
             shown["puzzle"]["next"] = following if following < len(PUZZLES) else None
@@ -152,7 +152,8 @@ class Bejeweled2(FlowGame):
         "Click a gem, then a side-by-side gem to swap them (or drag one onto its neighbour).",
         "A swap must make a line of three or more; an illegal swap shakes back with the reason.",
         "Lines of four make power gems, lines of five hypercubes; cascades score more.",
-        "Stuck? Hint shows a swap. In Puzzle mode, Restart puts the puzzle back.",
+        "Stuck? Hint shows a swap (it costs points, or bar in Action; in Puzzle mode it is free).",
+        "In the puzzles, Undo takes back a move (as many as you like) and Restart starts again.",
         "Keyboard: Tab to the board, arrow keys to move, Enter to choose each gem.",
     )
 
@@ -186,7 +187,14 @@ class Bejeweled2(FlowGame):
             summary = (data.get("result") or {}).get("summary")
             return summary or "The game is over."
         if kind == "hint":
-            return f"Hint: swap {data['a']} and {data['b']}."
+            text = f"Hint: swap {data['a']} and {data['b']}."
+            if data.get("cost"):
+                text += f" It cost {data['cost']:,} points."
+            if data.get("bar_cost"):
+                text += f" It cost {data['bar_cost']:,} of the bar."
+            return text
+        if kind == "undone":
+            return f"The last move is taken back ({data.get('moves', 0)} move(s) stand)."
         if kind == "restarted":
             return "The puzzle is put back as it started."
         if kind == "solution":

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+WORLD_SIZE = 5
+"""Puzzles come in worlds of 5; solving 4 of a world's 5 opens the next."""
+
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -18,6 +21,13 @@ class Puzzle:
     board: str
     par: int
     """The fewest swaps that clear the board (what the solver finds)."""
+    moves: str
+    """A shortest solution, its swaps as ``A1-B1`` separated by spaces."""
+
+    @property
+    def solution(self) -> list[tuple[str, str]]:
+        """The swaps of ``moves`` as pairs of cells."""
+        return [(move[:2], move[3:]) for move in self.moves.split()]
 
 
 PUZZLES: tuple[Puzzle, ...] = (
@@ -34,6 +44,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .WWGGWG.
         """,
         3,
+        "E7-E8 D7-D8 D7-D8",
     ),
     Puzzle(
         "Orange peel",
@@ -48,6 +59,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         ...POPPO
         """,
         3,
+        "E7-E8 F7-F8 D7-D8",
     ),
     Puzzle(
         "Traffic lights",
@@ -62,6 +74,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         ..RYRR..
         """,
         3,
+        "C8-D8 E6-E7 F7-F8",
     ),
     Puzzle(
         "Snow on the roses",
@@ -76,6 +89,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .WWRWO..
         """,
         4,
+        "E5-F5 D8-E8 F6-F7 D7-D8",
     ),
     Puzzle(
         "Red leaves",
@@ -90,6 +104,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         WGRWW...
         """,
         5,
+        "D6-E6 A8-B8 B8-C8 C7-C8 C7-C8",
     ),
     Puzzle(
         "Tidepool",
@@ -104,6 +119,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         ..GGBGB.
         """,
         5,
+        "D7-E7 C6-C7 E7-E8 E8-F8 F7-F8",
     ),
     Puzzle(
         "Stained glass",
@@ -118,6 +134,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         BPBOPP..
         """,
         6,
+        "D6-E6 C7-D7 C7-C8 B7-C7 C8-D8 A8-B8",
     ),
     Puzzle(
         "The first rock",
@@ -132,6 +149,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         ..PYYP..
         """,
         3,
+        "C8-D8 E7-E8 E7-F7",
     ),
     Puzzle(
         "Buried treasure",
@@ -146,6 +164,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         ...OBYO.
         """,
         4,
+        "F6-G6 D8-E8 F7-F8 E7-F7",
     ),
     Puzzle(
         "Quarry",
@@ -160,6 +179,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .YYWW...
         """,
         4,
+        "B7-C7 C5-C6 B7-C7 D7-D8",
     ),
     Puzzle(
         "Rainbow and rubble",
@@ -174,6 +194,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .ORO#R..
         """,
         4,
+        "E6-E7 B6-C6 F6-F7 C7-C8",
     ),
     Puzzle(
         "Short fuse",
@@ -188,6 +209,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .YWYW...
         """,
         3,
+        "B6-C6 D7-E7 C7-C8",
     ),
     Puzzle(
         "Timing",
@@ -202,6 +224,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         ..YOOGO.
         """,
         4,
+        "F8-G8 D8-E8 E7-E8 E7-E8",
     ),
     Puzzle(
         "Powder keg",
@@ -216,6 +239,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .R#ROO..
         """,
         4,
+        "E5-E6 E5-F5 D6-D7 C7-C8",
     ),
     Puzzle(
         "Demolition",
@@ -230,6 +254,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         .OGO#OO.
         """,
         4,
+        "E6-F6 D7-E7 C7-D7 D8-E8",
     ),
     Puzzle(
         "Last light",
@@ -244,5 +269,6 @@ PUZZLES: tuple[Puzzle, ...] = (
         ..#4RORO
         """,
         4,
+        "H5-H6 E8-F8 D7-E7 C7-D7",
     ),
 )

@@ -26,6 +26,7 @@ TOP = 10
 SCORE = Cast(KT("result__score"), BigIntegerField())
 MOVES = Cast(KT("result__moves"), IntegerField())
 PUZZLE = Cast(KT("result__puzzle"), IntegerField())
+LEVEL = Cast(KT("result__level"), IntegerField())
 
 
 def finished() -> QuerySet[Match]:
@@ -154,6 +155,24 @@ def puzzle_progress(best: dict[int, int], count: int) -> dict[str, Any]:
     first puzzle not solved yet (None once every one is)."""
     unsolved = [index for index in range(count) if index not in best]
     return {"best": best, "solved": len(best), "next": unsolved[0] if unsolved else None}
+
+
+def open_modes(user: Any) -> list[str]:
+    """The modes ``user`` may start alone: the four of the original's menu, and each hidden mode
+    their recorded results have opened (``flow.UNLOCKS``: a level reached in a mode, or every
+    puzzle solved). A host may still open any mode for a match of their own making."""
+    opened = [key for key, mode in flow.MODES.items() if not mode.hidden]
+    if not user.is_authenticated:
+        return opened
+    theirs = finished().filter(seats__user=user)
+    for hidden, (mode, reach) in flow.UNLOCKS.items():
+        if mode == "puzzle":
+            reached = len(puzzle_bests(user)) >= reach
+        else:
+            reached = of_mode(theirs, mode).alias(level=LEVEL).filter(level__gte=reach).exists()
+        if reached:
+            opened.append(hidden)
+    return opened
 
 
 def history(user: Any) -> list[dict[str, Any]]:

@@ -27,6 +27,14 @@ def _puzzle_choice(request: HttpRequest, progress: dict[str, Any] | None) -> int
     return 0
 
 
+def unlock_text(mode: str) -> str:
+    """How a hidden mode is opened, in the player's words."""
+    source, reach = flow.UNLOCKS[mode]
+    if source == "puzzle":
+        return f"solve all {reach} puzzles to open it"
+    return f"reach level {reach} in {flow.MODE_TITLES[source]} to open it"
+
+
 def play(request: HttpRequest) -> HttpResponse:
     """The page (GET); its forms start a game (POST)."""
     if request.method == "POST":
@@ -38,8 +46,14 @@ def play(request: HttpRequest) -> HttpResponse:
         progress = standings.puzzle_progress(standings.puzzle_bests(request.user), len(PUZZLES))
     chosen = _puzzle_choice(request, progress)
     best = progress["best"] if progress else {}
+    opened = standings.open_modes(request.user)
     context = {
-        "modes": [(mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode]) for mode in flow.MODES],
+        "modes": [(mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode]) for mode in opened],
+        "locked": [
+            (mode, flow.MODE_TITLES[mode], unlock_text(mode))
+            for mode in flow.UNLOCKS
+            if mode not in opened
+        ],
         "puzzles": [
             {"index": index, "title": p.title, "best": best.get(index), "chosen": index == chosen}
             for index, p in enumerate(PUZZLES)
@@ -64,6 +78,12 @@ def start(request: HttpRequest) -> HttpResponse:
         )
     except ValueError as error:
         return HttpResponse(f"Cannot start that game: {error}", status=400)
+    if settings["mode"] not in standings.open_modes(request.user):
+        return HttpResponse(
+            f"Cannot start that game: {flow.MODE_TITLES[settings['mode']]} is not open to you "
+            f"yet ({unlock_text(settings['mode'])})",
+            status=403,
+        )
     title = f"{GAME.title} · {flow.MODE_TITLES[settings['mode']]}"
     if settings["mode"] == "puzzle":
         title += f" · puzzle {settings['puzzle'] + 1}"

@@ -1,7 +1,7 @@
 // Bejeweled 2 page: choosing a swap on the shared grid (click a gem then a neighbour, or drag),
 // the refusal of an illegal swap, the cascade of each move played step by step from its event's
 // steps (each carries the board after it: the engine's, drawn as it is), the idle hint and the
-// Action clock bar. It never decides a rule: the server's view (gemArena.view()), its events and
+// Action bar. It never decides a rule: the server's view (gemArena.view()), its events and
 // its refusals do.
 (function () {
   "use strict";
@@ -202,18 +202,19 @@
     }, IDLE_MS);
   }
 
-  // --- the Action clock bar -----------------------------------------------------------------
+  // --- the Action bar --------------------------------------------------------------------------
 
-  function tickClockBar() {
-    const bar = document.querySelector("#bj2-status .bj2-clock-bar");
+  // The server keeps the bar (its points at a time and its drain); the page only draws it
+  // draining between moves.
+  function tickBar() {
+    const bar = document.querySelector("#bj2-status .bj2-action-bar[data-running]");
     if (!bar) return;
-    const deadline = bar.querySelector("[data-deadline]");
     const fill = bar.querySelector(".fill");
-    if (!deadline || !fill) return;
-    const realLeft = Math.max(0, Date.parse(deadline.dataset.deadline) - Date.now());
-    const gameLeft = realLeft * parseFloat(bar.dataset.drain || "1");
-    const percent = Math.max(0, Math.min(100, (100 * gameLeft) / parseFloat(bar.dataset.capMs)));
-    fill.style.width = percent.toFixed(1) + "%";
+    const elapsed = Math.max(0, Date.now() - Date.parse(bar.dataset.at)) / 1000;
+    const left = parseFloat(bar.dataset.points) - elapsed * parseFloat(bar.dataset.drain);
+    const percent = Math.max(0, Math.min(100, (100 * left) / parseFloat(bar.dataset.size)));
+    if (fill) fill.style.width = percent.toFixed(1) + "%";
+    bar.setAttribute("aria-valuenow", String(Math.max(0, Math.round(left))));
     bar.classList.toggle("low", percent < 15);
   }
 
@@ -270,6 +271,6 @@
   document.addEventListener("DOMContentLoaded", () => {
     watchErrors();
     restartIdle();
-    setInterval(tickClockBar, 250);
+    setInterval(tickBar, 250);
   });
 })();

@@ -470,6 +470,43 @@ def test_every_steps_board_follows_from_the_steps_on_random_boards() -> None:
     assert {"special", "blast", "hypercube", "countdown", "bomb", "new"} <= seen
 
 
+# --- Twilight's gravity and Finity's new pieces -------------------------------------------------
+
+
+def test_with_gravity_up_pieces_fall_toward_row_one_and_new_gems_come_in_from_below() -> None:
+    b1 = parse_board("\n".join(["GYRB....", "RRYY....", "OWPB....", *[EMPTY_ROW] * 5]))
+    up = swap(b1, "C1", "C2", None, gravity="up")
+    # Row 2's red line goes; row 3's pieces rise into row 2.
+    assert up.board.rows[:3] == ("GYYB....", "OWPY....", "...B....")
+    fall = next(s for s in up.steps if s["kind"] == "fall")
+    assert fall["moves"] == [["A3", "A2"], ["B3", "B2"], ["C3", "C2"]]
+    refilled = swap(b1, "C1", "C2", 7, gravity="up")
+    new = next(s for s in refilled.steps if s["kind"] == "new")
+    assert set(new["cells"]) >= {"A3", "B3", "C3", "A8", "H8"}  # from the bottom edge up
+    assert "." not in refilled.board.cells
+
+
+def test_gravity_is_down_or_up() -> None:
+    with pytest.raises(MoveError, match="gravity"):
+        swap(board("RRYR...."), "C8", "D8", None, gravity="sideways")
+
+
+def test_rocks_and_bombs_fall_in_only_when_asked() -> None:
+    start = generate_board(11)
+    new_pieces = {False: set(), True: set()}
+    for flag in (False, True):
+        b0 = start
+        for move in range(60):
+            a, b = legal_moves(b0)[0]
+            turn = swap(b0, a, b, 1000 + move, rocks_and_bombs=flag)
+            for step in turn.steps:
+                if step["kind"] == "new":
+                    new_pieces[flag].update(step["cells"].values())
+            b0 = turn.board if has_legal_move(turn.board) else reshuffle(turn.board, move)
+    assert new_pieces[False] <= set(COLOURS)
+    assert {"#", "9"} <= new_pieces[True]
+
+
 # --- the puzzles and the solver ------------------------------------------------------------------
 
 

@@ -137,17 +137,28 @@ def test_it_refuses_a_seat_that_is_not_playing() -> None:
 
 def test_a_hint_shows_the_best_immediate_move_until_the_next_swap() -> None:
     state = begin()
+    state["score"] = 250
     outcome = act(state, {"type": "hint"})
     a, b = engine.best_move(state["board"])
-    assert outcome.state["hint"] == {"a": a, "b": b} == outcome.public
-    assert outcome.state["hints"] == 1
+    assert outcome.state["hint"] == {"a": a, "b": b}
+    assert outcome.public == {"a": a, "b": b, "cost": 100}
+    assert outcome.state["hints"] == 1 and outcome.state["score"] == 150
     after = act(outcome.state, {"type": "swap", "a": a, "b": b}).state
     assert after["hint"] is None
 
 
+def test_a_requested_hint_never_takes_the_score_below_the_levels_start() -> None:
+    state = begin("endless")
+    state.update(score=1_040, level=2)
+    outcome = act(state, {"type": "hint"})
+    assert outcome.public["cost"] == 40 and outcome.state["score"] == 1_000
+    free = act(outcome.state, {"type": "hint"})
+    assert free.public["cost"] == 0 and free.state["hints"] == 2
+
+
 def test_levels_last_a_thousand_points_times_the_level() -> None:
     assert [flow.level_for(s) for s in (0, 999, 1000, 2999, 3000, 6000)] == [1, 1, 2, 2, 3, 4]
-    assert flow.level_progress(1500) == {"points": 500, "needed": 2000}
+    assert flow.level_progress(1500, 2) == {"points": 500, "needed": 2000}
 
 
 def test_a_swap_that_crosses_a_threshold_levels_up() -> None:
@@ -198,77 +209,102 @@ def test_the_player_may_end_the_game() -> None:
     refused(outcome.state, 0, {"type": "end"}, "match_over")
 
 
-# --- Action --------------------------------------------------------------------------------------
+# --- Action: one bar that gems fill and time drains ------------------------------------------
 
 
-def test_the_action_clock_starts_at_sixty_seconds() -> None:
+def bar_points(state, seconds: float) -> int:
+    return flow.bar_left(state, at(seconds))
+
+
+def test_the_action_bar_starts_half_full_and_runs_empty_on_its_deadline() -> None:
     state = begin("action")
-    assert state["deadlines"] == {"clock": at(60).isoformat()}
+    assert state["bar"] == {"points": 500, "at": at(0).isoformat(), "level": 1}
+    # Level 1 drains 5 points a second: 500 points last 100 seconds.
+    assert state["deadlines"] == {"clock": at(100).isoformat()}
+    assert bar_points(state, 40) == 300
 
 
-def test_a_swap_adds_a_second_a_piece_removed_to_what_is_left() -> None:
+def test_the_points_a_move_scores_fill_the_bar() -> None:
     state = begin("action")
     outcome = act(state, first_move(state), seconds=10)
-    removed = outcome.public["removed"]
-    assert outcome.state["deadlines"]["clock"] == at(10 + 50 + removed).isoformat()
+    scored = outcome.public["score"]
+    assert scored > 0
+    assert outcome.state["bar"] == {"points": 450 + scored, "at": at(10).isoformat(), "level": 1}
+    left_seconds = (450 + scored) / 5
+    assert outcome.state["deadlines"]["clock"] == at(10 + left_seconds).isoformat()
     assert outcome.public["deadline"] == outcome.state["deadlines"]["clock"]
 
 
-def test_the_action_clock_never_holds_more_than_ninety_seconds() -> None:
+def test_a_full_bar_completes_the_level_and_the_next_starts_half_full() -> None:
     state = begin("action")
-    state["clock"]["left_ms"] = 89_500
-    state["deadlines"]["clock"] = at(89.5).isoformat()
+    state["bar"]["points"] = 995
     outcome = act(state, first_move(state), seconds=0)
-    assert outcome.state["deadlines"]["clock"] == at(90).isoformat()
+    assert outcome.public["level_up"] == 2 and outcome.state["level"] == 2
+    assert outcome.state["bar"]["points"] == 1000  # half of level 2's 2,000
+    # Level 2 drains 12.5 points a second: 1,000 points last 80 seconds.
+    assert outcome.state["deadlines"]["clock"] == at(80).isoformat()
 
 
-def test_the_action_clock_drains_faster_each_level() -> None:
-    assert [flow.drain_per_second(level) for level in (1, 2, 5)] == [(4, 4), (5, 4), (8, 4)]
+def test_the_bar_drains_faster_each_level() -> None:
+    levels = (1, 2, 3, 5)
+    rates = [flow.bar_drain("action", level) for level in levels]
+    assert [num / den for num, den in rates] == [5, 12.5, 22.5, 50]
+    # A full bar empties sooner each level: 200 s, 160 s, 133 s, 100 s.
+    seconds = [
+        flow.bar_size(level) * den / num for level, (num, den) in zip(levels, rates, strict=True)
+    ]
+    assert seconds == sorted(seconds, reverse=True) and seconds[0] == 200 and seconds[-1] == 100
+
+
+def test_the_level_of_an_action_game_is_the_bars_not_the_scores() -> None:
     state = begin("action")
-    state["score"] = 995
-    outcome = act(state, first_move(state), seconds=20)
-    assert outcome.state["level"] == 2
-    left = 40 + outcome.public["removed"]
-    assert outcome.state["deadlines"]["clock"] == at(20 + left / 1.25).isoformat()
-    # Twenty seconds later at level 2, 25 seconds have drained.
-    later = act(outcome.state, first_move(outcome.state), seconds=40)
-    left2 = min(90, left - 25 + later.public["removed"])
-    assert later.state["deadlines"]["clock"] == at(40 + left2 / flow_rate(later.state)).isoformat()
+    state["score"] = 50_000
+    outcome = act(state, first_move(state), seconds=1)
+    assert outcome.state["level"] == 1 and "level_up" not in outcome.public
 
 
-def flow_rate(state) -> float:
-    num, den = flow.drain_per_second(state["level"])
-    return num / den
-
-
-def test_a_swap_after_the_clock_ran_out_is_refused() -> None:
+def test_an_empty_bar_ends_the_game_and_a_move_after_it_is_refused() -> None:
     state = begin("action")
-    message = refused(state, 0, first_move(state), "time_up", now=at(60)).message
-    assert "time is up" in message
-    refused(state, 0, {"type": "hint"}, "time_up", now=at(61))
-
-
-def test_the_clock_firing_early_changes_nothing_and_on_time_ends_the_game() -> None:
-    state = begin("action")
-    early = flow.timeout(state, "clock", at(59))
+    message = refused(state, 0, first_move(state), "time_up", now=at(100)).message
+    assert "bar ran empty" in message
+    refused(state, 0, {"type": "hint"}, "time_up", now=at(101))
+    early = flow.timeout(state, "clock", at(99))
     assert early.kind == "clock_not_due" and early.state == state
-    over = flow.timeout(state, "clock", at(60), drafts=None)
+    over = flow.timeout(state, "clock", at(100), drafts=None)
     assert over.kind == "game_over"
     assert over.result["reason"] == "time_up" and over.result["winner"] == 0
     assert over.state["deadlines"] == {} and over.state["phase"] == "over"
-    assert "clock ran out" in over.result["summary"]
+    assert over.state["bar"]["points"] == 0
+    assert "bar ran empty" in over.result["summary"]
 
 
 def test_a_swap_moves_the_deadline_so_the_old_firing_time_is_not_due() -> None:
     state = begin("action")
     moved = act(state, first_move(state), seconds=30).state
-    assert flow.timeout(moved, "clock", at(60)).kind == "clock_not_due"
+    assert flow.timeout(moved, "clock", at(100)).kind == "clock_not_due"
 
 
 def test_an_unknown_clock_is_ignored() -> None:
     state = begin("action")
     outcome = flow.timeout(state, "round", at(100))
     assert outcome.kind == "clock_ignored" and outcome.state["phase"] == "playing"
+
+
+def test_an_action_hint_costs_a_tenth_of_the_bar() -> None:
+    state = begin("action")
+    outcome = act(state, {"type": "hint"}, seconds=20)
+    assert outcome.public["bar_cost"] == 100
+    assert outcome.state["bar"]["points"] == 500 - 100 - 100  # 20 s drained 100, the hint 100
+    assert outcome.state["deadlines"]["clock"] == at(20 + 300 / 5).isoformat()
+    assert outcome.state["score"] == 0 and outcome.state["hints"] == 1
+
+
+def test_an_action_hint_is_refused_when_the_bar_is_too_low() -> None:
+    state = begin("action")
+    message = refused(
+        state, 0, {"type": "hint"}, "bar_too_low", now=at(80)
+    ).message  # 100 points left
+    assert "too low" in message
 
 
 # --- Puzzle --------------------------------------------------------------------------------------
@@ -281,6 +317,7 @@ def test_a_puzzle_starts_on_its_board_without_levels_or_clock() -> None:
     assert view["puzzle"]["title"] == PUZZLES[2].title and view["puzzle"]["number"] == 3
     assert view["level"] is None and view["level_progress"] is None and view["deadline"] is None
     assert view["actions"] == ["swap", "hint", "restart", "end"]
+    assert view["puzzle"]["world"] == 1
 
 
 def test_clearing_the_board_solves_the_puzzle_and_ends_the_match() -> None:
@@ -312,7 +349,7 @@ def test_a_stuck_puzzle_fails_and_offers_restart_and_the_solution() -> None:
     assert outcome.kind == "puzzle_failed" and outcome.result is None
     state = outcome.state
     assert state["phase"] == "failed" and state["failures"] == 1
-    assert flow.view(state, Viewer(seat=0))["actions"] == ["restart", "solution", "end"]
+    assert flow.view(state, Viewer(seat=0))["actions"] == ["undo", "restart", "solution", "end"]
     refused(state, 0, {"type": "swap", "a": "D7", "b": "D8"}, "wrong_phase")
     refused(state, 0, {"type": "hint"}, "wrong_phase")
 
@@ -323,9 +360,80 @@ def test_the_solution_is_refused_before_a_failure() -> None:
 
 def test_after_a_failure_the_player_may_see_the_solution() -> None:
     outcome = act(stuck_puzzle().state, {"type": "solution"})
-    expected = [list(move) for move in solve(PUZZLES[0].board).moves]
+    expected = [list(move) for move in PUZZLES[0].solution]
     assert outcome.state["solution"] == expected == outcome.public["solution"]
     assert flow.view(outcome.state, Viewer.spectator())["solution"] == expected
+
+
+def test_a_puzzle_solved_after_the_solution_was_shown_counts_as_assisted() -> None:
+    state = act(stuck_puzzle().state, {"type": "solution"}).state
+    state = act(state, {"type": "restart"}).state
+    for a, b in PUZZLES[0].solution:
+        outcome = act(state, {"type": "swap", "a": a, "b": b})
+        state = outcome.state
+    assert outcome.result["solved"] is True and outcome.result["assisted"] is True
+    assert outcome.result["at_par"] is False
+    assert "after the solution was shown" in outcome.result["summary"]
+
+
+def test_undo_takes_back_moves_one_at_a_time_back_to_the_start() -> None:
+    start = begin("puzzle", puzzle=4)
+    moves = PUZZLES[4].solution[:3]
+    states = [start]
+    for a, b in moves:
+        states.append(act(states[-1], {"type": "swap", "a": a, "b": b}).state)
+    assert "undo" in flow.available_actions(states[-1])
+    state = states[-1]
+    for back in range(3, 0, -1):
+        outcome = act(state, {"type": "undo"})
+        state = outcome.state
+        earlier = states[back - 1]
+        assert (state["board"], state["moves"], state["score"]) == (
+            earlier["board"],
+            earlier["moves"],
+            earlier["score"],
+        )
+        assert outcome.public == {"board": earlier["board"], "moves": back - 1}
+    assert state["undos"] == 3 and "undo" not in flow.available_actions(state)
+    assert (
+        refused(state, 0, {"type": "undo"}, "nothing_to_undo").message == "there is no move to undo"
+    )
+
+
+def test_undo_unsticks_a_failed_puzzle() -> None:
+    failed = stuck_puzzle().state
+    state = act(failed, {"type": "undo"}).state
+    assert state["phase"] == "playing" and state["board"] == failed["start_board"]
+    assert state["failures"] == 1  # the solution stays on offer
+
+
+def test_undo_and_restart_are_only_for_the_puzzles() -> None:
+    state = begin()
+    refused(state, 0, {"type": "undo"}, "not_puzzle")
+    refused(state, 0, {"type": "restart"}, "not_puzzle")
+
+
+def test_a_puzzle_hint_is_the_next_move_of_a_solution_from_the_board_as_it_is() -> None:
+    state = begin("puzzle", puzzle=4)
+    a, b = PUZZLES[4].solution[0]
+    state = act(state, {"type": "swap", "a": a, "b": b}).state
+    hinted = act(state, {"type": "hint"})
+    rest = solve(state["board"]).moves
+    assert len(rest) == PUZZLES[4].par - 1
+    assert hinted.public == {"a": rest[0][0], "b": rest[0][1]}
+    assert hinted.state["score"] == state["score"]  # free in Puzzle mode
+
+
+def test_a_puzzle_hint_on_a_board_that_cannot_be_cleared_says_to_undo() -> None:
+    state = begin("puzzle", puzzle=0)
+    # A legal move after which the puzzle can no longer be cleared (though moves remain).
+    for a, b in engine.legal_moves(state["board"]):
+        after = act(state, {"type": "swap", "a": a, "b": b}).state
+        if after["phase"] == "playing" and not solve(after["board"]).solvable:
+            break
+    else:
+        pytest.skip("no such move on this puzzle")
+    assert "undo or restart" in refused(after, 0, {"type": "hint"}, "no_solution").message
 
 
 def test_restart_puts_the_puzzle_back_as_it_started() -> None:
@@ -399,7 +507,7 @@ def test_everyone_sees_the_same_table_and_no_one_sees_the_seed(mode) -> None:
         assert {**view, "you": True} == views[0]
     for text in texts:
         assert str(SEED) not in text and '"seed"' not in text
-    assert views[0]["board"] == state["board"] and views[0]["last"]["score"] > 0
+    assert views[0]["board"] == state["board"] and views[0]["last"]["removed"] > 0
 
 
 def test_the_view_holds_what_the_page_needs() -> None:
@@ -407,9 +515,10 @@ def test_the_view_holds_what_the_page_needs() -> None:
     state = act(state, first_move(state), seconds=3).state
     view = flow.view(state, Viewer(seat=0))
     assert view["deadline"] == state["deadlines"]["clock"]
-    assert view["clock"]["drain_per_second"] == "1"
+    assert view["bar"]["drain_per_second"] == "5" and view["bar"]["size"] == 1000
+    assert view["bar"]["points"] == state["bar"]["points"]
     assert len(view["rows"]) == 8 and view["score"] == state["score"]
-    assert view["level_progress"] == {"points": state["score"], "needed": 1000}
+    assert view["level_progress"] is None  # the bar is the level's progress
     assert view["turn_started"] == at(3).isoformat()
     assert (view["over"], view["reason"], view["moves"]) == (False, None, 1)
     assert view["actions"] == ["swap", "hint", "end"]

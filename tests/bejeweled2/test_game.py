@@ -69,7 +69,7 @@ def test_the_view_draws_the_board_as_the_shared_grid():
     assert grid["rows"][0][0]["css"] == piece_css(first)
     assert grid["rows"][0][0]["label"].startswith("A1, ")
     assert view["idle_hint"] == list(engine.best_move(view["board"]))
-    assert view["level_percent"] == 0 and view["clock"] is None
+    assert view["level_percent"] == 0 and view["bar"] is None
 
 
 def test_a_spectator_sees_what_the_player_sees_but_never_the_seed():
@@ -84,10 +84,10 @@ def test_a_spectator_sees_what_the_player_sees_but_never_the_seed():
     assert str(state["seed"]) not in json.dumps(spectator)
 
 
-def test_the_action_clock_is_shown_with_its_deadline():
+def test_the_action_bar_is_shown_half_full_with_its_deadline():
     view = GAME.view(started(mode="action"), Viewer(0))
-    assert view["deadline"] == (at(60)).isoformat()
-    assert view["clock"]["percent"] == 66
+    assert view["deadline"] == at(100).isoformat()
+    assert view["bar"]["percent"] == 50 and view["level_percent"] is None
 
 
 def test_the_view_sums_up_the_last_move_and_leaves_its_steps_to_the_event():

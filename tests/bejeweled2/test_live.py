@@ -86,7 +86,7 @@ def start_seeded(mode: str, seed: int) -> Match:
 
 
 def run_out_the_clock(match_id: int) -> None:
-    """The Action clock runs out now (as it would after a minute of no gems removed): the state's
+    """The Action bar runs empty now (as it would after a minute or two of no points): the state's
     deadline and its Deadline row are moved together, and the worker's scheduler fires it as it
     fires every clock."""
     due = timezone.now() - timedelta(milliseconds=10)
@@ -193,7 +193,7 @@ async def test_a_whole_classic_game_is_played_to_game_over_over_websockets(
     await check_gap_free(match, player, watcher)
 
 
-async def test_the_action_clock_is_run_out_by_the_workers_scheduler(live_worker, ada_account):
+async def test_the_action_bar_is_run_empty_by_the_workers_scheduler(live_worker, ada_account):
     match = await asyncio.to_thread(start_from_the_page, live_worker.url, "action")
     ada = ArenaClient(live_worker.url)
     await asyncio.to_thread(ada.login, "ada", PASSWORD)
@@ -222,7 +222,7 @@ async def test_the_action_clock_is_run_out_by_the_workers_scheduler(live_worker,
         assert frame["event"]["kind"] == "game_over"
         assert frame["event"]["seat"] is None and frame["event"]["data"]["reason"] == "time_up"
     game = final["game"]
-    assert game["over"] and game["reason"] == "time_up" and game["clock"]["left_ms"] == 0
+    assert game["over"] and game["reason"] == "time_up" and game["bar"]["points"] == 0
     assert game["deadline"] is None and game["moves"] == 2
     assert final["match"]["status"] == "finished"
     assert final["match"]["result"]["reason"] == "time_up"

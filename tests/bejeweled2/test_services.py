@@ -69,7 +69,7 @@ def test_a_whole_classic_game_is_played_to_game_over(clock, solo):
     assert not LedgerEntry.objects.filter(user=ada).exists()  # a solo game pays nothing
 
 
-def test_the_action_clock_runs_out_through_the_scheduler(clock, solo):
+def test_the_action_bar_runs_empty_through_the_scheduler(clock, solo):
     match, ada = solo(mode="action")
     (deadline,) = pending_deadlines(match)
     assert deadline.key == "clock"
@@ -79,24 +79,24 @@ def test_the_action_clock_runs_out_through_the_scheduler(clock, solo):
     a, b = bot.choose_move(view, "greedy")
     services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
     (later,) = pending_deadlines(match)
-    assert later.due_at > deadline.due_at  # removed gems bought time
-    clock.advance(20)  # about 30 s + a second per removed gem were left
+    assert later.due_at > deadline.due_at  # the points scored filled the bar
+    clock.advance(70)  # 350 points were left at 5 a second, and the move's points
     assert services.fire_due_deadlines(now=clock()) == 0
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
-    clock.advance(60)
+    clock.advance(100)
     assert services.fire_due_deadlines(now=clock()) == 1
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["reason"] == "time_up" and match.result["mode"] == "action"
-    assert match.state["clock"]["left_ms"] == 0
+    assert match.state["bar"]["points"] == 0
     assert pending_deadlines(match) == []
 
 
 def test_a_swap_after_the_clock_ran_out_is_refused_and_the_game_ends(clock, solo):
     match, ada = solo(mode="action")
     view = player_view(match)
-    clock.advance(61)
+    clock.advance(101)
     a, b = bot.choose_move(view, "greedy")
     with pytest.raises(ActionError) as refused:
         services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})

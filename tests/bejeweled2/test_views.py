@@ -80,6 +80,24 @@ def test_anyone_signed_in_starts_a_game_by_themselves(client, make_user, mode):
     assert match.state["puzzle"] == (2 if mode == "puzzle" else None)
 
 
+def test_the_hidden_modes_are_closed_until_play_opens_them(client, make_user):
+    ada = make_user("ada")
+    client.force_login(ada)
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert 'name="mode" value="twilight"' not in html
+    assert 'data-locked="twilight"' in html and "reach level 17 in Classic" in html
+    refused = client.post("/play/bejeweled-2/", {"mode": "twilight"})
+    assert refused.status_code == 403 and b"not open to you yet" in refused.content
+    finished_games(ada, [{"mode": "classic", "level": 16}, {"mode": "action", "level": 17}])
+    # Level 17 in Action opens Hyper (level 8), not Twilight.
+    assert client.post("/play/bejeweled-2/", {"mode": "twilight"}).status_code == 403
+    finished_games(ada, [{"mode": "classic", "level": 17, "score": 136_000}])
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert 'name="mode" value="twilight"' in html and 'data-locked="twilight"' not in html
+    assert 'name="mode" value="hyper"' in html and 'data-locked="finity"' in html
+    assert client.post("/play/bejeweled-2/", {"mode": "twilight"}).status_code == 302
+
+
 def test_a_bad_mode_is_refused(client, make_user):
     client.force_login(make_user("ada"))
     assert client.post("/play/bejeweled-2/", {"mode": "blitz"}).status_code == 400
@@ -92,7 +110,7 @@ def test_the_player_sees_the_board_and_the_controls(client, make_user):
     assert len(cells(html)) == 64 and cells(html)[:2] == ["A1", "B1"]
     assert 'data-grid="board"' in html and 'data-action="hint"' in html
     assert 'data-action="end"' in html and "data-idle-hint=" in html
-    assert "bj2-clock-bar" in html and "data-deadline=" in html
+    assert "bj2-action-bar" in html and 'data-drain="5"' in html
     assert "js/bejeweled2.js" in html and "js/grid.js" in html and "css/bejeweled2.css" in html
     assert "Ada (you)" in html
 
