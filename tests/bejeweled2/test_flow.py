@@ -471,6 +471,116 @@ def test_bombs_count_down_in_a_puzzle_and_restart_resets_them() -> None:
     assert act(moved, {"type": "restart"}).state["board"] == state["board"]
 
 
+# --- the hidden modes ------------------------------------------------------------------------------
+
+
+def fall_directions(public: dict) -> set[str]:
+    """Which way the pieces of a move fell: "down" (toward row 8) or "up" (toward row 1)."""
+    found = set()
+    for step in public["steps"]:
+        for origin, target in step.get("moves", []) if step["kind"] == "fall" else []:
+            found.add("down" if int(target[1:]) > int(origin[1:]) else "up")
+    return found
+
+
+def test_twilights_gravity_alternates_down_and_up_with_each_move() -> None:
+    state = begin("twilight")
+    assert state["gravity"] == "down"
+    seen = []
+    for second in range(1, 5):
+        outcome = act(state, first_move(state), seconds=second)
+        seen.append((state["gravity"], fall_directions(outcome.public)))
+        state = outcome.state
+    assert [gravity for gravity, _ in seen] == ["down", "up", "down", "up"]
+    for gravity, directions in seen:
+        assert directions == {gravity}
+    assert flow.view(state, Viewer(seat=0))["gravity"] == "down"
+
+
+def test_twilights_new_gems_come_in_from_the_side_they_fall_from() -> None:
+    state = begin("twilight")
+    state = act(state, first_move(state)).state  # the next move pulls up
+    outcome = act(state, first_move(state), seconds=2)
+    rows: dict[str, set[int]] = {}
+    for step in outcome.public["steps"]:
+        if step["kind"] == "new":
+            for cell in step["cells"]:
+                rows.setdefault(cell[0], set()).add(int(cell[1:]))
+    assert rows
+    for column in rows.values():  # each column's new gems fill it from row 8 up
+        assert column == set(range(min(column), 9))
+
+
+def test_twilight_ends_like_classic_when_no_move_is_left() -> None:
+    state = begin("twilight", seed=0)
+    state["board"] = NEARLY_STUCK
+    outcome = act(state, {"type": "swap", "a": "C7", "b": "C8"})
+    if engine.has_legal_move(outcome.state["board"]):
+        pytest.skip("the new gems unstuck this board")
+    assert outcome.kind == "game_over" and outcome.result["mode"] == "twilight"
+
+
+def test_hyper_drains_half_as_fast_again_as_action() -> None:
+    for level in (1, 2, 5):
+        num, den = flow.bar_drain("hyper", level)
+        anum, aden = flow.bar_drain("action", level)
+        assert num / den == 1.5 * anum / aden
+    # 500 points at 7.5 a second: 66.667 s (to the millisecond, rounded up).
+    assert begin("hyper")["deadlines"]["clock"] == at(66.667).isoformat()
+
+
+def test_hyper_pays_a_bonus_for_quick_moves_one_after_another() -> None:
+    state = begin("hyper")
+    bonuses = []
+    for second in (1, 3, 5.5, 20, 22):
+        outcome = act(state, first_move(state), seconds=second)
+        bonuses.append(outcome.public.get("bonus", 0))
+        gained = outcome.state["score"] - state["score"]
+        points = sum(s.get("points", 0) for s in outcome.public["steps"])
+        assert gained == points + bonuses[-1] == outcome.public["score"]
+        state = outcome.state
+    # The first move starts nothing; each within 3 s of the one before extends the streak.
+    assert bonuses == [0, 20, 40, 0, 20]
+
+
+def test_cognito_scores_a_solved_puzzle_with_a_bonus_at_par() -> None:
+    state = begin("cognito", puzzle=0)
+    for a, b in PUZZLES[0].solution:
+        outcome = act(state, {"type": "swap", "a": a, "b": b})
+        state = outcome.state
+    points = sum(step.get("points", 0) for step in outcome.public["steps"])
+    assert outcome.result["solved"] is True and outcome.result["mode"] == "cognito"
+    assert outcome.result["score"] > points + flow.PAR_BONUS  # every move's points, and the bonus
+    assert outcome.result["at_par"] is True
+
+
+def test_a_hint_in_cognito_makes_that_puzzle_score_zero() -> None:
+    state = begin("cognito", puzzle=0)
+    state = act(state, {"type": "hint"}).state
+    for a, b in PUZZLES[0].solution:
+        outcome = act(state, {"type": "swap", "a": a, "b": b})
+        state = outcome.state
+    assert outcome.result["solved"] is True and outcome.result["score"] == 0
+    assert outcome.result["hints"] == 1
+    assert "0 points" in outcome.result["summary"]
+
+
+def test_finity_scores_only_blasts_while_every_point_fills_the_bar() -> None:
+    state = begin("finity")
+    state["board"] = engine.format_board(
+        engine.parse_board(
+            "\n".join(["PRYGBOWP", "YGBOWPRY", "BOWPRYGB"] * 2 + ["PRYGBOWP", "yYGOWPRY"])
+        )
+    )
+    plain = act(state, {"type": "swap", "a": "C7", "b": "C8"}, seconds=0)
+    steps = plain.public["steps"]
+    blasts = sum(s["points"] for s in steps if s.get("cause") in ("blast", "hypercube", "bomb"))
+    everything = sum(s.get("points", 0) for s in steps)
+    assert blasts > 0 and everything > blasts
+    assert plain.state["score"] == blasts == plain.public["score"]
+    assert plain.state["bar"]["points"] == 500 + everything
+
+
 # --- the host and the view -----------------------------------------------------------------------
 
 
