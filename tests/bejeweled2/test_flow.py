@@ -471,7 +471,7 @@ def test_bombs_count_down_in_a_puzzle_and_restart_resets_them() -> None:
     assert act(moved, {"type": "restart"}).state["board"] == state["board"]
 
 
-# --- the hidden modes ------------------------------------------------------------------------------
+# --- the hidden modes ---------------------------------------------------------------------------
 
 
 def fall_directions(public: dict) -> set[str]:
