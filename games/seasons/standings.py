@@ -126,6 +126,11 @@ def season_table(season: Season) -> dict[str, Any]:
             "status": member.status,
             "status_label": member.get_status_display(),
             "elimination_order": member.elimination_order,
+            "elimination_label": (
+                f"{rules.ordinal(member.elimination_order)} out"
+                if member.elimination_order
+                else ""
+            ),
             "eliminated_in": member.eliminated_in.number if member.eliminated_in else None,
             "eliminated_by": _name(member.eliminated_by),
             "garnets": ledger.get(member.user_id, {}).get("garnets", 0),

@@ -1,0 +1,77 @@
+"""A host runs a season in a real browser: starts it, sends the cast invite link (one player
+asks to join through it), admits the cast, starts episode 1 (its main match seats everyone)
+and reads the standings; a player sees the episode. Both screen sizes, axe-core on each page.
+Screenshots: test-artifacts/season-*.png."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.core.models import Season
+from games.seasons import services as seasons
+from tests.browser.pages import serious_axe_violations, shoot_both_sizes
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def checked(page, name: str) -> None:
+    shoot_both_sizes(page, name)
+    assert serious_axe_violations(page) == [], name
+
+
+def test_a_host_runs_a_season(login_context, make_user):
+    make_user("hostess", is_staff=True)
+    users = {name: make_user(name) for name in ("ada", "bob", "cy")}
+    host = login_context("hostess")
+
+    host.goto("/seasons/")
+    host.get_by_role("link", name="Start a season").click()
+    host.fill("#id_name", "ORG Browser")
+    host.fill("#id_nomination_minutes", "90")
+    checked(host, "season-new")
+    host.get_by_role("button", name="Start the season").click()
+    expect(host.locator("h1")).to_contain_text("ORG Browser")
+    invite = host.locator("#cast-invite").input_value()
+    assert "/join/" in invite
+
+    ada = login_context("ada")
+    ada.goto(invite)
+    ada.fill("#id_name", "Ada Lovelace")
+    checked(ada, "season-join")
+    ada.get_by_role("button", name="Ask to join").click()
+    expect(ada.locator(".messages")).to_contain_text("A host admits you")
+    season = Season.objects.get(name="ORG Browser")
+    for name in ("bob", "cy"):
+        seasons.ask_to_join(season, users[name], season.format.invite_token, name.title())
+
+    host.reload()
+    for name in ("Ada Lovelace", "Bob", "Cy"):
+        host.get_by_role("button", name=f"Admit {name}").click()
+        expect(host.locator(".messages")).to_contain_text(f"{name} is in")
+    expect(host.locator("table.cast tbody tr")).to_have_count(3)
+    checked(host, "season-cast")
+
+    host.get_by_role("link", name="Seven Gem Swap").click()
+    host.fill("#id_round_seconds", "3600")
+    checked(host, "season-main-match")
+    host.get_by_role("button", name="Create the main match").click()
+    expect(host.locator("h1")).to_contain_text("episode 1")
+    expect(host.locator(".messages")).to_contain_text("Episode 1 started")
+    expect(host.locator("#main-title + p")).to_contain_text("Live")
+    checked(host, "season-episode")
+
+    host.get_by_role("link", name="the season's standings").click()
+    row = host.locator("table.episodes tbody tr")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Seven Gem Swap · Live")
+    expect(row).to_contain_text("when it ends")
+    expect(host.locator(".season-log")).to_contain_text("Episode 1 starts")
+    checked(host, "season-standings")
+
+    ada.goto(f"/seasons/{season.pk}/")
+    expect(ada.locator(".episode-now")).to_contain_text("Main match")
+    ada.get_by_role("link", name="Open episode 1").click()
+    ada.locator("#main-title + p a").first.click()
+    expect(ada.locator("h1, .match-head").first).to_be_visible()
+    assert "/m/" in ada.url

@@ -1,0 +1,149 @@
+"""The season's pages: who may open a season, join it, admit, start an episode and nominate;
+the standings, the episode page and the exports show nothing sealed in a live match."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.core import services
+from games.core.models import Match, Season
+from games.seasons import services as seasons
+from games.seasons.models import CastMember, Episode
+
+pytestmark = pytest.mark.django_db
+
+SEQUENCE = "RRDDLLUURDLU"  # a sealed sequence no page of the season may show
+
+
+@pytest.fixture
+def season(make_user):
+    host = make_user("hostess", is_staff=True)
+    season = seasons.create_season(name="ORG 2", host=host, settings={})
+    for name in ("ada", "bob", "cy"):
+        user = make_user(name)
+        member = seasons.ask_to_join(season, user, season.format.invite_token, name.title())
+        seasons.admit(season, host, member.pk)
+    return season
+
+
+def test_only_staff_start_a_season(client, make_user):
+    client.force_login(make_user("player"))
+    assert client.get("/seasons/new/").status_code == 403
+    client.force_login(make_user("boss", is_staff=True))
+    form = {"name": "ORG 3", "nomination_minutes": 30, "death_match_picker": "host"}
+    response = client.post("/seasons/new/", form)
+    season = Season.objects.get(name="ORG 3")
+    assert response.status_code == 302 and response["Location"] == f"/seasons/{season.pk}/"
+    assert season.format.settings["nomination_minutes"] == 30
+    assert seasons.is_season_host(season, season.format.hosts.get())
+
+
+def test_a_player_joins_by_the_link_and_a_host_admits_them(client, make_user, season):
+    dee = make_user("dee")
+    client.force_login(dee)
+    assert client.get(f"/seasons/{season.pk}/join/wrong/").status_code == 404
+    url = f"/seasons/{season.pk}/join/{season.format.invite_token}/"
+    assert client.post(url, {"name": "Ada"}).status_code == 200  # the name is taken
+    assert not CastMember.objects.filter(user=dee).exists()
+    client.post(url, {"name": "Dee the Bold"})
+    member = CastMember.objects.get(user=dee)
+    assert member.status == CastMember.Status.ASKED
+    admit = f"/seasons/{season.pk}/cast/{member.pk}/admit/"
+    assert client.post(admit).status_code == 403  # a player cannot admit themselves
+    client.force_login(season.format.hosts.get())
+    page = client.get(f"/seasons/{season.pk}/").content.decode()
+    assert "Dee the Bold" in page and season.format.invite_token in page
+    client.post(admit)
+    member.refresh_from_db()
+    assert member.status == CastMember.Status.IN
+
+
+def test_nothing_sealed_in_a_live_main_match_shows_on_the_season(client, season):
+    host = season.format.hosts.get()
+    client.force_login(host)
+    response = client.post(
+        f"/seasons/{season.pk}/episodes/new/seven-gem-swap/",
+        {
+            "title": "",
+            "bid_seconds": 600,
+            "round_seconds": 600,
+            "no_card_scores": "own_colour",
+            "board": "",
+            "auto_start": "on",
+        },
+    )
+    episode = Episode.objects.get(season=season)
+    assert response["Location"] == episode.get_absolute_url()
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    players = [seat.user for seat in match.seats.all()]
+    for player, colours in zip(players, ("ROY", "GBI", "VRO"), strict=True):
+        services.submit_action(match, player, {"type": "bid", "bid": -7, "colours": colours})
+    match.refresh_from_db()
+    assert match.state["phase"] == "round"
+    gem = next(
+        cell for cell, gem in _cells(match.state["board"]) if gem == match.state["colours"]["0"]
+    )
+    services.submit_action(
+        match, players[0], {"type": "submit", "gem": gem, "moves": SEQUENCE, "card": None}
+    )
+    assert SEQUENCE in json.dumps(Match.objects.get(pk=match.pk).state)
+    for viewer in (None, players[1], host):
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        for url in (
+            f"/seasons/{season.pk}/",
+            episode.get_absolute_url(),
+            f"/seasons/{season.pk}/export.json",
+            f"/seasons/{season.pk}/export.csv",
+        ):
+            body = client.get(url).content.decode()
+            assert SEQUENCE not in body and '"totals"' not in body, url
+    exported = client.get(f"/seasons/{season.pk}/export.json").json()
+    assert exported["episodes"][0]["main_match"]["status"] == "live"
+    assert exported["episodes"][0]["placings"] == []
+
+
+def _cells(board: str):
+    """Each cell of a Seven Gem Swap grid (ten lines of ten) with its gem."""
+    for row, line in enumerate(board.split("\n")):
+        for col, gem in enumerate(line):
+            yield f"{'ABCDEFGHIJ'[col]}{row + 1}", gem
+
+
+def test_only_the_candidate_sees_the_nomination_form(client, season, make_user):
+    episode = _nominating(season)
+    candidate = episode.elimination_candidate
+    other = seasons.nomination_state(episode)["eligible"][0]
+    client.force_login(other.user)
+    page = client.get(episode.get_absolute_url()).content.decode()
+    assert "Name your Death Match Opponent" not in page
+    response = client.post(
+        f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk}
+    )
+    assert response.status_code == 302
+    episode.refresh_from_db()
+    assert episode.opponent is None
+    client.force_login(candidate.user)
+    page = client.get(episode.get_absolute_url()).content.decode()
+    assert "Name your Death Match Opponent" in page and other.name in page
+    client.post(f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk})
+    episode.refresh_from_db()
+    assert episode.opponent == other and episode.phase == Episode.Phase.DEATH_MATCH_SETUP
+
+
+def _nominating(season) -> Episode:
+    """An episode whose main match the host ended by award: its lowest total is the EC."""
+    host = season.format.hosts.get()
+    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
+    result = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))
+    if result["elimination_candidate"] is None:
+        services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.NOMINATION
+    return episode
