@@ -127,9 +127,7 @@ def season_table(season: Season) -> dict[str, Any]:
             "status_label": member.get_status_display(),
             "elimination_order": member.elimination_order,
             "elimination_label": (
-                f"{rules.ordinal(member.elimination_order)} out"
-                if member.elimination_order
-                else ""
+                f"{rules.ordinal(member.elimination_order)} out" if member.elimination_order else ""
             ),
             "eliminated_in": member.eliminated_in.number if member.eliminated_in else None,
             "eliminated_by": _name(member.eliminated_by),
