@@ -161,6 +161,15 @@ def award_value(award: dict[str, Any]) -> str:
     return json.dumps(award, sort_keys=True, separators=(",", ":"))
 
 
+def seat_awards(seats: Sequence[SeatInfo], says: str, **award: Any) -> list[tuple[str, str]]:
+    """One award per seat for the host's console: ``award`` with that seat the ``winner``,
+    labelled ``says`` with ``{seat}`` named as every page names it ("{seat} wins the match")."""
+    return [
+        (award_value({**award, "winner": seat.index}), says.format(seat=seat_label(seat)))
+        for seat in seats
+    ]
+
+
 class GameDefinition:
     """Base class of a game. Subclasses set the class attributes and override the hooks."""
 
@@ -253,11 +262,7 @@ class GameDefinition:
         decision of the game's own (``{"elimination_candidate": seat}``); each label names seats
         as every page does ("Seat 2: Bob (DMO) wins the match"), never by index. The default
         awards the match to any seat; a game with rounds or other decisions overrides this."""
-        choices = []
-        for seat in seats:
-            award = {"scope": "match", "winner": seat.index}
-            choices.append((award_value(award), f"{seat_label(seat)} wins the match"))
-        return choices
+        return seat_awards(seats, "{seat} wins the match", scope="match")
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """Everything ``viewer`` may see of ``state``, as JSON-ready data. The only gate."""
@@ -369,9 +374,11 @@ class FlowGame(GameDefinition):
         return self.flow.adjudicate(state, award, now)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """The flow's ``view`` is the gate; a game that draws more from it overrides this and
-        decorates what ``flow.view`` returns (never reading the state itself)."""
-        return self.flow.view(state, viewer)
+        """The flow's ``view`` is the gate; the flow's ``page``, when it has one, adds what the
+        page draws from that answer alone (grids, labels, the prompt), never from the state."""
+        shown = self.flow.view(state, viewer)
+        page = getattr(self.flow, "page", None)
+        return page(shown) if shown and page is not None else shown
 
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None

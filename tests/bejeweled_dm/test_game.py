@@ -72,7 +72,7 @@ def test_the_board_is_a_grid_of_named_cells_with_a_caption_for_the_phase():
     board = GAME.view(picking(), Viewer.spectator())["board"]
     assert len(board["rows"]) == 7 and len(board["rows"][0]) == 8
     assert board["rows"][6][0] == {"cell": "A7", "gem": "#", "css": "rock", "label": "rock"}
-    assert board["rows"][6][7] == {"cell": "H7", "gem": "B", "css": "blue", "label": "blue"}
+    assert board["rows"][6][7] == {"cell": "H7", "gem": "B", "css": "gem-blue", "label": "blue"}
     assert board["caption"] == "The board this round left (its rocks refill next round)"
     assert GAME.view(started(), Viewer.spectator())["board"]["caption"] == "Round 1's board"
 
