@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench soak clean
+.PHONY: run test lint bench soak topology clean
 
 $(INSTALLED): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -24,8 +24,10 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Two processes (pytest-xdist), each with its own test database and channel prefix
+# (gemsite/test_settings.py); a file's tests stay in one process, sharing its fixtures.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
@@ -33,6 +35,13 @@ bench: $(INSTALLED)
 # The fault scripts at length (benchmarks/soak.py): its own PostgreSQL cluster and redis-server.
 soak: $(INSTALLED)
 	$(BIN)/python -m benchmarks.soak
+
+# The production shape without Docker: nginx (docker/nginx.conf) in front of two Daphne workers
+# and a scheduler, on DATABASE_URL and REDIS_URL (gemsite/topology.py).
+topology: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py ensure_demo_host
+	$(BIN)/python -m gemsite.topology --port $(PORT)
 
 clean:
 	rm -rf $(VENV) db.sqlite3
