@@ -14,6 +14,14 @@ os.environ.setdefault("DEBUG", "1")
 # pytest's own process pools no connections: a pooled one would hold the test database open when
 # pytest drops it. (The live workers pool theirs, as production: tests/live_server.py.)
 os.environ.setdefault("DB_POOL_SIZE", "0")
+# `make test` runs the suite in two processes (pytest-xdist), each on its own database
+# (pytest-django adds the worker's name to it). Their match ids overlap, so each also needs its
+# own channel-layer prefix, or one's frames would reach the other's sockets. The live workers a
+# process starts inherit its environment, prefix included.
+_xdist_worker = os.environ.get("PYTEST_XDIST_WORKER")
+_prefix = os.environ.get("CHANNEL_PREFIX", "gemarena")
+if _xdist_worker and not _prefix.endswith(f"_{_xdist_worker}"):
+    os.environ["CHANNEL_PREFIX"] = f"{_prefix}_{_xdist_worker}"
 
 from gemsite.settings import *  # noqa: E402, F403
 
