@@ -96,7 +96,23 @@ def claim(now: datetime, *, busy: frozenset[str] = frozenset(), receivers: int =
         for row in job.deliveries:
             row.attempts += 1
             row.status = Delivery.Status.SENDING
+            row.lease_until = now + lease
     return list(jobs.values())
+
+
+def has_time_for(delivery: Delivery, now: datetime) -> bool:
+    """Can one more attempt (at most the send timeout) end inside the claim's lease? A row sent
+    after its lease ran out could be sent by another deliverer at the same time."""
+    assert delivery.lease_until is not None
+    timeout = timedelta(seconds=settings.NOTIFY_SEND_TIMEOUT)
+    return now + timeout < delivery.lease_until
+
+
+def put_back(delivery: Delivery) -> None:
+    """Give up a claim on a row not tried: another claim may take it at once."""
+    _ours(delivery).update(
+        status=Delivery.Status.PENDING, lease_until=None, attempts=F("attempts") - 1
+    )
 
 
 def _ours(delivery: Delivery):  # type: ignore[no-untyped-def]
@@ -191,6 +207,9 @@ def send_job(job: Job) -> None:
         _send_mails(job.deliveries)
         return
     for delivery in job.deliveries:
+        if not has_time_for(delivery, clock.now()):
+            put_back(delivery)
+            continue
         try:
             post_webhook(delivery)
         except Exception as error:  # noqa: BLE001 - any failure is retried
@@ -217,6 +236,9 @@ def _send_mails(deliveries: list[Delivery]) -> None:
         return
     try:
         for delivery in deliveries:
+            if not has_time_for(delivery, clock.now()):
+                put_back(delivery)
+                continue
             try:
                 server.send_messages([mail_of(delivery)])
             except Exception as error:  # noqa: BLE001

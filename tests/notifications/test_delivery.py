@@ -134,3 +134,19 @@ def test_a_quick_clock_gets_no_reminder(make_user, clock, seated_match):
     seated_match("fixture-tally", "ada", "bob", settings={"turn_seconds": 1800})
     clock.advance(1000)
     assert delivery.write_reminders(clock()) == 0
+
+
+def test_rows_a_claim_has_no_time_left_for_are_put_back_untried(ada, clock, settings):
+    settings.NOTIFY_LEASE_SECONDS = 60.0
+    settings.NOTIFY_SEND_TIMEOUT = 10.0
+    for text in ("One", "Two"):
+        notify(users=[ada], kind=kinds.NOMINATED, text=text, url="/")
+    (job,) = delivery.claim(clock())
+
+    clock.advance(51)  # a slow mail server took most of the lease
+    delivery.send_job(job)
+
+    assert mail.outbox == []
+    rows = Delivery.objects.all()
+    assert {(row.status, row.attempts) for row in rows} == {(Delivery.Status.PENDING, 0)}
+    assert len(delivery.claim(clock())[0].deliveries) == 2
