@@ -158,9 +158,16 @@ def mark_read(user: Any, now: datetime | None = None) -> int:
     return Notification.objects.unread().filter(user=user).update(read_at=now or clock.now())
 
 
+def may_set_webhook(season: Season, user: Any) -> bool:
+    """The season's hosts (games/seasons decides who they are)."""
+    from games.seasons.services import is_season_host
+
+    return is_season_host(season, user)
+
+
 def set_season_webhook(season: Season, actor: Any, url: str, posted: set[str]) -> SeasonWebhook:
-    """The host sets where the season's public notifications go (an empty URL stops them)."""
-    if not (getattr(actor, "is_authenticated", False) and actor.is_staff):
+    """A host sets where the season's public notifications go (an empty URL stops them)."""
+    if not may_set_webhook(season, actor):
         raise PermissionDenied("only the season's hosts set its webhook")
     url = url.strip()
     if url:

@@ -83,7 +83,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 def season_webhook(request: HttpRequest, pk: int) -> HttpResponse:
     """The host sets the season's webhook: its URL and the kinds it posts (public text only)."""
     season = get_object_or_404(Season, pk=pk)
-    if not request.user.is_staff:
+    if not services.may_set_webhook(season, request.user):
         raise PermissionDenied("only the season's hosts set its webhook")
     if request.method == "POST":
         try:

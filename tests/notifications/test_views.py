@@ -70,7 +70,9 @@ def test_only_a_host_sets_the_seasons_webhook(client, ada, make_user):
     url = reverse("notifications:season_webhook", args=[season.pk])
     assert client.post(url, {"url": "http://chat.example/h"}).status_code == 403
 
-    client.force_login(make_user("boss", is_staff=True))
+    client.force_login(make_user("staffer", is_staff=True))  # staff, not this season's host
+    assert client.post(url, {"url": "http://chat.example/h"}).status_code == 403
+    client.force_login(make_user("boss", is_staff=True, is_superuser=True))
     client.post(url, {"url": "http://chat.example/h", "kind": [kinds.ROUND_RESULT]})
     hook = SeasonWebhook.objects.get(season=season)
     assert (hook.url, hook.kinds) == ("http://chat.example/h", [kinds.ROUND_RESULT])
