@@ -1,7 +1,8 @@
 """The phase machine of a Pointsweeper match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. ``view`` is the one gate for what a viewer sees.
+and returns an Outcome or raises ActionError. ``view`` is the one gate for what a viewer sees;
+``page`` adds to its answer what the page draws (the chessboard as a grid, players, reviews).
 
 A match is three boards. Each board runs through two phases (``state["phase"]``):
 
@@ -20,6 +21,7 @@ shown to everyone.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
@@ -768,3 +770,194 @@ def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
         out["truth"] = state["boards"][state["board_no"] - 1]
         out["notebooks"] = copy_json(play["notebooks"])
     return out
+
+
+# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
+
+
+def page(shown: dict[str, Any]) -> dict[str, Any]:
+    """``shown`` (what ``view`` lets this viewer see) with what the page draws from it: the
+    chessboard as a grid, the players' rows, the finished boards and their reviews."""
+    shown["board_grid"] = board_grid(shown)
+    shown["players"] = players(shown)
+    shown["reviews"] = reviews(shown)
+    shown["finished"] = finished_boards(shown)
+    return shown
+
+
+def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each analysed finished board: every claim or pass beside the best claim the player could
+    have made, judged from what they knew then (public: the board is over)."""
+    names = [seat["name"] for seat in shown["seats"]]
+    out = []
+    for record in shown["history"]:
+        analysis = record.get("analysis")
+        if not analysis:
+            continue
+        lines = []
+        for seat, decisions in sorted(analysis["seats"].items()):
+            for d in decisions:
+                best = d["best"][0] if d["best"] else None
+                if d["type"] == "claim":
+                    made = f"claimed with {d['piece']} {d['start']}–{d['end']}"
+                    made += f": expected {d['ev']:+.1f} (choice {d['rank']} of the best)"
+                else:
+                    made = "passed (worth 0)"
+                best_text = "no claim was possible"
+                if best:
+                    where = f"{best['piece']} {best['start']}–{best['end']}"
+                    best_text = f"best: {where}, expected {best['ev']:+.1f}"
+                lines.append(
+                    {"n": d["n"], "name": names[int(seat)], "made": made, "best": best_text}
+                )
+        lines.sort(key=lambda line: line["n"])
+        out.append({"board_no": record["board_no"], "lines": lines})
+    return out
+
+
+def minutes(seconds: float) -> str:
+    """A time left as the clocks show it: 2:00, 0:07 (whole seconds, rounded up)."""
+    whole = max(0, math.ceil(seconds - 1e-9))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+BOARD_END_WORDS = {
+    "all_tiles": "every tile was claimed",
+    "all_mines": "every mine was claimed",
+    "out_of_pieces": "both players ran out of pieces",
+    "passed": "both players passed",
+}
+
+
+def finished_boards(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each finished board as everyone may now see it: why it ended, each player's points and
+    mines on it, and every scout of both players with its result."""
+    names = [seat["name"] for seat in shown["seats"]]
+    out = []
+    for record in shown["history"]:
+        rows = []
+        for seat in (0, 1):
+            notes = record["notebooks"].get(str(seat), [])
+            rows.append(
+                {
+                    "name": names[seat],
+                    "points": record["points"][seat],
+                    "mines": record["mines"][seat],
+                    "scouts": [
+                        {
+                            "text": f"{n['piece']} on {n['square']}: sum {n['sum']}, "
+                            f"mines {n['mines']}",
+                            "squares": " ".join(n["squares"]),
+                        }
+                        for n in notes
+                    ],
+                }
+            )
+        out.append(
+            {
+                "board_no": record["board_no"],
+                "reason": BOARD_END_WORDS.get(record["reason"], record["reason"]),
+                "players": rows,
+            }
+        )
+    return out
+
+
+def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat as the page lists it: name, role, pieces with their used marks, bank, scores."""
+    play = shown.get("play")
+    totals = shown["totals"]
+    out = []
+    for seat in shown["seats"]:
+        index = seat["index"]
+        out.append(
+            {
+                **seat,
+                "is_you": index == shown["you"],
+                "to_move": index == shown["turn"],
+                "pieces": play["pieces"][str(index)] if play else [],
+                "bank": play["bank"][index] if play else None,
+                "bank_text": minutes(play["bank"][index]) if play else "",
+                "passed": play["passed"][index] if play else False,
+                "board_points": play["points"][index] if play else 0,
+                "board_mines": play["mines"][index] if play else 0,
+                "points": totals["points"][index],
+                "mines": totals["mines"][index],
+                "penalty": totals["penalty"][index],
+                "total": totals["total"][index],
+            }
+        )
+    return out
+
+
+def _cell(square: str, value: str | None, owner: int | None, names: list[str]) -> dict[str, Any]:
+    """One square for the grid template: hidden, a tile with its value, or a mine."""
+    if value is None:
+        return {"cell": square, "text": "", "css": "ps-hidden", "label": f"{square}, hidden"}
+    by = f", claimed by {names[owner]}" if owner is not None else ""
+    marks = f"ps-owner-{owner}" if owner is not None else ""
+    if value == engine.MINE:
+        return {
+            "cell": square,
+            "text": "M",
+            "css": "ps-mine",
+            "label": f"{square}, mine{by}",
+            "marks": marks,
+        }
+    return {
+        "cell": square,
+        "text": value,
+        "css": "ps-tile",
+        "label": f"{square}, {value}{by}",
+        "marks": marks,
+    }
+
+
+def board_grid(shown: dict[str, Any]) -> dict[str, Any]:
+    """The 8x8 chessboard (rank 8 on top, files a-h) as the grid template wants it: the board in
+    play as the view shows it, or between boards the last finished board whole."""
+    names = [seat["name"] for seat in shown["seats"]]
+    play = shown.get("play")
+    rows: list[list[dict[str, Any]]] = []
+    if play:
+        truth = engine.parse_board(play["truth"]) if play.get("truth") else None
+        for row in play["grid"]:
+            cells = []
+            for c in row:
+                value = (
+                    str(c["value"])
+                    if c["state"] == "tile"
+                    else (engine.MINE if c["state"] == "mine" else None)
+                )
+                cell = _cell(c["square"], value, c.get("owner"), names)
+                if value is None and truth is not None:  # the host sees what is under it
+                    under = str(truth[c["square"]])
+                    label = f"{c['square']}, hidden {under}"
+                    cell.update(text=under, marks="ps-truth", label=label)
+                cells.append(cell)
+            rows.append(cells)
+        caption = "The board"
+        shown_no = shown["board_no"]
+    elif shown.get("history"):
+        record = shown["history"][-1]
+        board = engine.parse_board(record["board"])
+        owners: dict[str, int] = {}
+        for entry in record["log"]:
+            if entry["type"] == "claim":
+                for square in entry["squares"]:
+                    owners[square] = entry["seat"]
+        for rank in range(engine.SIZE, 0, -1):
+            rows.append(
+                [
+                    _cell(f"{f}{rank}", str(board[f"{f}{rank}"]), owners.get(f"{f}{rank}"), names)
+                    for f in engine.FILES
+                ]
+            )
+        caption = f"Board {record['board_no']} as it was (finished)"
+        shown_no = record["board_no"]
+    else:
+        for rank in range(engine.SIZE, 0, -1):
+            rows.append([_cell(f"{f}{rank}", None, None, names) for f in engine.FILES])
+        caption = f"Board {shown['board_no']} (not started)"
+        shown_no = shown["board_no"]
+    return {"name": "board", "caption": "", "title": caption, "board_no": shown_no, "rows": rows}
