@@ -39,6 +39,9 @@ KINDS: Final = {**PLAYER_KINDS, **HOST_KINDS}
 # The kinds whose notifications have words anyone may read, which a season's webhook may post.
 PUBLIC_KINDS: Final = (MATCH_STARTED, ROUND_RESULT, ELIMINATED_OR_SAVED, EPISODE_STARTS, NOMINATED)
 
+# Told once per match and person (the match core and a season may both tell a match's start).
+ONCE_PER_MATCH: Final = frozenset({MATCH_STARTED})
+
 # Where a notification goes. The in-site list and email are each player's to choose per kind;
 # the season webhook is the host's (it only ever carries a notification's public text).
 SITE: Final = "site"

@@ -46,6 +46,11 @@ def notify(
     now = now or clock.now()
     season = season or (match.season if match is not None else None)
     people = list({user.pk: user for user in users if getattr(user, "pk", None)}.values())
+    once = match is not None and kind in kinds.ONCE_PER_MATCH
+    if once and people:
+        told = Notification.objects.filter(match=match, kind=kind, user__in=people)
+        already = set(told.values_list("user_id", flat=True))
+        people = [user for user in people if user.pk not in already]
     off = (
         set(
             OptOut.objects.filter(user__in=[u.pk for u in people], kind=kind).values_list(
@@ -85,14 +90,19 @@ def notify(
     ]
     Delivery.objects.bulk_create(mails)
     if public_text and season is not None:
-        _post_to_webhook(season, kind, _clean(public_text), url, now)
+        _post_to_webhook(season, kind, _clean(public_text), url, now, once=once)
     return written
 
 
-def _post_to_webhook(season: Season, kind: str, public_text: str, url: str, now: datetime) -> None:
+def _post_to_webhook(
+    season: Season, kind: str, public_text: str, url: str, now: datetime, *, once: bool
+) -> None:
     hook = SeasonWebhook.objects.filter(season=season).first()
     if hook is None or not hook.posts(kind) or not public_text:
         return
+    posted = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK, kind=kind, url=url[:300])
+    if once and posted.exists():
+        return  # the match's start was posted already
     Delivery.objects.create(
         channel=Delivery.Channel.WEBHOOK,
         kind=kind,

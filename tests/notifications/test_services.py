@@ -104,3 +104,32 @@ def test_it_refuses_an_unknown_kind_and_writes_nothing(players):
         notify(users=players, kind="gossip", text="t", url="/")
 
     assert not Notification.objects.exists()
+
+
+def test_a_matchs_start_is_told_once_however_many_tell_it(players, season, make_user):
+    from games.core import services
+
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/h", kinds=list(kinds.KINDS)
+    )
+    match = services.create_match(
+        host=make_user("hostess"),
+        game_key="fixture-tally",
+        title="DM",
+        settings={},
+        roles=["EC", "DMO"],
+    )
+    for user, seat in zip(players, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)  # the core tells the start
+
+    notify(
+        users=players,
+        kind=kinds.MATCH_STARTED,
+        text="Death match: Ada against Bob.",
+        url=match.get_absolute_url(),
+        match=match,
+        public_text="Death match: Ada against Bob.",
+    )
+
+    assert Notification.objects.filter(kind=kinds.MATCH_STARTED).count() == 2
+    assert Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK).count() == 1
