@@ -68,7 +68,7 @@ def play(swaps: int, tag: int) -> list[dict[str, Any]]:
                 services.submit_action(match, ada, action, expected_version=match.version)
             applied = time.process_time() - started
         started = time.process_time()
-        frames = [frame for m, e in announced for frame in audience_frames(m, e)]
+        frames = [frame for m, e in announced.events for frame in audience_frames(m, e)]
         rendered = time.process_time() - started
         sent, whole, data = [], [], []
         for viewer, frame in frames:

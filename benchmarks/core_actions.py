@@ -106,7 +106,7 @@ def play_match(index: int) -> list[dict[str, Any]]:
                     services.submit_action(match, user, action, expected_version=match.version)
                 applied = time.process_time() - started
             started = time.process_time()
-            frames = [frame for m, e in announced for frame in audience_frames(m, e)]
+            frames = [frame for m, e in announced.events for frame in audience_frames(m, e)]
             rendered = time.process_time() - started
             whole, sent, data_only = [], [], []
             for viewer, frame in frames:

@@ -1,9 +1,13 @@
-"""Sending committed events to the viewers of a match, each audience its own frame.
+"""The one route by which viewers are told of a change: events, chat lines and drafts alike.
 
-``announce`` runs when a transaction that appended an event commits. Inside ``deferred()`` (the
-websocket consumer's action path) it only collects the events, so the consumer can acknowledge
-the action first and send the frames afterwards, off the thread that applies actions; elsewhere
-(the scheduler, host actions, tests) it sends them at once.
+Whatever a change wants to tell is queued inside its transaction (:func:`announce_event` for an
+appended event, rendered per audience; :func:`publish` for layer messages ready to go, a chat
+line or a draft) and leaves only when the transaction commits: a change rolled back tells no
+one. Inside ``deferred()`` (the websocket consumer's paths) the committed messages are collected
+in an :class:`Outbox` instead, so the consumer answers its sender first and sends them afterwards
+with :func:`send`, off the thread that applies actions; elsewhere (the scheduler, host actions,
+tests) they go at once. An event whose frames never left is sent again by the scheduler
+(:func:`heal_unsent`).
 """
 
 from __future__ import annotations
@@ -13,11 +17,14 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from games.core import clock
 from games.core.gamedef import Viewer
@@ -27,7 +34,19 @@ from games.core.rendering import audience_frames
 log = logging.getLogger(__name__)
 
 Announcement = tuple[Match, Event]
+LayerMessage = tuple[str, dict[str, Any]]
 _collecting = threading.local()
+
+
+@dataclass
+class Outbox:
+    """What the changes run inside ``deferred()`` committed, waiting to be sent."""
+
+    events: list[Announcement] = field(default_factory=list)
+    messages: list[LayerMessage] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.messages)
 
 
 def group_name(match_pk: int, viewer: Viewer) -> str:
@@ -39,38 +58,81 @@ def user_group_name(user_pk: int) -> str:
     return f"user.{user_pk}"
 
 
+def draft_messages(match_pk: int, seat: int, draft: dict[str, Any]) -> list[LayerMessage]:
+    """A seat's draft goes to that seat's sockets and the host's, no one else's."""
+    message = {"type": "match.draft", "seat": seat, "draft": draft}
+    return [
+        (group_name(match_pk, viewer), message) for viewer in (Viewer(seat=seat), Viewer.host())
+    ]
+
+
 @contextmanager
-def deferred() -> Iterator[list[Announcement]]:
-    """Collect the events announced in this thread instead of sending them."""
-    pending: list[Announcement] = []
-    _collecting.pending = pending
+def deferred(outbox: Outbox | None = None) -> Iterator[Outbox]:
+    """Collect what commits in this thread into ``outbox`` instead of sending it."""
+    collected = outbox if outbox is not None else Outbox()
+    _collecting.outbox = collected
     try:
-        yield pending
+        yield collected
     finally:
-        _collecting.pending = None
+        _collecting.outbox = None
+
+
+def _outbox() -> Outbox | None:
+    return getattr(_collecting, "outbox", None)
+
+
+def announce_event(match: Match, event: Event) -> None:
+    """Tell every audience of ``event`` once the transaction that appended it commits."""
+    transaction.on_commit(lambda: announce(match, event))
+
+
+def publish(messages: list[LayerMessage]) -> None:
+    """Send these layer messages once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: _deliver(list(messages)))
 
 
 def announce(match: Match, event: Event) -> None:
-    pending = getattr(_collecting, "pending", None)
-    if pending is not None:
-        pending.append((match, event))
+    """``event`` committed: collect its frames for the consumer, or render and send them now."""
+    outbox = _outbox()
+    if outbox is not None:
+        outbox.events.append((match, event))
         _hold(match.pk, event.version)
         return
     try:
-        messages = render([(match, event)])
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            if async_to_sync(send_messages)(messages):
-                mark_sent(match.pk, {event.version})
-        else:  # called from code running inside an event loop's thread: hand it to that loop
-            loop.create_task(_send_and_mark(match.pk, {event.version}, messages))
+        _send_now(render([(match, event)]), match.pk, {event.version})
     except Exception:  # a lost broadcast is sent again by the scheduler (heal_unsent)
         log.exception("broadcast of match %s v%s failed", match.pk, event.version)
 
 
-async def _send_and_mark(match_pk: int, versions: set[int], messages: list) -> None:
-    if await send_messages(messages):
+def _deliver(messages: list[LayerMessage]) -> None:
+    outbox = _outbox()
+    if outbox is not None:
+        outbox.messages.extend(messages)
+        return
+    try:
+        _send_now(messages)
+    except Exception:  # a chat line or a draft lost: the page shows it on its next load
+        log.exception("%s layer messages lost", len(messages))
+
+
+def _send_now(
+    messages: list[LayerMessage], match_pk: int | None = None, versions: set[int] | None = None
+) -> None:
+    """Send from synchronous code; events' versions are marked sent once they reached the
+    layer. Called inside an event loop's thread, the send is handed to that loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        if async_to_sync(send_messages)(messages) and match_pk is not None and versions:
+            mark_sent(match_pk, versions)
+    else:
+        loop.create_task(_send_and_mark(match_pk, versions or set(), messages))
+
+
+async def _send_and_mark(
+    match_pk: int | None, versions: set[int], messages: list[LayerMessage]
+) -> None:
+    if await send_messages(messages) and match_pk is not None and versions:
         await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, versions)
 
 
@@ -106,7 +168,7 @@ def heal_unsent(now: datetime | None = None) -> int:
     return healed
 
 
-def render(announcements: list[Announcement]) -> list[tuple[str, dict]]:
+def render(announcements: list[Announcement]) -> list[LayerMessage]:
     """The layer messages for ``announcements``: (group, message), rendered from memory."""
     messages = []
     for match, event in announcements:
@@ -148,13 +210,22 @@ def _release(match_pk: int, versions: set[int]) -> bool:
         return match_pk in _unsent
 
 
-async def send(announcements: list[Announcement]) -> None:
-    """Render (in a worker thread, not the one that applies actions) and send the frames, after
-    the frames of any earlier version this process committed. Never raises: a frame that cannot
-    be rendered or sent is logged, and its viewers heal through their pings. Whatever happens
-    (a failure, the connection's task cancelled), these versions stop holding back later ones."""
-    if not announcements:
-        return
+async def send(outbox: Outbox) -> None:
+    """Send what ``outbox`` collected: the events' frames (rendered in a worker thread, not the
+    one that applies actions, and sent after the frames of any earlier version this process
+    committed), then the other messages. Never raises: a frame that cannot be rendered or sent
+    is logged, and its viewers heal through their pings. Whatever happens (a failure, the
+    connection's task cancelled), these versions stop holding back later ones."""
+    if outbox.events:
+        await _send_events(outbox.events)
+    if outbox.messages:
+        try:
+            await send_messages(outbox.messages)
+        except Exception:
+            log.exception("%s layer messages lost", len(outbox.messages))
+
+
+async def _send_events(announcements: list[Announcement]) -> None:
     match_pk = announcements[0][0].pk
     mine = {event.version for _, event in announcements}
     try:
@@ -204,7 +275,7 @@ async def _sent(match_pk: int, versions: set[int]) -> None:
 SEND_ATTEMPTS = 3
 
 
-async def send_messages(messages: list[tuple[str, dict]]) -> bool:
+async def send_messages(messages: list[LayerMessage]) -> bool:
     """Send each frame to its group, retrying a send the layer failed (a lost Redis connection
     is reopened on the next try); whether every frame went. A frame still lost is healed by
     the scheduler's heal_unsent and the viewers' pings, whose pongs carry the version."""

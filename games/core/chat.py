@@ -17,7 +17,7 @@ frame, calls :func:`handle` and sends what it returns.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
-from games.core import clock
+from games.core import broadcast, clock
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import ChatMessage, ChatMute, Match, display_name
 
@@ -38,15 +38,12 @@ MAX_LENGTH = ChatMessage.MAX_LENGTH
 RATE_COUNT = 5
 RATE_SECONDS = 10
 
-LayerMessage = tuple[str, dict[str, Any]]
 
-
-@dataclass
+@dataclass(frozen=True)
 class Reply:
-    """What a chat message leads to: a frame for the sender and layer messages for the groups."""
+    """What a chat message answers its sender (what it tells the groups leaves on commit)."""
 
-    frame: dict[str, Any] | None = None
-    broadcasts: list[LayerMessage] = field(default_factory=list)
+    frame: dict[str, Any]
 
 
 # --- who reads and writes what ---------------------------------------------------------------
@@ -222,9 +219,17 @@ def post(
         # One writer per user at a time, so two sockets cannot both slip under the rate.
         list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
         _check_rate(user, now)
-        return ChatMessage.objects.create(
+        posted = ChatMessage.objects.create(
             match=match, channel=channel, author=user, text=text, created_at=now
         )
+        layer = {
+            "type": "chat.message",
+            "channel": posted.channel,
+            "over": match.is_over,
+            "frame": {"type": "chat", "message": as_dict(posted, match)},
+        }
+        broadcast.publish([(group_name(match.pk, posted.channel), layer)])
+        return posted
 
 
 def _check_rate(user: Any, now: datetime) -> None:
@@ -266,18 +271,23 @@ def set_mute(
     elif channel not in CHANNELS:
         raise ActionError(f"there is no chat channel {channel[:20]!r}", "chat_unknown_channel")
     which = Q(user=target) if target is not None else Q(user__isnull=True, channel=channel)
-    if muted:
-        if not ChatMute.objects.filter(which, match=match).exists():
-            ChatMute.objects.create(
-                match=match,
-                user=target,
-                channel=channel or "",
-                muted_by=host,
-                created_at=now or clock.now(),
-            )
-    else:
-        ChatMute.objects.filter(which, match=match).delete()
-    return _mutes(match)
+    with transaction.atomic():
+        if muted:
+            if not ChatMute.objects.filter(which, match=match).exists():
+                ChatMute.objects.create(
+                    match=match,
+                    user=target,
+                    channel=channel or "",
+                    muted_by=host,
+                    created_at=now or clock.now(),
+                )
+        else:
+            ChatMute.objects.filter(which, match=match).delete()
+        mutes = _mutes(match)
+        # Every socket of the match is in the spectators' group: everyone learns who is muted.
+        layer = {"type": "chat.message", "frame": {"type": "chat", "mutes": mutes_of(mutes)}}
+        broadcast.publish([(group_name(match.pk, SPECTATORS), layer)])
+    return mutes
 
 
 # --- the websocket's chat messages ------------------------------------------------------------
@@ -285,7 +295,8 @@ def set_mute(
 
 def handle(match_pk: int, user: Any, message: dict[str, Any]) -> Reply:
     """Run one ``chat`` message (shape checked by games.core.protocol) for ``user``: raises
-    ActionError when refused, else returns the sender's frame and the groups' messages."""
+    ActionError when refused, else returns the sender's frame (what the channels are told is
+    published on commit)."""
     match = Match.objects.with_seats().get(pk=match_pk)
     op = message.get("op", "post")
     if op == "history":
@@ -298,24 +309,14 @@ def handle(match_pk: int, user: Any, message: dict[str, Any]) -> Reply:
                 "mutes": mutes_of(_mutes(match)),
             }
         )
-    ack = {"type": "chat", "id": message["id"], "ok": True}
     if op == "post":
-        posted = post(match, user, message["channel"], message["text"])
-        frame = {"type": "chat", "message": as_dict(posted, match)}
-        layer = {
-            "type": "chat.message",
-            "channel": posted.channel,
-            "over": match.is_over,
-            "frame": frame,
-        }
-        return Reply(ack, [(group_name(match.pk, posted.channel), layer)])
-    mutes = set_mute(
-        match,
-        user,
-        muted=op == "mute",
-        user_id=message.get("user"),
-        channel=message.get("channel"),
-    )
-    # Every socket of the match is in the spectators' group: everyone learns who is muted.
-    layer = {"type": "chat.message", "frame": {"type": "chat", "mutes": mutes_of(mutes)}}
-    return Reply(ack, [(group_name(match.pk, SPECTATORS), layer)])
+        post(match, user, message["channel"], message["text"])
+    else:
+        set_mute(
+            match,
+            user,
+            muted=op == "mute",
+            user_id=message.get("user"),
+            channel=message.get("channel"),
+        )
+    return Reply({"type": "chat", "id": message["id"], "ok": True})

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected
@@ -21,6 +22,7 @@ from games.core.models import Match
 from games.core.rendering import Frame, make_frame
 
 RESYNC_LIMIT = 200
+T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -201,10 +203,17 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _act(self, message: dict[str, Any]) -> None:
         # What the action's path committed is sent whatever the answer: a clock it found due
         # fires on the way, and its event stands even when the action is then refused.
-        announcements: list[broadcast.Announcement] = []
+        outbox = broadcast.Outbox()
         try:
-            submit = database_sync_to_async(self._submit)
-            accepted = await submit(message, announcements)
+            accepted = await self._change(
+                outbox,
+                services.submit_action,
+                self.match,
+                self.scope.get("user"),
+                message["action"],
+                client_action_id=message["id"],
+                expected_version=message.get("version"),
+            )
         except ActionError as refusal:
             await self._send_error(refusal, message["id"])
         else:
@@ -217,48 +226,41 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 }
             )
         finally:
-            await broadcast.send(announcements)
+            await broadcast.send(outbox)
 
-    def _submit(
-        self, message: dict[str, Any], announcements: list[broadcast.Announcement]
-    ) -> services.Accepted:
-        with broadcast.deferred() as committed:
-            try:
-                return services.submit_action(
-                    self.match,
-                    self.scope.get("user"),
-                    message["action"],
-                    client_action_id=message["id"],
-                    expected_version=message.get("version"),
-                )
-            finally:
-                announcements.extend(committed)
+    async def _change(self, outbox: broadcast.Outbox, change: Callable[..., T], *args, **kw) -> T:
+        """Run ``change`` in the thread that applies changes; what it commits waits in
+        ``outbox`` for the caller to send once it has answered its sender."""
+
+        def collected() -> T:
+            with broadcast.deferred(outbox):
+                return change(*args, **kw)
+
+        return await database_sync_to_async(collected)()
 
     async def _draft(self, draft: dict[str, Any]) -> None:
+        outbox = broadcast.Outbox()
         try:
-            kept = await database_sync_to_async(services.save_draft)(
-                self.match, self.scope.get("user"), draft
+            await self._change(
+                outbox, services.save_draft, self.match, self.scope.get("user"), draft
             )
         except ActionError as refusal:
             await self._send_error(refusal)
-            return
-        seat = self.viewer.seat
-        for viewer in (Viewer(seat=seat), Viewer.host()):
-            await self.channel_layer.group_send(
-                group_name(self.match.pk, viewer),
-                {"type": "match.draft", "seat": seat, "draft": kept},
-            )
+        finally:
+            await broadcast.send(outbox)
 
     async def _chat(self, message: dict[str, Any]) -> None:
-        handle = database_sync_to_async(chat.handle)
+        outbox = broadcast.Outbox()
         try:
-            reply = await handle(self.match.pk, self.scope.get("user"), message)
+            reply = await self._change(
+                outbox, chat.handle, self.match.pk, self.scope.get("user"), message
+            )
         except ActionError as refusal:
             await self._send_error(refusal, message["id"])
-            return
-        if reply.frame is not None:
+        else:
             await self._send(reply.frame)
-        await broadcast.send_messages(reply.broadcasts)
+        finally:
+            await broadcast.send(outbox)
 
     async def _resync(self, since: int, *, behind: bool) -> None:
         if behind:

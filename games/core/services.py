@@ -88,7 +88,7 @@ def _append(
     # Notifications (issue 23): rows written in this transaction, delivered after commit by the
     # scheduler process; games/notifications/events.py decides what the event tells whom.
     notifications.on_event(match, event, state_before)
-    transaction.on_commit(lambda: broadcast.announce(match, event))
+    broadcast.announce_event(match, event)
     return event
 
 
@@ -320,7 +320,9 @@ def save_draft(match: Match, user: Any, draft: Any) -> dict[str, Any]:
     if refusal is not None:
         raise refusal
     kept = current.game.clean_draft(current.state, seat.index, draft)
-    Seat.objects.filter(pk=seat.pk).update(draft=kept)
+    with transaction.atomic():
+        Seat.objects.filter(pk=seat.pk).update(draft=kept)
+        broadcast.publish(broadcast.draft_messages(current.pk, seat.index, kept))
     return kept
 
 

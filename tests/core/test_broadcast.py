@@ -39,12 +39,12 @@ def layer(monkeypatch) -> RecordingLayer:
     return recording
 
 
-def announced(version: int) -> list[broadcast.Announcement]:
+def announced(version: int) -> broadcast.Outbox:
     """``version`` committed inside ``deferred()``, as the consumer's action path collects it."""
     match = SimpleNamespace(pk=MATCH_PK)
-    with broadcast.deferred() as pending:
+    with broadcast.deferred() as outbox:
         broadcast.announce(match, SimpleNamespace(version=version))  # type: ignore[arg-type]
-    return list(pending)
+    return outbox
 
 
 async def test_frames_go_out_in_version_order(layer):
@@ -126,3 +126,77 @@ def test_an_event_sent_is_marked_and_one_never_sent_is_sent_again_by_the_schedul
     assert [(f["type"], f["version"]) for f in frames] == [("match.frame", lost.version)]
     assert Event.objects.get(match=match, version=lost.version).sent_at is not None
     assert broadcast.heal_unsent() == 0
+
+
+# --- one route: events, chat lines and drafts leave on commit, once ---------------------------
+
+
+class Rollback(Exception):
+    pass
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_action_chat_line_or_draft_sends_nothing_and_a_committed_one_goes_once(
+    tally_match, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.db import transaction
+
+    from games.core import chat, services
+
+    match, ada, *_ = tally_match
+    recording = RecordingGroups()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
+    changes = {
+        "match.frame": lambda: services.submit_action(match, ada, {"type": "add", "amount": 1}),
+        "chat.message": lambda: chat.post(match, ada, "players", "good luck"),
+        "match.draft": lambda: services.save_draft(match, ada, {"amount": 2}),
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        for change in changes.values():
+            with pytest.raises(Rollback), transaction.atomic():
+                change()
+                raise Rollback
+    assert recording.sent == []
+    for kind, change in changes.items():
+        with django_capture_on_commit_callbacks(execute=True):
+            change()
+        assert {message["type"] for _, message in recording.sent} == {kind}
+        groups = [group for group, _ in recording.sent]
+        assert len(groups) == len(set(groups)) > 0  # each group told once
+        recording.sent.clear()
+
+
+class RecordingGroups:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict]] = []
+
+    async def group_send(self, group: str, message: dict) -> None:
+        self.sent.append((group, message))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_action_a_chat_line_and_a_draft_each_reach_a_socket_once(tally_match):
+    from tests.core.test_consumers import connect, receive
+
+    match, ada, _, host = tally_match
+    ada_ws, host_ws = await connect(match, ada), await connect(match, host)
+    full = await receive(ada_ws)
+    await receive(host_ws)
+    await ada_ws.send_json_to({"type": "draft", "draft": {"amount": 2}})
+    await ada_ws.send_json_to({"type": "chat", "id": "c1", "channel": "players", "text": "hi"})
+    await ada_ws.send_json_to(
+        {
+            "type": "action",
+            "id": "a1",
+            "version": full["version"],
+            "action": {"type": "add", "amount": 1},
+        }
+    )
+    for socket, expected in (
+        (ada_ws, ["ack", "chat", "chat", "draft", "update"]),  # the acks of chat and action
+        (host_ws, ["chat", "draft", "update"]),
+    ):
+        kinds = [(await receive(socket))["type"] for _ in expected]
+        assert sorted(kinds) == expected
+        assert await socket.receive_nothing(timeout=0.3)  # and nothing twice
+        await socket.disconnect()

@@ -446,6 +446,8 @@ async def test_the_history_op_sends_the_channels_the_viewer_may_read(sockets, ro
     await sockets["sam"].send_json_to({"type": "chat", "id": "h1", "op": "history"})
     reply = json.loads(await sockets["sam"].receive_from(timeout=3))
     assert reply["id"] == "h1" and reply["history"] == {"spectators": []}
+    posted = json.loads(await sockets["bob"].receive_from(timeout=3))  # told as it was posted
+    assert posted["message"]["text"] == "table talk"
     await sockets["bob"].send_json_to({"type": "chat", "id": "h2", "op": "history"})
     reply = json.loads(await sockets["bob"].receive_from(timeout=3))
     assert chat_lines([{"message": m} for m in reply["history"]["players"]]) == ["table talk"]
