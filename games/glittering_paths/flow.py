@@ -1,7 +1,8 @@
 """The phase machine of a Glittering Paths match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. The lead wires these into a GameDefinition.
+and returns an Outcome or raises ActionError. ``view`` is the one gate; ``page`` adds to its
+answer what the page draws (the boards as grids, names, labels).
 
 Seat 0 plays red (ruby, garnet, jasper), seat 1 blue (sapphire, lapis, aquamarine). A match is
 three rounds; each round's phases (``state["phase"]``):
@@ -837,3 +838,101 @@ def _prompt(state: State, you: int | None) -> str:
 
 def _gem_names(seat: int) -> list[str]:
     return [engine.GEM_NAMES[g] for g in engine.GEMS_OF[_colour(seat)]]
+
+
+# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
+
+
+CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
+COLOUR_OF_GEM = {gem: colour for colour, gems in engine.GEMS_OF.items() for gem in gems}
+GEM_CSS = {
+    "R": "gem-red",
+    "G": "gem-garnet",
+    "J": "gem-orange",
+    "S": "gem-blue",
+    "L": "gem-indigo",
+    "A": "gem-aqua",
+}
+"""Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
+garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
+pentagon, aquamarine the drop."""
+
+
+def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
+    """A board text as rows of cells for the shared grid template; ``marks`` adds css classes
+    to named cells (e.g. the cells the last path emptied)."""
+    marks = marks or {}
+    rows = []
+    for r, line in enumerate(text.splitlines()):
+        row = []
+        for c, gem in enumerate(line):
+            cell = engine.cell_name(r, c)
+            if gem == engine.EMPTY:
+                label, css = f"{cell}, empty", "gp-empty"
+            else:
+                label = f"{cell}, {engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})"
+                css = f"gp-gem gp-{gem} {GEM_CSS[gem]}"
+            row.append(
+                {
+                    "cell": cell,
+                    "text": "" if gem == engine.EMPTY else gem,
+                    "css": css,
+                    "label": label,
+                    "marks": marks.get(cell, ""),
+                }
+            )
+        rows.append(row)
+    columns = len(rows[0]) if rows else 0
+    return {"name": name, "caption": caption, "rows": rows, "columns": columns}
+
+
+def page(shown: dict[str, Any]) -> dict[str, Any]:
+    """``shown`` (what ``view`` lets this viewer see; the board is public) with what the page
+    draws from it: the board and each finished round's starting board as grids
+    (templates/core/_grid.html), the players' names on moves and analyses, labels."""
+    last = shown["last_move"]
+    emptied = {cell: "gp-last-path" for cell in last["cells"]} if last else {}
+    caption = (
+        f"Round {shown['round']}'s final board"
+        if shown["phase"] in ("interval", "over")
+        else f"Round {shown['round']}'s board"
+    )
+    shown["grid"] = board_grid(shown["board"], name="board", caption=caption, marks=emptied)
+    names = [seat["name"] for seat in shown["seats"]]
+    shown["moves"] = [{**move, "name": names[move["seat"]]} for move in shown["moves"]]
+    if last:
+        shown["last_move"] = {**last, "name": names[last["seat"]]}
+    for entry in shown["history"]:
+        entry["moves"] = [{**move, "name": names[move["seat"]]} for move in entry["moves"]]
+        if entry["analysis"] is not None:
+            entry["analysis"] = [
+                {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
+                for row in entry["analysis"]
+            ]
+        entry["grid"] = board_grid(
+            entry["start_board"],
+            name=f"analysis-{entry['round']}",
+            caption=f"Round {entry['round']}: the board before the turn shown",
+        )
+    you = shown["you"]
+    agreed = shown["agreed"]
+    shown["agreed_seats"] = [seat for seat, yes in enumerate(agreed) if yes]
+    shown["opponent_agreed"] = you is not None and agreed[1 - you]
+    shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
+    shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
+    shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
+    shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
+    return shown
+
+
+def _gem_list(colour: str) -> str:
+    """``"ruby, garnet or jasper"``."""
+    names = [engine.GEM_NAMES[gem] for gem in engine.GEMS_OF[colour]]
+    return f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _matched_best(row: dict[str, Any]) -> bool:
+    """Did the mover play a path scoring as much as the best one?"""
+    if row["kind"] != "path" or not row["best_cells"]:
+        return row["kind"] != "path" and not row["best_cells"]
+    return Decimal(row["played_score"]) >= Decimal(row["best_score"])

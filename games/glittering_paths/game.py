@@ -1,62 +1,17 @@
-"""Glittering Paths as a game definition: the match flow (flow.py) wired into the core, plus the
-board as the shared clickable grid for the page.
-
-Everything on the board is public, so ``view`` only adds what the page draws from the flow's view:
-the board and each finished round's starting board as grids (templates/core/_grid.html).
-"""
+"""Glittering Paths as a game definition: its flow (flow.py: the rules, ``view`` the one gate,
+``page`` the board and names the page draws from it) and bot wired into the core, with the
+host's round ending and awards, replay words and help."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
-from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, seat_awards
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, round_marks, seat_name
 from games.glittering_paths import bot, engine, flow
-
-CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
-COLOUR_OF_GEM = {gem: colour for colour, gems in engine.GEMS_OF.items() for gem in gems}
-GEM_CSS = {
-    "R": "gem-red",
-    "G": "gem-garnet",
-    "J": "gem-orange",
-    "S": "gem-blue",
-    "L": "gem-indigo",
-    "A": "gem-aqua",
-}
-"""Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
-garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
-pentagon, aquamarine the drop."""
-
-
-def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
-    """A board text as rows of cells for the shared grid template; ``marks`` adds css classes
-    to named cells (e.g. the cells the last path emptied)."""
-    marks = marks or {}
-    rows = []
-    for r, line in enumerate(text.splitlines()):
-        row = []
-        for c, gem in enumerate(line):
-            cell = engine.cell_name(r, c)
-            if gem == engine.EMPTY:
-                label, css = f"{cell}, empty", "gp-empty"
-            else:
-                label = f"{cell}, {engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})"
-                css = f"gp-gem gp-{gem} {GEM_CSS[gem]}"
-            row.append(
-                {
-                    "cell": cell,
-                    "text": "" if gem == engine.EMPTY else gem,
-                    "css": css,
-                    "label": label,
-                    "marks": marks.get(cell, ""),
-                }
-            )
-        rows.append(row)
-    columns = len(rows[0]) if rows else 0
-    return {"name": name, "caption": caption, "rows": rows, "columns": columns}
+from games.glittering_paths.flow import board_grid
 
 
 class GlitteringPaths(FlowGame):
@@ -87,57 +42,13 @@ class GlitteringPaths(FlowGame):
     def warm_up(self) -> None:
         engine.best_path(engine.generate_board(1, 3, 8, 8), engine.RED)
 
-    # --- what a viewer sees --------------------------------------------------------------------
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        shown = flow.view(state, viewer)
-        if not shown:
-            return shown
-        last = shown["last_move"]
-        emptied = {cell: "gp-last-path" for cell in last["cells"]} if last else {}
-        caption = (
-            f"Round {shown['round']}'s final board"
-            if shown["phase"] in ("interval", "over")
-            else f"Round {shown['round']}'s board"
-        )
-        shown["grid"] = board_grid(shown["board"], name="board", caption=caption, marks=emptied)
-        names = [seat["name"] for seat in shown["seats"]]
-        shown["moves"] = [{**move, "name": names[move["seat"]]} for move in shown["moves"]]
-        if last:
-            shown["last_move"] = {**last, "name": names[last["seat"]]}
-        for entry in shown["history"]:
-            entry["moves"] = [{**move, "name": names[move["seat"]]} for move in entry["moves"]]
-            if entry["analysis"] is not None:
-                entry["analysis"] = [
-                    {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
-                    for row in entry["analysis"]
-                ]
-            entry["grid"] = board_grid(
-                entry["start_board"],
-                name=f"analysis-{entry['round']}",
-                caption=f"Round {entry['round']}: the board before the turn shown",
-            )
-        you = shown["you"]
-        agreed = shown["agreed"]
-        shown["agreed_seats"] = [seat for seat, yes in enumerate(agreed) if yes]
-        shown["opponent_agreed"] = you is not None and agreed[1 - you]
-        shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
-        shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
-        shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
-        shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
-        return shown
+    # --- the host ---------------------------------------------------------------------------
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
         """The match to either seat (the host ends a round with the core's "End the round")."""
-        from games.core.gamedef import award_value, seat_label
-
         if not state or state.get("phase") == "over":
             return []
-        choices = []
-        for seat in seats:
-            label = f"{seat_label(seat)} wins the match"
-            choices.append((award_value({"winner": seat.index}), label))
-        return choices
+        return seat_awards(seats, "{seat} wins the match")
 
     # --- replay and help -------------------------------------------------------------------------
     controls_help = (
@@ -217,19 +128,6 @@ class GlitteringPaths(FlowGame):
                 ],
             }
         ]
-
-
-def _gem_list(colour: str) -> str:
-    """``"ruby, garnet or jasper"``."""
-    names = [engine.GEM_NAMES[gem] for gem in engine.GEMS_OF[colour]]
-    return f"{', '.join(names[:-1])} or {names[-1]}"
-
-
-def _matched_best(row: dict[str, Any]) -> bool:
-    """Did the mover play a path scoring as much as the best one?"""
-    if row["kind"] != "path" or not row["best_cells"]:
-        return row["kind"] != "path" and not row["best_cells"]
-    return Decimal(row["played_score"]) >= Decimal(row["best_score"])
 
 
 GAME = register(GlitteringPaths())
