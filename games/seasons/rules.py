@@ -169,14 +169,23 @@ def season_winner(players_in: Sequence[int]) -> int | None:
     return players_in[0] if len(players_in) == 1 else None
 
 
-def placings(totals: Mapping[str, int]) -> list[tuple[int, int, int]]:
-    """A main match's places by total, highest first: (seat, place, total); equal totals share
-    a place (1, 2, 2, 4)."""
-    ordered = sorted(((int(seat), total) for seat, total in totals.items()), key=lambda x: -x[1])
+def placings(
+    totals: Mapping[str, int], winner: int | None = None, candidate: int | None = None
+) -> list[tuple[int, int, int]]:
+    """A main match's places, (seat, place, total), best first: the winner (whom the host may
+    have named) first, then by total, the Elimination Candidate last among equal totals; seats
+    that nothing tells apart share a place (1, 2, 2, 4)."""
+
+    def rank(seat: int, total: int) -> tuple[int, int, int]:
+        return (0 if seat == winner else 1, -total, 1 if seat == candidate else 0)
+
+    ordered = sorted(
+        ((int(seat), total) for seat, total in totals.items()), key=lambda row: rank(*row)
+    )
     rows: list[tuple[int, int, int]] = []
     for position, (seat, total) in enumerate(ordered, start=1):
-        place = rows[-1][1] if rows and rows[-1][2] == total else position
-        rows.append((seat, place, total))
+        same = rows and rank(rows[-1][0], rows[-1][2]) == rank(seat, total)
+        rows.append((seat, rows[-1][1] if same else position, total))
     return rows
 
 

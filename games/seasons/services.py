@@ -252,6 +252,47 @@ def start_episode(
     return episode
 
 
+def start_final(
+    season: Season,
+    actor: Any,
+    game_key: str,
+    settings: dict[str, Any],
+    candidate_id: int,
+) -> Episode:
+    """The last episode, when two players are left: no main match, a death match between them
+    (the host says who plays as Elimination Candidate; the DMO takes what the rules give the
+    house); its winner wins the season."""
+    check_season_host(season, actor)
+    with transaction.atomic():
+        Season.objects.select_for_update().get(pk=season.pk)
+        if current_episode(season) is not None:
+            raise ActionError("the current episode is not over yet", code="episode_running")
+        players = cast_in(season)
+        if len(players) != 2:
+            raise ActionError(
+                f"the final is played by the last two players; {len(players)} are in",
+                code="not_final",
+            )
+        candidate = next((m for m in players if m.pk == candidate_id), None)
+        if candidate is None:
+            raise ActionError("choose which finalist plays as EC", code="bad_nominee")
+        opponent = next(m for m in players if m.pk != candidate_id)
+        number = (season.episodes.order_by("-number").values_list("number", flat=True).first()) or 0
+        episode = Episode.objects.create(
+            season=season,
+            number=number + 1,
+            phase=Episode.Phase.DEATH_MATCH_SETUP,
+            elimination_candidate=candidate,
+            opponent=opponent,
+            nominated_by_host=True,
+            started_at=clock.now(),
+        )
+        text = f"Episode {episode.number} is the final: {candidate.name} against {opponent.name}."
+        _log(season, text, "final", episode=episode, actor=actor)
+        _create_death_match(episode, actor, game_key, settings)
+    return episode
+
+
 def _seated_match(
     season: Season,
     host: Any,

@@ -52,7 +52,7 @@ def _placings(episode: Episode, names: dict[int, str]) -> list[dict[str, Any]]:
     users = {seat.index: seat.user_id for seat in match.seats.all()}
     candidate = result.get("elimination_candidate")
     rows = []
-    for seat, place, total in rules.placings(totals):
+    for seat, place, total in rules.placings(totals, result.get("winner"), candidate):
         rows.append(
             {
                 "place": place,
@@ -87,6 +87,7 @@ def _episode_row(episode: Episode, names: dict[int, str]) -> dict[str, Any]:
         "phase": episode.phase,
         "phase_label": episode.get_phase_display(),
         "url": episode.get_absolute_url(),
+        "final": episode.main_match_id is None,
         "main_match": _match_row(episode.main_match),
         "placings": _placings(episode, names),
         "elimination_candidate": _name(episode.elimination_candidate),
@@ -97,7 +98,11 @@ def _episode_row(episode: Episode, names: dict[int, str]) -> dict[str, Any]:
         ),
         "death_match_opponent": _name(episode.opponent),
         "nominated_by": (
-            None if episode.opponent_id is None else "host" if episode.nominated_by_host else "EC"
+            None
+            if episode.opponent_id is None or episode.main_match_id is None
+            else "host"
+            if episode.nominated_by_host
+            else "EC"
         ),
         "token_spent": episode.token_spent,
         "death_match": _match_row(episode.death_match),

@@ -19,6 +19,7 @@ urlpatterns = [
         views.season_new_episode,
         name="season_new_episode",
     ),
+    path("<int:pk>/final/<str:game_key>/", views.season_final, name="season_final"),
     path("<int:pk>/episodes/<int:number>/", views.episode_page, name="season_episode"),
     path(
         "<int:pk>/episodes/<int:number>/nominate/",

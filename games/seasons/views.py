@@ -100,6 +100,7 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         ).order_by("asked_at")
         context["hosts"] = season.format.hosts.order_by("username")
         context["main_games"] = services.main_match_games()
+        context["death_games"] = services.death_match_games()
         context["players_in"] = len(services.cast_in(season))
     if request.user.is_authenticated:
         context["my_entries"] = LedgerEntry.objects.filter(
@@ -236,6 +237,44 @@ def season_new_episode(request: HttpRequest, pk: int, game_key: str) -> HttpResp
             messages.success(request, f"Episode {episode.number} started: every seat is taken.")
             return redirect(episode)
     context = {"season": season, "game": game, "form": form, "what": "main match"}
+    return render(request, "seasons/season_match.html", context)
+
+
+class FinalForm(EpisodeMatchForm):
+    """The final's death match: which finalist plays as Elimination Candidate, and its game's
+    settings."""
+
+    candidate = forms.TypedChoiceField(
+        coerce=int,
+        label="Plays as Elimination Candidate",
+        help_text="The other finalist plays as Death Match Opponent (ties go to the DMO).",
+    )
+
+
+@login_required
+def season_final(request: HttpRequest, pk: int, game_key: str) -> HttpResponse:
+    """The host sets up the final: a death match between the last two players."""
+    season = _formatted(pk)
+    if not services.is_season_host(season, request.user):
+        return HttpResponseForbidden("only the season's hosts start episodes")
+    game = _listed_game(game_key, services.death_match_games())
+    form = FinalForm.for_game(game)(request.POST or None)
+    form.fields["candidate"].choices = [(m.pk, m.name) for m in services.cast_in(season)]
+    if request.method == "POST" and form.is_valid():
+        try:
+            episode = services.start_final(
+                season,
+                request.user,
+                game.key,
+                form.match_settings(),
+                form.cleaned_data["candidate"],
+            )
+        except ActionError as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            messages.success(request, "The final is on: both finalists are seated.")
+            return redirect(episode)
+    context = {"season": season, "game": game, "form": form, "what": "final"}
     return render(request, "seasons/season_match.html", context)
 
 

@@ -1,14 +1,17 @@
 """A host runs a season in a real browser: starts it, sends the cast invite link (one player
 asks to join through it), admits the cast, starts episode 1 (its main match seats everyone)
-and reads the standings; a player sees the episode. Both screen sizes, axe-core on each page.
-Screenshots: test-artifacts/season-*.png."""
+and reads the standings; a player opens their match from the episode. Once the main match is
+settled the scheduler names the Elimination Candidate, who nominates on their page (the Token
+of Life's holder shown as shielded); the host sets up the death match. Both screen sizes,
+axe-core on each page. Screenshots: test-artifacts/season-*.png."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
-from games.core.models import Season
+from games.core import services
+from games.core.models import Match, Season
 from games.seasons import services as seasons
 from tests.browser.pages import serious_axe_violations, shoot_both_sizes
 
@@ -75,3 +78,38 @@ def test_a_host_runs_a_season(login_context, make_user):
     ada.locator("#main-title + p a").first.click()
     expect(ada.locator("h1, .match-head").first).to_be_visible()
     assert "/m/" in ada.url
+
+    # The host ends the main match (seat 1 wins its 2 Tokens of Life) and settles the tie for
+    # the lowest total: Bob. The scheduler then opens Bob's nomination.
+    episode = season.episodes.get()
+    main = Match.objects.with_seats().get(pk=episode.main_match_id)
+    hostess = season.format.hosts.get()
+    services.host_adjudicate(main, hostess, {"winner": 0, "reason": "a walk-through"})
+    services.host_adjudicate(main, hostess, {"elimination_candidate": 1, "reason": "a coin"})
+    bob = login_context("bob")
+    bob.goto(episode.get_absolute_url())
+    form = bob.locator("form.nominate")
+    for _ in range(20):
+        if form.count():
+            break
+        bob.wait_for_timeout(250)
+        bob.reload()
+    expect(bob.locator(".nomination")).to_contain_text("Bob is the Elimination Candidate")
+    expect(form.locator("label")).to_have_text(["Cy"])
+    expect(bob.locator(".nomination")).to_contain_text("Ada Lovelace holds a Token of Life")
+    checked(bob, "season-nomination")
+    form.get_by_label("Cy").check()
+    form.get_by_role("button", name="Nominate").click()
+    expect(bob.locator(".nomination")).to_contain_text("Cy is the Death Match Opponent")
+
+    host.goto(episode.get_absolute_url())
+    host.get_by_role("link", name="Glittering Paths").click()
+    host.get_by_role("button", name="Create the death match").click()
+    expect(host.locator(".messages")).to_contain_text("both players are seated")
+    host.goto(f"/seasons/{season.pk}/")
+    row = host.locator("table.episodes tbody tr")
+    expect(row).to_contain_text("Bob")
+    expect(row).to_contain_text("Cy")
+    expect(row).to_contain_text("Glittering Paths · Live")
+    expect(row).to_contain_text("1st Ada Lovelace (0), 2nd Cy (0), 3rd Bob (0)")
+    checked(host, "season-death-match")

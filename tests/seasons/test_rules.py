@@ -66,6 +66,12 @@ def test_equal_totals_share_a_place():
         (2, 2, 40),
         (3, 4, 10),
     ]
+    # The host's winner comes first; the Elimination Candidate last among equal totals.
+    assert rules.placings({"0": 0, "1": 0, "2": 0}, winner=2, candidate=0) == [
+        (2, 1, 0),
+        (1, 2, 0),
+        (0, 3, 0),
+    ]
     assert [rules.ordinal(n) for n in (1, 2, 3, 4, 11, 22)] == [
         "1st",
         "2nd",

@@ -246,3 +246,40 @@ def test_a_whole_season(cast_season, clock):
     with pytest.raises(ActionError):
         seasons.spend_token(episode, ec.user)  # the episode is over: nothing changes
     assert LedgerEntry.objects.filter(user=ec.user, season=season, tokens_of_life=-1).count() == 1
+
+
+def test_the_final_crowns_the_last_player(make_user, client):
+    host = make_user("hostess", is_staff=True)
+    season = seasons.create_season(name="ORG 9", host=host, settings={})
+    finalists = []
+    for name in ("ada", "bob", "cy"):
+        member = seasons.ask_to_join(season, make_user(name), season.format.invite_token, name)
+        seasons.admit(season, host, member.pk, admitted=name != "cy")
+        finalists.append(member)
+    ada, bob, _ = finalists
+    with pytest.raises(ActionError) as refused:
+        seasons.start_episode(season, host, "seven-gem-swap", {})
+    assert refused.value.code == "too_few_players"
+    client.force_login(host)
+    page = client.get(f"/seasons/{season.pk}/").content.decode()
+    assert f"/seasons/{season.pk}/final/glittering-paths/" in page
+    episode = seasons.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
+    dm = Match.objects.with_seats().get(pk=episode.death_match_id)
+    assert [(s.role, s.user_id) for s in dm.seats.all()] == [
+        ("EC", ada.user_id),
+        ("DMO", bob.user_id),
+    ]
+    page = client.get(episode.get_absolute_url()).content.decode()
+    assert "ada (EC) against bob (DMO): the winner wins the season" in page
+    play_death_match(dm, winner_role="EC")
+    seasons.run_clocks()
+    data, rows = exported(season)
+    assert [(row["name"], row["status"]) for row in data["cast"]] == [
+        ("ada", "winner"),
+        ("bob", "eliminated"),
+    ]
+    assert data["log"][-1]["text"] == "ada wins ORG 9."
+    assert rows[0]["status"] == "Winner" and "won the death match" in rows[0]["episode 1"]
+    with pytest.raises(ActionError) as refused:
+        seasons.start_final(season, host, "fixture-tally", {}, ada.pk)
+    assert refused.value.code == "not_final"
