@@ -14,6 +14,9 @@ from typing import Any
 
 from games.notifications import kinds
 
+# The host's decisions that end or change a match's result after the fact, told like a result.
+HOST_ENDINGS = frozenset({"aborted", "result_corrected"})
+
 
 @dataclass(frozen=True)
 class EventFacts:
@@ -31,7 +34,6 @@ class EventFacts:
     clock_ran_out: bool  # a clock of the state before was due: the event is its timeout
     seconds_to_act: float | None  # the shortest running clock after the event (None: none)
     to_settle: tuple[str, ...] = ()  # what the host may still decide on the finished match
-    host_decided: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,10 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
         told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
         started = set(everyone)
 
+    if facts.kind in HOST_ENDINGS and everyone:
+        text = f"{title}: {facts.words}"
+        told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
+
     if facts.clock_ran_out:
         missed = awaited(facts.before, facts.players)
         if missed:
@@ -121,7 +127,7 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
                 Message(kinds.YOUR_TURN, f"{title}: it is your move.", tuple(sorted(newly)))
             )
 
-    if facts.finished and facts.to_settle and not facts.host_decided:
+    if facts.finished and facts.to_settle:
         choices = "; ".join(facts.to_settle)
         told.append(
             Message(

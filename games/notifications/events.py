@@ -71,7 +71,6 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
             ((d - now).total_seconds() for d in after_clocks.values()), default=None
         ),
         to_settle=_to_settle(match, now) if finished else (),
-        host_decided=event.actor_id is not None and event.seat is None,
     )
 
 

@@ -109,3 +109,11 @@ def test_a_reminder_goes_only_to_who_is_still_missing():
     assert message is not None and message.seats == (1,)
     assert "60 minutes left" in message.text
     assert reminder("Final", {"phase": "round", "submitted": [0, 1]}, {0: "a", 1: "b"}, 60) is None
+
+
+def test_an_abort_or_a_corrected_result_is_told_like_a_result():
+    for kind in ("aborted", "result_corrected"):
+        event = facts(kind=kind, live=False, words="The host corrected the result: Bob wins.")
+        (message,) = messages_for(event, slow_seconds=SLOW)
+        assert (message.kind, message.seats) == (kinds.ROUND_RESULT, (0, 1))
+        assert message.public_text == "Final: The host corrected the result: Bob wins."

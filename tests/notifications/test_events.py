@@ -108,3 +108,20 @@ def test_a_sealed_bid_is_in_no_one_elses_notification_or_the_webhook(make_user, 
 
     assert told(kinds.SUBMISSION_MISSING) == ["p2"]
     assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
+
+
+def test_a_tie_for_elimination_candidate_asks_the_host_once(make_user, clock):
+    host = make_user("hostess")
+    users = [make_user(f"p{i}") for i in range(3)]
+    match = services.create_match(
+        host=host, game_key="seven-gem-swap", title="Main", settings={}, roles=[""] * 3
+    )
+    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})  # 1 and 2 tie at 0
+
+    (note,) = Notification.objects.filter(kind=kinds.TIE_TO_SETTLE)
+    assert note.user == host and "Elimination Candidate" in note.text
+    tied = Match.objects.get(pk=match.pk).state["result"]["ec_tied"]
+    services.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
+    assert Notification.objects.filter(kind=kinds.TIE_TO_SETTLE).count() == 1
