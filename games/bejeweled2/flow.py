@@ -139,7 +139,7 @@ REASONS = {
     "solved": "the puzzle is solved",
     "ended": "the player ended the game",
     "adjudicated": "the host ended the game",
-    "abandoned": "the game was abandoned",
+    "abandoned": "no one played it for too long",
 }
 EARLY_REASONS = frozenset({"ended", "adjudicated", "abandoned"})
 """A game that ended this way is marked in the high scores as ended early."""
@@ -159,9 +159,30 @@ SETTINGS = (
             for index, p in enumerate(PUZZLES)
         ),
     ),
+    Setting(
+        "idle_minutes",
+        "Abandoned after (minutes without a move)",
+        30,
+        help="A game no one plays for this long ends as abandoned (it leaves the live lists).",
+        low=1,
+        high=7 * 24 * 60,
+    ),
 )
-"""A game's settings: the mode (a host may choose a hidden one) and, for the puzzle modes, which
-puzzle."""
+"""A game's settings: the mode (a host may choose a hidden one), for the puzzle modes which
+puzzle, and how long it may sit idle."""
+
+IDLE = "idle"
+"""The clock that ends a game left alone: set at the start and again after every accepted
+action, ``idle_minutes`` ahead."""
+
+
+def _idle_from(state: State, now: datetime) -> State:
+    """``state`` (a private copy) with its idle clock set ``idle_minutes`` after ``now``; a game
+    over keeps no clock."""
+    if state["phase"] != "over":
+        minutes = state.get("idle_minutes", SETTINGS[-1].default)
+        state["deadlines"] = {**state["deadlines"], IDLE: iso(now + timedelta(minutes=minutes))}
+    return state
 
 
 # --- levels and the Action bar -----------------------------------------------------------------
@@ -256,6 +277,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "reshuffles": 0,
         "reason": None,
         "result": None,
+        "idle_minutes": settings["idle_minutes"],
     }
     if MODES[mode].puzzles:
         index = settings["puzzle"]
@@ -266,7 +288,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
     if MODES[mode].bar:
         _set_bar(state, bar_size(1) // 2, 1, now)
     public = {"mode": mode, "board": state["board"], "puzzle": state["puzzle"]}
-    return Outcome(state=state, kind="started", public=public)
+    return Outcome(state=_idle_from(state, now), kind="started", public=public)
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -335,7 +357,8 @@ def _finish(new: State, reason: str, winner: int | None = None) -> dict[str, Any
     new["reason"] = reason
     new["deadlines"] = {}
     puzzles = MODES[new["mode"]].puzzles
-    if winner is None and (not puzzles or new["solved"]) and reason != "adjudicated":
+    ended_by_play = reason not in ("adjudicated", "abandoned")
+    if winner is None and (not puzzles or new["solved"]) and ended_by_play:
         winner = 0
     if new["mode"] == "cognito":
         new["score"] = puzzle_score(new)
@@ -609,7 +632,9 @@ def act(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
     """A solo game: only the player in seat 0 moves."""
     if seat != 0:
         raise ActionError("only the player in seat 0 plays this game", code="not_your_game")
-    return _dispatch(state, seat, action, now)
+    outcome = _dispatch(state, seat, action, now)
+    outcome.state = _idle_from(outcome.state, now)
+    return outcome
 
 
 def available_actions(state: State) -> list[str]:
@@ -635,7 +660,15 @@ def timeout(
     state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
 ) -> Outcome:
     """The bar ran empty (its deadline is recomputed on every move; a firing that finds the bar
-    not yet empty changes nothing)."""
+    not yet empty changes nothing). The idle clock ends a game no one played for
+    ``idle_minutes`` as abandoned."""
+    idle_until = due(state, IDLE) if key == IDLE else None
+    if idle_until is not None and state["phase"] != "over":
+        if now < idle_until:
+            return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
+        new = copy_json(state)
+        result = _finish(new, "abandoned")
+        return _outcome(new, "game_over", {"reason": "abandoned", "result": new["result"]}, result)
     if key != CLOCK or not MODES[state["mode"]].bar or state["phase"] != "playing":
         new = copy_json(state)
         new.get("deadlines", {}).pop(key, None)

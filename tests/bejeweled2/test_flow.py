@@ -48,7 +48,12 @@ def first_move(state) -> dict:
 
 
 def test_it_completes_the_settings_with_their_defaults() -> None:
-    assert settled(flow.SETTINGS, {}) == {"mode": "classic", "puzzle": 0, "auto_start": True}
+    assert settled(flow.SETTINGS, {}) == {
+        "mode": "classic",
+        "puzzle": 0,
+        "idle_minutes": 30,
+        "auto_start": True,
+    }
     assert settled(flow.SETTINGS, {"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
 
 
@@ -77,12 +82,19 @@ def test_a_classic_game_starts_on_a_new_board_from_the_match_seed() -> None:
     assert board.is_full and not engine.has_match(board) and engine.has_legal_move(board)
     assert state["board"] == begin()["board"]
     assert state["board"] != begin(seed=1)["board"]
-    assert (state["phase"], state["score"], state["level"], state["deadlines"]) == (
-        "playing",
-        0,
-        1,
-        {},
-    )
+    assert (state["phase"], state["score"], state["level"]) == ("playing", 0, 1)
+    # No clock of play in Classic: only the one that ends a game left alone.
+    assert state["deadlines"] == {"idle": at(30 * 60).isoformat()}
+
+
+def test_every_accepted_action_restarts_the_idle_clock_and_its_end_is_abandoned() -> None:
+    state = act(begin(idle_minutes=5), {"type": "hint"}, seconds=100).state
+    assert state["deadlines"] == {"idle": at(100 + 5 * 60).isoformat()}
+    early = flow.timeout(state, "idle", at(100 + 5 * 60 - 1))
+    assert early.kind == "clock_not_due" and early.state == state
+    over = flow.timeout(state, "idle", at(100 + 5 * 60))
+    assert over.state["phase"] == "over" and over.state["deadlines"] == {}
+    assert over.result["reason"] == "abandoned" and over.result["winner"] is None
 
 
 def test_only_swap_is_unversioned() -> None:
@@ -220,7 +232,7 @@ def test_the_action_bar_starts_half_full_and_runs_empty_on_its_deadline() -> Non
     state = begin("action")
     assert state["bar"] == {"points": 500, "at": at(0).isoformat(), "level": 1}
     # Level 1 drains 5 points a second: 500 points last 100 seconds.
-    assert state["deadlines"] == {"clock": at(100).isoformat()}
+    assert state["deadlines"]["clock"] == at(100).isoformat()
     assert bar_points(state, 40) == 300
 
 

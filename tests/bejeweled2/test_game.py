@@ -36,7 +36,12 @@ def test_it_is_registered_as_a_one_seat_game():
 
 
 def test_settings_default_to_classic_and_take_each_mode():
-    assert GAME.clean_settings({}) == {"auto_start": True, "mode": "classic", "puzzle": 0}
+    assert GAME.clean_settings({}) == {
+        "auto_start": True,
+        "mode": "classic",
+        "puzzle": 0,
+        "idle_minutes": 30,
+    }
     for mode in flow.MODES:
         assert GAME.clean_settings({"mode": mode})["mode"] == mode
     assert GAME.clean_settings({"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
@@ -53,9 +58,16 @@ def test_bad_settings_are_refused_with_a_reason(settings):
 
 def test_the_settings_form_offers_the_modes_and_the_puzzles():
     form_class = MatchSettingsForm.for_game(GAME)
-    form = form_class({"title": "", "seat_count": "1", "mode": "puzzle", "puzzle": "2"})
+    form = form_class(
+        {"title": "", "seat_count": "1", "mode": "puzzle", "puzzle": "2", "idle_minutes": "20"}
+    )
     assert form.is_valid(), form.errors
-    assert form.match_settings() == {"mode": "puzzle", "puzzle": 2, "auto_start": False}
+    assert form.match_settings() == {
+        "mode": "puzzle",
+        "puzzle": 2,
+        "idle_minutes": 20,
+        "auto_start": False,
+    }
     assert not form_class({"seat_count": "1", "mode": "nope", "puzzle": "0"}).is_valid()
     assert not form_class({"seat_count": "2", "mode": "classic", "puzzle": "0"}).is_valid()
 

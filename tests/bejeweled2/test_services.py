@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.bejeweled2 import bot, solver
+from games.bejeweled2 import bot, solver, standings
 from games.bejeweled2.puzzles import PUZZLES
 from games.core import services
 from games.core.gamedef import ActionError, Viewer
@@ -40,14 +40,16 @@ def player_view(match: Match) -> dict:
 
 
 def pending_deadlines(match: Match) -> list[Deadline]:
-    return list(Deadline.objects.filter(match=match, fired_at=None, cancelled=False))
+    return list(
+        Deadline.objects.filter(match=match, fired_at=None, cancelled=False).order_by("key")
+    )
 
 
 def test_taking_the_one_seat_starts_the_game(clock, solo):
     match, _ = solo()
     assert match.status == Match.Status.LIVE
     assert match.state["phase"] == "playing" and match.state["mode"] == "classic"
-    assert pending_deadlines(match) == []
+    assert [deadline.key for deadline in pending_deadlines(match)] == ["idle"]
 
 
 def test_a_whole_classic_game_is_played_to_game_over(clock, solo):
@@ -71,14 +73,14 @@ def test_a_whole_classic_game_is_played_to_game_over(clock, solo):
 
 def test_the_action_bar_runs_empty_through_the_scheduler(clock, solo):
     match, ada = solo(mode="action")
-    (deadline,) = pending_deadlines(match)
-    assert deadline.key == "clock"
+    deadline = pending_deadlines(match)[0]
+    assert [d.key for d in pending_deadlines(match)] == ["clock", "idle"]
     clock.advance(30)
     assert services.fire_due_deadlines(now=clock()) == 0
     view = player_view(match)
     a, b = bot.choose_move(view, "greedy")
     services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
-    (later,) = pending_deadlines(match)
+    later = Deadline.objects.get(match=match, key="clock", fired_at=None, cancelled=False)
     assert later.due_at > deadline.due_at  # the points scored filled the bar
     clock.advance(70)  # 350 points were left at 5 a second, and the move's points
     assert services.fire_due_deadlines(now=clock()) == 0
@@ -91,6 +93,24 @@ def test_the_action_bar_runs_empty_through_the_scheduler(clock, solo):
     assert match.result["reason"] == "time_up" and match.result["mode"] == "action"
     assert match.state["bar"]["points"] == 0
     assert pending_deadlines(match) == []
+
+
+@pytest.mark.parametrize("mode", ["classic", "endless"])
+def test_a_game_left_alone_ends_as_abandoned_through_the_scheduler(clock, solo, mode):
+    match, ada = solo(mode=mode, idle_minutes=20)
+    clock.advance(15 * 60)
+    a, b = bot.choose_move(player_view(match), "greedy")
+    services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})  # the clock starts again
+    clock.advance(19 * 60)
+    assert services.fire_due_deadlines(now=clock()) == 0
+    assert standings.live_games()[0]["match"] == match
+    clock.advance(61)
+    assert services.fire_due_deadlines(now=clock()) == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["reason"] == "abandoned" and match.result["winner"] is None
+    assert "no one played it for too long" in match.result["summary"]
+    assert standings.live_games() == [] and pending_deadlines(match) == []
 
 
 def test_a_swap_after_the_clock_ran_out_is_refused_and_the_game_ends(clock, solo):
