@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.bejeweled2 import flow, standings
 from games.bejeweled2.game import GAME
@@ -84,11 +85,14 @@ def start(request: HttpRequest) -> HttpResponse:
             f"yet ({unlock_text(settings['mode'])})",
             status=403,
         )
-    title = f"{GAME.title} · {flow.MODE_TITLES[settings['mode']]}"
-    if settings["mode"] == "puzzle":
-        title += f" · puzzle {settings['puzzle'] + 1}"
+    # The page names the game under the title: the title names the mode (or the puzzle) only.
+    title = f"{flow.MODE_TITLES[settings['mode']]} game"
+    if flow.MODES[settings["mode"]].puzzles:
+        title += f": puzzle {settings['puzzle'] + 1}, {PUZZLES[settings['puzzle']].title}"
     match = services.create_match(
         host=request.user, game_key=GAME.key, title=title, settings=settings, roles=[""]
     )
     services.take_seat(match, request.user, match.seats.get().invite_token)
+    if request.htmx:  # "Next puzzle" on a finished game's page
+        return HttpResponseClientRedirect(match.get_absolute_url())
     return redirect(match.get_absolute_url())

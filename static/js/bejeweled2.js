@@ -170,13 +170,13 @@
     sent = null;
   }
 
-  function watchErrors() {
-    const box = document.getElementById("match-error");
-    if (!box) return;
-    new MutationObserver(() => {
-      if (box.textContent) refuse(box.textContent);
-    }).observe(box, { childList: true, characterData: true, subtree: true });
-  }
+  // A refused swap is told once, under the board (the banner above it would push it down).
+  document.addEventListener("gem:refused", (event) => {
+    const action = event.detail.action;
+    if (!action || action.type !== "swap") return;
+    event.preventDefault();
+    refuse(event.detail.message);
+  });
 
   // --- the idle hint --------------------------------------------------------------------------
 
@@ -269,7 +269,6 @@
   });
 
   document.addEventListener("DOMContentLoaded", () => {
-    watchErrors();
     restartIdle();
     setInterval(tickBar, 250);
   });

@@ -4,8 +4,10 @@
 //
 // What the page tells the player, all from the newest view (#match-view):
 // - the banner (#match-banner, always on screen): connection, the paused notice, "Your turn";
-// - a refusal beside the form that sent the action (.action-error), else in #match-error, and a
-//   "gem:refused" event {code, message, action, form} for game scripts;
+// - a refusal beside the form that sent the action (.action-error), else in #match-error unless
+//   a game script cancels the "gem:refused" event {code, message, action, form} (it shows the
+//   refusal beside its board); either goes when the player changes the input that caused it;
+// - a form with data-confirm asks its question before its action is sent;
 // - [data-action] forms are disabled while the match is paused, while their action waits for
 //   its answer, and when view.game.actions (the viewer's open action types) lacks their type;
 // - the turn signal: tab title, favicon, an optional sound (muted in localStorage), and the
@@ -300,14 +302,31 @@
       // The panel was replaced while the action was on its way: the same form, if still offered.
       form = document.querySelector(`form[data-action="${CSS.escape(entry.action.type)}"]`);
     }
-    if (form) formError(form, frame.message);
-    else showError(frame.message, frame.code);
-    announce(frame.message);
-    refreshControls();
-    document.dispatchEvent(new CustomEvent("gem:refused", {
+    // A game script that shows the refusal beside its board cancels the event: the banner then
+    // stays as it was (a message there would push the board down under the player's finger).
+    const shownByGame = !document.dispatchEvent(new CustomEvent("gem:refused", {
+      cancelable: true,
       detail: { code: frame.code, message: frame.message, action: entry ? entry.action : null, form: form },
     }));
+    if (form) formError(form, frame.message);
+    else if (!shownByGame) showError(frame.message, frame.code);
+    announce(frame.message);
+    refreshControls();
   }
+
+  // A refusal answers the input that caused it: it goes as soon as the player changes that
+  // input (another field of the form, another cell of a board).
+  function clearRefusals(form) {
+    if (form) formError(form, "");
+    showError("");
+  }
+  for (const type of ["input", "change"]) {
+    document.addEventListener(type, (changed) => {
+      const form = changed.target.closest && changed.target.closest("form[data-action]");
+      if (form) clearRefusals(form);
+    });
+  }
+  document.addEventListener("gem:cell", () => clearRefusals(null));
 
   // The error slot of a form sits beside its submit button; it goes when the form's next action
   // is accepted, or with the form when its panel is replaced.
@@ -377,6 +396,8 @@
     if (!form) return;
     submitted.preventDefault();
     if (form.dataset.blocked) return; // paused, already sent, or not this player's move
+    // An action that cannot be taken back asks first (data-confirm holds the question).
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
     sendAction(formAction(form), form);
   });
 

@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games.bejeweled2 import engine
+from games.bejeweled2 import engine, solver
+from games.core import services
 from games.core.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,12 +59,23 @@ def test_a_player_swaps_by_clicks_and_a_spectator_follows(login_context, make_us
     expect(spectator.locator("#bj2-actions")).to_contain_text("You are watching Ada play")
 
     cell = player.locator
+    grid = player.locator('#bj2-board [data-grid="board"]')
+    before = grid.bounding_box()
     bad_a, bad_b = an_illegal_pair(board)
     cell(f'#bj2-board [data-cell="{bad_a}"]').click()
     expect(cell(f'#bj2-board [data-cell="{bad_a}"]')).to_have_class(SELECTED)
     cell(f'#bj2-board [data-cell="{bad_b}"]').click()
-    expect(player.locator("#bj2-board .bj2-refusal")).to_contain_text("no line of three")
+    refusal = player.locator("#bj2-board .bj2-refusal")
+    expect(refusal).to_contain_text("no line of three")
     expect(cell(f'#bj2-board [data-cell="{bad_a}"]')).to_have_class(SHAKING)
+    # Said once, under the board: the banner above it stays empty and the board stays put.
+    expect(player.locator("#match-error")).to_have_text("")
+    assert grid.bounding_box() == before
+    shoot(player, f"refused-{size[0]}")
+    # The next tap answers the refusal: it goes.
+    cell(f'#bj2-board [data-cell="{bad_a}"]').click()
+    expect(refusal).to_have_text("")
+    cell(f'#bj2-board [data-cell="{bad_a}"]').click()
 
     a, b = engine.best_move(board)
     player.evaluate("window.gemSteps.setSpeed(0.5)")
@@ -82,9 +95,28 @@ def test_a_player_swaps_by_clicks_and_a_spectator_follows(login_context, make_us
     shoot(player, f"after-{size[0]}")
     shoot(spectator, f"spectator-{size[0]}")
 
+    # Ending the game asks first; saying no keeps it going.
+    questions = []
+    player.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
     player.get_by_role("button", name="End the game").click()
-    expect(player.locator("#bj2-over")).to_contain_text("Game over")
-    expect(spectator.locator("#bj2-over .bj2-final-score")).to_have_text(score)
+    expect(player.get_by_role("button", name="End the game")).to_be_enabled()
+    assert questions and "End this game" in questions[0]
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    player.once("dialog", lambda dialog: dialog.accept())
+    player.get_by_role("button", name="End the game").click()
+    result = player.locator("#match-result")
+    expect(result).to_contain_text("Game over")
+    expect(spectator.locator("#match-result")).to_contain_text("Game over")
+    expect(spectator.locator("#bj2-status .bj2-score-value")).to_have_text(score)
+    # One result, said once: no winner named in a game played alone.
+    match.refresh_from_db()
+    summary = match.result["summary"]
+    for page in (player, spectator):
+        text = page.locator("main").inner_text()
+        assert text.count(summary) == 1, text
+        assert text.count("Game over") == 1 and "wins" not in text and "Match over" not in text
+    expect(player.get_by_role("link", name="Play again")).to_be_visible()
     shoot(player, f"over-{size[0]}")
 
 
@@ -109,6 +141,28 @@ def test_the_action_clock_counts_down_and_a_puzzle_offers_restart(login_context,
     expect(player.locator("#bj2-status")).to_contain_text("First steps")
     expect(player.get_by_role("button", name="Restart the puzzle")).to_be_visible()
     shoot(player, "puzzle-375")
+
+    # Solved: the next puzzle is one tap away, on screen without scrolling on a phone.
+    puzzle = Match.objects.filter(game_key="bejeweled-2", status="live").latest("pk")
+    for a, b in solver.solve(puzzle.state["board"]).moves:
+        services.submit_action(
+            puzzle, User.objects.get(username="ada"), {"type": "swap", "a": a, "b": b}
+        )
+    player.evaluate("window.gemSteps && window.gemSteps.stop()")
+    upcoming = player.get_by_role("button", name="Next puzzle: 2")
+    expect(upcoming).to_be_visible()
+    box = upcoming.bounding_box()
+    assert box["y"] + box["height"] <= 812, box
+    shoot(player, "puzzle-solved-375")
+    upcoming.click()
+    expect(player.locator("#bj2-status")).to_contain_text("Puzzle 2 of")
+    assert player.url.rstrip("/") != puzzle.get_absolute_url().rstrip("/")
+
+    # The puzzle chips of the play page start their puzzle.
+    player.goto("/play/bejeweled-2/")
+    player.get_by_role("button", name=re.compile(r"^Play puzzle 3,")).click()
+    player.wait_for_url("**/m/*/")
+    expect(player.locator("#bj2-status")).to_contain_text("Puzzle 3 of")
 
 
 def neighbours_of(cell: str) -> list[str]:
@@ -158,7 +212,14 @@ def test_a_player_swaps_by_dragging_a_gem_onto_its_neighbour(login_context, make
 
     player.goto("/play/bejeweled-2/")
     expect(player.locator(".bj2-live")).to_contain_text("Ada")
+    # Your own unfinished game is yours to resume, in the lobby too.
+    expect(player.locator(".bj2-live").get_by_role("link", name="Resume")).to_have_count(1)
+    expect(player.locator(".bj2-live").get_by_role("link", name="Watch")).to_have_count(0)
     expect(player.locator(".bj2-progress")).to_contain_text("Next unsolved: puzzle 1")
     shoot(player, "play-page-1280")
+    player.goto("/")
+    expect(player.get_by_role("link", name="Resume")).to_have_attribute(
+        "href", match.get_absolute_url()
+    )
     player.set_viewport_size({"width": 375, "height": 812})
     shoot(player, "play-page-375")

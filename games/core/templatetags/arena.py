@@ -155,3 +155,12 @@ def host_notice(match: Any) -> str:
         cached = (match.version, latest_host_words(match))
         match._host_notice = cached
     return cached[1]
+
+
+@register.filter
+def seats_user(match: Any, user: Any) -> bool:
+    """Whether ``user`` holds a seat of ``match`` (its seats prefetched): their own unfinished
+    game is offered as "Resume", anyone else's as "Watch"."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return any(seat.user_id == user.pk for seat in match.seats.all())
