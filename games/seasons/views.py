@@ -19,7 +19,7 @@ from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Season
 from games.core.registry import UnknownGame, get_game
 from games.seasons import rules, services, standings
-from games.seasons.models import CastMember, Episode, SeasonFormat
+from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
 
 def season_list(request: HttpRequest) -> HttpResponse:
@@ -111,16 +111,31 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def season_audit(request: HttpRequest, pk: int) -> HttpResponse:
-    """The host log of a season (staff only): every host operation of its matches and every
-    ledger entry a host wrote, with who, when and why."""
+    """The host log of a season (its hosts; staff for a season without a cast): every host
+    operation of its matches, every ledger entry a host wrote and what the hosts did to the
+    season itself (admitted, started, named), with who, when and why."""
     season = _season(pk)
-    if not _staff(request):
+    allowed = (
+        services.is_season_host(season, request.user) if _has_format(season) else _staff(request)
+    )
+    if not allowed:
         return HttpResponseForbidden("only the season's hosts can read its host log")
-    context = {
-        "title": f"Host log: {season.name}",
-        "season": season,
-        "rows": audit.season_log(season),
-    }
+    rows = audit.season_log(season)
+    hosts_did = SeasonEvent.objects.filter(season=season, actor__is_staff=True)
+    rows += [
+        {
+            "at": event.created_at,
+            "by": services.host_name(event.actor),
+            "match": None,
+            "version": None,
+            "kind": event.kind,
+            "words": event.text,
+            "reason": "",
+        }
+        for event in hosts_did.select_related("actor")
+    ]
+    rows.sort(key=lambda row: row["at"], reverse=True)
+    context = {"title": f"Host log: {season.name}", "season": season, "rows": rows}
     return render(request, "core/audit.html", context)
 
 

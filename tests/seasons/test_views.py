@@ -147,3 +147,19 @@ def _nominating(season) -> Episode:
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.NOMINATION
     return episode
+
+
+def test_the_host_log_holds_what_the_hosts_did_to_the_season(client, season, make_user):
+    client.force_login(make_user("nosy", is_staff=True))
+    assert client.get(f"/seasons/{season.pk}/audit/").status_code == 403  # not its host
+    client.force_login(season.format.hosts.get())
+    page = client.get(f"/seasons/{season.pk}/audit/").content.decode()
+    assert "Cy joined the cast." in page and "Hostess opened ORG 2." in page
+    assert "asked to join" not in page  # the players' own doings are in the season's log
+
+
+def test_the_dashboard_lists_the_cast_and_episodes_read_only(admin_client, season):
+    page = admin_client.get("/admin/seasons/castmember/").content.decode()
+    assert "Ada" in page and "Cy" in page
+    assert admin_client.get("/admin/seasons/episode/").status_code == 200
+    assert admin_client.get("/admin/seasons/castmember/add/").status_code == 403
