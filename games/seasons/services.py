@@ -342,8 +342,8 @@ def nomination_state(episode: Episode) -> dict[str, Any]:
     season = episode.season
     settings = format_of(season).settings
     players = cast_in(season)
-    by_user = {member.user_id: member for member in players}
-    tokens = {member.pk: public_tokens(season).get(member.user_id, 0) for member in players}
+    held = public_tokens(season)
+    tokens = {member.pk: held.get(member.user_id, 0) for member in players}
     candidate = episode.elimination_candidate
     eligible: list[int] = []
     if candidate is not None:
@@ -352,7 +352,6 @@ def nomination_state(episode: Episode) -> dict[str, Any]:
         )
     return {
         "players": players,
-        "by_user": by_user,
         "tokens": tokens,
         "eligible": [member for member in players if member.pk in eligible],
         "settings": settings,

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.core import audit
@@ -166,7 +167,7 @@ def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
         raise Http404("this invite link is not valid for this season")
     if not request.user.is_authenticated:
         messages.info(request, "Log in or sign up to join the season.")
-        return redirect(f"/accounts/login/?next={request.path}")
+        return redirect(f"{reverse('login')}?next={request.path}")
     mine = CastMember.objects.filter(season=season, user=request.user).first()
     error = ""
     if request.method == "POST" and mine is None:

@@ -41,10 +41,11 @@ def test_only_staff_start_a_season(client, make_user):
 
 
 def test_a_player_joins_by_the_link_and_a_host_admits_them(client, make_user, season):
+    url = f"/seasons/{season.pk}/join/{season.format.invite_token}/"
+    assert client.get(url)["Location"] == f"/accounts/login/?next={url}"
     dee = make_user("dee")
     client.force_login(dee)
     assert client.get(f"/seasons/{season.pk}/join/wrong/").status_code == 404
-    url = f"/seasons/{season.pk}/join/{season.format.invite_token}/"
     assert client.post(url, {"name": "Ada"}).status_code == 200  # the name is taken
     assert not CastMember.objects.filter(user=dee).exists()
     client.post(url, {"name": "Dee the Bold"})
