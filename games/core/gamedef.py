@@ -161,11 +161,14 @@ def award_value(award: dict[str, Any]) -> str:
     return json.dumps(award, sort_keys=True, separators=(",", ":"))
 
 
-def seat_awards(seats: Sequence[SeatInfo], says: str, **award: Any) -> list[tuple[str, str]]:
-    """One award per seat for the host's console: ``award`` with that seat the ``winner``,
-    labelled ``says`` with ``{seat}`` named as every page names it ("{seat} wins the match")."""
+def seat_awards(
+    seats: Sequence[SeatInfo], says: str, *, to: str = "winner", **award: Any
+) -> list[tuple[str, str]]:
+    """One award per seat for the host's console: ``award`` naming that seat under ``to`` (the
+    ``winner``, or a decision of the game's own), labelled ``says`` with ``{seat}`` named as
+    every page names it ("{seat} wins the match")."""
     return [
-        (award_value({**award, "winner": seat.index}), says.format(seat=seat_label(seat)))
+        (award_value({**award, to: seat.index}), says.format(seat=seat_label(seat)))
         for seat in seats
     ]
 
@@ -326,7 +329,8 @@ class GameDefinition:
 
 class FlowGame(GameDefinition):
     """A game whose rules are a pure phase machine (the module ``flow``: ``start``, ``act``,
-    ``timeout``, ``clean_draft``, ``adjudicate`` and, for a game analysed after the fact,
+    ``timeout``, ``clean_draft``, ``adjudicate``, ``view`` and ``page``; for a game whose moves
+    cost garnets ``action_cost`` and ``refunds_on_abort``; for a game analysed after the fact
     ``analysis_job``, ``run_analysis`` and ``record_analysis``) and whose practice bot is the
     module ``bot`` (``decide``). The hooks are wired to them here, once; a game overrides only the
     hooks it adds to (its settings, its view's drawing, host awards the flow reads otherwise)."""
@@ -382,6 +386,14 @@ class FlowGame(GameDefinition):
 
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None
+
+    def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
+        cost = getattr(self.flow, "action_cost", None)
+        return cost(state, seat, action) if cost is not None else {}
+
+    def refunds_on_abort(self, state: State) -> dict[int, dict[str, Any]]:
+        refunds = getattr(self.flow, "refunds_on_abort", None)
+        return refunds(state) if refunds is not None else {}
 
     def analysis_job(self, state: State) -> dict[str, Any] | None:
         find = getattr(self.flow, "analysis_job", None)

@@ -330,7 +330,7 @@ def sequence_preview(
     colours = own + (card if card and card != own else "")
     multiplier: int | None = scored["multiplier"] if card or not scoring else None
     end = result.positions[key]
-    return {
+    preview = {
         "path": [gem, *(move["to"] for move in moved if move["ok"])],
         "end": end,
         "failed": failed,
@@ -340,6 +340,7 @@ def sequence_preview(
         "multiplier": multiplier,
         "next": {cell: move for move, cell in engine.neighbours(end).items()},
     }
+    return worded_preview(preview, state["round"])
 
 
 def _cards_left(state: State, key: str) -> list[str]:
@@ -384,7 +385,7 @@ def submit(state: State, seat: int, action: dict[str, Any], now: datetime) -> Ou
 # charge is a prize of the submission's event: only the seat and the host learn of it.
 
 
-def premove_cost(state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
+def action_cost(state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
     """What a submission adds to the seat's charges: a premove's price, unless the seat's
     submission of this round already paid for one (a replacement that keeps it)."""
     if action.get("type") != "submit" or action.get("premove") is not True:
@@ -412,7 +413,7 @@ def _premove_charge(state: State, key: str, premove: bool) -> dict[str, Any]:
     return {"garnets": price, "reason": f"premove in round {state['round']} withdrawn"}
 
 
-def pending_premove_refunds(state: State) -> dict[int, dict[str, Any]]:
+def refunds_on_abort(state: State) -> dict[int, dict[str, Any]]:
     """The premoves paid for a round that will never run (the match ends before it resolves):
     a prize per seat giving each back."""
     if state.get("phase") != "round":
@@ -690,7 +691,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     outcome = _finish(
         new, now, kind="adjudicated", public={"winner": winner}, winner_by_host=str(winner)
     )
-    for seat, refund in pending_premove_refunds(state).items():
+    for seat, refund in refunds_on_abort(state).items():
         _with_prize(outcome, seat, refund, state["round"])
     return outcome
 
@@ -882,3 +883,331 @@ def _own_view(state: State, key: str) -> dict[str, Any]:
         if submission
         else None,
     }
+
+
+# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
+
+
+CLOCK_LABELS = {"bidding": "Bidding closes in", "round": "Round closes in"}
+WON_BY = {
+    "first": "your first choice",
+    "second": "your second choice (half the bid)",
+    "third": "your third choice (a quarter of the bid)",
+    "random": "a random free colour (no bid counted)",
+}
+
+GEM_CSS = {
+    "R": "gem-red",
+    "O": "gem-orange",
+    "Y": "gem-yellow",
+    "G": "gem-green",
+    "B": "gem-blue",
+    "I": "gem-indigo",
+    "V": "gem-purple",
+}
+"""Each colour's gem in the site's one gem set (static/css/gems.css); violet is the purple
+triangle."""
+
+GEM_LOOKS: dict[str, dict[str, str]] = {
+    **{
+        gem: {"css": f"{GEM_CSS[gem]} sgs-{gem}", "text": gem, "name": f"{name} gem"}
+        for gem, name in engine.COLOUR_NAMES.items()
+    },
+    engine.ROCK: {"css": "rock sgs-rock", "text": "", "name": "rock"},
+}
+"""How each cell's content is drawn: its css class, the letter shown and the words read out
+("C4, red gem"). The page's script draws any other grid (a preview, a step of a round) with the
+same looks, from the grid in the view."""
+STEP_FAILURES = {
+    "off_grid": "off the grid",
+    "locked": "into a locked cell",
+    "controlled": "into a controlled gem",
+    "same_target": "same target as another move",
+}
+
+
+def board_grid(
+    text: str, *, name: str, caption: str, own: str | None = None, changed: list[str] = ()
+) -> dict[str, Any]:
+    """A grid's text for templates/core/_grid.html, as the board with the looks of its cells
+    (games/core/templatetags/arena.py ``grid_cells``): the player's own gems and the changed
+    cells are marked."""
+    marks: dict[str, list[str]] = {}
+    if own:
+        for index, gem in enumerate(text.replace("\n", "")):
+            if gem == own:
+                marks.setdefault(engine.cell_name(index), []).append("sgs-own")
+    for cell in changed:
+        marks.setdefault(cell, []).append("sgs-changed")
+    return {
+        "name": name,
+        "caption": caption,
+        "board": text,
+        "columns": engine.COLUMN_LETTERS,
+        "looks": GEM_LOOKS,
+        "marks": {cell: " ".join(classes) for cell, classes in marks.items()},
+    }
+
+
+def worded_preview(preview: dict[str, Any], round_number: int) -> dict[str, Any]:
+    """A sequence's preview (sequence_preview) with the sentence the composer shows under
+    the grid and the grid's caption."""
+    path = preview["path"]
+    text = f"Path: {' → '.join(path)}."
+    failed = preview["failed"]
+    if failed:
+        reason = (
+            "it would leave the grid"
+            if failed["cell"] is None
+            else f"{failed['cell']} is locked (your gem left it)"
+            if failed["reason"] == "locked"
+            else STEP_FAILURES.get(failed["reason"], failed["reason"])
+        )
+        move = engine.MOVE_NAMES[failed["direction"]]
+        text += (
+            f" Move {failed['move']} ({move}) would fail: {reason}; the sequence stops there "
+            "and costs 1 point."
+        )
+    group, multiplier = preview["group"], preview["multiplier"]
+    if round_number < 2:
+        text += f" If no one else moved: your largest group {group} (round 1 scores no group)."
+    else:
+        colours = "+".join(preview["colours"])
+        text += f" If no one else moved: largest {colours} group {group}"
+        text += (
+            " (pick a card)."
+            if multiplier is None
+            else f" x{multiplier} = {group * multiplier} points."
+        )
+    moved = len(path) > 1 or failed is not None
+    caption = (
+        "Preview: the grid after your moves, as if no one else moved"
+        if moved
+        else f"The grid as round {round_number} starts"
+    )
+    return {**preview, "text": text, "caption": caption}
+
+
+def host_frames(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The host's latest round step by step, as the page plays it: each frame a ``board`` to
+    draw, the cells a gem ``moved`` into, the cells of a ``failed`` move, the cells the step
+    newly ``locks`` and a sentence; the grid before any move first, the grid after last."""
+    last = shown["host"]["last_round"]
+    entry = shown["history"][-1]
+    names = shown["names"]
+    frames = [
+        {"board": entry["board_before"], "text": f"Round {last['round']}: the grid before any move"}
+    ]
+    for number, step in enumerate(last["steps"], start=1):
+        moved, failed, parts = [], [], []
+        for player, start, to, direction, reason in step["moves"]:
+            who = names.get(player, f"seat {player}")
+            if reason is None:
+                moved.append(to)
+                parts.append(f"{who} {start}→{to}")
+            else:
+                failed.extend([start, *([to] if to else [])])
+                what = STEP_FAILURES.get(reason, reason)
+                parts.append(f"{who} {start} {engine.MOVE_NAMES[direction]} failed ({what})")
+        frames.append(
+            {
+                "board": step["board"],
+                "moved": moved,
+                "failed": failed,
+                "locks": step["locks"],
+                "text": f"Step {number}: " + "; ".join(parts),
+            }
+        )
+    frames.append({"board": entry["board_after"], "text": f"Round {last['round']}: the grid after"})
+    return frames
+
+
+def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players' table (and the status line's chips) of a view."""
+    me = shown.get("me")
+    you = str(me["seat"]) if me else None
+    colours = shown["colours"]
+    return [
+        {
+            "index": s["index"],
+            "name": s["name"],
+            "is_bot": s["is_bot"],
+            "is_you": str(s["index"]) == you,
+            "colour": colours.get(str(s["index"])),
+            "colour_name": engine.COLOUR_NAMES.get(colours.get(str(s["index"]), ""), ""),
+            "starting": shown["starting_scores"].get(str(s["index"])),
+            "score": shown["scores"].get(str(s["index"])),
+            "played": shown["played"].get(str(s["index"]), []),
+            "has_bid": s["index"] in shown["bids_in"],
+            "submitted": s["index"] in shown["submitted"],
+            "no_bid": str(s["index"]) in shown["no_bid"],
+        }
+        for s in shown["seats"]
+    ]
+
+
+def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The host's table of every seat's secrets; empty for anyone but the host (whose view
+    alone has a ``host`` part)."""
+    host = shown.get("host")
+    if host is None:
+        return []
+    allocation = host["allocation"] or {}
+    return [
+        {
+            "index": s["index"],
+            "name": s["name"],
+            "bid": host["bids"].get(str(s["index"])),
+            "by": allocation.get(str(s["index"]), {}).get("by"),
+            "submission": host["submissions"].get(str(s["index"])),
+            "premoves": host["premoves"].get(str(s["index"]), 0),
+        }
+        for s in shown["seats"]
+    ]
+
+
+def round_lines(shown: dict[str, Any], entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """A played round's line per player for the rounds panel: the name, the card played (when
+    one was), the points signed and how they came (``(5x6 -1)``: group 5 times 6, a failed
+    move; omitted when nothing scored)."""
+    names = shown["names"]
+    lines = []
+    for key, scored in entry["points"].items():
+        line = {"name": names.get(key, key), "points": f"{scored['points']:+d}"}
+        if entry["cards"].get(key):
+            line["card"] = entry["cards"][key]
+        failed = " -1" if scored["penalty"] else ""
+        if scored["multiplier"]:
+            line["detail"] = f"({scored['group']}x{scored['multiplier']}{failed})"
+        elif failed:
+            line["detail"] = "(-1)"
+        lines.append(line)
+    return lines
+
+
+def main_grid(shown: dict[str, Any]) -> dict[str, Any]:
+    """The grid of a view: the player's own gems and the cells the last round changed are
+    marked."""
+    phase = shown["phase"]
+    me = shown.get("me")
+    last = shown["history"][-1] if shown["history"] else None
+    if phase == "bidding":
+        caption = "The grid: colours are bid for before round 1"
+    elif phase == "over":
+        caption = "The final grid"
+    else:
+        caption = f"The grid as round {shown['round']} starts"
+    return board_grid(
+        shown["board"],
+        name="sgs",
+        caption=caption,
+        own=me["colour"] if me else None,
+        changed=last["changed"] if last and phase != "bidding" else [],
+    )
+
+
+def last_round(shown: dict[str, Any]) -> dict[str, Any] | None:
+    """The round played last, for the grid's "before" toggle: the grid before it, the cells it
+    changed and the caption of that grid."""
+    if not shown["history"]:
+        return None
+    entry = shown["history"][-1]
+    return {
+        "round": entry["round"],
+        "board_before": entry["board_before"],
+        "changed": entry["changed"],
+        "caption": f"The grid before round {entry['round']} (changed cells outlined)",
+    }
+
+
+def host_round(shown: dict[str, Any]) -> dict[str, Any]:
+    """The host's latest round as the host panel draws it: each seat's sequence and the frames
+    to play step by step."""
+    last = shown["host"]["last_round"]
+    names = shown["names"]
+    return {
+        "round": last["round"],
+        "sequences": [
+            {"name": names.get(key, key), **sent} for key, sent in last["submissions"].items()
+        ],
+        "step_count": len(last["steps"]),
+        "frames": host_frames(shown),
+        "caption": f"Round {last['round']} step by step",
+    }
+
+
+def page(shown: dict[str, Any]) -> dict[str, Any]:
+    """What the page draws, derived only from ``shown`` (view's answer for this viewer).
+    The parts a drawing replaces (the rounds' history, the host's bids and steps) are left out:
+    the view travels in every frame, which must stay small."""
+    phase = shown["phase"]
+    me = shown.get("me")
+    own = me["colour"] if me else None
+    names = {str(s["index"]): s["name"] for s in shown["seats"]}
+    clock_key = CLOCK_OF_PHASE.get(phase)
+    due = shown["deadlines"].get(clock_key) if clock_key else None
+    shown["clock"] = (
+        {"key": clock_key, "label": CLOCK_LABELS[clock_key], "due": due} if due else None
+    )
+    shown["colour_list"] = [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()]
+    if me:
+        me["colour_name"] = engine.COLOUR_NAMES.get(own or "", "")
+        me["won_by_text"] = WON_BY.get(me["won_by"] or "", "")
+        me["cards"] = [
+            {"letter": c, "name": engine.COLOUR_NAMES[c], "left": c in me["cards_left"]}
+            for c in engine.COLOURS
+        ]
+        me["gems"] = [
+            engine.cell_name(index)
+            for index, gem in enumerate(shown["board"].replace("\n", ""))
+            if gem == own
+        ]
+    shown["prompt"] = _prompt(shown)
+    shown["names"] = names
+    shown["grid"] = main_grid(shown)
+    shown["players"] = players(shown)
+    shown["rounds_played"] = [
+        {"round": e["round"], "changed": len(e["changed"]), "lines": round_lines(shown, e)}
+        for e in shown["history"]
+    ]
+    shown["last_round"] = last_round(shown)
+    host = shown.get("host")
+    if host is not None:
+        host["rows"] = host_rows(shown)
+        host["last_round"] = host_round(shown) if host["last_round"] else None
+        for drawn in ("bids", "allocation", "premoves"):
+            del host[drawn]
+    del shown["history"], shown["last"]
+    return shown
+
+
+def _prompt(shown: dict[str, Any]) -> str:
+    phase = shown["phase"]
+    me = shown.get("me")
+    if phase == "bidding":
+        if me is None:
+            return "The players are bidding for their colours. Bids stay secret."
+        if me["bid"]:
+            return "Your bid is in. You may replace it until every bid is in or the clock ends."
+        return (
+            "Bid for your colour: a number of points (0 or less) and three colours ranked. "
+            "The most negative bid takes the colour; you start with that many points."
+        )
+    if phase == "round":
+        if me is None:
+            return (
+                f"Round {shown['round']} of {shown['rounds']}: the players are composing their "
+                "sealed sequences."
+            )
+        if me["submission"]:
+            return (
+                "Your sequence is in. You may change it and submit again until everyone has "
+                "submitted or the clock ends."
+            )
+        return (
+            f"Round {shown['round']}: pick one of your {me['colour_name']} gems on the grid, "
+            "then add moves with the arrow keys or by clicking the cell next to the end of your "
+            "path."
+        )
+    result = shown.get("result") or {}
+    return result.get("summary", "The match is over.")

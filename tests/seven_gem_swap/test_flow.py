@@ -382,11 +382,11 @@ def test_it_charges_nothing_more_for_a_replacement_that_keeps_the_premove() -> N
 def test_it_prices_a_submission_by_what_it_adds_to_the_seats_charges() -> None:
     state = in_rounds(2)
     premove = submit(0, "A1", "D", premove=True)
-    assert flow.premove_cost(state, 0, premove) == {"garnets": 2}
-    assert flow.premove_cost(state, 0, submit(0, "A1", "D")) == {}
+    assert flow.action_cost(state, 0, premove) == {"garnets": 2}
+    assert flow.action_cost(state, 0, submit(0, "A1", "D")) == {}
     state = act(state, 0, premove).state
-    assert flow.premove_cost(state, 0, premove) == {}
-    assert flow.premove_cost(state, 0, {"type": "bid", "premove": True}) == {}
+    assert flow.action_cost(state, 0, premove) == {}
+    assert flow.action_cost(state, 0, {"type": "bid", "premove": True}) == {}
 
 
 def test_the_submission_that_closes_a_round_pays_its_premove() -> None:
@@ -421,7 +421,7 @@ def test_a_winner_named_mid_round_gives_back_the_premoves_that_never_ran() -> No
         outcome.prizes[0]["reason"] == "the result, and 2 garnets back for the premove in round 2"
     )
     assert outcome.prizes[1] == {"garnets": 0, "tokens": 0}
-    assert flow.pending_premove_refunds(state) == {
+    assert flow.refunds_on_abort(state) == {
         0: {"garnets": 2, "reason": "premove in round 2 given back: it never ran"}
     }
 
