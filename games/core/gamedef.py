@@ -387,6 +387,19 @@ class FlowGame(GameDefinition):
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None
 
+    def end_round_label(self, state: State) -> str | None:
+        """The flow's ``END_ROUND`` words for the phase ({phase: "round {round} now"}): a flow
+        that lists a phase there lets the host run its clock out now."""
+        says = getattr(self.flow, "END_ROUND", {}).get(state.get("phase")) if state else None
+        return says.format(round=state.get("round")) if says else None
+
+    def end_round(self, state: State, now: datetime) -> Outcome:
+        """The running phase's clock runs out now, as when its time is up."""
+        clock = getattr(self.flow, "CLOCK_OF_PHASE", {}).get(state.get("phase"))
+        if self.end_round_label(state) is None or clock not in state.get("deadlines", {}):
+            raise ActionError("there is no round to end now", code="no_round")
+        return self.timeout(state, clock, now, None)
+
     def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
         cost = getattr(self.flow, "action_cost", None)
         return cost(state, seat, action) if cost is not None else {}

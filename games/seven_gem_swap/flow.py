@@ -52,6 +52,11 @@ UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"bid", "submit"})
 
 NO_CARD_SCORES = ("own_colour", "nothing")
 CLOCK_OF_PHASE = {"bidding": "bidding", "round": "round"}
+# What the host's "End the round" ends in each phase: its clock runs out now.
+END_ROUND = {
+    "bidding": "the bidding now, with the bids sent so far",
+    "round": "round {round} now, with the sequences sent so far",
+}
 
 
 # --- settings ------------------------------------------------------------------------------------

@@ -5,13 +5,10 @@ words and help."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from games.core.gamedef import (
-    ActionError,
     FlowGame,
-    Outcome,
     SeatInfo,
     State,
     seat_awards,
@@ -38,23 +35,6 @@ class SevenGemSwap(FlowGame):
         "Bid for a colour, then for eight rounds steer one of your gems with a sealed sequence "
         "of moves, all players at once, to grow the largest group of your colour."
     )
-
-    # --- settings ------------------------------------------------------------------------------
-
-    def end_round_label(self, state: State) -> str | None:
-        if state.get("phase") == "bidding":
-            return "the bidding now, with the bids sent so far"
-        if state.get("phase") == "round":
-            return f"round {state['round']} now, with the sequences sent so far"
-        return None
-
-    def end_round(self, state: State, now: datetime) -> Outcome:
-        """The running phase's clock runs out now: the bidding closes, or the round resolves
-        with what was submitted (as when its time is up)."""
-        clock = flow.CLOCK_OF_PHASE.get(state.get("phase", ""))
-        if clock is None or clock not in state.get("deadlines", {}):
-            raise ActionError("there is no round to end now", code="no_round")
-        return flow.timeout(state, clock, now, None)
 
     # --- the host ---------------------------------------------------------------------------
 
