@@ -93,7 +93,8 @@ class Episode(models.Model):
     main_match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # The match version last read for its Elimination Candidate (a tie waits for the host).
+    # The main match's version last read for its Elimination Candidate (a tie waits for the
+    # host; a host's correction comes later).
     main_match_read_at = models.PositiveIntegerField(default=0)
     elimination_candidate = models.ForeignKey(
         CastMember, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -107,6 +108,8 @@ class Episode(models.Model):
     death_match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The death match's version last read for its loser (a host's correction comes later).
+    death_match_read_at = models.PositiveIntegerField(default=0)
     eliminated = models.ForeignKey(
         CastMember, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -31,6 +31,12 @@ from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 log = logging.getLogger(__name__)
 
 OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+# The phases in which the main match's result (or a host's correction of it) is read.
+READS_MAIN_MATCH = (
+    Episode.Phase.MAIN_MATCH,
+    Episode.Phase.NOMINATION,
+    Episode.Phase.HOST_NOMINATION,
+)
 MAX_NAME = 40
 
 
@@ -522,12 +528,18 @@ def run_clocks(now: datetime | None = None) -> datetime | None:
     now = now or clock.now()
     waiting = Episode.objects.filter(
         Q(
-            phase=Episode.Phase.MAIN_MATCH,
+            phase__in=READS_MAIN_MATCH,
             main_match__status__in=OVER,
             main_match__version__gt=F("main_match_read_at"),
         )
         | Q(phase=Episode.Phase.DEATH_MATCH, death_match__status__in=OVER)
         | Q(phase=Episode.Phase.NOMINATION, nomination_due__lte=now)
+        | Q(
+            phase=Episode.Phase.OVER,
+            eliminated__isnull=False,
+            death_match__status=Match.Status.FINISHED,
+            death_match__version__gt=F("death_match_read_at"),
+        )
     )
     for episode_id in waiting.values_list("pk", flat=True)[:50]:
         try:
@@ -548,7 +560,10 @@ def _move_on(episode_id: int, now: datetime) -> None:
         )
         if episode is None:
             return  # another scheduler has it
-        if episode.phase == Episode.Phase.MAIN_MATCH:
+        main_match = episode.main_match
+        if episode.phase in READS_MAIN_MATCH and (
+            main_match is not None and main_match.version > episode.main_match_read_at
+        ):
             _main_match_over(episode)
         elif episode.phase == Episode.Phase.DEATH_MATCH:
             _death_match_over(episode)
@@ -556,9 +571,13 @@ def _move_on(episode_id: int, now: datetime) -> None:
             episode.nomination_due, now
         ):
             _nomination_ran_out(episode)
+        elif episode.phase == Episode.Phase.OVER and episode.eliminated_id is not None:
+            _death_match_corrected(episode)
 
 
 def _main_match_over(episode: Episode) -> None:
+    """The main match ended (or, while the nomination is open, the host corrected its result):
+    its Elimination Candidate opens the nomination, on a fresh clock."""
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
     if match.status not in OVER:
         return
@@ -571,8 +590,15 @@ def _main_match_over(episode: Episode) -> None:
         return
     result = main_match_result(match)
     candidate = _member_in_seat(match, result.get("elimination_candidate"))
-    if candidate is None:
-        episode.save(update_fields=["main_match_read_at"])  # a tie: the host settles it
+    before = episode.elimination_candidate
+    if candidate is None or candidate == before:
+        if candidate is None and before is not None:  # corrected into a tie
+            episode.elimination_candidate = None
+            episode.nomination_due = None
+            episode.phase = Episode.Phase.MAIN_MATCH
+            text = f"The host corrected the main match: {before.name} is no longer the EC."
+            _log(season, text, "main_match_corrected", episode=episode)
+        episode.save()  # a tie waits for the host to settle it
         return
     settings = format_of(season).settings
     episode.elimination_candidate = candidate
@@ -580,6 +606,8 @@ def _main_match_over(episode: Episode) -> None:
     episode.nomination_due = rules.nomination_due(clock.now(), settings)
     episode.save()
     text = f"{candidate.name} is the Elimination Candidate of episode {episode.number}."
+    if before is not None:
+        text = f"The host corrected the main match: {text[:-1]}, in place of {before.name}."
     _log(season, text, "elimination_candidate", episode=episode)
     notify(
         users=[candidate.user],
@@ -611,6 +639,7 @@ def _nomination_ran_out(episode: Episode) -> None:
 def _death_match_over(episode: Episode) -> None:
     match = Match.objects.with_seats().get(pk=episode.death_match_id)
     season = episode.season
+    episode.death_match_read_at = match.version
     if match.status == Match.Status.ABORTED:
         episode.death_match = None
         episode.phase = Episode.Phase.DEATH_MATCH_SETUP
@@ -641,6 +670,41 @@ def _death_match_over(episode: Episode) -> None:
             public_text=text,
         )
         return
+    _eliminate(episode, loser, winner)
+
+
+def _death_match_corrected(episode: Episode) -> None:
+    """The host corrected a death match whose loser was eliminated: while no later episode
+    has begun, the old loser is back in and the new one leaves in their place."""
+    match = Match.objects.with_seats().get(pk=episode.death_match_id)
+    season = episode.season
+    episode.death_match_read_at = match.version
+    winner_seat = (match.result or {}).get("winner")
+    winner = _member_in_seat(match, winner_seat)
+    loser = _member_in_seat(match, 1 - winner_seat) if isinstance(winner_seat, int) else None
+    before = episode.eliminated
+    if winner is None or loser is None or loser == before:
+        episode.save(update_fields=["death_match_read_at"])
+        return
+    if season.episodes.filter(number__gt=episode.number).exists():
+        episode.save(update_fields=["death_match_read_at"])
+        text = (
+            f"The host corrected the death match of episode {episode.number} after the season "
+            f"moved on: {before.name}'s elimination stands."
+        )
+        _log(season, text, "death_match_corrected", episode=episode)
+        return
+    CastMember.objects.filter(season=season, status=CastMember.Status.WINNER).update(
+        status=CastMember.Status.IN
+    )
+    CastMember.objects.filter(pk=before.pk).update(
+        status=CastMember.Status.IN, eliminated_in=None, eliminated_by=None, elimination_order=None
+    )
+    text = (
+        f"The host corrected the death match of episode {episode.number}: {before.name} won "
+        "it and is back in."
+    )
+    _log(season, text, "death_match_corrected", episode=episode)
     _eliminate(episode, loser, winner)
 
 

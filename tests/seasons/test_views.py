@@ -17,17 +17,6 @@ pytestmark = pytest.mark.django_db
 SEQUENCE = "RRDDLLUURDLU"  # a sealed sequence no page of the season may show
 
 
-@pytest.fixture
-def season(make_user):
-    host = make_user("hostess", is_staff=True)
-    season = seasons.create_season(name="ORG 2", host=host, settings={})
-    for name in ("ada", "bob", "cy"):
-        user = make_user(name)
-        member = seasons.ask_to_join(season, user, season.format.invite_token, name.title())
-        seasons.admit(season, host, member.pk)
-    return season
-
-
 def test_only_staff_start_a_season(client, make_user):
     client.force_login(make_user("player"))
     assert client.get("/seasons/new/").status_code == 403
@@ -114,8 +103,8 @@ def _cells(board: str):
             yield f"{'ABCDEFGHIJ'[col]}{row + 1}", gem
 
 
-def test_only_the_candidate_sees_the_nomination_form(client, season, make_user):
-    episode = _nominating(season)
+def test_only_the_candidate_sees_the_nomination_form(client, season, nominating):
+    episode = nominating
     candidate = episode.elimination_candidate
     other = seasons.nomination_state(episode)["eligible"][0]
     client.force_login(other.user)
@@ -133,21 +122,6 @@ def test_only_the_candidate_sees_the_nomination_form(client, season, make_user):
     client.post(f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk})
     episode.refresh_from_db()
     assert episode.opponent == other and episode.phase == Episode.Phase.DEATH_MATCH_SETUP
-
-
-def _nominating(season) -> Episode:
-    """An episode whose main match the host ended by award: its lowest total is the EC."""
-    host = season.format.hosts.get()
-    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
-    match = Match.objects.with_seats().get(pk=episode.main_match_id)
-    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
-    result = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))
-    if result["elimination_candidate"] is None:
-        services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
-    seasons.run_clocks()
-    episode.refresh_from_db()
-    assert episode.phase == Episode.Phase.NOMINATION
-    return episode
 
 
 def test_the_host_log_holds_what_the_hosts_did_to_the_season(client, season, make_user):
