@@ -9,6 +9,7 @@ it.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
@@ -17,6 +18,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
 
 from games.bejeweled2 import flow
+from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.gamedef import Viewer
 from games.core.models import Match, display_name
 from games.core.rendering import view_of
@@ -43,7 +45,30 @@ def of_mode(matches: QuerySet[Match], mode: str) -> QuerySet[Match]:
 
 
 def solved_puzzles(matches: QuerySet[Match]) -> QuerySet[Match]:
-    return of_mode(matches, "puzzle").filter(result__solved=True)
+    """The puzzles solved by the player alone: a solve after "Show the solution" is assisted and
+    counts nowhere (not in progress, worlds, Cognito's opening or the ranking)."""
+    unassisted = Q(result__assisted=False) | Q(result__assisted__isnull=True)
+    return of_mode(matches, "puzzle").filter(unassisted, result__solved=True)
+
+
+PERIODS = {"today": "Today", "week": "This week", "all": "All time"}
+"""The high-score tables' periods: since midnight (UTC), since Monday, and ever."""
+
+
+def period_start(period: str, now: datetime) -> datetime | None:
+    """When ``period`` began at ``now`` (None for all time)."""
+    if period not in PERIODS:
+        raise ValueError(f"the period is one of {', '.join(PERIODS)}")
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "today":
+        return midnight
+    if period == "week":
+        return midnight - timedelta(days=midnight.weekday())
+    return None
+
+
+def in_period(matches: QuerySet[Match], since: datetime | None) -> QuerySet[Match]:
+    return matches if since is None else matches.filter(finished_at__gte=since)
 
 
 def player_of(match: Match) -> str:
@@ -58,10 +83,11 @@ def result_row(match: Match) -> dict[str, Any]:
     return {"match": match, "player": player_of(match), **match.result}
 
 
-def high_scores(mode: str) -> list[dict[str, Any]]:
-    """A mode's best recorded scores, best first (the newest first among equals)."""
+def high_scores(mode: str, since: datetime | None = None) -> list[dict[str, Any]]:
+    """A mode's best recorded scores since ``since`` (ever when None), best first (the newest
+    first among equals). Each row carries the result's hints and how the game ended."""
     best = (
-        of_mode(finished(), mode)
+        of_mode(in_period(finished(), since), mode)
         .alias(score=SCORE)
         .order_by("-score", "-finished_at")
         .with_seats()[:TOP]
@@ -69,13 +95,13 @@ def high_scores(mode: str) -> list[dict[str, Any]]:
     return [result_row(match) for match in best]
 
 
-def _ranked_solvers() -> list[tuple[int | None, str, int, int]]:
+def _ranked_solvers(since: datetime | None) -> list[tuple[int | None, str, int, int]]:
     """(user id, bot level, puzzles solved, moves) of the best puzzle solvers: most puzzles
     first, then fewest moves (each puzzle counted once, at its fewest), then the latest solve.
     Two groupings (per player and puzzle, then per player), so the outer one is SQL around the
     ORM's inner query."""
     per_puzzle = (
-        solved_puzzles(finished())
+        solved_puzzles(in_period(finished(), since))
         .order_by()
         .values(solver=F("seats__user"), bot=F("seats__bot_level"), puzzle=PUZZLE)
         .annotate(fewest=Min(MOVES), latest=Max("finished_at"))
@@ -94,11 +120,13 @@ def _ranked_solvers() -> list[tuple[int | None, str, int, int]]:
         return [(row[0], row[1], int(row[2]), int(row[3])) for row in cursor.fetchall()]
 
 
-def _latest_solves(solvers: list[tuple[int | None, str]]) -> dict[tuple[int | None, str], Match]:
+def _latest_solves(
+    solvers: list[tuple[int | None, str]], since: datetime | None
+) -> dict[tuple[int | None, str], Match]:
     """Each of these solvers' latest solved puzzle, by (user id, bot level), in one query."""
     users = [user for user, _ in solvers if user is not None]
     bots = [bot for user, bot in solvers if user is None]
-    theirs = solved_puzzles(finished()).filter(
+    theirs = solved_puzzles(in_period(finished(), since)).filter(
         Q(seats__user__in=users) | Q(seats__user=None, seats__bot_level__in=bots)
     )
     newest = theirs.annotate(
@@ -115,11 +143,11 @@ def _latest_solves(solvers: list[tuple[int | None, str]]) -> dict[tuple[int | No
     return found
 
 
-def puzzle_ranking() -> list[dict[str, Any]]:
-    """One row per player: how many puzzles they solved (each once) and in how many moves at
-    best, most puzzles first, then fewest moves; each row links to their latest solve."""
-    ranked = _ranked_solvers()
-    latest = _latest_solves([(user, bot) for user, bot, _, _ in ranked])
+def puzzle_ranking(since: datetime | None = None) -> list[dict[str, Any]]:
+    """One row per player: how many puzzles they solved (each once, unassisted) and in how many
+    moves at best, most puzzles first, then fewest moves; each row links to their latest solve."""
+    ranked = _ranked_solvers(since)
+    latest = _latest_solves([(user, bot) for user, bot, _, _ in ranked], since)
     rows = []
     for user, bot, puzzles, moves in ranked:
         match = latest.get((user, bot))
@@ -131,13 +159,14 @@ def puzzle_ranking() -> list[dict[str, Any]]:
     return rows
 
 
-def leaderboards() -> list[dict[str, Any]]:
-    """The best scores of each mode; Puzzle ranks players by the puzzles they solved."""
+def leaderboards(since: datetime | None = None) -> list[dict[str, Any]]:
+    """The best scores of each mode since ``since`` (ever when None); Puzzle ranks players by
+    the puzzles they solved."""
     return [
         {
             "mode": mode,
             "title": flow.MODE_TITLES[mode],
-            "rows": puzzle_ranking() if mode == "puzzle" else high_scores(mode),
+            "rows": puzzle_ranking(since) if mode == "puzzle" else high_scores(mode, since),
         }
         for mode in flow.MODES
     ]
@@ -150,11 +179,37 @@ def puzzle_bests(user: Any) -> dict[int, int]:
     return {row["puzzle"]: row["fewest"] for row in rows}
 
 
+OPENS_NEXT_WORLD = 4
+"""Solving 4 of a world's 5 puzzles opens the next world."""
+
+
+def open_worlds(best: dict[int, int], count: int = len(PUZZLES)) -> int:
+    """How many worlds are open: the first always; each next one once ``OPENS_NEXT_WORLD`` of
+    the world before it are solved."""
+    worlds = -(-count // WORLD_SIZE)
+    opened = 1
+    while opened < worlds:
+        first = (opened - 1) * WORLD_SIZE
+        solved = sum(1 for index in range(first, first + WORLD_SIZE) if index in best)
+        if solved < OPENS_NEXT_WORLD:
+            break
+        opened += 1
+    return opened
+
+
 def puzzle_progress(best: dict[int, int], count: int) -> dict[str, Any]:
-    """A player's puzzles: the fewest moves each solved puzzle took, how many are solved, and the
-    first puzzle not solved yet (None once every one is)."""
-    unsolved = [index for index in range(count) if index not in best]
-    return {"best": best, "solved": len(best), "next": unsolved[0] if unsolved else None}
+    """A player's puzzles: the fewest moves each solved puzzle took, how many are solved, the
+    worlds open, and the first puzzle of an open world not solved yet (None when there is none)."""
+    worlds = open_worlds(best, count)
+    playable = min(count, worlds * WORLD_SIZE)
+    unsolved = [index for index in range(playable) if index not in best]
+    return {
+        "best": best,
+        "solved": len(best),
+        "worlds": worlds,
+        "playable": playable,
+        "next": unsolved[0] if unsolved else None,
+    }
 
 
 def open_modes(user: Any) -> list[str]:

@@ -9,19 +9,21 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.bejeweled2 import flow, standings
 from games.bejeweled2.game import GAME
-from games.bejeweled2.puzzles import PUZZLES
+from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core import services
 
 
 def _puzzle_choice(request: HttpRequest, progress: dict[str, Any] | None) -> int:
     """The puzzle the page offers: the one asked for (``?puzzle=N``, 1-based, as the game-over
-    panel links to the next), else the player's first unsolved one."""
+    panel links to the next) when its world is open, else the player's first unsolved one."""
     asked = request.GET.get("puzzle", "")
-    if asked.isdigit() and 1 <= int(asked) <= len(PUZZLES):
+    playable = progress["playable"] if progress else WORLD_SIZE
+    if asked.isdigit() and 1 <= int(asked) <= playable:
         return int(asked) - 1
     if progress and progress["next"] is not None:
         return progress["next"]
@@ -47,7 +49,11 @@ def play(request: HttpRequest) -> HttpResponse:
         progress = standings.puzzle_progress(standings.puzzle_bests(request.user), len(PUZZLES))
     chosen = _puzzle_choice(request, progress)
     best = progress["best"] if progress else {}
+    playable = progress["playable"] if progress else WORLD_SIZE
     opened = standings.open_modes(request.user)
+    period = request.GET.get("scores", "all")
+    if period not in standings.PERIODS:
+        period = "all"
     context = {
         "modes": [(mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode]) for mode in opened],
         "locked": [
@@ -56,15 +62,27 @@ def play(request: HttpRequest) -> HttpResponse:
             if mode not in opened
         ],
         "puzzles": [
-            {"index": index, "title": p.title, "best": best.get(index), "chosen": index == chosen}
-            for index, p in enumerate(PUZZLES)
+            {
+                "index": index,
+                "world": index // WORLD_SIZE + 1,
+                "title": p.title,
+                "par": p.par,
+                "best": best.get(index),
+                "chosen": index == chosen,
+            }
+            for index, p in enumerate(PUZZLES[:playable])
         ],
         "progress": progress,
+        "puzzle_count": len(PUZZLES),
+        "world_count": -(-len(PUZZLES) // WORLD_SIZE),
         "next_puzzle": PUZZLES[progress["next"]]
         if progress and progress["next"] is not None
         else None,
         "live": standings.live_games(),
-        "leaderboards": standings.leaderboards(),
+        "leaderboards": standings.leaderboards(standings.period_start(period, timezone.now())),
+        "periods": standings.PERIODS,
+        "period": period,
+        "period_title": standings.PERIODS[period],
         "history": history,
     }
     return render(request, "bejeweled2/play.html", context)
@@ -85,6 +103,15 @@ def start(request: HttpRequest) -> HttpResponse:
             f"yet ({unlock_text(settings['mode'])})",
             status=403,
         )
+    if flow.MODES[settings["mode"]].puzzles:
+        progress = standings.puzzle_progress(standings.puzzle_bests(request.user), len(PUZZLES))
+        if settings["puzzle"] >= progress["playable"]:
+            return HttpResponse(
+                f"Cannot start that game: puzzle {settings['puzzle'] + 1} is in world "
+                f"{settings['puzzle'] // WORLD_SIZE + 1}, which is not open to you yet (solve "
+                f"{standings.OPENS_NEXT_WORLD} of a world's {WORLD_SIZE} puzzles to open the next)",
+                status=403,
+            )
     # The page names the game under the title: the title names the mode (or the puzzle) only.
     title = f"{flow.MODE_TITLES[settings['mode']]} game"
     if flow.MODES[settings["mode"]].puzzles:

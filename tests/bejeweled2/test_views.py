@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.bejeweled2 import bot, solver
+from games.bejeweled2 import bot, solver, standings
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.standings import puzzle_bests, puzzle_progress
 from games.core import services
@@ -45,6 +45,10 @@ def finished_games(user, results: list[dict]) -> list[Match]:
     )
     Seat.objects.bulk_create(Seat(match=match, index=0, user=user) for match in matches)
     return matches
+
+
+SCORE_ROW = r'<td>(\d+)</td><td>1</td><td class="bj2-hints">'
+"""A high-score row's score (of a level-1 game), up to its hints cell."""
 
 
 def table(page: str, mode: str) -> str:
@@ -172,7 +176,7 @@ def test_high_scores_come_from_the_recorded_results(client, make_user, clock):
     client.logout()
     page = client.get("/play/bejeweled-2/").content.decode()
     table = page.split('data-mode="endless"')[1].split("</table>")[0]
-    scores = [int(s) for s in re.findall(r"<td>(\d+)</td><td>1</td></tr>", table)]
+    scores = [int(s) for s in re.findall(SCORE_ROW, table)]
     assert scores == sorted(scores, reverse=True) and len(scores) == 2
 
 
@@ -220,7 +224,7 @@ def test_puzzle_progress_counts_each_solved_puzzle_once_with_its_fewest_moves(ma
     )
     finished_games(bob, [{"mode": "puzzle", "puzzle": 1, "solved": True, "moves": 1}])
     progress = puzzle_progress(puzzle_bests(ada), 12)
-    assert progress == {"best": {0: 2, 2: 4}, "solved": 2, "next": 1}
+    assert progress == {"best": {0: 2, 2: 4}, "solved": 2, "worlds": 1, "playable": 5, "next": 1}
 
 
 def test_puzzle_progress_has_no_next_puzzle_once_all_are_solved():
@@ -235,7 +239,10 @@ def test_the_play_page_shows_my_solved_puzzles_and_offers_the_next_unsolved(
     html = client.get("/play/bejeweled-2/").content.decode()
     assert f"You have solved 1 of {len(PUZZLES)} puzzles." in html
     assert f"Next unsolved: puzzle 2, “{PUZZLES[1].title}”" in html
-    assert f"1. {PUZZLES[0].title} ✓ solved in {solved.result['moves']}" in html
+    first = PUZZLES[0]
+    assert (
+        f"1. World 1: {first.title} (par {first.par}) ✓ solved in {solved.result['moves']}" in html
+    )
     assert chosen_puzzle(html) == "1"
 
 
@@ -326,10 +333,10 @@ def test_a_high_score_older_than_the_latest_500_games_still_leads_its_table(clie
         + [{"mode": "classic", "score": 500}],
     )
     page = client.get("/play/bejeweled-2/").content.decode()
-    scores = re.findall(r"<td>(\d+)</td><td>1</td></tr>", table(page, "classic"))
+    scores = re.findall(SCORE_ROW, table(page, "classic"))
     assert scores == ["99000", "500"]
     assert f"/m/{best.public_id}/replay/" in table(page, "classic")
-    assert re.findall(r"<td>(\d+)</td><td>1</td></tr>", table(page, "endless"))[:3] == [
+    assert re.findall(SCORE_ROW, table(page, "endless"))[:3] == [
         "499",
         "498",
         "497",
@@ -379,3 +386,84 @@ def test_the_games_being_played_are_listed_best_score_first(client, make_user):
     rows = re.findall(r"<tr><td>(\w+)</td><td>(\w+)</td><td>(\d+)</td>", playing)
     assert rows == [("Bob", "Endless", str(busy.state["score"])), ("Ada", "Classic", "0")]
     assert f'href="{quiet.get_absolute_url()}">Watch' in playing
+
+
+def test_the_high_scores_have_tables_for_today_this_week_and_all_time(client, make_user):
+    ada = make_user("ada")
+    now = timezone.now()
+    old, week, today = finished_games(
+        ada,
+        [
+            {"mode": "classic", "score": 9_000},
+            {"mode": "classic", "score": 5_000},
+            {"mode": "classic", "score": 1_000},
+        ],
+    )
+    monday = (now - timedelta(days=now.weekday())).replace(hour=0, minute=0, second=0)
+    Match.objects.filter(pk=old.pk).update(finished_at=monday - timedelta(days=1))
+    Match.objects.filter(pk=week.pk).update(finished_at=monday + timedelta(seconds=1))
+    Match.objects.filter(pk=today.pk).update(finished_at=now)
+    if now.weekday() == 0 and now - monday < timedelta(hours=1):
+        pytest.skip("too close to Monday midnight to tell today from this week")
+
+    def scores(period: str) -> list[str]:
+        page = client.get(f"/play/bejeweled-2/?scores={period}").content.decode()
+        return re.findall(SCORE_ROW, table(page, "classic"))
+
+    assert scores("all") == ["9000", "5000", "1000"]
+    assert scores("week") == (["5000", "1000"] if now.weekday() else ["1000"])
+    assert scores("today") == ["1000"]
+    assert scores("never") == scores("all")  # an unknown period shows all time
+
+
+def test_each_score_shows_its_hints_and_how_the_game_ended(client, make_user):
+    ada = make_user("ada")
+    finished_games(
+        ada,
+        [
+            {"mode": "endless", "score": 3_000, "hints": 4, "ended_early": True},
+            {"mode": "endless", "score": 2_000, "hints": 0, "reason": "no_moves"},
+            {"mode": "endless", "score": 1_000, "abandoned": True, "ended_early": True},
+        ],
+    )
+    rows = re.findall(
+        r'<td class="bj2-hints">(\d+)(?: <span class="bj2-mark">([a-z ]+)</span>)?</td>',
+        table(client.get("/play/bejeweled-2/").content.decode(), "endless"),
+    )
+    assert rows == [("4", "ended early"), ("0", ""), ("0", "abandoned")]
+
+
+def test_a_puzzle_solved_after_the_solution_was_shown_counts_nowhere(make_user):
+    ada = make_user("ada")
+    finished_games(
+        ada,
+        [
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3, "assisted": True},
+            {"mode": "puzzle", "puzzle": 1, "solved": True, "moves": 3, "assisted": False},
+        ],
+    )
+    assert puzzle_bests(ada) == {1: 3}
+    assert [row["puzzles"] for row in standings.puzzle_ranking()] == [1]
+
+
+def test_solving_four_of_a_worlds_five_puzzles_opens_the_next_world():
+    assert standings.open_worlds({}, 80) == 1
+    assert standings.open_worlds({0: 3, 1: 3, 2: 3}, 80) == 1
+    assert standings.open_worlds({0: 3, 1: 3, 2: 3, 4: 3}, 80) == 2
+    ten = {index: 3 for index in range(10)}
+    assert standings.open_worlds(ten, 80) == 3
+    assert standings.open_worlds({index: 3 for index in range(80)}, 80) == 16
+    assert puzzle_progress({0: 3, 1: 3, 2: 3, 4: 3}, 80)["playable"] == 10
+
+
+def test_a_puzzle_of_a_closed_world_is_neither_offered_nor_started(client, make_user):
+    ada = make_user("ada")
+    client.force_login(ada)
+    html = client.get("/play/bejeweled-2/").content.decode()
+    assert '<option value="4"' in html and '<option value="5"' not in html
+    refused = client.post("/play/bejeweled-2/", {"mode": "puzzle", "puzzle": "5"})
+    assert refused.status_code == 403 and b"world 2, which is not open" in refused.content
+    finished_games(
+        ada, [{"mode": "puzzle", "puzzle": n, "solved": True, "moves": 3} for n in range(4)]
+    )
+    assert client.post("/play/bejeweled-2/", {"mode": "puzzle", "puzzle": "5"}).status_code == 302
