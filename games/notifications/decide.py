@@ -32,6 +32,7 @@ class EventFacts:
     live: bool  # the match is live after the event
     finished: bool  # this event finished the match
     clock_ran_out: bool  # a clock of the state before was due: the event is its timeout
+    ran_out_seconds: float | None  # how long that clock ran (None: unknown)
     seconds_to_act: float | None  # the shortest running clock after the event (None: none)
     to_settle: tuple[str, ...] = ()  # what the host may still decide on the finished match
 
@@ -78,9 +79,9 @@ def _names(players: Mapping[int, str], seats: set[int]) -> str:
 
 
 def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
-    """The notifications ``facts`` cause. Turns and rounds are told only when the clock gives
-    at least ``slow_seconds`` to act (or there is none): in a quick match players are on the
-    page. A match's start and result are always told."""
+    """The notifications ``facts`` cause. Turns, rounds and clocks that ran out are told only
+    when the clock gives (or gave) at least ``slow_seconds`` to act (or there is none): in a
+    quick match players are on the page. A match's start and result are always told."""
     everyone = tuple(sorted(facts.players))
     slow = facts.seconds_to_act is None or facts.seconds_to_act >= slow_seconds
     title = facts.title
@@ -105,7 +106,8 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
         text = f"{title}: {facts.words}"
         told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
 
-    if facts.clock_ran_out:
+    long_clock = facts.ran_out_seconds is None or facts.ran_out_seconds >= slow_seconds
+    if facts.clock_ran_out and long_clock:
         missed = awaited(facts.before, facts.players)
         if missed:
             text = f"{title}: the clock ran out before your move or submission. {facts.words}"

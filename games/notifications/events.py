@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
 from games.core import replaying
 from games.core.gamedef import ActionError, Viewer, run_rules, state_deadlines
-from games.core.models import Event, Match
+from games.core.models import Deadline, Event, Match
 from games.notifications import decide
 from games.notifications.services import notify
 
@@ -54,6 +56,7 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
     after_clocks = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
     seats = list(match.seats.all())
     finished = match.finished_version == event.version and match.status == Match.Status.FINISHED
+    ran_out = _clock_ran_out(event, before)
     return decide.EventFacts(
         kind=event.kind,
         title=match.title,
@@ -64,14 +67,35 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
         seat_count=len(seats),
         live=match.status == Match.Status.LIVE,
         finished=finished,
-        clock_ran_out=event.actor_id is None
-        and event.seat is None
-        and any(due <= now for due in state_deadlines(before or {}).values()),
+        clock_ran_out=ran_out is not None,
+        ran_out_seconds=_clock_length(match, *ran_out) if ran_out else None,
         seconds_to_act=min(
             ((d - now).total_seconds() for d in after_clocks.values()), default=None
         ),
         to_settle=_to_settle(match, now) if finished else (),
     )
+
+
+def _clock_ran_out(event: Event, before: dict[str, Any]) -> tuple[str, datetime] | None:
+    """The clock of the state before whose timeout ``event`` is (key, due), if it is one."""
+    if event.actor_id is not None or event.seat is not None:
+        return None
+    due = sorted((when, key) for key, when in state_deadlines(before or {}).items())
+    if not due or due[0][0] > event.created_at:
+        return None
+    return due[0][1], due[0][0]
+
+
+def _clock_length(match: Match, key: str, due: datetime) -> float | None:
+    """How long the clock ran: from the event that set it to its due time (None if unknown)."""
+    set_at = Event.objects.filter(match=match, version=OuterRef("set_at_version"))
+    rows = Deadline.objects.filter(match=match, key=key, due_at=due)
+    started = (
+        rows.annotate(set_at=Subquery(set_at.values("created_at")[:1]))
+        .values_list("set_at", flat=True)
+        .first()
+    )
+    return (due - started).total_seconds() if started else None
 
 
 def _to_settle(match: Match, now: Any) -> tuple[str, ...]:

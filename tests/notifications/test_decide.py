@@ -20,6 +20,7 @@ def facts(**changes) -> EventFacts:
         live=True,
         finished=False,
         clock_ran_out=False,
+        ran_out_seconds=None,
         seconds_to_act=3600.0,
     )
     return EventFacts(**{**base, **changes})
@@ -117,3 +118,14 @@ def test_an_abort_or_a_corrected_result_is_told_like_a_result():
         (message,) = messages_for(event, slow_seconds=SLOW)
         assert (message.kind, message.seats) == (kinds.ROUND_RESULT, (0, 1))
         assert message.public_text == "Final: The host corrected the result: Bob wins."
+
+
+def test_a_quick_clock_that_ran_out_tells_no_one():
+    event = facts(
+        kind="round_time_up",
+        clock_ran_out=True,
+        ran_out_seconds=60.0,
+        before={"phase": "round", "round": 3, "submitted": [1]},
+        after={"phase": "round", "round": 3, "submitted": [1]},
+    )
+    assert messages_for(event, slow_seconds=SLOW) == []

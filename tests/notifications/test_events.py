@@ -125,3 +125,10 @@ def test_a_tie_for_elimination_candidate_asks_the_host_once(make_user, clock):
     tied = Match.objects.get(pk=match.pk).state["result"]["ec_tied"]
     services.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
     assert Notification.objects.filter(kind=kinds.TIE_TO_SETTLE).count() == 1
+
+
+def test_a_quick_clock_that_ran_out_tells_no_one(seated_match, clock):
+    seated_match("fixture-tally", "ada", "bob", settings={"turn_seconds": 30})
+    clock.advance(31)
+    assert services.fire_due_deadlines() == 1
+    assert told(kinds.SUBMISSION_MISSING) == told(kinds.SUBMISSIONS_MISSED) == []
