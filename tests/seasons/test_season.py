@@ -283,3 +283,54 @@ def test_the_final_crowns_the_last_player(make_user, client):
     with pytest.raises(ActionError) as refused:
         seasons.start_final(season, host, "fixture-tally", {}, ada.pk)
     assert refused.value.code == "not_final"
+
+
+def with_settings(season, **changes) -> None:
+    season.format.settings = {**season.format.settings, **changes}
+    season.format.save()
+
+
+def test_the_candidate_picks_the_death_match_when_the_season_says_so(nominating):
+    episode = nominating
+    with_settings(episode.season, death_match_picker="ec", death_match_games=["pointsweeper"])
+    candidate = episode.elimination_candidate
+    opponent = seasons.nomination_state(episode)["eligible"][0]
+    with pytest.raises(ActionError) as refused:
+        seasons.nominate(episode, candidate.user, opponent.pk, "glittering-paths")
+    assert refused.value.code == "bad_game"
+    episode.refresh_from_db()
+    assert episode.opponent is None and episode.death_match is None
+    seasons.nominate(episode, candidate.user, opponent.pk, "pointsweeper")
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.DEATH_MATCH
+    dm = Match.objects.with_seats().get(pk=episode.death_match_id)
+    assert dm.game_key == "pointsweeper" and dm.status == Match.Status.LIVE
+    assert [(s.role, s.user_id) for s in dm.seats.all()] == [
+        ("EC", candidate.user_id),
+        ("DMO", opponent.user_id),
+    ]
+
+
+def test_a_season_rule_saves_a_loser_who_holds_a_token(nominating):
+    episode = nominating
+    season = episode.season
+    host = season.format.hosts.get()
+    with_settings(season, token_saves_loser=True)
+    candidate = episode.elimination_candidate
+    opponent = seasons.nomination_state(episode)["eligible"][0]
+    ledger.adjust(candidate.user, season, 0, 1, "won at cards", host)
+    seasons.nominate(episode, candidate.user, opponent.pk)
+    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    play_death_match(dm, winner_role="DMO")  # the fixture pays its loser a Token of Life too
+    tokens_before = ledger.held([candidate.user_id], season)[candidate.user_id]["tokens"]
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    candidate.refresh_from_db()
+    assert episode.saved == candidate and episode.eliminated is None
+    assert candidate.status == CastMember.Status.IN
+    assert ledger.held([candidate.user_id], season)[candidate.user_id]["tokens"] == (
+        tokens_before - 1
+    )
+    assert told(season)[:2] == (kinds.ELIMINATED_OR_SAVED, {candidate.user.username})
+    row = standings.season_table(season)["episodes"][0]
+    assert row["saved"] == candidate.name and row["death_match_winner"] == opponent.name

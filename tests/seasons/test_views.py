@@ -138,3 +138,20 @@ def test_the_dashboard_lists_the_cast_and_episodes_read_only(admin_client, seaso
     assert "Ada" in page and "Cy" in page
     assert admin_client.get("/admin/seasons/episode/").status_code == 200
     assert admin_client.get("/admin/seasons/castmember/add/").status_code == 403
+
+
+def test_a_candidate_holding_a_token_may_spend_it_on_the_page(client, nominating):
+    from games.core import ledger
+
+    episode = nominating
+    candidate = episode.elimination_candidate
+    client.force_login(candidate.user)
+    assert "Spend a Token of Life" not in client.get(episode.get_absolute_url()).content.decode()
+    host = episode.season.format.hosts.get()
+    ledger.adjust(candidate.user, episode.season, 0, 1, "a gift", host)
+    assert "Spend a Token of Life" in client.get(episode.get_absolute_url()).content.decode()
+    client.post(f"/seasons/{episode.season_id}/episodes/1/token/")
+    episode.refresh_from_db()
+    assert episode.token_spent and episode.phase == Episode.Phase.OVER
+    page = client.get(episode.get_absolute_url()).content.decode()
+    assert "They spent a Token of Life: no death match" in page
