@@ -32,8 +32,10 @@ from games.core.flowkit import (
     copy_json,
     derived_seed,
     dispatcher,
+    dmo_seat,
     draw,
     on_running_clock,
+    seats_kept,
     set_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
@@ -322,16 +324,13 @@ def first_offer(settings: dict[str, Any], state: State) -> dict[str, list[str]]:
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
     settings = settled(SETTINGS, settings, check_settings)
-    roles = [seat.role for seat in seats]
-    dmo = roles.index("DMO") if "DMO" in roles else len(seats) - 1
+    dmo = dmo_seat(seats)
     ec = _other(dmo)
     no_claim_to = ec if settings["no_claim_round_to"] == "EC" else dmo
     state: State = {
         "seed": seed,
         "draws": 0,
-        "seats": [
-            {"index": s.index, "role": s.role, "name": s.name, "is_bot": s.is_bot} for s in seats
-        ],
+        "seats": seats_kept(seats),
         "dmo": dmo,
         "no_claim_to": no_claim_to,
         "timers": {key: int(settings[f"{key}_seconds"]) for key in TIMERS},

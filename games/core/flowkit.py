@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from games.core.gamedef import ActionError, Outcome
+from games.core.gamedef import ActionError, Outcome, SeatInfo
 
 State = dict[str, Any]
 T = TypeVar("T")
@@ -76,6 +76,32 @@ def copy_json(value: T) -> T:
     if kind is list:
         return [copy_json(item) for item in value]  # type: ignore[return-value]
     return value
+
+
+def seats_kept(seats: Sequence[SeatInfo]) -> list[dict[str, Any]]:
+    """The seats as a match's state keeps them: index, role, name and whether a bot plays."""
+    return [{"index": s.index, "role": s.role, "name": s.name, "is_bot": s.is_bot} for s in seats]
+
+
+def dmo_seat(seats: Sequence[SeatInfo]) -> int:
+    """The Death Match Opponent's seat of a two-player match: the seat with the DMO's role,
+    else the last seat."""
+    roles = [seat.role for seat in seats]
+    return roles.index("DMO") if "DMO" in roles else len(seats) - 1
+
+
+def match_awarded(state: State, award: dict[str, Any], seats: Sequence[Any] = (0, 1)) -> State:
+    """A copy of ``state`` marked as settled by the host, for an award of the match to
+    ``award["winner"]`` (one of ``seats``); refused once the match is over."""
+    if state.get("phase") == "over":
+        raise ActionError("the match is already over", code="match_over")
+    winner = award.get("winner")
+    if winner not in seats or isinstance(winner, bool):
+        names = " or ".join("no one (None)" if s is None else f"seat {s}" for s in seats)
+        raise ActionError(f"the winner is {names}", code="bad_award")
+    new = copy_json(state)
+    new["awarded"] = True
+    return new
 
 
 def derived_seed(seed: int, *labels: object) -> int:

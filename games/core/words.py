@@ -4,6 +4,7 @@ between. Every game's ``describe_event`` and the core's replay, export and host 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 State = dict[str, Any]
@@ -162,3 +163,14 @@ def round_marks(
     if events and (not marks or marks[0][0] > events[0]["version"]):
         marks.insert(0, (events[0]["version"], "Start"))
     return marks
+
+
+def marks_where(
+    events: list[dict[str, Any]], label: Callable[[str, dict], str | None]
+) -> list[Mark]:
+    """A mark at each event that ``label(kind, data)`` names ("Level 3"), in order."""
+    return [
+        (event["version"], said)
+        for event in events
+        if (said := label(event["kind"], event.get("data") or {})) is not None
+    ]

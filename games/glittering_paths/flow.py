@@ -34,9 +34,12 @@ from games.core.flowkit import (
     copy_json,
     derived_seed,
     dispatcher,
+    dmo_seat,
     draw,
     iso,
+    match_awarded,
     on_running_clock,
+    seats_kept,
     set_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
@@ -215,22 +218,12 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
     settings = settled(SETTINGS, settings)
     if len(seats) != 2:
         raise ActionError("Glittering Paths is for exactly two players", code="bad_seats")
-    roles = [seat.role for seat in seats]
-    dmo = roles.index("DMO") if "DMO" in roles else 1
+    dmo = dmo_seat(seats)
     state: State = {
         "game": GAME,
         "seed": seed,
         "draws": 0,
-        "seats": [
-            {
-                "index": s.index,
-                "role": s.role,
-                "name": s.name,
-                "is_bot": s.is_bot,
-                "colour": _colour(i),
-            }
-            for i, s in enumerate(seats)
-        ],
+        "seats": [{**seat, "colour": _colour(i)} for i, seat in enumerate(seats_kept(seats))],
         "dmo": dmo,
         "tie_to": dmo if settings["tie_to"] == "DMO" else 1 - dmo,
         "timers": {
@@ -603,9 +596,8 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
             "in this game: the host ends it as it stands)",
             code="bad_award",
         )
-    new = copy_json(state)
+    new = match_awarded(state, award)
     new["winner"] = winner
-    new["awarded"] = True
     return _finish(new, {"scope": "match"}, kind="adjudicated", awarded=True)
 
 

@@ -32,9 +32,12 @@ from games.core.flowkit import (
     copy_json,
     derived_seed,
     dispatcher,
+    dmo_seat,
     draw,
     iso,
+    match_awarded,
     on_running_clock,
+    seats_kept,
     set_clock,
     stop_clock,
 )
@@ -212,8 +215,7 @@ def _board(state: State) -> engine.Board:
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
     cleaned = settled(SETTINGS, settings, check_settings)
-    roles = [seat.role for seat in seats]
-    dmo = roles.index("DMO") if "DMO" in roles else len(seats) - 1
+    dmo = dmo_seat(seats)
     if cleaned["boards"] == "pasted":
         texts = [cleaned[key] for key in PASTED]
     else:
@@ -224,9 +226,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
     state: State = {
         "seed": seed,
         "draws": 0,
-        "seats": [
-            {"index": s.index, "role": s.role, "name": s.name, "is_bot": s.is_bot} for s in seats
-        ],
+        "seats": seats_kept(seats),
         "dmo": dmo,
         "ec": _other(dmo),
         "settings": {
@@ -592,13 +592,8 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
 
 def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     """The host settles the match: ``{"winner": seat}``."""
-    winner = award.get("winner")
-    if winner not in (0, 1) or isinstance(winner, bool):
-        raise ActionError("the winner is seat 0 or seat 1", code="bad_award")
-    if state["phase"] == "over":
-        raise ActionError("the match is already over", code="match_over")
-    new = copy_json(state)
-    new["awarded"] = True
+    new = match_awarded(state, award)
+    winner = award["winner"]
     public: dict[str, Any] = {"winner": winner, "awarded": True}
     return _finish_match(new, kind="adjudicated", public=public, winner=winner)
 

@@ -14,7 +14,7 @@ from games.core.gamedef import (
     seat_awards,
 )
 from games.core.registry import register
-from games.core.words import event_parts, generic_description, seat_name
+from games.core.words import event_parts, generic_description, marks_where, seat_name
 from games.seven_gem_swap import bot, engine, flow
 from games.seven_gem_swap.flow import board_grid
 
@@ -103,16 +103,7 @@ class SevenGemSwap(FlowGame):
         return generic_description(event, state)
 
     def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
-        marks: list[tuple[int, str]] = []
-        for event in events:
-            data = event.get("data") or {}
-            if event["kind"] == "started":
-                marks.append((event["version"], "Bidding"))
-            elif event["kind"] in ("colours_allocated", "bidding_closed"):
-                marks.append((event["version"], "Round 1"))
-            elif isinstance(data.get("next_round"), int):
-                marks.append((event["version"], f"Round {data['next_round']}"))
-        return marks
+        return marks_where(events, _round_mark)
 
     def rules_examples(self) -> list[dict[str, Any]]:
         before = engine.format_board(engine.generate_board(5))
@@ -146,6 +137,16 @@ class SevenGemSwap(FlowGame):
                 ],
             }
         ]
+
+
+def _round_mark(kind: str, data: dict[str, Any]) -> str | None:
+    """The bidding, round 1 once the colours are out, and each round its event names next."""
+    if kind == "started":
+        return "Bidding"
+    if kind in ("colours_allocated", "bidding_closed"):
+        return "Round 1"
+    following = data.get("next_round")
+    return f"Round {following}" if isinstance(following, int) else None
 
 
 GAME = register(SevenGemSwap())

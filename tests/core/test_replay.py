@@ -14,7 +14,7 @@ from games.core.gamedef import SeatInfo, Viewer
 from games.core.models import Match
 from games.core.registry import get_game, listed_games
 from games.core.replaying import replay_step
-from games.core.words import generic_description, round_marks
+from games.core.words import generic_description, marks_where, round_marks
 
 pytestmark = pytest.mark.django_db
 
@@ -254,3 +254,18 @@ def test_the_export_keeps_a_pick_private_until_both_are_in(client, death_match):
     assert picked and all(
         e["description"].endswith("has picked powerups for the next round.") for e in picked
     )
+
+
+def test_marks_stand_where_the_game_names_an_event():
+    events = [
+        {"version": 1, "kind": "started", "data": {}},
+        {"version": 2, "kind": "swapped", "data": {"level_up": 2}},
+        {"version": 3, "kind": "swapped"},
+    ]
+
+    def level(kind: str, data: dict) -> str | None:
+        if kind == "started":
+            return "Start"
+        return f"Level {data['level_up']}" if data.get("level_up") else None
+
+    assert marks_where(events, level) == [(1, "Start"), (2, "Level 2")]
