@@ -15,6 +15,8 @@
     R: "ruby (red)", G: "garnet (red)", J: "jasper (red)",
     S: "sapphire (blue)", L: "lapis (blue)", A: "aquamarine (blue)",
   };
+  // Each gem's picture in the site's gem set (games/glittering_paths/game.py GEM_CSS).
+  const PICTURES = { R: "gem-red", G: "gem-garnet", J: "gem-orange", S: "gem-blue", L: "gem-indigo", A: "gem-aqua" };
 
   let cells = []; // the path this seat is drawing
   let checked = null; // the draft as the server last checked it
@@ -242,7 +244,7 @@
 
   // Paint a board text onto a grid: row by row, cell by cell, as the grid lists its cells.
   function paint(grid, board) {
-    const rows = grid.querySelectorAll("tr");
+    const rows = grid.querySelectorAll("tbody tr");
     board.split("\n").forEach((line, r) => {
       const row = rows[r];
       if (!row) return;
@@ -251,7 +253,7 @@
         const element = elements[c];
         if (!element) return;
         const empty = gem === ".";
-        element.className = "cell " + (empty ? "gp-empty" : "gp-gem gp-" + gem);
+        element.className = "cell " + (empty ? "gp-empty" : `gp-gem gp-${gem} ${PICTURES[gem]}`);
         delete element.dataset.played;
         delete element.dataset.step;
         const name = element.dataset.cell;

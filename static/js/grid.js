@@ -3,7 +3,9 @@
 // game's own script reads:
 //   gem:cell   {grid, cell, element, drag}  a cell chosen (click, Enter/Space, or entered while dragging)
 //   gem:cancel {grid}                       Escape pressed on the grid
-// Arrow keys move the focus between cells (one tab stop per grid: roving tabindex).
+// Arrow keys move the focus between cells (one tab stop per grid: roving tabindex). When a live
+// update redraws a board, the focused cell keeps the focus; a cell that becomes "selected" is
+// announced (aria-pressed and a polite live region).
 (function () {
   "use strict";
   let dragging = null; // {name, last, first, moved} while the pointer is held down on a grid
@@ -75,11 +77,70 @@
     event.preventDefault();
     const cell = found.element.closest("td");
     const row = cell.parentElement;
-    const rows = Array.from(found.grid.querySelectorAll("tr"));
+    const rows = Array.from(found.grid.querySelectorAll("tbody tr"));
     const r = rows.indexOf(row) + step[0];
-    const c = Array.from(row.children).indexOf(cell) + step[1];
-    if (r < 0 || r >= rows.length || c < 0 || c >= rows[r].children.length) return;
-    const next = rows[r].children[c].querySelector("[data-cell]");
+    const c = Array.from(row.querySelectorAll("td")).indexOf(cell) + step[1];
+    const cells = r >= 0 && r < rows.length ? rows[r].querySelectorAll("td") : [];
+    if (c < 0 || c >= cells.length) return;
+    const next = cells[c].querySelector("[data-cell]");
     if (next) focusCell(found.grid, next);
   });
+
+  // --- the focus stays where the player was ---------------------------------------------------
+  // A live update redraws a board; the cell that had the focus (the one just played) gets it back
+  // in the new board, so the next key acts there and not on A1.
+  let focused = null; // the [data-cell] element that has the focus
+  document.addEventListener("focusin", (event) => {
+    const found = cellOf(event.target);
+    focused = found ? found.element : null;
+  });
+
+  function restoreFocus() {
+    if (!focused || focused.isConnected) return;
+    const lost = focused;
+    focused = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const grid = lost.closest("[data-grid]"); // the board it was on, now out of the page
+    if (!grid) return;
+    const name = grid.dataset.grid;
+    const again = document.querySelector(`[data-grid="${name}"] [data-cell="${lost.dataset.cell}"]`);
+    if (!again) return;
+    for (const other of again.closest("[data-grid]").querySelectorAll("[data-cell][tabindex='0']")) other.tabIndex = -1;
+    again.tabIndex = 0;
+    again.focus({ preventScroll: true });
+  }
+
+  // --- a chosen gem is announced --------------------------------------------------------------
+  let announcer = null;
+  function announce(text) {
+    if (!announcer) {
+      announcer = document.createElement("p");
+      announcer.className = "visually-hidden";
+      announcer.setAttribute("aria-live", "polite");
+      announcer.id = "grid-announcer";
+      document.body.appendChild(announcer);
+    }
+    announcer.textContent = text;
+  }
+
+  function noteChoice(record) {
+    const element = record.target;
+    if (!element.dataset || !element.dataset.cell) return;
+    const was = /(^|\s)selected(\s|$)/.test(record.oldValue || "");
+    const now = element.classList.contains("selected");
+    if (was === now) return;
+    element.setAttribute("aria-pressed", now ? "true" : "false");
+    if (now) announce(`${element.getAttribute("aria-label") || element.dataset.cell}: chosen`);
+  }
+
+  function watch() {
+    new MutationObserver((records) => {
+      for (const record of records) if (record.type === "attributes") noteChoice(record);
+      restoreFocus();
+    }).observe(document.body, {
+      subtree: true, childList: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true,
+    });
+  }
+  if (document.body) watch();
+  else document.addEventListener("DOMContentLoaded", watch);
 })();

@@ -350,7 +350,7 @@
     if (!frame.locks) return marks;
     frame.moved.forEach((cell) => add(cell, "sgs-moved"));
     frame.failed.forEach((cell) => add(cell, "sgs-fail"));
-    frames.slice(0, index + 1).forEach((f) => (f.locks || []).forEach((cell) => add(cell, "sgs-locked")));
+    frames.slice(0, index + 1).forEach((f) => (f.locks || []).forEach((cell) => add(cell, "locked")));
     return marks;
   }
 

@@ -39,3 +39,37 @@ def serious_axe_violations(page: Any, within: str | None = None) -> list[dict[st
         }""",
         within,
     )
+
+
+def board_coordinates(page: Any) -> list[dict[str, Any]]:
+    """Every board on the page (a table of [data-cell] cells): the column letters and row
+    numbers drawn round it, the ones its cells' names call for (A1 is column A, row 1), and the
+    size of its first cell in px."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('table')]
+          .filter((table) => table.querySelector('[data-cell]'))
+          .map((table) => {
+            const rows = [...table.querySelectorAll('tbody tr')];
+            const name = (el) => el.dataset.cell.match(/^([A-Za-z]+)(\\d+)$/);
+            const box = rows[0].querySelector('[data-cell]').getBoundingClientRect();
+            return {
+              board: table.dataset.grid || table.className,
+              letters: [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim())
+                .filter((text) => text),
+              numbers: rows.map((row) => row.querySelector('th').textContent.trim()),
+              named_letters: [...rows[0].querySelectorAll('[data-cell]')].map((el) => name(el)[1]),
+              named_numbers: rows.map((row) => name(row.querySelector('[data-cell]'))[2]),
+              cell: Math.round(Math.min(box.width, box.height)),
+            };
+          })"""
+    )
+
+
+def assert_coordinates_on_every_board(page: Any) -> list[dict[str, Any]]:
+    """Each board shows its column letters and row numbers; returns the boards found."""
+    boards = board_coordinates(page)
+    assert boards, "no board on the page"
+    for board in boards:
+        assert board["letters"] == board["named_letters"], board
+        assert board["numbers"] == board["named_numbers"], board
+    return boards

@@ -1,7 +1,8 @@
 """Every game's match page as a seated player sees it on a phone (375x812) and a desktop
 (1280x800): no sideways scroll, the whole board on the first screen and the panel holding the
 player's main action control starting on it (the control itself on the desktop's first screen),
-no serious or critical axe-core violation anywhere on the page, and a screenshot each
+the coordinates round every board, cells big enough to touch, no serious or critical axe-core
+violation anywhere on the page, and a screenshot each
 (test-artifacts/page-<game>-<size>.png, the whole page in ...-full.png, the figures in .json)."""
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from playwright.sync_api import expect
 from games.core import services
 from games.core.models import Match
 from games.glittering_paths import engine as glittering_paths_engine
-from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE, serious_axe_violations
+from tests.browser.pages import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    assert_coordinates_on_every_board,
+    serious_axe_violations,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -148,6 +155,7 @@ def test_a_seated_players_page_fits_a_phone_and_a_desktop_and_passes_axe(
         page.screenshot(path=str(ARTIFACTS / f"page-{game.key}-{size}.png"))
         page.screenshot(path=str(ARTIFACTS / f"page-{game.key}-{size}-full.png"), full_page=True)
         found = measure(page, game)
+        found["boards"] = assert_coordinates_on_every_board(page)
         (ARTIFACTS / f"page-{game.key}-{size}.json").write_text(json.dumps(found, indent=1))
         where = f"{game.key} at {size}: {found}"
         assert found["scrollWidth"] <= found["innerWidth"], f"sideways scroll, {where}"
@@ -156,6 +164,12 @@ def test_a_seated_players_page_fits_a_phone_and_a_desktop_and_passes_axe(
         assert found["panel"]["top"] < found["height"], f"action panel below the fold, {where}"
         if size == "1280x800":
             assert found["control"]["top"] < found["height"], f"control below the fold, {where}"
+        # A cell is a touch target: 41 px or more on a phone for a board of eight rows and
+        # columns, bigger on a desktop (a board of ten rows is held to the screen's height).
+        main = found["boards"][0]
+        small = len(main["letters"]) <= 8 and len(main["numbers"]) <= 8
+        least = (41 if small else 30) if size == "375x812" else (46 if small else 40)
+        assert main["cell"] >= least, f"cells of {main['cell']} px, {where}"
         assert serious_axe_violations(page) == [], f"{game.key} at {size}"
 
 

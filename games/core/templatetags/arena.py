@@ -51,7 +51,26 @@ def panel(parser: Parser, token: Token) -> PanelNode:
 
 @lru_cache(maxsize=512)
 def _grid_html(grid_json: str) -> str:
-    return render_to_string("core/_grid_table.html", {"grid": grid_cells(json.loads(grid_json))})
+    grid = with_coordinates(grid_cells(json.loads(grid_json)))
+    return render_to_string("core/_grid_table.html", {"grid": grid})
+
+
+_CELL_NAME = re.compile(r"([A-Za-z]+)(\d+)")
+
+
+def with_coordinates(grid: dict) -> dict:
+    """A grid with the coordinates drawn round it, read from its cells' names: ``letters`` of
+    the first row's columns and ``lines``, each row with its ``number`` (A-H and 1-8 top down
+    for the gem games, a-h and 8-1 for Pointsweeper's ranks)."""
+
+    def part(cell: dict, group: int) -> str:
+        name = _CELL_NAME.fullmatch(cell["cell"])
+        return name.group(group) if name else ""
+
+    rows = grid["rows"]
+    letters = [part(cell, 1) for cell in rows[0]] if rows else []
+    lines = [{"number": part(row[0], 2) if row else "", "cells": row} for row in rows]
+    return {**grid, "letters": letters, "lines": lines}
 
 
 def grid_cells(grid: dict) -> dict:
