@@ -73,7 +73,10 @@ def test_an_unknown_level_is_refused() -> None:
 
 
 def test_the_bot_ends_a_stuck_puzzle_and_does_nothing_once_it_is_over() -> None:
-    stuck = flow.act(begin("puzzle"), 0, {"type": "swap", "a": "F7", "b": "F8"}, T0).state
+    first_steps = next(i for i, p in enumerate(PUZZLES) if p.title == "First steps")
+    stuck = flow.act(
+        begin("puzzle", puzzle=first_steps), 0, {"type": "swap", "a": "F7", "b": "F8"}, T0
+    ).state
     assert bot.decide(seen(stuck), 0, "greedy", T0) == {"type": "end"}
     over = flow.act(stuck, 0, {"type": "end"}, T0).state
     assert bot.decide(seen(over), 0, "greedy", T0 + timedelta(hours=1)) is None

@@ -32,7 +32,6 @@ from games.bejeweled2.engine import (
     reshuffle,
     swap,
 )
-from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
 
 EMPTY_ROW = "........"
@@ -508,27 +507,6 @@ def test_rocks_and_bombs_fall_in_only_when_asked() -> None:
 
 
 # --- the puzzles and the solver ------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("index", range(len(PUZZLES)), ids=[p.title for p in PUZZLES])
-def test_every_shipped_puzzle_is_solved_by_the_solver_in_par(index) -> None:
-    puzzle = PUZZLES[index]
-    start = parse_board(puzzle.board)
-    assert not has_match(start) and has_legal_move(start)
-    solution = solve(start)
-    assert solution.moves is not None and len(solution.moves) == puzzle.par
-    b = start
-    for a, c in solution.moves:
-        b = swap(b, a, c, None).board
-    assert b.is_clear
-
-
-def test_there_are_at_least_twelve_puzzles_with_rocks_and_bombs_in_the_later_ones() -> None:
-    assert len(PUZZLES) >= 12
-    first_rock = next(i for i, p in enumerate(PUZZLES) if "#" in p.board)
-    first_bomb = next(i for i, p in enumerate(PUZZLES) if any(ch.isdigit() for ch in p.board))
-    assert first_rock >= 5 and first_bomb > first_rock
-    assert any("#" in p.board and any(ch.isdigit() for ch in p.board) for p in PUZZLES)
 
 
 def test_the_solver_proves_an_unsolvable_board_has_no_solution() -> None:

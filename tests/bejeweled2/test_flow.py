@@ -20,6 +20,8 @@ from tests.flows import T0, at
 SEATS = [SeatInfo(0, "player", "Ann")]
 SEED = 987_654_321_987
 # A stuck pattern with one legal move (C7-C8); with seed 0 the new gems leave it stuck again.
+FIRST_STEPS = next(i for i, p in enumerate(PUZZLES) if p.title == "First steps")
+TIDEPOOL = next(i for i, p in enumerate(PUZZLES) if p.title == "Tidepool")  # par 5
 NEARLY_STUCK = "\n".join(["PRYGBOWP", "YGBOWPRY", "BOWPRYGB"] * 2 + ["PRYGBOWP", "YYGOWPRY"])
 
 
@@ -333,18 +335,19 @@ def test_a_puzzle_starts_on_its_board_without_levels_or_clock() -> None:
 
 
 def test_clearing_the_board_solves_the_puzzle_and_ends_the_match() -> None:
-    state = begin("puzzle", puzzle=0)
+    state = begin("puzzle", puzzle=FIRST_STEPS)
     for a, b in solve(state["board"]).moves:
         outcome = act(state, {"type": "swap", "a": a, "b": b})
         state = outcome.state
     assert outcome.kind == "puzzle_solved"
     assert outcome.result["solved"] is True and outcome.result["winner"] == 0
-    assert outcome.result["next_puzzle"] == 1 and outcome.result["mode"] == "puzzle"
+    assert outcome.result["next_puzzle"] == FIRST_STEPS + 1
+    assert outcome.result["mode"] == "puzzle"
     assert "solved in 3 move(s)" in outcome.result["summary"]
 
 
 def test_no_new_gems_fall_in_a_puzzle() -> None:
-    state = begin("puzzle", puzzle=0)
+    state = begin("puzzle", puzzle=FIRST_STEPS)
     outcome = act(state, {"type": "swap", "a": "D7", "b": "D8"})
     assert not any(step["kind"] == "new" for step in outcome.public["steps"])
     assert (
@@ -353,7 +356,7 @@ def test_no_new_gems_fall_in_a_puzzle() -> None:
 
 
 def stuck_puzzle():
-    return act(begin("puzzle", puzzle=0), {"type": "swap", "a": "F7", "b": "F8"})
+    return act(begin("puzzle", puzzle=FIRST_STEPS), {"type": "swap", "a": "F7", "b": "F8"})
 
 
 def test_a_stuck_puzzle_fails_and_offers_restart_and_the_solution() -> None:
@@ -372,7 +375,7 @@ def test_the_solution_is_refused_before_a_failure() -> None:
 
 def test_after_a_failure_the_player_may_see_the_solution() -> None:
     outcome = act(stuck_puzzle().state, {"type": "solution"})
-    expected = [list(move) for move in PUZZLES[0].solution]
+    expected = [list(move) for move in PUZZLES[FIRST_STEPS].solution]
     assert outcome.state["solution"] == expected == outcome.public["solution"]
     assert flow.view(outcome.state, Viewer.spectator())["solution"] == expected
 
@@ -380,7 +383,7 @@ def test_after_a_failure_the_player_may_see_the_solution() -> None:
 def test_a_puzzle_solved_after_the_solution_was_shown_counts_as_assisted() -> None:
     state = act(stuck_puzzle().state, {"type": "solution"}).state
     state = act(state, {"type": "restart"}).state
-    for a, b in PUZZLES[0].solution:
+    for a, b in PUZZLES[FIRST_STEPS].solution:
         outcome = act(state, {"type": "swap", "a": a, "b": b})
         state = outcome.state
     assert outcome.result["solved"] is True and outcome.result["assisted"] is True
@@ -389,8 +392,8 @@ def test_a_puzzle_solved_after_the_solution_was_shown_counts_as_assisted() -> No
 
 
 def test_undo_takes_back_moves_one_at_a_time_back_to_the_start() -> None:
-    start = begin("puzzle", puzzle=4)
-    moves = PUZZLES[4].solution[:3]
+    start = begin("puzzle", puzzle=TIDEPOOL)
+    moves = PUZZLES[TIDEPOOL].solution[:3]
     states = [start]
     for a, b in moves:
         states.append(act(states[-1], {"type": "swap", "a": a, "b": b}).state)
@@ -426,18 +429,18 @@ def test_undo_and_restart_are_only_for_the_puzzles() -> None:
 
 
 def test_a_puzzle_hint_is_the_next_move_of_a_solution_from_the_board_as_it_is() -> None:
-    state = begin("puzzle", puzzle=4)
-    a, b = PUZZLES[4].solution[0]
+    state = begin("puzzle", puzzle=TIDEPOOL)
+    a, b = PUZZLES[TIDEPOOL].solution[0]
     state = act(state, {"type": "swap", "a": a, "b": b}).state
     hinted = act(state, {"type": "hint"})
     rest = solve(state["board"]).moves
-    assert len(rest) == PUZZLES[4].par - 1
+    assert len(rest) == PUZZLES[TIDEPOOL].par - 1
     assert hinted.public == {"a": rest[0][0], "b": rest[0][1]}
     assert hinted.state["score"] == state["score"]  # free in Puzzle mode
 
 
 def test_a_puzzle_hint_on_a_board_that_cannot_be_cleared_says_to_undo() -> None:
-    state = begin("puzzle", puzzle=0)
+    state = begin("puzzle", puzzle=FIRST_STEPS)
     # A legal move after which the puzzle can no longer be cleared (though moves remain).
     for a, b in engine.legal_moves(state["board"]):
         after = act(state, {"type": "swap", "a": a, "b": b}).state
@@ -462,7 +465,7 @@ def test_restart_puts_the_puzzle_back_as_it_started() -> None:
 
 
 def test_a_puzzle_hint_is_the_first_move_of_a_shortest_solution() -> None:
-    state = begin("puzzle", puzzle=0)
+    state = begin("puzzle", puzzle=FIRST_STEPS)
     first = solve(state["board"]).moves[0]
     assert act(state, {"type": "hint"}).public == {"a": first[0], "b": first[1]}
 
@@ -556,8 +559,8 @@ def test_hyper_pays_a_bonus_for_quick_moves_one_after_another() -> None:
 
 
 def test_cognito_scores_a_solved_puzzle_with_a_bonus_at_par() -> None:
-    state = begin("cognito", puzzle=0)
-    for a, b in PUZZLES[0].solution:
+    state = begin("cognito", puzzle=FIRST_STEPS)
+    for a, b in PUZZLES[FIRST_STEPS].solution:
         outcome = act(state, {"type": "swap", "a": a, "b": b})
         state = outcome.state
     points = sum(step.get("points", 0) for step in outcome.public["steps"])
@@ -567,9 +570,9 @@ def test_cognito_scores_a_solved_puzzle_with_a_bonus_at_par() -> None:
 
 
 def test_a_hint_in_cognito_makes_that_puzzle_score_zero() -> None:
-    state = begin("cognito", puzzle=0)
+    state = begin("cognito", puzzle=FIRST_STEPS)
     state = act(state, {"type": "hint"}).state
-    for a, b in PUZZLES[0].solution:
+    for a, b in PUZZLES[FIRST_STEPS].solution:
         outcome = act(state, {"type": "swap", "a": a, "b": b})
         state = outcome.state
     assert outcome.result["solved"] is True and outcome.result["score"] == 0
@@ -647,7 +650,7 @@ def test_the_view_holds_what_the_page_needs() -> None:
 
 
 def test_one_whole_puzzle_match_from_start_to_result_with_a_failure_and_a_restart() -> None:
-    state = begin("puzzle", puzzle=0)
+    state = begin("puzzle", puzzle=FIRST_STEPS)
     state = act(state, {"type": "swap", "a": "F7", "b": "F8"}, 2).state
     state = act(state, {"type": "solution"}, 3).state
     state = act(state, {"type": "restart"}, 4).state
