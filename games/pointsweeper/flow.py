@@ -669,6 +669,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "chooser": state["chooser"],
         "first": state["first"],
         "turn": state["turn"],
+        "to_move": to_move(state),
         "turn_started": state["turn_started"],
         "deadlines": dict(state.get("deadlines", {})),
         "settings": dict(state["settings"]),
@@ -684,6 +685,16 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     if host:
         out["boards"] = list(state["boards"])
     return out
+
+
+def to_move(state: State) -> list[int]:
+    """The seats the match waits for: the chooser while a board's order is chosen, else the
+    player whose turn it is."""
+    if state["phase"] == "order":
+        return [state["chooser"]]
+    if state["phase"] == "play" and state["turn"] is not None:
+        return [state["turn"]]
+    return []
 
 
 def move_deadline(state: State) -> str | None:
@@ -775,6 +786,7 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     chessboard as a grid, the players' rows, the finished boards and their reviews."""
     shown["board_grid"] = board_grid(shown)
     shown["players"] = players(shown)
+    shown["order_text"] = order_text(shown)
     shown["reviews"] = reviews(shown)
     shown["finished"] = finished_boards(shown)
     return shown
@@ -795,7 +807,7 @@ def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:
                 best = d["best"][0] if d["best"] else None
                 if d["type"] == "claim":
                     made = f"claimed with {d['piece']} {d['start']}–{d['end']}"
-                    made += f": expected {d['ev']:+.1f} (choice {d['rank']} of the best)"
+                    made += f": expected {d['ev']:+.1f} ({_standing(d['rank'])})"
                 else:
                     made = "passed (worth 0)"
                 best_text = "no claim was possible"
@@ -808,6 +820,43 @@ def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:
         lines.sort(key=lambda line: line["n"])
         out.append({"board_no": record["board_no"], "lines": lines})
     return out
+
+
+def _standing(rank: int) -> str:
+    """How a claim stood among every claim open to its player then (1 is the best)."""
+    better = rank - 1
+    if better == 0:
+        return "no claim open expected more"
+    return f"{better:,} other claim{'s' if better != 1 else ''} expected more"
+
+
+def order_text(shown: dict[str, Any]) -> str:
+    """Who moves first on the board in play and which way each player's pawns go (the first
+    player's toward rank 8, up the board as drawn), in the viewer's words."""
+    first = shown["first"]
+    if shown["phase"] != "play" or first is None:
+        return ""
+    names = [seat["name"] for seat in shown["seats"]]
+    you = shown["you"]
+
+    def whose(seat: int) -> str:
+        return "your" if seat == you else f"{names[seat]}’s"
+
+    mover = "You move" if first == you else f"{names[first]} moves"
+    return (
+        f"{mover} first on this board: {whose(first)} pawns go up, toward rank 8; "
+        f"{whose(1 - first)} go down, toward rank 1."
+    )
+
+
+def proven_tiles(log: list[dict[str, Any]]) -> set[str]:
+    """Hidden squares a claim proved to be tiles: a claim that hits mines claims only those, so
+    every other square of its path holds no mine."""
+    proven: set[str] = set()
+    for entry in log:
+        if entry["type"] == "claim" and entry["mines"]:
+            proven.update(s for s in entry["path"] if s not in entry["squares"])
+    return proven
 
 
 def minutes(seconds: float) -> str:
@@ -841,7 +890,7 @@ def finished_boards(shown: dict[str, Any]) -> list[dict[str, Any]]:
                     "scouts": [
                         {
                             "text": f"{n['piece']} on {n['square']}: sum {n['sum']}, "
-                            f"mines {n['mines']}",
+                            f"{n['mines']} mine{'s' if n['mines'] != 1 else ''}",
                             "squares": " ".join(n["squares"]),
                         }
                         for n in notes
@@ -916,6 +965,7 @@ def board_grid(shown: dict[str, Any]) -> dict[str, Any]:
     rows: list[list[dict[str, Any]]] = []
     if play:
         truth = engine.parse_board(play["truth"]) if play.get("truth") else None
+        proven = proven_tiles(play["log"])
         for row in play["grid"]:
             cells = []
             for c in row:
@@ -925,6 +975,9 @@ def board_grid(shown: dict[str, Any]) -> dict[str, Any]:
                     else (engine.MINE if c["state"] == "mine" else None)
                 )
                 cell = _cell(c["square"], value, c.get("owner"), names)
+                if value is None and c["square"] in proven:
+                    label = f"{c['square']}, hidden: a tile (a claim through it hit only mines)"
+                    cell.update(text="○", marks="ps-proven", label=label)
                 if value is None and truth is not None:  # the host sees what is under it
                     under = str(truth[c["square"]])
                     label = f"{c['square']}, hidden {under}"

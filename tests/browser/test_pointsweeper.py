@@ -62,8 +62,16 @@ def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context
     spectator = login_context(None)
     spectator.goto(url)
 
+    # The chooser is told it is their turn; then everyone learns the order and the pawns' ways.
+    expect(dmo_page.locator("#banner-turn")).to_be_visible()
+    expect(ec_page.locator("#banner-turn")).to_be_hidden()
     dmo_page.click("button.ps-first[data-first='true']")
     expect(dmo_page.locator("form[data-action='scout']")).to_be_visible()
+    expect(dmo_page.locator(".ps-order-text")).to_have_text(
+        "You move first on this board: your pawns go up, toward rank 8; "
+        "Erin’s go down, toward rank 1."
+    )
+    expect(spectator.locator(".ps-order-text")).to_contain_text("Dmitri moves first")
     dmo_page.select_option("form[data-action='scout'] select[name=piece]", "K")
     dmo_page.click("form[data-action='scout'] input[name=square]")
     dmo_page.click('#ps-board [data-grid="board"] [data-cell="e4"]')
@@ -109,3 +117,45 @@ def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context
     expect(revealed).to_have_count(3)
     shoot(spectator, "spectator-after-claim")
     shoot(ec_page, "ec-after-claim")
+
+    # A refused claim is answered beside its form, and goes when the player changes the claim.
+    claim = dmo_page.locator("form[data-action='claim']")
+    claim.locator("select[name=piece]").select_option("R1")
+    claim.locator("input[name=start]").fill("a1")
+    claim.locator("input[name=end]").fill("b2")
+    claim.locator("button[type=submit]").click()
+    refusal = claim.locator(".action-error")
+    expect(refusal).to_contain_text("cannot move")
+    claim.locator("select[name=piece]").select_option("R2")
+    expect(refusal).to_be_hidden()
+    # A claim up the d-file hits the mine on d6: d1 to d5 stay hidden but are marked tiles.
+    claim.locator("input[name=start]").fill("d1")
+    claim.locator("input[name=end]").fill("d6")
+    claim.locator("button[type=submit]").click()
+    expect(spectator.locator("#ps-log")).to_contain_text("claimed with R2 d1–d6: 1 mine")
+    for page in (spectator, ec_page, dmo_page):
+        proven = page.locator("#ps-board .cell.ps-hidden.ps-proven")
+        expect(proven).to_have_count(5)
+    shoot(spectator, "spectator-proven-tiles")
+
+    # Passing for the rest of the board asks first.
+    questions = []
+    ec_page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+    ec_page.get_by_role("button", name="Pass for the rest of this board").click()
+    expect(ec_page.get_by_role("button", name="Pass for the rest of this board")).to_be_enabled()
+    assert questions and questions[0].startswith("Pass for the rest of board 1?")
+    match.refresh_from_db()
+    assert match.state["play"]["passed"] == [False, False]
+    ec_page.once("dialog", lambda dialog: dialog.accept())
+    ec_page.get_by_role("button", name="Pass for the rest of this board").click()
+    expect(spectator.locator("#ps-log")).to_contain_text("Erin passed")
+
+    # An aborted match: no one is told to move and no clock runs.
+    expect(dmo_page.locator("#banner-turn")).to_be_visible()
+    services.host_abort(match, host, "testing the abort")
+    for page in (dmo_page, ec_page, spectator):
+        expect(page.locator("#match-result")).to_contain_text("Match aborted")
+        expect(page.get_by_text("Your move")).to_have_count(0)
+        expect(page.locator("#banner-turn")).to_be_hidden()
+        expect(page.locator(".ps-bank.running, .ps-clock")).to_have_count(0)
+    shoot(dmo_page, "dmo-aborted")

@@ -739,3 +739,43 @@ def test_no_destinations_before_a_seat_may_claim_or_when_it_is_not_its_turn():
     assert flow.view(state, Viewer(seat=EC))["legal"]["destinations"] == {}
     assert flow.view(open_scouts(state), Viewer(seat=DMO))["legal"]["destinations"] == {}
     assert flow.view(open_scouts(state), Viewer())["legal"] is None
+
+
+# --- what the page says (issue 21: tried as players would) ---------------------------------------
+
+
+def page_for(state: dict, viewer: Viewer) -> dict:
+    return flow.page(flow.view(state, viewer))
+
+
+def test_the_chooser_and_then_the_mover_are_the_seats_to_move() -> None:
+    state = flow.start(pasted(), SEATS, 5, T0).state
+    assert flow.view(state, Viewer(DMO))["to_move"] == [DMO]  # the DMO chooses on board 1
+    state = flow.act(state, DMO, {"type": "choose_order", "first": False}, T0).state
+    assert flow.view(state, Viewer.spectator())["to_move"] == [EC]
+
+
+def test_everyone_is_told_who_moves_first_and_which_way_the_pawns_go() -> None:
+    state = begin(first=DMO)
+    assert page_for(state, Viewer(DMO))["order_text"] == (
+        "You move first on this board: your pawns go up, toward rank 8; "
+        "Ann’s go down, toward rank 1."
+    )
+    assert page_for(state, Viewer(EC))["order_text"] == (
+        "Bob moves first on this board: Bob’s pawns go up, toward rank 8; "
+        "your go down, toward rank 1."
+    )
+    assert page_for(state, Viewer.spectator())["order_text"].startswith("Bob moves first")
+
+
+def test_the_rest_of_a_claim_that_hit_a_mine_is_marked_a_tile_for_everyone() -> None:
+    board = board_text(["c1", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "h7"])
+    state = play(begin(pasted(board, scout_turns=0)), (EC, claim("R1", "a1", "d1")))
+    for viewer in (Viewer(EC), Viewer(DMO), Viewer.spectator()):
+        cells = {c["cell"]: c for row in page_for(state, viewer)["board_grid"]["rows"] for c in row}
+        assert cells["c1"]["css"] == "ps-mine"
+        proven = {square for square, c in cells.items() if c.get("marks") == "ps-proven"}
+        assert proven == {"a1", "b1", "d1"}
+        assert cells["a1"]["css"] == "ps-hidden" and cells["a1"]["label"].startswith(
+            "a1, hidden: a tile"
+        )

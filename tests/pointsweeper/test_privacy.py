@@ -265,6 +265,9 @@ class Secrets:
     other_notes: list[dict[str, Any]]  # scout notes on the board in play, not the viewer's
     own_notes: list[dict[str, Any]]
     finished: int  # how many boards are over
+    # hidden squares the public log proves to be tiles (the rest of a claim that hit mines),
+    # drawn with a mark and never their value
+    proven: set[str] = field(default_factory=set)
 
 
 def secrets_at(state: dict[str, Any], seat: int | None, boards: list[str]) -> Secrets:
@@ -284,7 +287,8 @@ def secrets_at(state: dict[str, Any], seat: int | None, boards: list[str]) -> Se
         if state["play"]:
             for key, notes in state["play"]["notebooks"].items():
                 (own if seat is not None and int(key) == seat else other).extend(notes)
-    return Secrets(board_no, hidden, unseen, other, own, finished)
+    proven = flow.proven_tiles(state["play"]["log"]) if state["play"] else set()
+    return Secrets(board_no, hidden, unseen, other, own, finished, proven & set(hidden))
 
 
 # --- reading what was sent ---------------------------------------------------------------------
@@ -354,10 +358,15 @@ def walk(value: Any, path: tuple = ()):
             yield from walk(item, (*path, i))
 
 
+def mines_words(note: dict[str, Any]) -> str:
+    return f"{note['mines']} mine{'s' if note['mines'] != 1 else ''}"
+
+
 def note_text(note: dict[str, Any]) -> str:
     """A note as the notebook draws it."""
     where = f"{note['piece']} on {note['square']}"
-    return f"{where}: sum <b>{note['sum']}</b>, mines <b>{note['mines']}</b>"
+    mines = f"<b>{note['mines']}</b> mine{'s' if note['mines'] != 1 else ''}"
+    return f"{where}: sum <b>{note['sum']}</b>, {mines}"
 
 
 # --- the structural checks -----------------------------------------------------------------------
@@ -389,7 +398,8 @@ def check_game_view(game: dict[str, Any], secrets: Secrets, seat: int | None, wh
         for row in grid["rows"]:
             for cell in row:
                 if cell["cell"] in secrets.hidden:
-                    assert (cell["css"], cell["text"]) == ("ps-hidden", ""), where
+                    mark = "○" if cell["cell"] in secrets.proven else ""
+                    assert (cell["css"], cell["text"]) == ("ps-hidden", mark), where
     for path, item in walk({k: v for k, v in game.items() if k not in ("history", "finished")}):
         if isinstance(item, dict) and ("sum" in item):
             assert path[:2] == ("play", "notebook"), f"{where}: a scout result at {path}"
@@ -417,8 +427,11 @@ def check_html(text: str, secrets: Secrets, seat: int | None, where: str) -> Non
         assert len(cells) == 64, where
         for css, square, label, value in cells:
             if shown_no == secrets.board_no and square in secrets.hidden:
-                assert css.split()[0] == "ps-hidden" and value == "", f"{where}: {square} shown"
-                assert label == f"{square}, hidden", where
+                proven = square in secrets.proven
+                mark = "○" if proven else ""
+                assert css.split()[0] == "ps-hidden" and value == mark, f"{where}: {square} shown"
+                words = f"{square}, hidden: a tile" if proven else f"{square}, hidden"
+                assert label.startswith(words) and (proven or label == words), where
     notes = NOTE.findall(text)
     if notes or 'id="ps-notebook"' in text:
         assert seat is not None, f"{where}: a notebook for a spectator"
@@ -613,7 +626,7 @@ def check_everything_revealed(rec: Recording, boards: list[str], name: str) -> N
     final_page = rec.pages[name][-1]
     assert 'id="ps-history"' in final_page
     for note in rec.notes:
-        said = f"{note['piece']} on {note['square']}: sum {note['sum']}, mines {note['mines']}"
+        said = f"{note['piece']} on {note['square']}: sum {note['sum']}, {mines_words(note)}"
         assert said in final_page, f"{name} does not see {said}"
     last = engine.parse_board(boards[-1])
     cells = CELL.findall(BOARD_SECTION.search(final_page).group(0))

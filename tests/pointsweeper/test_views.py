@@ -164,7 +164,8 @@ def test_a_finished_board_lists_both_players_scouts_with_their_results(client, p
     match.refresh_from_db()
     notes = match.state["play"]["notebooks"]
     said = [
-        f"{n['piece']} on {n['square']}: sum {n['sum']}, mines {n['mines']}"
+        f"{n['piece']} on {n['square']}: sum {n['sum']}, {n['mines']} mine"
+        + ("s" if n["mines"] != 1 else "")
         for n in (notes["1"][0], notes["0"][0])
     ]
     assert not any(s in page(client, match) for s in said)
