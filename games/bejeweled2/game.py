@@ -1,86 +1,19 @@
 """Bejeweled 2 as a game definition: one seat, eight modes (four of them hidden until opened).
 
-The rules and the phases live in ``flow.py`` (pure functions); this module wires them into the
-match core and adds what the page needs to the one view (the grid to draw, the level bar, the
-Action bar). The page animates a move from its event's steps, each carrying the board after it
-(``engine.swap``), through the shared step player."""
+The rules, the phases and the page drawn from the view (``page``: the grid, the level bar, the
+Action bar) live in ``flow.py`` (pure functions); this module wires them into the match core,
+with the host's awards, replay words and help. The page animates a move from its event's steps,
+each carrying the board after it (``engine.swap``), through the shared step player."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.bejeweled2 import bot, engine, flow
-from games.bejeweled2.puzzles import PUZZLES
-from games.core.gamedef import FlowGame, SeatInfo, State, Viewer
+from games.bejeweled2.flow import board_grid
+from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
-from games.core.words import generic_description
-
-GEM_CSS = {colour: f"gem-{name}" for colour, name in engine.COLOUR_NAMES.items()}
-PIECE_LABELS = {
-    engine.HYPERCUBE: "hypercube",
-    engine.ROCK: "rock",
-    engine.EMPTY: "empty",
-}
-BOARD_CAPTION = "Columns A to H, rows 1 (top) to 8."
-
-
-def piece_css(piece: str) -> str:
-    """The CSS classes of a piece: its colour, and ``power`` / ``hypercube`` / ``rock`` /
-    ``bomb`` / ``empty`` for the special ones."""
-    if piece in GEM_CSS:
-        return GEM_CSS[piece]
-    if piece in engine.POWER_GEMS:
-        return f"{GEM_CSS[piece.upper()]} power"
-    if piece == engine.HYPERCUBE:
-        return "hypercube"
-    if piece == engine.ROCK:
-        return "rock"
-    if piece in engine.BOMBS:
-        return "bomb"
-    return "empty"
-
-
-PIECES = {
-    piece: piece_css(piece)
-    for piece in engine.COLOURS + engine.POWER_GEMS + engine.HYPERCUBE + engine.ROCK + engine.BOMBS
-}
-"""Every piece's CSS classes, sent in the view so the page paints each step's board the same way."""
-
-
-def piece_label(piece: str) -> str:
-    if piece in engine.COLOUR_NAMES:
-        return engine.COLOUR_NAMES[piece]
-    if piece in engine.POWER_GEMS:
-        return f"{engine.COLOUR_NAMES[piece.upper()]} power gem"
-    if piece in engine.BOMBS:
-        return f"bomb, {piece} move(s) left"
-    return PIECE_LABELS.get(piece, piece)
-
-
-def piece_text(piece: str) -> str:
-    """What is written on a cell: the bomb's count; the colours are drawn by CSS."""
-    return piece if piece in engine.BOMBS else ""
-
-
-def board_grid(board: str, marks: dict[str, str] | None = None, caption: str = "") -> dict:
-    """A board text as the shared grid template's rows (``core/_grid.html``)."""
-    marks = marks or {}
-    rows = []
-    for r, line in enumerate(board.split("\n")):
-        row = []
-        for c, piece in enumerate(line):
-            name = f"{engine.COLUMN_LETTERS[c]}{r + 1}"
-            row.append(
-                {
-                    "cell": name,
-                    "text": piece_text(piece),
-                    "css": piece_css(piece),
-                    "label": f"{name}, {piece_label(piece)}",
-                    "marks": marks.get(name, ""),
-                }
-            )
-        rows.append(row)
-    return {"name": "board", "caption": caption, "rows": rows}
+from games.core.words import generic_description, marks_where
 
 
 class Bejeweled2(FlowGame):
@@ -101,51 +34,15 @@ class Bejeweled2(FlowGame):
         "running empty), Endless, or 80 puzzles in 16 worlds; four hidden modes open by play."
     )
 
-    # --- what a viewer sees --------------------------------------------------------------------
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        if not state or "phase" not in state:
-            return {}
-        shown = flow.view(state, viewer)
-        marks = {}
-        if shown["hint"]:
-            marks = {shown["hint"]["a"]: "hint", shown["hint"]["b"]: "hint"}
-        # One caption for every viewer, so the grid is drawn once per move for all audiences
-        # (the player's instructions are in the step text under the board).
-        shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
-        # A hint the player's page shows after a few idle seconds; only the player's page uses
-        # it, so only the player's view pays for the search.
-        move = (
-            engine.best_move(shown["board"])
-            if shown["you"] and "swap" in shown["actions"]
-            else None
-        )
-        shown["idle_hint"] = list(move) if move else None
-        shown["pieces"] = PIECES
-        progress = shown["level_progress"]
-        shown["level_percent"] = (
-            min(100, progress["points"] * 100 // progress["needed"]) if progress else None
-        )
-        if shown["bar"]:
-            bar = shown["bar"]
-            bar["percent"] = max(0, min(100, bar["points"] * 100 // bar["size"]))
-        if shown["puzzle"]:
-            following = shown["puzzle"]["index"] + 1
-            shown["puzzle"]["next"] = following if following < len(PUZZLES) else None
-        return shown
+    # --- the host ---------------------------------------------------------------------------
 
     def award_choices(self, state: State, seats: list[SeatInfo]) -> list[tuple[str, str]]:
         """A solo game: the host ends it with the player as the winner, or with no winner."""
-        from games.core.gamedef import award_value, seat_label
-
         if not state or state.get("phase") == "over":
             return []
-        choices = [
-            (award_value({"winner": seat.index}), f"End the game: {seat_label(seat)} wins")
-            for seat in seats
-            if seat.index == 0
-        ]
-        return [*choices, (award_value({"winner": None}), "End the game with no winner")]
+        player = [seat for seat in seats if seat.index == 0]
+        ends = seat_awards(player, "End the game: {seat} wins")
+        return [*ends, (award_value({"winner": None}), "End the game with no winner")]
 
     # --- replay and help -------------------------------------------------------------------------
     controls_help = (
@@ -205,16 +102,7 @@ class Bejeweled2(FlowGame):
         return generic_description(event, state)
 
     def replay_marks(self, events: list[dict[str, Any]]) -> list[tuple[int, str]]:
-        marks: list[tuple[int, str]] = []
-        for event in events:
-            data = event.get("data") or {}
-            if event["kind"] == "started":
-                marks.append((event["version"], "Start"))
-            elif data.get("level_up"):
-                marks.append((event["version"], f"Level {data['level_up']}"))
-            elif event["kind"] == "restarted":
-                marks.append((event["version"], "Restart"))
-        return marks
+        return marks_where(events, _mark)
 
     def rules_examples(self) -> list[dict[str, Any]]:
         found = self._power_gem_example()
@@ -249,6 +137,15 @@ class Bejeweled2(FlowGame):
                 if any(ch in engine.POWER_GEMS for ch in after):
                     return board, a, b, after
         return None
+
+
+def _mark(kind: str, data: dict[str, Any]) -> str | None:
+    """The start, each level reached and each restart of a puzzle."""
+    if kind == "started":
+        return "Start"
+    if data.get("level_up"):
+        return f"Level {data['level_up']}"
+    return "Restart" if kind == "restarted" else None
 
 
 GAME = register(Bejeweled2())

@@ -379,7 +379,10 @@ class FlowGame(GameDefinition):
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """The flow's ``view`` is the gate; the flow's ``page``, when it has one, adds what the
-        page draws from that answer alone (grids, labels, the prompt), never from the state."""
+        page draws from that answer alone (grids, labels, the prompt), never from the state.
+        A match not started shows nothing."""
+        if not state or "phase" not in state:
+            return {}
         shown = self.flow.view(state, viewer)
         page = getattr(self.flow, "page", None)
         return page(shown) if shown and page is not None else shown
