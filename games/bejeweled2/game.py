@@ -13,7 +13,7 @@ from games.bejeweled2 import bot, engine, flow
 from games.bejeweled2.flow import board_grid
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
-from games.core.words import generic_description, marks_where
+from games.core.words import event_parts, generic_description, marks_where
 
 
 class Bejeweled2(FlowGame):
@@ -22,13 +22,7 @@ class Bejeweled2(FlowGame):
     key = "bejeweled-2"
     play_url_name = "bejeweled2_play"
     title = "Bejeweled 2"
-    min_seats = flow.MIN_SEATS
-    max_seats = flow.MAX_SEATS
-    roles = ()
-    template_dir = "bejeweled2"
     clock_anchors = {flow.CLOCK: ("bar.at", "turn_started")}
-    stylesheets = ("css/bejeweled2.css",)
-    scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js")
     rules_summary = (
         "Swap side-by-side gems to line up three or more. Classic, Action (keep the bar from "
         "running empty), Endless, or 80 puzzles in 16 worlds; four hidden modes open by play."
@@ -55,8 +49,7 @@ class Bejeweled2(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        data = event.get("data") or {}
-        kind = event.get("kind")
+        kind, data, _ = event_parts(event, state)
         if kind == "started":
             mode = flow.MODE_TITLES.get(data.get("mode", ""), "A")
             puzzle = data.get("puzzle")

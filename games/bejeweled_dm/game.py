@@ -10,7 +10,7 @@ from games.bejeweled_dm import bot, engine, flow, solver
 from games.bejeweled_dm.flow import board_grid, gems
 from games.core.gamedef import FlowGame, SeatInfo, State, seat_awards
 from games.core.registry import register
-from games.core.words import generic_description, round_marks, seat_name
+from games.core.words import event_parts, generic_description, round_marks, seat_name
 
 
 class DeathMatch(FlowGame):
@@ -19,9 +19,6 @@ class DeathMatch(FlowGame):
     key = "bejeweled-dm"
     title = "Bejeweled death match"
     roles = ("EC", "DMO")
-    template_dir = "bejeweled_dm"
-    stylesheets = ("css/bejeweled_dm.css",)
-    scripts = ("js/grid.js", "js/steps.js", "js/bejeweled_dm.js")
     rules_summary = (
         "Claim how many gems you can remove with one starter, one passive and one active "
         "powerup; the higher claimant must prove it. First to 4 rounds."
@@ -57,8 +54,7 @@ class DeathMatch(FlowGame):
     )
 
     def describe_event(self, event: dict[str, Any], state: State) -> str:
-        data = event.get("data") or {}
-        kind = event.get("kind")
+        kind, data, _ = event_parts(event, state)
 
         def who(key: str = "seat") -> str:
             return seat_name(state, data.get(key, event.get("seat")))

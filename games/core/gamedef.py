@@ -340,12 +340,30 @@ class FlowGame(GameDefinition):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """What a game's modules already declare is not declared again: the action types its
-        flow judges unversioned (``UNVERSIONED_ACTIONS``) and its bot's levels with their help
-        (``BOT_LEVELS``, level -> help)."""
+        flow judges unversioned (``UNVERSIONED_ACTIONS``), its seat counts (``MIN_SEATS``,
+        ``MAX_SEATS``) and its bot's levels with their help (``BOT_LEVELS``, level -> help). A
+        game in ``games/<app>/`` finds its templates in ``<app>/``, its stylesheet at
+        ``css/<app>.css`` and its script at ``js/<app>.js``, after the shared grid and step
+        player, unless it says otherwise."""
         super().__init_subclass__(**kwargs)
         flow, bot = cls.__dict__.get("flow"), cls.__dict__.get("bot")
         if flow is not None and "unversioned_actions" not in cls.__dict__:
             cls.unversioned_actions = frozenset(getattr(flow, "UNVERSIONED_ACTIONS", ()))
+        for attribute in ("min_seats", "max_seats"):
+            declared = getattr(flow, attribute.upper(), None)
+            if declared is not None and attribute not in cls.__dict__:
+                setattr(cls, attribute, declared)
+        package = flow.__name__.rpartition(".")[0] if flow is not None else ""
+        if package.startswith("games."):
+            app = package.rpartition(".")[2]
+            shared = {
+                "template_dir": app,
+                "stylesheets": (f"css/{app}.css",),
+                "scripts": ("js/grid.js", "js/steps.js", f"js/{app}.js"),
+            }
+            for attribute, value in shared.items():
+                if attribute not in cls.__dict__:
+                    setattr(cls, attribute, value)
         if bot is not None and "bot_levels" not in cls.__dict__:
             levels = dict(getattr(bot, "BOT_LEVELS", {}))
             cls.bot_levels = tuple(levels)

@@ -20,10 +20,7 @@ class GlitteringPaths(FlowGame):
     key = flow.GAME
     title = "Glittering Paths"
     roles = ("EC", "DMO")
-    template_dir = "glittering_paths"
     clock_anchors = {"turn": ("turn_started",)}
-    stylesheets = ("css/glittering_paths.css",)
-    scripts = ("js/grid.js", "js/steps.js", "js/glittering_paths.js")
     rules_summary = (
         "Race to draw the first legal path of alternating gems turning at every cell, then take "
         "turns; each path scores your gems over the most common other gem. Three rounds."

@@ -18,9 +18,7 @@ class Pointsweeper(FlowGame):
     key = "pointsweeper"
     title = "Pointsweeper"
     roles = ("EC", "DMO")
-    template_dir = "pointsweeper"
     clock_anchors = {"turn": ("turn_started",)}
-    stylesheets = ("css/pointsweeper.css",)
     scripts = ("js/grid.js", "js/pointsweeper.js")
     rules_summary = (
         "Three hidden 8x8 boards of tiles and mines: scout with chess pieces to learn sums, "

@@ -24,13 +24,7 @@ class SevenGemSwap(FlowGame):
     bot = bot
     key = flow.GAME
     title = "Seven Gem Swap"
-    min_seats = flow.MIN_SEATS
-    max_seats = flow.MAX_SEATS
-    roles = ()
-    template_dir = "seven_gem_swap"
     clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
-    stylesheets = ("css/seven_gem_swap.css",)
-    scripts = ("js/grid.js", "js/steps.js", "js/seven_gem_swap.js")
     rules_summary = (
         "Bid for a colour, then for eight rounds steer one of your gems with a sealed sequence "
         "of moves, all players at once, to grow the largest group of your colour."
