@@ -8,7 +8,7 @@ from games.core import help_views, views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/new/<str:game_key>/", views.new_match, name="new_match_settings"),

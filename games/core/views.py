@@ -3,12 +3,16 @@ change goes through services, every view of a match through rendering.view_of.""
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
@@ -18,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.core import audit, hosting, services
 from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.gamedef import ActionError
-from games.core.models import LedgerEntry, Match, Season
+from games.core.models import LedgerEntry, Match, Season, Seat
 from games.core.registry import UnknownGame, get_game, listed_games
 from games.core.rendering import render_panel_list, render_panels, view_of
 
@@ -52,13 +56,49 @@ def _play_url(url_name: str) -> str | None:
         return None
 
 
+def _safe_next(request: HttpRequest) -> str:
+    """Where a sign-in or sign-up goes afterwards: ``next`` when it is a page of this site."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return wanted if allowed else ""
+
+
+def invitation(next_url: str) -> Seat | None:
+    """The seat an invite link offers, when a sign-in is on its way to one (its match and host
+    loaded): the login and sign-up pages say what the invitee was invited to."""
+    try:
+        found = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return None
+    if found.url_name != "join_seat":
+        return None
+    return (
+        Seat.objects.select_related("match__host")
+        .filter(match__public_id=found.kwargs["public_id"], invite_token=found.kwargs["token"])
+        .first()
+    )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, telling an invitee what the invite link offers them."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["invitation"] = invitation(context.get("next") or "")
+        return context
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
+    next_url = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
-        return redirect(request.GET.get("next") or "lobby")
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(next_url or "lobby")
+    context = {"form": form, "next": next_url, "invitation": invitation(next_url)}
+    return render(request, "registration/signup.html", context)
 
 
 @login_required

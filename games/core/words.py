@@ -17,6 +17,11 @@ SKIPPED_KEYS = frozenset({"board", "steps", "start_board", "end_board", "deadlin
 MAX_LIST = 8
 
 
+ROLE_NAMES = {"EC": "Elimination Candidate", "DMO": "Death Match Opponent"}
+"""The two roles of a death match (rulings: Everywhere), said in full wherever their short names
+appear."""
+
+
 def seat_name(state: State, seat: Any) -> str:
     """A seat as players know it: its player's name, else "Seat 2" (seats count from 1)."""
     if isinstance(seat, str) and seat.isdigit():

@@ -74,3 +74,10 @@ def test_the_gem_gallery_shows_every_gem_of_the_set_and_each_picture_exists(clie
     for name in ("hypercube", "rock", "bomb", "locked", "power-glow", "power-spark"):
         assert (pictures / f"{name}.svg").exists()
     assert len(SPECIALS) == 5 and 'class="cell hypercube"' in body
+
+
+def test_the_bejeweled_2_rules_say_how_points_are_scored_not_that_they_climb_by_level(client):
+    html = client.get("/rules/bejeweled-2/").content.decode()
+    assert "Points climb with each level" not in html
+    assert "10 points times the depth of its cascade" in html
+    assert "the level does not change what a gem is worth" in html

@@ -17,7 +17,10 @@ from django import template
 from django.template.base import Parser, Token
 from django.template.context import Context
 from django.template.loader import render_to_string
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+
+from games.core.words import ROLE_NAMES
 
 register = template.Library()
 
@@ -183,3 +186,13 @@ def seats_user(match: Any, user: Any) -> bool:
     if not getattr(user, "is_authenticated", False):
         return False
     return any(seat.user_id == user.pk for seat in match.seats.all())
+
+
+@register.filter
+def role(short: str) -> str:
+    """A seat's role as the page shows it: EC and DMO with their full names on hover and for
+    screen readers (``<abbr>``), any other role as it is."""
+    full = ROLE_NAMES.get(str(short))
+    if full is None:
+        return conditional_escape(short)
+    return format_html('<abbr title="{}">{}</abbr>', full, short)
