@@ -163,7 +163,7 @@ class EventInline(_ReadOnlyInline):
     ordering = ("-version",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Event]:
-        rows = super().get_queryset(request).defer("state").select_related("actor", "match")
+        rows = super().get_queryset(request).select_related("actor", "match")
         return rows.prefetch_related("match__seats")
 
     @admin.display(description="time")

@@ -17,7 +17,7 @@ from games.core.replaying import describe
 def _host_events(events: QuerySet[Event]) -> QuerySet[Event]:
     """Host operations are the events a signed-in user made without a seat."""
     rows = events.filter(seat=None, actor__isnull=False).select_related("actor", "match")
-    return rows.defer("state", "match__state").order_by("-created_at", "-version")
+    return rows.defer("match__state").order_by("-created_at", "-version")
 
 
 def _event_row(event: Event, match: Match) -> dict[str, Any]:

@@ -162,7 +162,7 @@ class Match(models.Model):
         """The event that finished the match (None unless it is finished)."""
         if self.status != self.Status.FINISHED:
             return None
-        events = self.events.defer("state")
+        events = self.events.all()
         if self.finished_version is not None:
             return events.filter(version=self.finished_version).first()
         # Finished before the version was kept: the first event at the moment it finished.
@@ -171,11 +171,12 @@ class Match(models.Model):
     def state_before_finish(self) -> dict[str, Any] | None:
         """The state just before the event that finished the match: where a correction of
         its result starts from."""
+        from games.core.replaying import state_at
+
         finished = self.finishing_event()
         if finished is None:
             return None
-        before = self.events.filter(version=finished.version - 1)
-        return before.values_list("state", flat=True).first()
+        return state_at(self, finished.version - 1)
 
     def seat_infos(self) -> list[SeatInfo]:
         return [seat.info() for seat in self.seats.all()]
@@ -249,7 +250,9 @@ class Seat(models.Model):
 
 
 class Event(models.Model):
-    """One accepted action, timeout or host decision. Versions are gap-free per match."""
+    """One accepted action, timeout or host decision. Versions are gap-free per match. An
+    event keeps what happened (its move, its public and private outcome, the time, the seat),
+    not the state it made: that is rebuilt from the moves (games/core/replaying.py)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -262,7 +265,8 @@ class Event(models.Model):
     action = models.JSONField(null=True, blank=True)
     public = models.JSONField(default=dict, blank=True)
     private = models.JSONField(default=dict, blank=True)
-    state = models.JSONField(default=dict)
+    # What the rules were given besides the seat, action and time (replaying.Move.stored).
+    move = models.JSONField(null=True, blank=True)
     informational = models.BooleanField(default=False)
     created_at = models.DateTimeField()
     # When its frames reached the channel layer. An event still unsent a moment after it was
@@ -288,6 +292,20 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"v{self.version} {self.kind}"
 
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state just after this event: the one it made when it was appended in this
+        process, else rebuilt (``replaying.state_at``)."""
+        if getattr(self, "_state_after", None) is None:
+            from games.core.replaying import state_at
+
+            self._state_after = state_at(self.match, self.version)
+        return self._state_after
+
+    @state.setter
+    def state(self, value: dict[str, Any]) -> None:
+        self._state_after = value
+
     def seen_by(self, viewer: Viewer) -> dict[str, Any]:
         """The event as ``viewer`` may see it: public data plus that seat's private part."""
         data = dict(self.public)
@@ -297,6 +315,23 @@ class Event(models.Model):
         elif viewer.seat is not None:
             data.update(self.private.get(str(viewer.seat), {}))
         return {"version": self.version, "kind": self.kind, "seat": self.seat, "data": data}
+
+
+class Snapshot(models.Model):
+    """The state of a match just after one event: where rebuilding a past state starts."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="one_snapshot_per_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot v{self.version}"
 
 
 class Deadline(models.Model):

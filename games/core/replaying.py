@@ -1,4 +1,8 @@
-"""Replays: what each step of a finished match shows a viewer, and each event in a sentence.
+"""Replays: every past state of a match, what each step shows a viewer, and each event in words.
+
+An event stores what happened (its move: what the rules were given), not the state it made;
+the match row holds the current state and a snapshot is kept every SNAPSHOT_EVERY events. A
+past state is rebuilt by playing the moves after the nearest snapshot again (``state_at``).
 
 A replay step is the match as ``viewer`` saw it after one event (``rendering.view_of`` on that
 event's state), with the event said in a sentence (``GameDefinition.describe_event``) and the
@@ -8,24 +12,152 @@ plain words for seats, kinds and facts are games/core/words.py's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.gamedef import GameDefinition, State, Viewer
-from games.core.models import Event, Match
+from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
+from games.core.models import Match, Snapshot
 from games.core.words import Mark, host_words
+
+# --- moves: what the rules were given, played again to rebuild a past state -----------------------
+
+SNAPSHOT_EVERY = 20
+"""A snapshot of the state is kept every SNAPSHOT_EVERY events (and at every event whose move
+cannot be played again from the state before it), so rebuilding any version plays at most
+SNAPSHOT_EVERY - 1 moves (benchmarks/storage.py measures it)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """What the rules were given to make one event: played again on the state just before the
+    event, it makes the state just after it, exactly (the rules are pure and deterministic).
+    ``rule`` names the call (``RULES``); ``at`` is the time the rules saw; ``seat`` and
+    ``action`` are the event's own columns; ``inputs`` holds the rest (a timeout's clock and the
+    drafts it sealed, a host's award, an analysis's result)."""
+
+    rule: str
+    at: datetime
+    seat: int | None = None
+    action: dict[str, Any] | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def replayable(self) -> bool:
+        return self.rule in RULES
+
+    def stored(self, created_at: datetime) -> dict[str, Any]:
+        """The move as its event keeps it (seat, action and time are the event's columns)."""
+        data = {"rule": self.rule, **self.inputs}
+        if self.at != created_at:
+            data["at"] = self.at.isoformat()
+        return data
+
+    @classmethod
+    def of(cls, event: Any) -> Move:
+        """The move an event row recorded (an Event, or a migration's historical row)."""
+        data = dict(event.move or {"rule": "snapshot"})
+        rule = data.pop("rule")
+        at = datetime.fromisoformat(data.pop("at")) if "at" in data else event.created_at
+        return cls(rule, at, seat=event.seat, action=event.action, inputs=data)
+
+
+def _start(game: GameDefinition, state: State, move: Move) -> Outcome:
+    seats = [SeatInfo(**seat) for seat in move.inputs["seats"]]
+    return game.start(move.inputs["settings"], seats, move.inputs["seed"], move.at)
+
+
+def _act(game: GameDefinition, state: State, move: Move) -> Outcome:
+    assert move.seat is not None and move.action is not None
+    return game.act(state, move.seat, move.action, move.at)
+
+
+def _timeout(game: GameDefinition, state: State, move: Move) -> Outcome:
+    drafts = {int(seat): draft for seat, draft in move.inputs.get("drafts", {}).items()}
+    return game.timeout(state, move.inputs["clock"], move.at, drafts)
+
+
+def _keep(game: GameDefinition, state: State, move: Move) -> Outcome:
+    return Outcome(state=state, kind=move.rule)
+
+
+def _shift(game: GameDefinition, state: State, move: Move) -> Outcome:
+    shift = timedelta(microseconds=move.inputs["microseconds"])
+    return Outcome(state=game.shift_clocks(state, shift, move.inputs.get("clock")), kind="shift")
+
+
+def _abort(game: GameDefinition, state: State, move: Move) -> Outcome:
+    return Outcome(state={**state, "deadlines": {}} if state else state, kind="aborted")
+
+
+def _end_round(game: GameDefinition, state: State, move: Move) -> Outcome:
+    return game.end_round(state, move.at)
+
+
+def _adjudicate(game: GameDefinition, state: State, move: Move) -> Outcome:
+    return game.adjudicate(state, move.inputs["award"], move.at)
+
+
+def _analysis(game: GameDefinition, state: State, move: Move) -> Outcome:
+    job = game.analysis_job(state)
+    assert job is not None
+    return game.record_analysis(state, job, move.inputs["result"])
+
+
+RULES: dict[str, Callable[[GameDefinition, State, Move], Outcome]] = {
+    "start": _start,
+    "act": _act,
+    "timeout": _timeout,
+    "keep": _keep,  # a seat taken or replaced, a pause, a rematch: the state stays as it was
+    "shift": _shift,  # a resume (every clock) or the host's change to one clock
+    "abort": _abort,
+    "end_round": _end_round,
+    "adjudicate": _adjudicate,
+    "analysis": _analysis,
+}
+"""Every move the core records, by rule. A move of any other rule (a result correction, decided
+on the state before the finish; "snapshot", an outcome no recorded input makes again) is never
+played again: its event's state is kept as a snapshot."""
+
+
+def play(game: GameDefinition, state: State, move: Move) -> Outcome:
+    """Run the rules ``move`` names on ``state``: the services make each event with it, and a
+    rebuild plays the same moves again."""
+    return RULES[move.rule](game, state, move)
+
+
+def _as_stored(state: State) -> State:
+    """``state`` as its JSON column gives it back (lists for tuples, text keys)."""
+    return json.loads(json.dumps(state))
 
 
 def state_at(match: Match, version: int) -> State:
     """The match's state just after the event of ``version`` (``{}`` before the first event).
     Every reader of a past version (replay, resync, export, analysis, host corrections) asks
-    here; the current state is ``match.state``."""
+    here; the current state is the match row's own."""
     if version >= match.version:
         return match.state
     if version <= 0:
         return {}
-    row = Event.objects.filter(match=match, version=version).values_list("state", flat=True)
-    return row.first() or {}
+    return rebuild(match, version)
+
+
+def rebuild(match: Match, version: int) -> State:
+    """The state just after ``version``, rebuilt: the nearest snapshot at or before it, with
+    the moves of the events after the snapshot played again."""
+    snapshot = (
+        Snapshot.objects.filter(match=match, version__lte=version).order_by("-version").first()
+    )
+    state, since = (snapshot.state, snapshot.version) if snapshot else ({}, 0)
+    if since == version:
+        return state
+    game = match.game
+    moves = match.events.filter(version__gt=since, version__lte=version).order_by("version")
+    for event in moves.only("version", "seat", "action", "move", "created_at"):
+        state = play(game, state, Move.of(event)).state
+    return _as_stored(state)
 
 
 def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:
@@ -83,7 +215,7 @@ def opening_version(game: GameDefinition, events: list[dict[str, Any]], last: in
 def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplayStep:
     """The step ``requested`` (``?v=``), or the start of the last round when none is asked."""
     game = match.game
-    rows = list(match.events.defer("state").order_by("version"))
+    rows = list(match.events.order_by("version"))
     seen = [row.seen_by(viewer) for row in rows]
     marks = game.replay_marks(seen)
     last = match.version
@@ -92,8 +224,8 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
     except ValueError:
         version = last
     version = max(0, min(version, last))
-    row = Event.objects.filter(match=match, version=version).first()
-    state = row.state if row is not None else {}
+    row = next((row for row in rows if row.version == version), None)
+    state = state_at(match, version)
     event = row.seen_by(viewer) if row is not None else None
     names = state or match.state
     mark = mark_at(marks, version) if marks else None
@@ -121,7 +253,7 @@ def described_events(match: Match, viewer: Viewer) -> list[dict[str, Any]]:
     game = match.game
     names = match.state
     events = []
-    for row in match.events.defer("state").order_by("version"):
+    for row in match.events.order_by("version"):
         seen = row.seen_by(viewer)
         seen["description"] = describe(game, seen, names)
         events.append(seen)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,9 +24,11 @@ from games.core.models import (
     Match,
     Season,
     Seat,
+    Snapshot,
     display_name,
     new_invite_token,
 )
+from games.core.replaying import SNAPSHOT_EVERY, Move, play
 from games.notifications import events as notifications
 
 log = logging.getLogger(__name__)
@@ -47,17 +49,20 @@ class Accepted:
 def _append(
     match: Match,
     outcome: Outcome,
+    move: Move | None = None,
     *,
-    seat: int | None = None,
     actor: Any = None,
-    action: dict | None = None,
     client_action_id: str | None = None,
     now: datetime,
 ) -> Event:
-    """Record an outcome on a locked match row: new version, event, state, deadlines, status,
-    prizes and drafts used up; the event is announced to every viewer once the commit is done."""
+    """Record an outcome on a locked match row: new version, event (the ``move`` that made the
+    outcome, not the state), state, a snapshot every SNAPSHOT_EVERY events (and of an outcome no
+    move can make again: ``move`` None), deadlines, status, prizes and drafts used up; the event
+    is announced to every viewer once the commit is done."""
+    move = move or Move("snapshot", now)
     clocks_before = _clock_rows(match)
     state_before = match.state
+    seat = move.seat
     match.version += 1
     match.state = outcome.state
     match.analysis_pending = match.game.analysis_job(outcome.state) is not None
@@ -73,13 +78,16 @@ def _append(
         seat=seat,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         client_action_id=client_action_id,
-        action=action,
+        action=move.action,
         public=outcome.public,
         private={str(k): v for k, v in outcome.private.items()},
-        state=outcome.state,
+        move=move.stored(now),
         informational=outcome.informational,
         created_at=now,
     )
+    event.state = outcome.state
+    if match.version % SNAPSHOT_EVERY == 0 or not move.replayable:
+        Snapshot.objects.create(match=match, version=match.version, state=outcome.state)
     match.save()
     _sync_deadlines(match, clocks_before)
     match.rows_live = match.status == Match.Status.LIVE
@@ -278,15 +286,10 @@ def _apply_locked(
                 code="stale_version",
             )
         ledger.check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
-        outcome = run_rules(game.act, locked.state, seat.index, action, now)
+        move = Move("act", now, seat=seat.index, action=action)
+        outcome = run_rules(play, game, locked.state, move)
         _append(
-            locked,
-            outcome,
-            seat=seat.index,
-            actor=actor,
-            action=action,
-            client_action_id=client_action_id or None,
-            now=now,
+            locked, outcome, move, actor=actor, client_action_id=client_action_id or None, now=now
         )
         return Accepted(version=locked.version)
 
@@ -367,9 +370,11 @@ def run_analyses(limit: int = 5) -> int:
             locked = _lock(match.pk)
             if game.analysis_job(locked.state) != job:
                 continue  # someone else recorded it, or the match moved past it
-            outcome = game.record_analysis(locked.state, job, result)
+            now = clock.now()
+            move = Move("analysis", now, inputs={"result": result})
+            outcome = play(game, locked.state, move)
             outcome.informational = True
-            _append(locked, outcome, now=clock.now())
+            _append(locked, outcome, move, now=now)
             done += 1
     return done
 
@@ -441,9 +446,10 @@ def _run_due_clocks(match_pk: int) -> None:
 
 
 def _time_out(match: Match, key: str, now: datetime) -> None:
-    drafts = {s.index: s.draft for s in match.seats.all() if s.draft is not None}
-    outcome = match.game.timeout(match.state, key, now, drafts)
-    _append(match, outcome, now=now)
+    drafts = {str(s.index): s.draft for s in match.seats.all() if s.draft is not None}
+    inputs = {"clock": key, **({"drafts": drafts} if drafts else {})}
+    move = Move("timeout", now, inputs=inputs)
+    _append(match, play(match.game, match.state, move), move, now=now)
 
 
 def next_deadline_at() -> datetime | None:
@@ -519,7 +525,9 @@ def _seat_taken(match: Match, seat: Seat, name: str) -> None:
     public = {"seat": seat.index, "name": name}
     if match.status != Match.Status.OPEN:
         public["substitute"] = True  # the host freed this seat of a running match
-    _append(match, Outcome(state=match.state, kind="seat_taken", public=public), now=clock.now())
+    now = clock.now()
+    outcome = Outcome(state=match.state, kind="seat_taken", public=public)
+    _append(match, outcome, Move("keep", now), now=now)
     if match.status != Match.Status.OPEN:
         return
     if match.settings.get("auto_start", True) and all(s.is_taken for s in match.seats.all()):
@@ -528,10 +536,13 @@ def _seat_taken(match: Match, seat: Seat, name: str) -> None:
 
 def _start(match: Match, actor: Any) -> None:
     now = clock.now()
-    outcome = match.game.start(match.settings, match.seat_infos(), match.seed, now)
+    seats = [asdict(seat) for seat in match.seat_infos()]
+    inputs = {"settings": match.settings, "seats": seats, "seed": match.seed}
+    move = Move("start", now, inputs=inputs)
+    outcome = play(match.game, match.state, move)
     match.status = Match.Status.LIVE
     match.started_at = now
-    _append(match, outcome, actor=actor, now=now)
+    _append(match, outcome, move, actor=actor, now=now)
 
 
 # --- the host's operations ---------------------------------------------------------------------
@@ -594,7 +605,7 @@ def host_pause(match: Match, actor: Any, reason: str = "") -> None:
         locked.status = Match.Status.PAUSED
         locked.paused_at = now
         outcome = Outcome(state=locked.state, kind="paused", public=_said(reason))
-        _append(locked, outcome, actor=actor, now=now)
+        _append(locked, outcome, Move("keep", now), actor=actor, now=now)
 
 
 def host_resume(match: Match, actor: Any, reason: str = "") -> None:
@@ -605,11 +616,13 @@ def host_resume(match: Match, actor: Any, reason: str = "") -> None:
         locked = _hosted(match, actor, {Match.Status.PAUSED}, refusal)
         now = clock.now()
         shift = now - (locked.paused_at or now)
-        state = locked.game.shift_clocks(locked.state, shift)
+        move = Move("shift", now, inputs={"microseconds": shift // timedelta(microseconds=1)})
+        outcome = play(locked.game, locked.state, move)
         locked.status = Match.Status.LIVE
         locked.paused_at = None
-        public = {"paused_seconds": round(shift.total_seconds()), **_said(reason)}
-        _append(locked, Outcome(state=state, kind="resumed", public=public), actor=actor, now=now)
+        outcome.kind = "resumed"
+        outcome.public = {"paused_seconds": round(shift.total_seconds()), **_said(reason)}
+        _append(locked, outcome, move, actor=actor, now=now)
 
 
 def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: str = "") -> None:
@@ -636,16 +649,18 @@ def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: 
                 "now, end the round",
                 code="bad_seconds",
             )
-        state = locked.game.shift_clocks(locked.state, timedelta(seconds=seconds), key)
-        public = {
+        inputs = {"microseconds": seconds * 1_000_000, "clock": key}
+        move = Move("shift", now, inputs=inputs)
+        outcome = play(locked.game, locked.state, move)
+        outcome.kind = "clock_changed"
+        outcome.public = {
             "clock": key,
             "seconds": seconds,
             "left": int(left.total_seconds()),
             "paused": locked.status == Match.Status.PAUSED,
             **_said(reason),
         }
-        outcome = Outcome(state=state, kind="clock_changed", public=public)
-        _append(locked, outcome, actor=actor, now=now)
+        _append(locked, outcome, move, actor=actor, now=now)
 
 
 def host_end_round(match: Match, actor: Any, reason: str = "") -> None:
@@ -657,10 +672,11 @@ def host_end_round(match: Match, actor: Any, reason: str = "") -> None:
         if game.end_round_label(locked.state) is None:
             raise ActionError("there is no round to end now", code="no_round")
         now = clock.now()
-        outcome = run_rules(game.end_round, locked.state, _rules_now(locked, now))
+        move = Move("end_round", _rules_now(locked, now))
+        outcome = run_rules(play, game, locked.state, move)
         outcome.public = {**outcome.public, "by_host": True, **_said(reason)}
         _finish_by_host(locked, outcome, reason)
-        _append(locked, outcome, actor=actor, now=now)
+        _append(locked, outcome, move, actor=actor, now=now)
 
 
 def _finish_by_host(match: Match, outcome: Outcome, reason: str) -> None:
@@ -687,10 +703,11 @@ def host_abort(match: Match, actor: Any, reason: str = "") -> None:
         locked.finished_at = now
         locked.paused_at = None
         locked.result = {"aborted": True, **said}
-        state = {**locked.state, "deadlines": {}} if locked.state else locked.state
-        refunds = locked.game.refunds_on_abort(locked.state) if locked.state else {}
-        outcome = Outcome(state=state, kind="aborted", public=said, prizes=refunds)
-        _append(locked, outcome, actor=actor, now=now)
+        move = Move("abort", now)
+        outcome = play(locked.game, locked.state, move)
+        outcome.public = said
+        outcome.prizes = locked.game.refunds_on_abort(locked.state) if locked.state else {}
+        _append(locked, outcome, move, actor=actor, now=now)
 
 
 def host_adjudicate(match: Match, actor: Any, award: dict[str, Any]) -> None:
@@ -707,15 +724,16 @@ def host_adjudicate(match: Match, actor: Any, award: dict[str, Any]) -> None:
         now = clock.now()
         reason = str(award.get("reason") or "")
         decision = {key: value for key, value in award.items() if key != "reason"}
-        outcome = run_rules(locked.game.adjudicate, locked.state, decision, _rules_now(locked, now))
+        move = Move("adjudicate", _rules_now(locked, now), inputs={"award": decision})
+        outcome = run_rules(play, locked.game, locked.state, move)
         outcome.public = {**outcome.public, **_said(reason)}
         if finished:
             if outcome.result is not None:
                 locked.result = {**outcome.result, **_said(reason)}
-            _append(locked, outcome, actor=actor, now=now)
+            _append(locked, outcome, move, actor=actor, now=now)
             return
         _finish_by_host(locked, outcome, reason)
-        _append(locked, outcome, actor=actor, now=now)
+        _append(locked, outcome, move, actor=actor, now=now)
 
 
 def _check_still_offered(match: Match, award: dict[str, Any]) -> None:
@@ -760,7 +778,10 @@ def host_correct_result(match: Match, actor: Any, award: dict[str, Any], reason:
             private=outcome.private,
             prizes=outcome.prizes,
         )
-        _append(locked, correction, actor=actor, now=clock.now())
+        # Decided on the state before the finish, not the one before it: kept as a snapshot.
+        now = clock.now()
+        move = Move("correct", now, inputs={"award": decision, "on": finished.version - 1})
+        _append(locked, correction, move, actor=actor, now=now)
 
 
 def _winner_words(match: Match, winner: Any) -> str:
@@ -796,7 +817,8 @@ def host_replace_seat(
             **_said(reason),
         }
         outcome = Outcome(state=locked.state, kind="seat_replaced", public=public)
-        _append(locked, outcome, actor=actor, now=clock.now())
+        now = clock.now()
+        _append(locked, outcome, Move("keep", now), actor=actor, now=now)
         return seat
 
 
@@ -826,7 +848,8 @@ def rematch(match: Match, actor: Any) -> Match:
         locked.result = {**(locked.result or {}), "rematch": fresh.public_id}
         public = {"match": fresh.public_id}
         outcome = Outcome(state=locked.state, kind="rematch", public=public, informational=True)
-        _append(locked, outcome, actor=actor, now=clock.now())
+        now = clock.now()
+        _append(locked, outcome, Move("keep", now), actor=actor, now=now)
         invites = {seat.index: seat.invite_token for seat in fresh.seats.all()}
         for seat in seats:
             if seat.bot_level:

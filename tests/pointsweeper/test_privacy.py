@@ -233,8 +233,9 @@ async def play_match(url: str, boards: list[str]) -> Recording:
 
     await in_db(match.refresh_from_db)
     assert match.status == Match.Status.FINISHED
-    events = await in_db(lambda: list(match.events.order_by("version")))
-    rec.states = {event.version: event.state for event in events}
+    # Each version's state, rebuilt from the events' moves (events keep no state).
+    events = match.events.order_by("version")
+    rec.states = await in_db(lambda: {event.version: event.state for event in events})
     rec.notes = [
         note
         for record in match.state["history"]
