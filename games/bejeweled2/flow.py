@@ -232,7 +232,7 @@ def _set_bar(state: State, points: int, level: int, now: datetime) -> None:
     num, den = bar_drain(state["mode"], level)
     state["bar"] = {"points": points, "at": iso(now), "level": level}
     runs_out = now + timedelta(milliseconds=-(-points * den * 1000 // num))
-    state["deadlines"] = {CLOCK: iso(runs_out)}
+    state["deadlines"] = {**state["deadlines"], CLOCK: iso(runs_out)}
 
 
 # --- the start ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games.bejeweled2 import engine, solver
+from games.bejeweled2.puzzles import PUZZLES
 from games.core import services
 from games.core.models import Match
 
@@ -139,7 +140,7 @@ def test_the_action_clock_counts_down_and_a_puzzle_offers_restart(login_context,
     player.select_option("#bj2-puzzle", "0")
     player.get_by_role("button", name="Play Bejeweled 2 · Puzzle").click()
     player.wait_for_url("**/m/*/")
-    expect(player.locator("#bj2-status")).to_contain_text("First steps")
+    expect(player.locator("#bj2-status")).to_contain_text(PUZZLES[0].title)
     expect(player.get_by_role("button", name="Restart the puzzle")).to_be_visible()
     shoot(player, "puzzle-375")
 
@@ -224,3 +225,62 @@ def test_a_player_swaps_by_dragging_a_gem_onto_its_neighbour(login_context, make
     )
     player.set_viewport_size({"width": 375, "height": 812})
     shoot(player, "play-page-375")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (375, 812)], ids=["desktop", "phone"])
+def test_a_puzzle_played_with_a_hint_and_undo(login_context, make_user, size):
+    make_user("ada")
+    player = login_context("ada")
+    player.set_viewport_size({"width": size[0], "height": size[1]})
+    # A hinted gem pulses; with reduced motion it is marked without moving, so it can be clicked.
+    player.emulate_media(reduced_motion="reduce")
+    index = next(i for i, p in enumerate(PUZZLES) if p.title == "First steps")  # world 1, par 3
+    player.goto("/play/bejeweled-2/")
+    player.select_option("#bj2-puzzle", str(index))
+    player.get_by_role("button", name="Play Bejeweled 2 · Puzzle").click()
+    player.wait_for_url("**/m/*/")
+    expect(player.locator("#connection")).to_have_text("connected")
+    match = Match.objects.get(game_key="bejeweled-2")
+    start = match.state["board"]
+    player.evaluate("window.gemSteps.setSpeed(0.5)")
+
+    def cell(name: str):
+        return player.locator(f'#bj2-board [data-cell="{name}"]')
+
+    def swap(a: str, b: str) -> None:
+        cell(a).click()
+        cell(b).click()
+        expect(player.locator("html.gem-animating")).to_have_count(0, timeout=30_000)
+
+    # The hint (free in Puzzle mode) marks the first move of a shortest solution.
+    player.get_by_role("button", name=re.compile(r"^Hint")).click()
+    a, b = solver.solve(start).moves[0]
+    expect(player.locator("#bj2-actions .bj2-hint-text")).to_have_text(f"Hint: swap {a} and {b}.")
+    expect(cell(a)).to_have_class(re.compile(r"\bhint\b"))
+    shoot(player, f"puzzle-hint-{size[0]}")
+    swap(a, b)
+    expect(player.locator("#bj2-status .bj2-moves")).to_contain_text("Moves 1")
+
+    # Undo takes the move back: the board is the puzzle's start again.
+    player.get_by_role("button", name="Undo").click()
+    expect(player.locator("#bj2-status .bj2-moves")).to_contain_text("Moves 0")
+    expect(player.get_by_role("button", name="Undo")).to_have_count(0)
+    match.refresh_from_db()
+    assert match.state["board"] == start and match.state["undos"] == 1
+    first = start.split("\n")[int(a[1:]) - 1]["ABCDEFGH".index(a[0])]
+    expect(cell(a)).to_have_class(re.compile(engine.COLOUR_NAMES.get(first.upper(), "gem")))
+    shoot(player, f"puzzle-undone-{size[0]}")
+
+    # The move again, then the hint comes from the board as it now is (not from the start).
+    swap(a, b)
+    expect(player.locator("#bj2-status .bj2-moves")).to_contain_text("Moves 1")
+    match.refresh_from_db()
+    rest = solver.solve(match.state["board"]).moves
+    assert len(rest) == PUZZLES[index].par - 1
+    player.get_by_role("button", name=re.compile(r"^Hint")).click()
+    expect(player.locator("#bj2-actions .bj2-hint-text")).to_have_text(
+        f"Hint: swap {rest[0][0]} and {rest[0][1]}."
+    )
+    shoot(player, f"puzzle-hint-again-{size[0]}")
+    match.refresh_from_db()
+    assert (match.state["hints"], match.state["moves"], match.state["undos"]) == (2, 1, 1)
