@@ -1,33 +1,16 @@
-"""Helpers for the death match's browser tests (tests/browser/test_death_match_*.py): a seated
-match, layout and accessibility checks (axe-core, vendored), screenshots into test-artifacts/."""
+"""Helpers for the death match's browser tests (tests/browser/test_death_match_*.py): layout and
+accessibility checks (axe-core, vendored), screenshots into test-artifacts/ (a seated match comes
+from the seated_match fixture)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from games.core import services
-from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE
 from tests.browser.pages import serious_axe_violations as axe_violations
 
 SIZES = {"375x812": PHONE, "1280x800": DESKTOP}
-
-
-def seated_match(make_user: Any, settings: dict[str, Any]) -> tuple[Match, Any, Any, Any]:
-    """A started death match between erin (EC, seat 1) and dmitri (DMO, seat 2)."""
-    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
-    match = services.create_match(
-        host=host,
-        game_key="bejeweled-dm",
-        title="Friday final",
-        settings=settings,
-        roles=["EC", "DMO"],
-    )
-    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
-    match.refresh_from_db()
-    return match, host, ec, dmo
 
 
 def layout(page: Any) -> dict[str, Any]:

@@ -44,18 +44,12 @@ def lines(page: Page, channel: str):
     return page.locator(f'.chat-channel[data-channel="{channel}"] .chat-text')
 
 
-def test_players_and_spectators_chat_apart_and_the_host_mutes_a_spectator(login_context, make_user):
-    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
+def test_players_and_spectators_chat_apart_and_the_host_mutes_a_spectator(
+    login_context, make_user, seated_match
+):
     make_user("sam")
-    match = services.create_match(
-        host=host,
-        game_key="fixture-tally",
-        title="Chat night",
-        settings={"target": 10, "turn_seconds": 3600},
-        roles=["EC", "DMO"],
-    )
-    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+    settings = {"target": 10, "turn_seconds": 3600}
+    match, (ada, bob), host = seated_match("fixture-tally", "ada", "bob", settings=settings)
     pages = {name: login_context(name) for name in ("ada", "sam", "hostess")}
     for page in pages.values():
         page.goto(match.get_absolute_url())

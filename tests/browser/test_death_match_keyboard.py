@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.core.models import Match
-from tests.bejeweled_dm.browser_pages import seated_match, shoot
+from tests.bejeweled_dm.browser_pages import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -99,8 +99,8 @@ def pick_by_keys(page, wanted: dict[str, str]) -> None:
     page.keyboard.press("Enter")
 
 
-def test_a_whole_match_is_played_with_the_keyboard_alone(login_context, make_user):
-    match, _, _, _ = seated_match(make_user, QUICK)
+def test_a_whole_match_is_played_with_the_keyboard_alone(login_context, seated_match):
+    match, _, _ = seated_match("bejeweled-dm", "erin", "dmitri", settings=QUICK)
     ec, dmo = login_context("erin"), login_context("dmitri")
     for page in (ec, dmo):
         page.goto(match.get_absolute_url())

@@ -12,7 +12,6 @@ from games.core import services
 from tests.bejeweled_dm.browser_pages import (
     SIZES,
     assert_playable_layout,
-    seated_match,
     serious_axe_violations,
     shoot,
 )
@@ -43,8 +42,8 @@ def check(pages: dict, phase: str, ready: str) -> None:
         assert serious_axe_violations(page) == [], f"{phase} at {size}"
 
 
-def test_every_phase_fits_a_phone_and_a_desktop_and_passes_axe(login_context, make_user):
-    match, host, _, _ = seated_match(make_user, REFRESH_ROUND)
+def test_every_phase_fits_a_phone_and_a_desktop_and_passes_axe(login_context, seated_match):
+    match, _, host = seated_match("bejeweled-dm", "erin", "dmitri", settings=REFRESH_ROUND)
     ec, dmo = {}, {}
     for size, viewport in SIZES.items():
         ec[size], dmo[size] = login_context("erin"), login_context("dmitri")

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -17,23 +15,16 @@ def second_pick_cell(board_text: str) -> str:
     return f"{'ABCDEFGH'[column]}7"
 
 
-def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(login_context, make_user):
-    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
-    match = services.create_match(
-        host=host,
-        game_key="bejeweled-dm",
-        title="Browser death match",
-        settings={
-            "first_offer": "chosen",
-            "offered_starters": ["Pick"],
-            "offered_passives": ["Bend"],
-            "offered_actives": ["Plus"],
-        },
-        roles=["EC", "DMO"],
-    )
-    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
-    match.refresh_from_db()
+def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(
+    login_context, seated_match
+):
+    offer = {
+        "first_offer": "chosen",
+        "offered_starters": ["Pick"],
+        "offered_passives": ["Bend"],
+        "offered_actives": ["Plus"],
+    }
+    match, _, _ = seated_match("bejeweled-dm", "erin", "dmitri", settings=offer)
     other = second_pick_cell(match.state["board"])
 
     ec_page, dmo_page, spectator = (

@@ -30,24 +30,16 @@ def console_form(page, summary: str):
     return box.locator("form")
 
 
-def seven_in_round(make_user) -> Match:
-    host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
-        host=host,
-        game_key="seven-gem-swap",
-        title="Host console",
-        settings={"bid_seconds": 3600, "round_seconds": 3600},
-        roles=["", ""],
-    )
-    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+def seven_in_round(seated_match) -> Match:
+    settings = {"bid_seconds": 3600, "round_seconds": 3600}
+    match, (ada, bob), _ = seated_match("seven-gem-swap", "ada", "bob", settings=settings)
     services.submit_action(match, ada, {"type": "bid", "bid": 0, "colours": "ROY"})
     services.submit_action(match, bob, {"type": "bid", "bid": -1, "colours": "GBR"})
     return Match.objects.get(pk=match.pk)
 
 
-def test_every_host_operation_from_the_match_page(login_context, make_user):
-    match = seven_in_round(make_user)
+def test_every_host_operation_from_the_match_page(login_context, seated_match):
+    match = seven_in_round(seated_match)
     host, ada, spectator = login_context("hostess"), login_context("ada"), login_context(None)
     asked: list[str] = []
     answer_dialogs(host, asked)
@@ -125,8 +117,8 @@ def test_every_host_operation_from_the_match_page(login_context, make_user):
     shoot_both_sizes(host, "host-console-log")
 
 
-def test_the_host_aborts_with_a_reason_and_the_players_read_it(login_context, make_user):
-    match = seven_in_round(make_user)
+def test_the_host_aborts_with_a_reason_and_the_players_read_it(login_context, seated_match):
+    match = seven_in_round(seated_match)
     host, ada = login_context("hostess"), login_context("ada")
     asked: list[str] = []
     answer_dialogs(host, asked)
@@ -142,8 +134,8 @@ def test_the_host_aborts_with_a_reason_and_the_players_read_it(login_context, ma
     assert match.status == Match.Status.ABORTED
 
 
-def test_a_dismissed_confirmation_changes_nothing(login_context, make_user):
-    match = seven_in_round(make_user)
+def test_a_dismissed_confirmation_changes_nothing(login_context, seated_match):
+    match = seven_in_round(seated_match)
     host = login_context("hostess")
     host.on("dialog", lambda dialog: dialog.dismiss())
     host.goto(match.get_absolute_url())
@@ -155,8 +147,8 @@ def test_a_dismissed_confirmation_changes_nothing(login_context, make_user):
     assert match.status == Match.Status.LIVE
 
 
-def test_players_read_the_latest_host_operation_on_the_page(login_context, make_user):
-    match = seven_in_round(make_user)
+def test_players_read_the_latest_host_operation_on_the_page(login_context, seated_match):
+    match = seven_in_round(seated_match)
     host, ada = login_context("hostess"), login_context("ada")
     for page in (host, ada):
         page.goto(match.get_absolute_url())
@@ -169,8 +161,8 @@ def test_players_read_the_latest_host_operation_on_the_page(login_context, make_
     shoot_both_sizes(ada, "host-console-player-paused")
 
 
-def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, make_user):
-    match = seven_in_round(make_user)
+def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, seated_match):
+    match = seven_in_round(seated_match)
     host_user = match.host
     services.host_end_round(match, host_user, reason="everyone has sent")
     services.host_adjudicate(match, host_user, {"winner": 0})
@@ -190,14 +182,8 @@ def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, make
     assert errors == []
 
 
-def test_the_host_settles_a_tied_elimination_candidate_from_the_page(login_context, make_user):
-    host_user = make_user("hostess")
-    players = [make_user(name) for name in ("ada", "bob", "cy")]
-    match = services.create_match(
-        host=host_user, game_key="seven-gem-swap", title="Tie", settings={}, roles=["", "", ""]
-    )
-    for user, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+def test_the_host_settles_a_tied_elimination_candidate_from_the_page(login_context, seated_match):
+    match, _, host_user = seated_match("seven-gem-swap", "ada", "bob", "cy")
     services.host_adjudicate(match, host_user, {"winner": 0})  # Bob and Cy tie for last
     host, bob = login_context("hostess"), login_context("bob")
     asked: list[str] = []

@@ -34,25 +34,16 @@ NO_MINE_ON_RANK_1 = "\n".join(
 )
 
 
-def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context, make_user):
-    host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
-    match = services.create_match(
-        host=host,
-        game_key="pointsweeper",
-        title="Browser sweep",
-        # No mine on rank 1, so the claim a1-c1 below always reveals its three tiles.
-        # A 2-second move time, so that the bank of the player to move soon starts to run.
-        settings={
-            "scout_turns": 0,
-            "move_seconds": 2,
-            "boards": "pasted",
-            **dict.fromkeys(("board_1", "board_2", "board_3"), NO_MINE_ON_RANK_1),
-        },
-        roles=["EC", "DMO"],
-    )
-    for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
-    match.refresh_from_db()
+def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context, seated_match):
+    # No mine on rank 1, so the claim a1-c1 below always reveals its three tiles.
+    # A 2-second move time, so that the bank of the player to move soon starts to run.
+    settings = {
+        "scout_turns": 0,
+        "move_seconds": 2,
+        "boards": "pasted",
+        **dict.fromkeys(("board_1", "board_2", "board_3"), NO_MINE_ON_RANK_1),
+    }
+    match, _, host = seated_match("pointsweeper", "erin", "dmitri", settings=settings)
     url = match.get_absolute_url()
 
     dmo_page = login_context("dmitri")

@@ -11,7 +11,6 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
 from games.core.models import Match, Seat
 from games.seven_gem_swap import engine
 from tests.browser.pages import shoot_both_sizes
@@ -44,20 +43,12 @@ def wait_for(check, timeout: float = 10.0):
     raise AssertionError("timed out")
 
 
-def test_a_sequence_is_composed_replaced_and_submitted_by_clicks(login_context, make_user):
-    host, ada, bob = make_user("host1"), make_user("ada"), make_user("bob")
-    match = services.create_match(
-        host=host,
-        game_key="seven-gem-swap",
-        title="Browser seven",
-        settings={"bid_seconds": 3600, "round_seconds": 3600},
-        roles=["", ""],
-    )
-    for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+def test_a_sequence_is_composed_replaced_and_submitted_by_clicks(login_context, seated_match):
+    settings = {"bid_seconds": 3600, "round_seconds": 3600}
+    match, _, _ = seated_match("seven-gem-swap", "ada", "bob", settings=settings)
 
     ada_page, bob_page = login_context("ada"), login_context("bob")
-    spectator, host_page = login_context(None), login_context("host1")
+    spectator, host_page = login_context(None), login_context("hostess")
     for page in (ada_page, bob_page, spectator, host_page):
         page.goto(match.get_absolute_url())
         expect(page.locator("#connection")).to_have_text("connected")
