@@ -12,7 +12,6 @@ plain words for seats, kinds and facts are games/core/words.py's.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -48,9 +47,27 @@ class Move:
     def replayable(self) -> bool:
         return self.rule in RULES
 
-    def stored(self, created_at: datetime) -> dict[str, Any]:
-        """The move as its event keeps it (seat, action and time are the event's columns)."""
-        data = {"rule": self.rule, **self.inputs}
+    def stored(self, created_at: datetime, public: dict[str, Any]) -> dict[str, Any]:
+        """The move as its event keeps it: seat, action and time are the event's columns, and
+        an input the event's public part already holds (an analysis's result) is named there
+        (``in_public``) instead of kept twice."""
+        data: dict[str, Any] = {"rule": self.rule}
+        in_public = {}
+        for name, value in self.inputs.items():
+            shown = next(
+                (
+                    key
+                    for key, seen in public.items()
+                    if isinstance(value, dict | list) and seen == value
+                ),
+                None,
+            )
+            if shown is None:
+                data[name] = value
+            else:
+                in_public[name] = shown
+        if in_public:
+            data["in_public"] = in_public
         if self.at != created_at:
             data["at"] = self.at.isoformat()
         return data
@@ -61,6 +78,8 @@ class Move:
         data = dict(event.move or {"rule": "snapshot"})
         rule = data.pop("rule")
         at = datetime.fromisoformat(data.pop("at")) if "at" in data else event.created_at
+        for name, key in data.pop("in_public", {}).items():
+            data[name] = event.public[key]
         return cls(rule, at, seat=event.seat, action=event.action, inputs=data)
 
 
@@ -128,11 +147,6 @@ def play(game: GameDefinition, state: State, move: Move) -> Outcome:
     return RULES[move.rule](game, state, move)
 
 
-def _as_stored(state: State) -> State:
-    """``state`` as its JSON column gives it back (lists for tuples, text keys)."""
-    return json.loads(json.dumps(state))
-
-
 def state_at(match: Match, version: int) -> State:
     """The match's state just after the event of ``version`` (``{}`` before the first event).
     Every reader of a past version (replay, resync, export, analysis, host corrections) asks
@@ -155,9 +169,9 @@ def rebuild(match: Match, version: int) -> State:
         return state
     game = match.game
     moves = match.events.filter(version__gt=since, version__lte=version).order_by("version")
-    for event in moves.only("version", "seat", "action", "move", "created_at"):
+    for event in moves.only("version", "seat", "action", "public", "move", "created_at"):
         state = play(game, state, Move.of(event)).state
-    return _as_stored(state)
+    return state
 
 
 def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:

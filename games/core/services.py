@@ -81,7 +81,7 @@ def _append(
         action=move.action,
         public=outcome.public,
         private={str(k): v for k, v in outcome.private.items()},
-        move=move.stored(now),
+        move=move.stored(now, outcome.public),
         informational=outcome.informational,
         created_at=now,
     )

@@ -84,7 +84,7 @@ def to_moves(apps, schema_editor):
         before = {}
         for row in Event.objects.filter(match=match).order_by("version").iterator():
             move = _move_of(game, match, seats, row, before)
-            row.move = move.stored(row.created_at) if move is not None else None
+            row.move = move.stored(row.created_at, row.public) if move is not None else None
             row.save(update_fields=["move"])
             if move is None or row.version % SNAPSHOT_EVERY == 0:
                 Snapshot.objects.create(match=match, version=row.version, state=row.state)
