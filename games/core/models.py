@@ -236,7 +236,7 @@ class Seat(models.Model):
     @property
     def player_name(self) -> str:
         if self.bot_level:
-            return f"Bot ({self.bot_level})"
+            return f"{self.bot_level.capitalize()} bot {self.index + 1}"  # two bots told apart
         return display_name(self.user) if self.user_id else "open seat"
 
     def info(self) -> SeatInfo:

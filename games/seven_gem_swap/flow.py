@@ -1167,6 +1167,8 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
             for index, gem in enumerate(shown["board"].replace("\n", ""))
             if gem == own
         ]
+        # The rounds that closed without this player's sequence (a deadline missed): told to them.
+        me["missed"] = [e["round"] for e in shown["history"] if me["seat"] not in e["submitted"]]
     shown["prompt"] = _prompt(shown)
     shown["names"] = names
     shown["grid"] = main_grid(shown)
@@ -1214,5 +1216,5 @@ def _prompt(shown: dict[str, Any]) -> str:
             "then add moves with the arrow keys or by clicking the cell next to the end of your "
             "path."
         )
-    result = shown.get("result") or {}
-    return result.get("summary", "The match is over.")
+    # The result itself is the match's result panel, said once.
+    return "The final totals are in the Players table."

@@ -238,6 +238,30 @@
     chooseHeld();
   });
 
+  // A refused bid or submission (the match paused, the round closed...) is said in its form,
+  // where the player pressed the button, not in the banner.
+  function notSent(form, message) {
+    let line = form.querySelector(".sgs-refusal");
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "sgs-refusal action-error";
+      line.setAttribute("role", "alert");
+      form.appendChild(line);
+    }
+    line.textContent = "Not sent: " + message + ".";
+    const state = form.querySelector(".sgs-draft-state");
+    if (state) state.textContent = "Not submitted yet: submit to make it count.";
+  }
+
+  document.addEventListener("gem:refused", (event) => {
+    const action = event.detail.action;
+    if (!action || (action.type !== "submit" && action.type !== "bid")) return;
+    const form = document.querySelector(action.type === "bid" ? ".sgs-bid-form" : "#sgs-play .sgs-compose");
+    if (!form) return;
+    event.preventDefault();
+    notSent(form, event.detail.message);
+  });
+
   document.addEventListener("gem:refused", (event) => {
     if (event.detail.action || !waiting) return; // an action's refusal, not the draft's
     waiting = false;
@@ -289,7 +313,13 @@
     const form = event.target;
     if (form.matches(".sgs-compose")) {
       event.preventDefault();
-      if (!compose) return;
+      if (!compose) {
+        // The composer stops while the match is not live (paused): say so where it was pressed.
+        const v = currentView();
+        const status = v && v.match ? v.match.status : "";
+        if (status === "paused") notSent(form, "the host has paused the match; submit when it resumes");
+        return;
+      }
       clearTimeout(sendTimer); // the submission replaces the draft
       dirty = false;
       window.gemArena.send({

@@ -81,7 +81,7 @@ def test_every_host_operation_from_the_match_page(login_context, seated_match):
     form.locator("input[name=reason]").fill("Bob left the season")
     form.locator("button").click()
     assert asked[-1] == "Free Seat 2: Bob? Bob can no longer play this match."
-    expect(host.locator("#host-panel select[name=seat]")).to_contain_text("Bot (club)")
+    expect(host.locator("#host-panel select[name=seat]")).to_contain_text("Club bot 2")
 
     # Award: the question names the winner and what follows for the other.
     form = console_form(host, "Award")
@@ -90,7 +90,7 @@ def test_every_host_operation_from_the_match_page(login_context, seated_match):
     form.locator("button").click()
     expect(ada.locator("#match-result")).to_be_visible()
     assert asked[-1].startswith("Seat 1: Ada wins the match")
-    assert "Bot (club) loses the match; it ends now." in asked[-1]
+    assert "Club bot 2 loses the match; it ends now." in asked[-1]
 
     # Correct it: Bob's seat wins instead.
     form = console_form(host, "Correct the result")

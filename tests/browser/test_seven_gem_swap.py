@@ -138,3 +138,67 @@ def test_a_sequence_is_composed_replaced_and_submitted_by_clicks(login_context, 
     shoot(ada_page, "round2")
     shoot(spectator, "spectator-round2")
     assert Match.objects.get(pk=match.pk).state["round"] == 2
+
+
+def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
+    login_context, make_user
+):
+    host = make_user("host1")
+    names = ["ada", "bartholomew", "cordelia", "desdemona", "ebenezer", "fitzgerald", "gus"]
+    users = [make_user(name) for name in names]
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Full table",
+        settings={"bid_seconds": 3600, "round_seconds": 3600},
+        roles=[""] * 7,
+    )
+    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    for index, user in enumerate(users):
+        colours = engine.COLOURS[index:] + engine.COLOURS[:index]
+        services.submit_action(match, user, {"type": "bid", "bid": -index, "colours": colours[:3]})
+
+    def own_gem(seat: int) -> str:
+        match.refresh_from_db()
+        colour = match.state["colours"][str(seat)]
+        return engine.cell_name(engine.parse_board(match.state["board"]).cells.index(colour))
+
+    # Round 1: Gus sends nothing and the round closes without him.
+    for seat, user in enumerate(users[:6]):
+        services.submit_action(match, user, {"type": "submit", "gem": own_gem(seat), "moves": ""})
+    services.host_end_round(match, host, "Gus is away")
+    # Round 2: everyone, each with a card.
+    for seat, user in enumerate(users):
+        match.refresh_from_db()
+        card = match.state["colours"][str(seat)]
+        action = {"type": "submit", "gem": own_gem(seat), "moves": "", "card": card}
+        services.submit_action(match, user, action)
+
+    gus = login_context("gus")
+    gus.goto(match.get_absolute_url())
+    expect(gus.locator("#connection")).to_have_text("connected")
+    expect(gus.locator(".sgs-missed")).to_have_text("You sent no sequence in round 1.")
+    table = gus.locator("#sgs-players .table-scroll")
+    for size in ({"width": 1280, "height": 800}, {"width": 375, "height": 812}):
+        gus.set_viewport_size(size)
+        expect(table.locator("tbody tr")).to_have_count(7)
+        fits = table.evaluate("box => box.scrollWidth <= box.clientWidth")
+        assert fits, f"the Players table is cut off at {size['width']} px"
+    # On a phone, a panel scrolled to shows its heading below the sticky banner.
+    heading = gus.locator("#sgs-players h2")
+    heading.evaluate("h => h.scrollIntoView()")
+    banner = gus.locator("#match-banner").bounding_box()
+    assert heading.bounding_box()["y"] >= banner["y"] + banner["height"]
+    shoot(gus, "seven-players")
+
+    # Paused: Submit says why nothing was sent, beside the button.
+    services.host_pause(match, host, "a break")
+    gus.set_viewport_size({"width": 1280, "height": 800})
+    gus.click(f"[data-grid=sgs] [data-cell={own_gem(6)}]")
+    gus.click(".sgs-submit")
+    expect(gus.locator("#sgs-play .sgs-refusal")).to_have_text(
+        "Not sent: the host has paused the match; submit when it resumes."
+    )
+    expect(gus.locator("#match-error")).to_have_text("")
+    shoot(gus, "submit-while-paused")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import services
-from games.core.gamedef import ActionError
+from games.core.gamedef import ActionError, Viewer
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.seven_gem_swap import engine
 
@@ -240,3 +240,10 @@ def test_a_seven_seat_match_with_two_players_and_five_bots_pays_the_players(cloc
     for seat, user in enumerate(users):
         paid = sum(e.garnets for e in LedgerEntry.objects.filter(user=user))
         assert paid == garnets[str(seat)]
+
+
+def test_two_bots_of_one_level_are_told_apart(clock, sgs):
+    match, _, _ = sgs(humans=1, bots=2)
+    view = match.game.view(match.state, Viewer.spectator())
+    names = [p["name"] for p in view["players"]]
+    assert names[1:] == ["Club bot 2", "Club bot 3"]
