@@ -349,6 +349,32 @@ def test_a_bomb_caught_in_a_blast_is_removed_without_exploding() -> None:
     assert (turn.score, turn.removed) == (40, 4)
 
 
+def test_rocks_and_bombs_fall_like_gems() -> None:
+    turn = swap(board("#.......", "4.......", "RRGR...."), "C8", "D8", None)
+    fall = next(s for s in turn.steps if s["kind"] == "fall")
+    assert fall["moves"] == [["A7", "A8"], ["A6", "A7"]]
+    assert bottom(turn.board, 2) == ("#.......", "3..G....")
+
+
+def test_a_hypercube_caught_in_a_blast_is_removed_and_fires_at_nothing() -> None:
+    turn = swap(board(".HR.....", "rRGB...."), "C7", "C8", None)
+    assert removals(turn) == [("line", ["A8", "B8", "C8"]), ("blast", ["B7"])]
+    assert not any(s["kind"] == "hypercube" for s in turn.steps)
+    assert bottom(turn.board, 2) == (EMPTY_ROW, "..GB....")
+
+
+def test_a_hypercube_swapped_with_a_power_gem_sets_off_every_power_gem_of_its_colour() -> None:
+    # Both red power gems go: B8's (moved to A8) blasts around A8, E8's around E8.
+    turn = swap(board("GWGYOB..", "HrBGrB.."), "A8", "B8", None)
+    assert removals(turn) == [
+        ("hypercube", ["A8", "B8", "E8"]),
+        ("blast", ["A7", "B7"]),
+        ("blast", ["D7", "E7", "F7", "D8", "F8"]),
+    ]
+    assert bottom(turn.board, 2) == ("..G.....", "..B.....")
+    assert (turn.score, turn.removed) == (100, 10)
+
+
 # --- stuck boards, hints, new boards -------------------------------------------------------------
 
 
