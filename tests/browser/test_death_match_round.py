@@ -61,6 +61,8 @@ def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(
 
     for page in (ec_page, dmo_page, spectator):
         expect(page.locator("#bjdm-board")).to_have_class("panel bjdm-board-panel animating")
+        # The result waits for the proof to play out: it would spoil it.
+        expect(page.locator("#bjdm-history")).to_be_hidden()
     for page in (ec_page, dmo_page, spectator):
         expect(page.locator("#bjdm-board")).not_to_have_class(
             "panel bjdm-board-panel animating", timeout=60_000
@@ -71,6 +73,28 @@ def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(
     removed = match.state["history"][-1]["removed"]
     assert removed >= 2
     expect(spectator.locator(".bjdm-counter .count")).to_have_text(str(removed))
+
+    # The picks: the clock runs now and says so; the offer shown is named as the round's that
+    # was played; on a phone each radio button stays beside its words.
+    pick_clock = ec_page.locator(".bjdm-anim-clock")
+    expect(pick_clock).to_contain_text("already running")
+    expect(spectator.locator("#bjdm-offer h2")).to_have_text(
+        "Round 1's powerups (round 2's are being picked)"
+    )
+    ec_page.set_viewport_size({"width": 375, "height": 812})
+    labels = ec_page.locator(".bjdm-pick-form label")
+    expect(labels.first).to_be_visible()
+    apart = labels.evaluate_all(
+        """labels => labels.filter((label) => {
+             const box = label.querySelector('input').getBoundingClientRect();
+             const words = document.createRange();
+             words.selectNodeContents(label.lastChild.nodeType === 3 ? label : label.lastChild);
+             const rects = [...words.getClientRects()].filter((r) => r.width > 0);
+             const last = rects[rects.length - 1];
+             return Math.abs(last.top + last.height / 2 - (box.top + box.height / 2)) > 12;
+           }).map((label) => label.textContent.trim())"""
+    )
+    assert apart == [], apart
 
     spectator.click(".bjdm-replay")
     expect(spectator.locator("#bjdm-board")).to_have_class("panel bjdm-board-panel animating")
