@@ -121,7 +121,7 @@ def test_a_player_swaps_by_clicks_and_a_spectator_follows(login_context, make_us
     shoot(player, f"over-{size[0]}")
 
 
-def test_the_action_clock_counts_down_and_a_puzzle_offers_restart(login_context, make_user):
+def test_the_action_bar_drains_and_a_puzzle_offers_restart(login_context, make_user):
     make_user("ada")
     player = login_context("ada")
     player.set_viewport_size({"width": 375, "height": 812})
@@ -131,7 +131,8 @@ def test_the_action_clock_counts_down_and_a_puzzle_offers_restart(login_context,
     expect(player.locator("#connection")).to_have_text("connected")
     # The Action bar starts half full and drains (issue 22's bar replaced the clock).
     bar = player.locator("#bj2-status .bj2-action-bar")
-    expect(bar).to_contain_text("points a second")
+    expect(bar).to_contain_text("Fill the bar for level 2")
+    expect(bar).to_have_attribute("title", re.compile("drains 5 points a second"))
     width = bar.locator(".fill").evaluate("e => e.style.width")
     assert 40 < float(width.rstrip("%")) <= 50
     shoot(player, "action-375")
