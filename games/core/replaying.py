@@ -150,8 +150,9 @@ def play(game: GameDefinition, state: State, move: Move) -> Outcome:
 def state_at(match: Match, version: int) -> State:
     """The match's state just after the event of ``version`` (``{}`` before the first event).
     Every reader of a past version (replay, resync, export, analysis, host corrections) asks
-    here; the current state is the match row's own."""
-    if version >= match.version:
+    here; the current state is the match row's own (a row read before ``version`` was made is
+    behind it: that version is rebuilt)."""
+    if version == match.version:
         return match.state
     if version <= 0:
         return {}

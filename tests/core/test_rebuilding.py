@@ -173,3 +173,13 @@ def test_every_host_operation_is_rebuilt_at_every_version(clock, seated_match, m
     other.refresh_from_db()
     assert replaying.rebuild(other, other.version) == made[(other.pk, other.version)]
     assert other.state["deadlines"] == {}
+
+
+def test_a_match_row_read_before_a_version_was_made_gets_that_version_rebuilt(clock, tally_match):
+    match, ada, bob, host = tally_match
+    read_before = Match.objects.get(pk=match.pk)
+    services.submit_action(match, ada, {"type": "add", "amount": 2})
+    match.refresh_from_db()
+    assert match.version == read_before.version + 1
+    assert replaying.state_at(read_before, match.version) == match.state
+    assert match.state["total"] == read_before.state["total"] + 2
