@@ -75,12 +75,24 @@ class Move:
     @classmethod
     def of(cls, event: Any) -> Move:
         """The move an event row recorded (an Event, or a migration's historical row)."""
-        data = dict(event.move or {"rule": "snapshot"})
+        return cls.kept(event.move, event.seat, event.action, event.public, event.created_at)
+
+    @classmethod
+    def kept(
+        cls,
+        move: dict[str, Any] | None,
+        seat: int | None,
+        action: dict[str, Any] | None,
+        public: dict[str, Any],
+        created_at: datetime,
+    ) -> Move:
+        """The move from an event's columns (``move`` None: a state kept whole, no move)."""
+        data = dict(move or {"rule": "snapshot"})
         rule = data.pop("rule")
-        at = datetime.fromisoformat(data.pop("at")) if "at" in data else event.created_at
+        at = datetime.fromisoformat(data.pop("at")) if "at" in data else created_at
         for name, key in data.pop("in_public", {}).items():
-            data[name] = event.public[key]
-        return cls(rule, at, seat=event.seat, action=event.action, inputs=data)
+            data[name] = public[key]
+        return cls(rule, at, seat=seat, action=action, inputs=data)
 
 
 def _start(game: GameDefinition, state: State, move: Move) -> Outcome:
@@ -162,16 +174,14 @@ def state_at(match: Match, version: int) -> State:
 def rebuild(match: Match, version: int) -> State:
     """The state just after ``version``, rebuilt: the nearest snapshot at or before it, with
     the moves of the events after the snapshot played again."""
-    snapshot = (
-        Snapshot.objects.filter(match=match, version__lte=version).order_by("-version").first()
-    )
-    state, since = (snapshot.state, snapshot.version) if snapshot else ({}, 0)
+    snapshots = Snapshot.objects.filter(match=match, version__lte=version).order_by("-version")
+    since, state = snapshots.values_list("version", "state").first() or (0, {})
     if since == version:
         return state
     game = match.game
     moves = match.events.filter(version__gt=since, version__lte=version).order_by("version")
-    for event in moves.only("version", "seat", "action", "public", "move", "created_at"):
-        state = play(game, state, Move.of(event)).state
+    for row in moves.values_list("move", "seat", "action", "public", "created_at"):
+        state = play(game, state, Move.kept(*row)).state
     return state
 
 

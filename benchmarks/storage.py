@@ -1,0 +1,276 @@
+"""Storage per match and the time to rebuild a past state (issue 20).
+
+Each game's match is played through ``games.core.services`` by its own bots on a fake clock
+(analyses done as the scheduler does them), and the state each event made is recorded as it is
+appended. Bytes are the compact JSON text of what the database keeps of the match:
+
+- before: every event with the whole state it made (``Event.state``, as stored until migration
+  0013), plus the match row's state;
+- after: every event with its move instead (``Event.move``), a snapshot every
+  ``replaying.SNAPSHOT_EVERY`` events (and of an outcome no move makes again), plus the match
+  row's state.
+
+Rebuild time is the wall time of ``replaying.rebuild(match, version)`` for every version of the
+match (the snapshot and the events read from the database, the moves played again). A second
+table plays the same matches' moves in memory with other snapshot intervals, to show what K
+trades: bytes against the moves a rebuild plays. Runs on SQLite in a temporary file unless
+DATABASE_URL is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+# (game, bot levels, settings, seconds between bot turns, most events: then the bot resigns)
+GAMES = [
+    ("pointsweeper", ["club", "beginner"], {"move_seconds": 20, "bank_seconds": 10}, 4, 0),
+    ("bejeweled-dm", ["expert", "beginner"], {}, 2, 0),
+    ("glittering-paths", ["best", "casual"], {"board_area": 36, "interval_seconds": 5}, 1, 0),
+    ("seven-gem-swap", ["club"] * 7, {"bid_seconds": 120, "round_seconds": 120}, 11, 0),
+    ("bejeweled-2", ["greedy"], {"mode": "action"}, 2, 400),
+]
+QUICK_BEJEWELED_2_EVENTS = 100
+INTERVALS = (5, 10, 20, 40, 80)
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _size(data: Any) -> int:
+    return len(json.dumps(data, separators=(",", ":")))
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+class _FakeClock:
+    def __init__(self) -> None:
+        from django.utils import timezone
+
+        self.current = timezone.now()
+
+    def __call__(self):  # type: ignore[no-untyped-def]
+        return self.current
+
+
+@dataclass
+class Played:
+    game_key: str
+    match: Any
+    made: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+def play(game_key: str, levels: list[str], settings: dict, step: int, most: int) -> Played:
+    """A match of bots played to its end (or to ``most`` events, then resigned)."""
+    from django.contrib.auth import get_user_model
+
+    from games.core import clock, services
+    from games.core.models import Match
+
+    fake = _FakeClock()
+    clock.now = fake
+    played: Played
+    append = services._append
+
+    def recording(match, outcome, *args, **kwargs):  # type: ignore[no-untyped-def]
+        event = append(match, outcome, *args, **kwargs)
+        played.made[event.version] = json.loads(json.dumps(outcome.state))
+        return event
+
+    services._append = recording
+    try:
+        host = get_user_model().objects.create_user(f"bench-storage-{time.time_ns()}")
+        roles = [""] * len(levels)
+        match = services.create_match(
+            host=host, game_key=game_key, title="bench", settings=settings, roles=roles
+        )
+        played = Played(game_key, match)
+        for index, level in enumerate(levels):
+            services.seat_bot(match, index, level)
+        for _ in range(5000):
+            fake.current += timedelta(seconds=step)
+            services.fire_due_deadlines()
+            while services.run_bots():
+                pass
+            match.refresh_from_db()
+            if match.is_over:
+                break
+            if most and match.version >= most:
+                services.submit_bot_action(match, 0, {"type": "resign"}, match.version)
+        while services.run_analyses():
+            pass
+    finally:
+        services._append = append
+    match = Match.objects.get(pk=match.pk)
+    played.match = match
+    return played
+
+
+@dataclass
+class Bytes:
+    events: int
+    before: int
+    after: int
+    before_first: float  # mean bytes per event over the first tenth of the events
+    before_last: float
+    after_first: float
+    after_last: float
+    snapshots: int
+
+
+def _event_bytes(played: Played) -> tuple[list[int], list[int]]:
+    """Per event: the bytes kept before (with its state) and after (with its move)."""
+    before, after = [], []
+    for row in played.match.events.order_by("version"):
+        common = _size(row.action) + _size(row.public) + _size(row.private)
+        before.append(common + _size(played.made[row.version]))
+        after.append(common + _size(row.move))
+    return before, after
+
+
+def measure_bytes(played: Played) -> Bytes:
+    from games.core.models import Snapshot
+
+    before, after = _event_bytes(played)
+    snapshots = list(Snapshot.objects.filter(match=played.match).values_list("state", flat=True))
+    current = _size(played.match.state)
+    tenth = max(1, len(before) // 10)
+    return Bytes(
+        events=len(before),
+        before=sum(before) + current,
+        after=sum(after) + sum(_size(s) for s in snapshots) + current,
+        before_first=statistics.mean(before[:tenth]),
+        before_last=statistics.mean(before[-tenth:]),
+        after_first=statistics.mean(after[:tenth]),
+        after_last=statistics.mean(after[-tenth:]),
+        snapshots=len(snapshots),
+    )
+
+
+def rebuild_times(played: Played) -> tuple[list[float], list[float]]:
+    """Milliseconds to rebuild each version (database reads included): wall time, and this
+    process's CPU time (the database's own work is in its process)."""
+    from games.core import replaying
+
+    wall, cpu = [], []
+    for version in range(1, played.match.version):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        state = replaying.rebuild(played.match, version)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+        assert state == played.made[version], (played.game_key, version)
+    return wall, cpu
+
+
+def interval_trade(played: Played, every: int) -> tuple[int, float, float]:
+    """With a snapshot every ``every`` events: the match's bytes, and the p50 / p99 ms to
+    rebuild a version in memory, CPU time (the snapshot parsed from its JSON, the moves played
+    again)."""
+    from games.core import replaying
+
+    game = played.match.game
+    rows = list(played.match.events.order_by("version"))
+    moves = {row.version: replaying.Move.of(row) for row in rows}
+    kept = {v for v, move in moves.items() if v % every == 0 or not move.replayable}
+    _, after = _event_bytes(played)
+    texts = {v: json.dumps(played.made[v]) for v in kept}
+    size = sum(after) + sum(len(t) for t in texts.values()) + _size(played.match.state)
+    times = []
+    for version in range(1, played.match.version):
+        started = time.process_time()
+        base = max((v for v in kept if v <= version), default=0)
+        state = json.loads(texts[base]) if base else {}
+        for v in range(base + 1, version + 1):
+            state = replaying.play(game, state, moves[v]).state
+        times.append((time.process_time() - started) * 1000)
+    return size, _percentile(times, 0.5), _percentile(times, 0.99)
+
+
+def run(quick: bool = False) -> str:
+    _setup()
+    from games.core import replaying
+    from games.core.registry import get_game
+
+    engine = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    games = GAMES[:1] + GAMES[-1:] if quick else GAMES
+    matches = []
+    for game_key, levels, settings, step, most in games:
+        get_game(game_key).warm_up()
+        if quick and most:
+            most = QUICK_BEJEWELED_2_EVENTS
+        matches.append(play(game_key, levels, settings, step, most))
+
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    rows = [
+        "## Storage: moves and snapshots instead of whole states (issue 20)",
+        "",
+        f"Load average once the matches were played: {load} (wall times on a busy machine include "
+        "waiting for a core; CPU times do not).",
+        "",
+        f"One match per game, played by its bots through the services on {engine}; compact JSON "
+        f"bytes of everything kept for the match. Snapshot every {replaying.SNAPSHOT_EVERY} "
+        "events. Bejeweled 2 is played to a fixed number of swaps, then resigned.",
+        "",
+        "| game | events | before, KB | after, KB | after / before | bytes per event, first "
+        "tenth -> last tenth, before | after (moves only) | snapshots |",
+        "|---|---:|---:|---:|---:|---|---|---:|",
+    ]
+    for played in matches:
+        b = measure_bytes(played)
+        rows.append(
+            f"| {played.game_key} | {b.events} | {b.before / 1000:,.0f} | {b.after / 1000:,.0f} | "
+            f"{b.after / b.before:.1%} | {b.before_first:,.0f} -> {b.before_last:,.0f} | "
+            f"{b.after_first:,.0f} -> {b.after_last:,.0f} | {b.snapshots} |"
+        )
+    rows += [
+        "",
+        "Rebuilding every version of each match (`replaying.rebuild`: one snapshot read, the "
+        "events after it read, their moves played again), wall time:",
+        "",
+        "| game | versions | wall p50 ms | wall p99 ms | wall max ms | CPU p50 ms | CPU p99 ms |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for played in matches:
+        wall, cpu = rebuild_times(played)
+        rows.append(
+            f"| {played.game_key} | {len(wall)} | {_percentile(wall, 0.5):.1f} | "
+            f"{_percentile(wall, 0.99):.1f} | {max(wall):.1f} | {_percentile(cpu, 0.5):.1f} | "
+            f"{_percentile(cpu, 0.99):.1f} |"
+        )
+    rows += [
+        "",
+        "The snapshot interval K traded (the same matches, rebuilt in memory: bytes kept, and "
+        "p50 / p99 CPU ms to rebuild a version without the database):",
+        "",
+        "| game | " + " | ".join(f"K={k}" for k in INTERVALS) + " |",
+        "|---|" + "---|" * len(INTERVALS),
+    ]
+    for played in matches:
+        cells = []
+        for every in INTERVALS:
+            size, p50, p99 = interval_trade(played, every)
+            cells.append(f"{size / 1000:,.0f} KB, {p50:.1f} / {p99:.1f} ms")
+        rows.append(f"| {played.game_key} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(run(quick=True))
