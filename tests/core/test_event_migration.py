@@ -43,7 +43,11 @@ def recorded_match(game_key: str, levels: list[str], settings: dict) -> list[dic
     before migration 0013. A pause, its resume and a host's clock change come along the way."""
     game = get_game(game_key)
     now = timezone.now()
-    seats = [SeatInfo(i, "", f"Bot ({level})", True) for i, level in enumerate(levels)]
+    # Bots were named "Bot (club)", then "Club bot 2": the fixture game's match has the new names.
+    names = [f"Bot ({level})" for level in levels]
+    if game_key == "fixture-count":
+        names = [f"{level.capitalize()} bot {i + 1}" for i, level in enumerate(levels)]
+    seats = [SeatInfo(i, "", name, True) for i, name in enumerate(names)]
     events: list[dict[str, Any]] = [
         {"kind": "seat_taken", "public": {"seat": i, "name": s.name}, "state": {}, "at": now}
         for i, s in enumerate(seats)

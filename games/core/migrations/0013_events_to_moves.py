@@ -18,12 +18,13 @@ def _stored(state):
     return json.loads(json.dumps(state))
 
 
-def _seat_name(seat):
+def _seat_names(seat):
+    """The names a seat may have started with (bots were "Bot (club)", then "Club bot 2")."""
     if seat.bot_level:
-        return f"Bot ({seat.bot_level})"
+        return [f"Bot ({seat.bot_level})", f"{seat.bot_level.capitalize()} bot {seat.index + 1}"]
     if seat.user_id is None:
-        return "open seat"
-    return seat.user.first_name or seat.user.username
+        return ["open seat"]
+    return [seat.user.first_name or seat.user.username]
 
 
 def _candidates(match, seats, row, before):
@@ -33,12 +34,18 @@ def _candidates(match, seats, row, before):
     if row.action is not None and row.seat is not None:
         yield Move("act", at, seat=row.seat, action=row.action)
     if not before:
-        infos = [
-            {"index": s.index, "role": s.role, "name": _seat_name(s), "is_bot": bool(s.bot_level)}
-            for s in seats
-        ]
-        inputs = {"settings": match.settings, "seats": infos, "seed": match.seed}
-        yield Move("start", at, inputs=inputs)
+        for naming in (0, 1):
+            infos = [
+                {
+                    "index": s.index,
+                    "role": s.role,
+                    "name": _seat_names(s)[naming] if s.bot_level else _seat_names(s)[0],
+                    "is_bot": bool(s.bot_level),
+                }
+                for s in seats
+            ]
+            inputs = {"settings": match.settings, "seats": infos, "seed": match.seed}
+            yield Move("start", at, inputs=inputs)
     clocks = state_deadlines(before) if isinstance(before, dict) else {}
     for key in sorted(clocks, key=clocks.get):
         yield Move("timeout", at, inputs={"clock": key})
