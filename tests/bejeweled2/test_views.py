@@ -149,6 +149,25 @@ def test_the_host_new_match_page_creates_a_bejeweled_2_game(client, make_user):
     assert match.seats.count() == 1
 
 
+def test_a_host_may_open_a_hidden_mode_for_a_match_whatever_they_have_played(client, make_user):
+    client.force_login(make_user("hostess"))
+    form = client.get("/matches/new/bejeweled-2/").content.decode()
+    for mode in ("twilight", "hyper", "cognito", "finity"):
+        assert f'value="{mode}"' in form
+    response = client.post(
+        "/matches/new/bejeweled-2/",
+        {
+            "title": "Finity night",
+            "seat_count": "1",
+            "mode": "finity",
+            "puzzle": "0",
+            "idle_minutes": "30",
+        },
+    )
+    assert response.status_code == 302
+    assert Match.objects.get(title="Finity night").settings["mode"] == "finity"
+
+
 def test_a_finished_game_shows_the_game_over_panel_and_enters_the_high_scores(
     client, make_user, clock
 ):
