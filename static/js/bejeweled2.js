@@ -83,52 +83,106 @@
     return marks;
   }
 
-  // What the page says and marks for each engine step (the board is the step's own).
-  function describe(step) {
-    switch (step.kind) {
-      case "swap": {
-        const [a, b] = step.cells;
-        return { text: `Swap ${a} and ${b}`, marks: allMarked(step.cells, "swapping"), ms: 450 };
-      }
-      case "line": {
-        const cells = [...new Set(step.lines.flat())];
-        const cascade = step.depth > 1 ? ` (cascade x${step.depth})` : "";
-        const name = COLOURS[step.colour] || step.colour;
-        return { text: `A line of ${name}${cascade}`, marks: allMarked(cells, "matched"), ms: 350 };
-      }
-      case "special": {
-        const made = step.made === "hypercube" ? "A hypercube" : "A power gem";
-        return { text: `${made} at ${step.cell} (+${step.points})`, marks: allMarked([step.cell], "made"), ms: 450 };
-      }
-      case "remove": {
-        const source = step.source ? ` from ${step.source}` : "";
-        const text = `${step.cells.length} removed by ${CAUSES[step.cause] || step.cause}${source}: +${step.points}`;
-        return { text, marks: allMarked(step.cells, "removing"), ms: 450 };
-      }
-      case "fall":
-        return { text: "Gems fall", marks: allMarked(step.moves.map((move) => move[1]), "fallen"), ms: 450 };
-      case "new": {
-        const cells = Object.keys(step.cells);
-        return { text: `${cells.length} new gems`, marks: allMarked(cells, "new"), ms: 450 };
-      }
-      case "hypercube":
-        return { text: `The hypercube at ${step.cell} goes off`, marks: {}, ms: 450 };
-      case "countdown":
-        return { text: "Bombs count down", marks: allMarked(Object.keys(step.bombs), "bomb-tick"), ms: 450 };
-      default:
-        return { text: "", marks: {}, ms: 450 };
-    }
-  }
+  // Cascade words, by depth (the third cascade and on).
+  const WORDS = { 3: "Good!", 4: "Excellent!", 5: "Awesome!", 6: "Spectacular!", 7: "Incredible!" };
+  const SOUND_OF = { line: "match", blast: "power", hypercube: "hypercube", bomb: "power" };
 
-  // The frames of a move from its event: one per engine step, then the reshuffle if one came.
+  // The frames of a move from its event's engine steps (each carries the board after it): the
+  // swap slides, matched gems burst with their points, gems fall while new ones drop in (one
+  // frame), blasts sound; about a second for a move of four cascades at normal speed.
   function framesOf(played) {
-    const frames = window.gemSteps.framesFrom(played.steps, describe);
-    for (const frame of frames) frame.score = frame.step.score;
+    const frames = [];
+    const steps = played.steps || [];
+    let depth = 1, colour = null;
+    for (let i = 0; i < steps.length; i += 1) {
+      const step = steps[i];
+      const frame = { board: step.board, step: step, score: step.score, marks: {}, ms: 150 };
+      switch (step.kind) {
+        case "swap": {
+          const [a, b] = step.cells;
+          Object.assign(frame, { text: `Swap ${a} and ${b}`, moves: [[a, b], [b, a]], sound: "swap", ms: 140 });
+          break;
+        }
+        case "line":
+          depth = step.depth; colour = COLOURS[step.colour] || step.colour;
+          continue; // told by the removal it causes
+        case "special": {
+          const made = step.made === "hypercube" ? "A hypercube" : "A power gem";
+          Object.assign(frame, { text: `${made} at ${step.cell} (+${step.points})`, marks: allMarked([step.cell], "made"),
+            floats: [{ cells: [step.cell], text: `+${step.points}` }], ms: 160 });
+          break;
+        }
+        case "remove": {
+          const source = step.source ? ` from ${step.source}` : "";
+          const what = step.cause === "line" && colour ? `A line of ${colour}` : `${step.cells.length} removed by ${CAUSES[step.cause] || step.cause}${source}`;
+          const cascade = depth > 1 ? ` (cascade x${depth})` : "";
+          Object.assign(frame, { text: `${what}${cascade}: +${step.points}`, bursts: step.cells, depth: depth,
+            floats: [{ cells: step.cells, text: `+${step.points}` }], sound: SOUND_OF[step.cause] || "match", ms: 130 });
+          if (WORDS[Math.min(depth, 7)] && step.cause === "line" && !frames.some((f) => f.word && f.depth === depth)) {
+            frame.word = WORDS[Math.min(depth, 7)];
+          }
+          break;
+        }
+        case "fall": {
+          Object.assign(frame, { text: "Gems fall", moves: step.moves, ms: 150 });
+          const next = steps[i + 1];
+          if (next && next.kind === "new") { // the new gems drop in as the others fall
+            Object.assign(frame, { board: next.board, step: next, score: next.score, drops: Object.keys(next.cells) });
+            i += 1;
+          }
+          break;
+        }
+        case "new":
+          Object.assign(frame, { text: `${Object.keys(step.cells).length} new gems`, drops: Object.keys(step.cells) });
+          break;
+        case "hypercube":
+          Object.assign(frame, { text: `The hypercube at ${step.cell} goes off`, sound: "hypercube", ms: 220 });
+          break;
+        case "countdown":
+          Object.assign(frame, { text: "Bombs count down", marks: allMarked(Object.keys(step.bombs), "bomb-tick"), ms: 200 });
+          break;
+        default:
+          frame.text = "";
+      }
+      frames.push(frame);
+    }
     if (played.reshuffled) {
-      frames.push({ board: played.reshuffled, marks: {}, score: played.score, ms: 700,
+      frames.push({ board: played.reshuffled, marks: {}, score: played.score, ms: 500,
         text: "No move left: the board is reshuffled" });
     }
     return frames;
+  }
+
+  // The score counts up to ``value`` over ``ms`` (at once when the page has no time to show it).
+  let counting = null;
+  function countScore(value, ms) {
+    const score = document.querySelector("#bj2-status .bj2-score-value");
+    if (!score) return;
+    cancelAnimationFrame(counting);
+    const from = parseInt(score.textContent.replace(/\D/g, ""), 10) || 0;
+    if (!ms || value <= from) { score.textContent = String(value); return; }
+    const start = performance.now();
+    const step = (now) => {
+      const part = Math.min(1, (now - start) / ms);
+      score.textContent = String(Math.round(from + (value - from) * part));
+      if (part < 1) counting = requestAnimationFrame(step);
+    };
+    counting = requestAnimationFrame(step);
+  }
+
+  // A level reached: a word over the board and a fanfare, and said in the step line (which stays
+  // when motion is reduced).
+  function levelUp(level) {
+    setStepText(`Level ${level}! ` + (document.querySelector("#bj2-board .bj2-step-text") || {}).textContent);
+    const grid = board();
+    if (window.gemSound) window.gemSound.play("level");
+    if (!grid || !window.gemSteps || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const banner = document.createElement("p");
+    banner.className = "level-up";
+    banner.setAttribute("aria-hidden", "true");
+    banner.textContent = `Level ${level}!`;
+    grid.parentElement.appendChild(banner);
+    setTimeout(() => banner.remove(), 1800);
   }
 
   function animate(view, played) {
@@ -137,16 +191,18 @@
     const summary = finalText ? finalText.textContent : "";
     const table = board();
     if (table) table.classList.add("animating");
+    setScore(before);
     window.gemSteps.play(framesOf(played), (frame) => {
       paint(frame.board, frame.marks, view.pieces);
-      setScore(before + frame.score);
+      countScore(before + (frame.score || 0), window.gemSteps.playing ? frame.ms / window.gemSteps.speed : 0);
       setStepText(frame.text + (frame.score ? ` · this move +${frame.score}` : ""));
     }, {
       done: () => {
         const now = game();
         if (now) paint(now.board, {}, now.pieces);
-        if (now) setScore(now.score);
+        if (now) countScore(now.score, 0);
         setStepText(summary);
+        if (played.level_up) levelUp(played.level_up);
         const grid = board();
         if (grid) grid.classList.remove("animating");
         restartIdle();
@@ -225,7 +281,6 @@
     if (detail.grid !== "board") return;
     const view = game();
     if (!canSwap(view)) return;
-    if (window.gemSteps.playing) window.gemSteps.stop();
     restartIdle();
     const line = document.querySelector("#bj2-board .bj2-refusal");
     if (line) line.textContent = "";

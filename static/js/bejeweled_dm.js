@@ -94,8 +94,6 @@
     const skip = document.querySelector("#bjdm-board .bjdm-skip");
     if (replay) replay.hidden = playing;
     if (skip) skip.hidden = !playing;
-    const speed = document.querySelector("#bjdm-board .bjdm-speed");
-    if (speed && window.gemSteps) speed.value = String(window.gemSteps.speed);
     const panel = document.getElementById("bjdm-board");
     if (panel) panel.classList.toggle("animating", playing);
   }
@@ -403,7 +401,7 @@
     if (element.name && element.type === "radio") return { panel: panel.id, selector: `input[name="${element.name}"][value="${element.value}"]` };
     const form = element.closest("form[data-action]");
     if (form) return { panel: panel.id, selector: `form[data-action="${form.dataset.action}"] ${element.tagName.toLowerCase()}` };
-    for (const name of ["bjdm-replay", "bjdm-skip", "bjdm-speed", "bjdm-show-optimum"]) {
+    for (const name of ["bjdm-replay", "bjdm-skip", "bjdm-show-optimum"]) {
       if (element.classList.contains(name)) return { panel: panel.id, selector: "." + name };
     }
     return null;

@@ -211,7 +211,6 @@
   document.addEventListener("gem:swapped", (event) => {
     const id = event.detail && event.detail.id;
     if (id === "gp-board" || id === "gp-draw") render();
-    if (id === "gp-board") showSpeed();
   });
 
   // Connected (again): a draft that could not be sent goes now.
@@ -328,11 +327,6 @@
     if (g && g.last_move && g.last_move.steps && g.last_move.steps.length) animateMove(g.last_move.steps);
   }
 
-  function showSpeed() {
-    const select = document.querySelector("#gp-board [data-steps-speed]");
-    if (select && window.gemSteps) select.value = String(window.gemSteps.speed);
-  }
-
   // The analysis: the chosen path (best or played) drawn cell by cell on the board its turn
   // was played on (the view's analysis row carries it).
   document.addEventListener("click", (event) => {
@@ -375,7 +369,6 @@
       checked = view.draft;
       unsent = cells.length > 0 && !fresh(checked); // checked on an older board: ask again
     }
-    showSpeed();
     render();
   }
 

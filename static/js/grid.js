@@ -16,7 +16,10 @@
     return element && grid ? { element, grid } : null;
   }
 
+  // While a move is animated, a touch on the board only ends the animation: the next one acts on
+  // the board the player then sees, never on one they have not seen yet.
   function choose(found, drag) {
+    if (window.gemSteps && window.gemSteps.playing) { window.gemSteps.stop(); return; }
     document.dispatchEvent(new CustomEvent("gem:cell", {
       detail: { grid: found.grid.dataset.grid, cell: found.element.dataset.cell, element: found.element, drag: drag },
     }));

@@ -1,0 +1,102 @@
+// The site's sounds, synthesized in the page with Web Audio (nothing is fetched): short tones and
+// noise bursts shaped by gain envelopes. The match banner's "Sound on" switch (static/js/match.js,
+// localStorage gemArena.muted) silences them all.
+//   gemSound.play(name, {depth}) with name one of: swap, match (a cascade's depth raises its
+//   pitch), power, hypercube, level, refused, warning, turn.
+// Played by the step player (a frame's sound), by the games' scripts, and here on their own: a
+// refused move (match.js's gem:refused) and a clock turning urgent (.clock.urgent). The "your turn"
+// chime is match.js's own.
+(function () {
+  "use strict";
+  const MUTE_KEY = "gemArena.muted";
+  let audio = null;
+
+  function context() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) audio = new Context();
+    if (audio && audio.state === "suspended") audio.resume();
+    return audio;
+  }
+  // Browsers let a page play sound only after the player has touched it.
+  document.addEventListener("pointerdown", context, { once: true });
+  document.addEventListener("keydown", context, { once: true });
+
+  // One note: ``type`` wave from ``from`` Hz gliding to ``to`` Hz, ``at`` s from now, for ``length`` s.
+  function tone(out, at, length, from, to, type, loud) {
+    const start = out.currentTime + at;
+    const osc = out.createOscillator();
+    const gain = out.createGain();
+    osc.type = type || "sine";
+    osc.frequency.setValueAtTime(from, start);
+    osc.frequency.exponentialRampToValueAtTime(to || from, start + length);
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(loud || 0.12, start + 0.012);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
+    osc.connect(gain).connect(out.destination);
+    osc.start(start);
+    osc.stop(start + length + 0.02);
+  }
+
+  // A burst of filtered noise (a blast, a crackle).
+  function noise(out, at, length, pitch, loud) {
+    const frames = Math.ceil(out.sampleRate * length);
+    const buffer = out.createBuffer(1, frames, out.sampleRate);
+    const data = buffer.getChannelData(0);
+    for (let i = 0; i < frames; i += 1) data[i] = (Math.random() * 2 - 1) * (1 - i / frames);
+    const source = out.createBufferSource();
+    const filter = out.createBiquadFilter();
+    const gain = out.createGain();
+    source.buffer = buffer;
+    filter.type = "bandpass";
+    filter.frequency.value = pitch;
+    gain.gain.value = loud || 0.3;
+    source.connect(filter).connect(gain).connect(out.destination);
+    source.start(out.currentTime + at);
+  }
+
+  const SOUNDS = {
+    swap: (out) => tone(out, 0, 0.09, 520, 700, "triangle", 0.08),
+    match: (out, options) => {
+      // each cascade a step higher on a major scale
+      const steps = [0, 2, 4, 5, 7, 9, 11, 12, 14, 16];
+      const depth = Math.max(1, Math.min(steps.length, (options && options.depth) || 1));
+      const base = 523.25 * Math.pow(2, steps[depth - 1] / 12);
+      tone(out, 0, 0.16, base, base * 1.01, "sine", 0.14);
+      tone(out, 0.03, 0.14, base * 2, base * 2, "triangle", 0.04);
+    },
+    power: (out) => { noise(out, 0, 0.35, 300, 0.5); tone(out, 0, 0.3, 180, 60, "sawtooth", 0.08); },
+    hypercube: (out) => {
+      for (let i = 0; i < 6; i += 1) tone(out, i * 0.05, 0.12, 600 + i * 180, 900 + i * 180, "square", 0.04);
+      noise(out, 0.05, 0.4, 2400, 0.2);
+    },
+    level: (out) => [523.25, 659.25, 783.99, 1046.5].forEach((f, i) => tone(out, i * 0.11, 0.22, f, f, "triangle", 0.12)),
+    refused: (out) => { tone(out, 0, 0.12, 220, 180, "square", 0.05); tone(out, 0.13, 0.16, 180, 140, "square", 0.05); },
+    warning: (out) => tone(out, 0, 0.08, 1200, 1200, "square", 0.04),
+    turn: (out) => { tone(out, 0, 0.12, 660, 660, "sine", 0.1); tone(out, 0.14, 0.16, 880, 880, "sine", 0.1); },
+  };
+
+  function play(name, options) {
+    if (localStorage.getItem(MUTE_KEY) === "1" || !SOUNDS[name]) return;
+    const out = context();
+    if (!out || out.state !== "running") return;
+    SOUNDS[name](out, options || {});
+  }
+
+  // Sounds the page asks for without a script: a refusal, an urgent clock.
+  function watch() {
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const element = record.target;
+        if (record.type === "attributes" && element.classList && element.classList.contains("urgent")
+          && element.classList.contains("clock") && !/(^|\s)urgent(\s|$)/.test(record.oldValue || "")) {
+          play("warning");
+        }
+      }
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
+  }
+  document.addEventListener("gem:refused", () => play("refused"));
+  if (document.body) watch();
+  else document.addEventListener("DOMContentLoaded", watch);
+
+  window.gemSound = { play: play, names: Object.keys(SOUNDS) };
+})();
