@@ -88,6 +88,25 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     ec_page.reload()
     expect(ec_page.locator("#connection")).to_have_text("connected")
     expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text(" → ".join(wrong[:2]))
+    # ... listed and drawn on the board, numbered.
+    for step, cell in enumerate(wrong[:2], start=1):
+        expect(ec_page.locator(f'#gp-board [data-cell="{cell}"]')).to_have_attribute(
+            "data-step", str(step)
+        )
+    # On a phone the numbers sit small in a corner of their cell, leaving the gem in sight.
+    ec_page.set_viewport_size({"width": 375, "height": 812})
+    badge = ec_page.locator(f'#gp-board [data-cell="{wrong[0]}"]').evaluate(
+        """cell => {
+             const after = getComputedStyle(cell, '::after');
+             const box = cell.getBoundingClientRect();
+             return {share: parseFloat(after.width) * parseFloat(after.height) /
+                            (box.width * box.height),
+                     inside: parseFloat(after.top) >= 0 && parseFloat(after.right) >= 0};
+           }"""
+    )
+    assert badge["share"] < 0.2 and badge["inside"], badge
+    shoot(ec_page, "draft-after-reload")
+    ec_page.set_viewport_size(DESKTOP)
     ec_page.click('[data-gp="clear"]')
     expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_text("no cell yet")
 
@@ -106,6 +125,12 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     shoot(ec_page, "drawing-legal")
     ec_page.click('[data-gp="submit"]')
 
+    # The DMO's draft keeps its numbers off the EC's path while it plays out.
+    expect(dmo_page.locator("html.gem-animating")).to_have_count(1)
+    shown = dmo_page.locator("#gp-board [data-step]").evaluate_all(
+        "cells => cells.filter((c) => getComputedStyle(c, '::after').display !== 'none').length"
+    )
+    assert shown == 0
     # Everyone sees the path made (animated), the score and whose turn it is.
     for page in (ec_page, dmo_page, spectator):
         expect(page.locator("#gp-board .gp-last")).to_contain_text("won the race with")
