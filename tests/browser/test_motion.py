@@ -89,3 +89,16 @@ def test_a_four_cascade_move_at_fast_speed_keeps_the_focus_and_ends_on_the_serve
 
     page.reload()
     expect(page.locator("#match-banner [data-steps-speed]")).to_have_value("fast")
+
+
+def test_the_gem_gallery_shows_every_gem_at_both_sizes_and_passes_axe(login_context):
+    page = login_context(None)
+    page.goto("/gems/")
+    expect(page.locator(".gem-gallery .cell.power")).to_have_count(23)
+    drawn = page.evaluate(
+        """() => [...document.querySelectorAll('.gem-gallery .cell .gem')].every(
+             (gem) => getComputedStyle(gem).backgroundImage.includes('/gems/'))"""
+    )
+    assert drawn, "a gem without its picture"
+    shoot_both_sizes(page, "gem-gallery")
+    assert serious_axe_violations(page) == []
