@@ -486,3 +486,24 @@ def test_a_puzzle_of_a_closed_world_is_neither_offered_nor_started(client, make_
         ada, [{"mode": "puzzle", "puzzle": n, "solved": True, "moves": 3} for n in range(4)]
     )
     assert client.post("/play/bejeweled-2/", {"mode": "puzzle", "puzzle": "5"}).status_code == 302
+
+
+def test_a_game_whose_bar_ran_empty_names_no_winner_and_no_host_reason(client, make_user, clock):
+    ada = make_user("ada")
+    match = start(client, ada, mode="action")
+    clock.advance(600)
+    services.fire_due_deadlines(now=clock())
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["reason"] == "time_up"
+    page = re.sub(
+        r"<script.*?</script>",
+        "",
+        client.get(match.get_absolute_url()).content.decode(),
+        flags=re.S,
+    )
+    assert "Game over" in page and page.count(match.result["summary"]) == 1
+    assert "wins" not in page and "host's reason" not in page and "time_up" not in page
+    replay = client.get(f"{match.get_absolute_url()}replay/?v={match.version}").content.decode()
+    assert "host's reason" not in replay and "time_up" not in re.sub(
+        r"<script.*?</script>", "", replay, flags=re.S
+    )
