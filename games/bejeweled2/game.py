@@ -41,8 +41,7 @@ class Bejeweled2(FlowGame):
     # --- replay and help -------------------------------------------------------------------------
     controls_help = (
         "Click a gem, then a side-by-side gem to swap them (or drag one onto its neighbour).",
-        "A swap must make a line of three or more; an illegal swap shakes back with the reason.",
-        "Lines of four make power gems, lines of five hypercubes; cascades score more.",
+        "A swap must make a line of three or more; four make a power gem, five a hypercube.",
         "Stuck? Hint shows a swap (it costs points, or bar in Action; in Puzzle mode it is free).",
         "In the puzzles, Undo takes back a move (as many as you like) and Restart starts again.",
         "Keyboard: Tab to the board, arrow keys to move, Enter to choose each gem.",
