@@ -1,7 +1,7 @@
 """The practice bot: decides from what the player's seat sees (``flow.view``), never the state.
 
 A bot waits a human-like pause after the last move (``view["turn_started"]``), then swaps: the
-greedy levels take the hint (the best immediate score; in Puzzle mode the first move of a
+greedy levels take the hint (the best immediate score; in Puzzle and Cognito the first move of a
 shortest solution), the random level any legal move, chosen from a generator seeded by the board
 so the same position gives the same choice. A stuck puzzle is ended.
 """
@@ -34,7 +34,7 @@ def choose_move(view: dict[str, Any], level: str) -> tuple[str, str] | None:
         if not moves:
             return None
         return random.Random(f"{board}|{view['moves']}").choice(moves)
-    if view["mode"] == "puzzle":
+    if view["puzzle"] is not None:  # Puzzle and Cognito
         move = solver.first_move(board)
         if move is not None:
             return move

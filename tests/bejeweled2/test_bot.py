@@ -108,3 +108,10 @@ def test_the_greedy_bot_solves_puzzles_in_par(index) -> None:
     state, result, _ = play_out(begin("puzzle", puzzle=index), "greedy")
     assert result["solved"] is True and state["moves"] == PUZZLES[index].par
     assert len(solve(PUZZLES[index].board).moves) == state["moves"]
+
+
+def test_the_greedy_bot_solves_a_cognito_puzzle_in_par_and_earns_the_bonus() -> None:
+    state, result, _ = play_out(begin("cognito", puzzle=3), "greedy")
+    assert result["solved"] is True and result["at_par"] is True
+    assert state["moves"] == PUZZLES[3].par
+    assert result["score"] > flow.PAR_BONUS and result["hints"] == 0
