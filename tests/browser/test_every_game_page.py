@@ -1,6 +1,7 @@
 """Every game's match page as a seated player sees it on a phone (375x812) and a desktop
 (1280x800): no sideways scroll, the whole board on the first screen and the panel holding the
 player's main action control starting on it (the control itself on the desktop's first screen),
+every running clock of the game on the first screen,
 the coordinates round every board, cells big enough to touch, no serious or critical axe-core
 violation anywhere on the page, and a screenshot each
 (test-artifacts/page-<game>-<size>.png, the whole page in ...-full.png, the figures in .json)."""
@@ -126,7 +127,10 @@ def measure(page: Any, game: Game) -> dict[str, Any]:
           const main = control
             ? [...document.querySelectorAll(control)].find(shown)
             : submits.find(enabled);
+          const clocks = [...document.querySelectorAll('#match-root .clock, #match-root [data-deadline]')]
+            .filter(shown).map(box);
           return {
+            clocks: clocks,
             scrollWidth: document.documentElement.scrollWidth,
             innerWidth: window.innerWidth,
             height: window.innerHeight,
@@ -162,6 +166,8 @@ def test_a_seated_players_page_fits_a_phone_and_a_desktop_and_passes_axe(
         assert found["board"]["bottom"] <= found["height"], f"board below the fold, {where}"
         assert found["control"] is not None, f"no main control, {where}"
         assert found["panel"]["top"] < found["height"], f"action panel below the fold, {where}"
+        for clock in found["clocks"]:
+            assert clock["bottom"] <= found["height"], f"a clock off the first screen, {where}"
         if size == "1280x800":
             assert found["control"]["top"] < found["height"], f"control below the fold, {where}"
         # A cell is a touch target: 36 px or more on a phone for a board of eight rows and
