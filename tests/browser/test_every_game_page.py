@@ -127,8 +127,8 @@ def measure(page: Any, game: Game) -> dict[str, Any]:
           const main = control
             ? [...document.querySelectorAll(control)].find(shown)
             : submits.find(enabled);
-          const clocks = [...document.querySelectorAll('#match-root .clock, #match-root [data-deadline]')]
-            .filter(shown).map(box);
+          const clocks = [...document.querySelectorAll(
+            '#match-root .clock, #match-root [data-deadline]')].filter(shown).map(box);
           return {
             clocks: clocks,
             scrollWidth: document.documentElement.scrollWidth,
