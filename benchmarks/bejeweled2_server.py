@@ -47,7 +47,7 @@ def play(swaps: int, tag: int) -> list[dict[str, Any]]:
     from games.core import broadcast, services
     from games.core.gamedef import Viewer
     from games.core.models import Match
-    from games.core.rendering import audience_frames
+    from games.core.rendering import update_frames
 
     ada = get_user_model().objects.create_user(f"bench-bj2-{tag}", password="x")
     match = services.create_match(
@@ -68,7 +68,7 @@ def play(swaps: int, tag: int) -> list[dict[str, Any]]:
                 services.submit_action(match, ada, action, expected_version=match.version)
             applied = time.process_time() - started
         started = time.process_time()
-        frames = [frame for m, e in announced.events for frame in audience_frames(m, e)]
+        frames = [frame for told in announced.events for frame in update_frames(told)]
         rendered = time.process_time() - started
         sent, whole, data = [], [], []
         for viewer, frame in frames:

@@ -73,7 +73,7 @@ def play_match(index: int) -> list[dict[str, Any]]:
     from games.core import broadcast, services
     from games.core.gamedef import Viewer
     from games.core.models import Match
-    from games.core.rendering import audience_frames
+    from games.core.rendering import update_frames
 
     users = get_user_model().objects
     host = users.create_user(f"bench-host-{index}", password="x")
@@ -106,7 +106,7 @@ def play_match(index: int) -> list[dict[str, Any]]:
                     services.submit_action(match, user, action, expected_version=match.version)
                 applied = time.process_time() - started
             started = time.process_time()
-            frames = [frame for m, e in announced.events for frame in audience_frames(m, e)]
+            frames = [frame for told in announced.events for frame in update_frames(told)]
             rendered = time.process_time() - started
             whole, sent, data_only = [], [], []
             for viewer, frame in frames:

@@ -27,13 +27,12 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games.core import clock
-from games.core.gamedef import Viewer
+from games.core.gamedef import State, Viewer
 from games.core.models import Event, Match
-from games.core.rendering import audience_frames
+from games.core.rendering import Announcement, update_frames
 
 log = logging.getLogger(__name__)
 
-Announcement = tuple[Match, Event]
 LayerMessage = tuple[str, dict[str, Any]]
 _collecting = threading.local()
 
@@ -81,9 +80,11 @@ def _outbox() -> Outbox | None:
     return getattr(_collecting, "outbox", None)
 
 
-def announce_event(match: Match, event: Event) -> None:
-    """Tell every audience of ``event`` once the transaction that appended it commits."""
-    transaction.on_commit(lambda: announce(match, event))
+def announce_event(match: Match, event: Event, before: State) -> None:
+    """Tell every audience of ``event`` once the transaction that appended it commits; ``before``
+    is the state it changed, the match's state now the one it made."""
+    announcement = Announcement(match, event, before, match.state)
+    transaction.on_commit(lambda: announce(announcement))
 
 
 def publish(messages: list[LayerMessage]) -> None:
@@ -91,17 +92,18 @@ def publish(messages: list[LayerMessage]) -> None:
     transaction.on_commit(lambda: _deliver(list(messages)))
 
 
-def announce(match: Match, event: Event) -> None:
-    """``event`` committed: collect its frames for the consumer, or render and send them now."""
+def announce(announcement: Announcement) -> None:
+    """An event committed: collect its frames for the consumer, or render and send them now."""
+    match_pk, version = announcement.match.pk, announcement.event.version
     outbox = _outbox()
     if outbox is not None:
-        outbox.events.append((match, event))
-        _hold(match.pk, event.version)
+        outbox.events.append(announcement)
+        _hold(match_pk, version)
         return
     try:
-        _send_now(render([(match, event)]), match.pk, {event.version})
+        _send_now(render([announcement]), match_pk, {version})
     except Exception:  # a lost broadcast is sent again by the scheduler (heal_unsent)
-        log.exception("broadcast of match %s v%s failed", match.pk, event.version)
+        log.exception("broadcast of match %s v%s failed", match_pk, version)
 
 
 def _deliver(messages: list[LayerMessage]) -> None:
@@ -162,7 +164,8 @@ def heal_unsent(now: datetime | None = None) -> int:
     healed = 0
     for match in Match.objects.filter(pk__in=list(by_match)).with_seats():
         events = by_match[match.pk]
-        if async_to_sync(send_messages)(render([(match, event) for event in events])):
+        announcements = [Announcement.stored(match, event) for event in events]
+        if async_to_sync(send_messages)(render(announcements)):
             mark_sent(match.pk, {event.version for event in events})
             healed += len(events)
     return healed
@@ -171,11 +174,10 @@ def heal_unsent(now: datetime | None = None) -> int:
 def render(announcements: list[Announcement]) -> list[LayerMessage]:
     """The layer messages for ``announcements``: (group, message), rendered from memory."""
     messages = []
-    for match, event in announcements:
-        for viewer, frame in audience_frames(match, event):
-            messages.append(
-                (group_name(match.pk, viewer), {"type": "match.frame", **frame.as_message()})
-            )
+    for announcement in announcements:
+        for viewer, frame in update_frames(announcement):
+            group = group_name(announcement.match.pk, viewer)
+            messages.append((group, {"type": "match.frame", **frame.as_message()}))
     return messages
 
 
@@ -226,8 +228,8 @@ async def send(outbox: Outbox) -> None:
 
 
 async def _send_events(announcements: list[Announcement]) -> None:
-    match_pk = announcements[0][0].pk
-    mine = {event.version for _, event in announcements}
+    match_pk = announcements[0].match.pk
+    mine = {announcement.event.version for announcement in announcements}
     try:
         render_off_thread = database_sync_to_async(render, thread_sensitive=False)
         messages = await render_off_thread(announcements)

@@ -1,12 +1,14 @@
 """A small Python client of the Gem Arena websocket protocol (docs/protocol.md).
 
 It logs in over HTTP like a browser (session cookie), then speaks JSON frames over the match's
-websocket. Tests, bots and load tools use it; it has no Django import.
+websocket. Tests, bots and load tools use it; it has no Django import (games.core.viewpatch is
+pure).
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import random
 import re
@@ -17,6 +19,8 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 import websockets
+
+from games.core import viewpatch
 
 
 class ClientError(Exception):
@@ -132,6 +136,9 @@ class MatchSocket:
         self.version = int(since) if since is not None and since.isdigit() else 0
         self._resume = since is not None
         self.frames: list[dict[str, Any]] = []
+        # The view at ``version``, patched by each update; None until a full frame brings one
+        # (a socket resumed with ``since`` and no view follows the versions only).
+        self.view: dict[str, Any] | None = None
         self.reconnects = 0
         self._resync_asked_at: int | None = None
         self._awaited = (0, 0.0)  # an acknowledged version not held yet, and when to ask for it
@@ -229,9 +236,18 @@ class MatchSocket:
         kind = frame.get("type")
         if kind == "full":
             self.version = frame["version"]
+            self.view = frame["view"]
         elif kind == "update":
             if frame["version"] == self.version + 1:
-                self.version = frame["version"]
+                try:
+                    if self.view is not None:
+                        self.view = viewpatch.apply(
+                            copy.deepcopy(self.view), frame["patch"], frame.get("event")
+                        )
+                except viewpatch.PatchError:
+                    await self.resync(0)  # the view no longer fits: ask for it whole
+                else:
+                    self.version = frame["version"]
             elif frame["version"] > self.version + 1 and self._resync_asked_at != self.version:
                 # A frame went missing (a lost broadcast): ask for everything after ours.
                 self._resync_asked_at = self.version
@@ -321,12 +337,9 @@ class MatchSocket:
         await self.send({"type": "resync", "since": since})
 
     def latest_view(self) -> dict[str, Any]:
-        """The view of the newest version received (a resync or a late frame may bring an older
-        one after it)."""
-        viewed = [frame for frame in self.frames if "view" in frame]
-        if not viewed:
-            return {}
-        return max(reversed(viewed), key=lambda frame: frame.get("version", -1))["view"]
+        """The view at the newest version held: the last full frame's, patched by every update
+        since (an update frame carries a patch, never the whole view)."""
+        return self.view or {}
 
 
 def _is_final(closed: Exception | None) -> bool:

@@ -19,7 +19,8 @@ from games.core import broadcast, chat, protocol, services
 from games.core.broadcast import group_name, user_group_name
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match
-from games.core.rendering import Frame, make_frame
+from games.core.rendering import Announcement, Frame, full_frame, update_frames
+from games.core.replaying import state_at
 
 RESYNC_LIMIT = 200
 T = TypeVar("T")
@@ -285,13 +286,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._send_frame(frame)
 
     def _frames_since(self, since: int | None) -> list[Frame]:
+        """What a viewer holding ``since`` lacks: an update frame per event after it (each a
+        patch of the view before it), or the full frame when ``since`` is nothing to patch
+        (None or 0: the viewer holds no view), newer than the match or too far behind."""
         match = Match.objects.with_seats().get(pk=self.match.pk)
         self.match = match
-        missed = match.version - since if since is not None else None
+        missed = match.version - since if since else None
         if missed is None or missed < 0 or missed > RESYNC_LIMIT:
-            return [make_frame(match, self.viewer, None, with_html=self.with_html)]
-        events = match.events.filter(version__gt=since).order_by("version")
-        return [make_frame(match, self.viewer, e, with_html=self.with_html) for e in events]
+            return [full_frame(match, self.viewer, with_html=self.with_html)]
+        frames = []
+        before = state_at(match, since)
+        for event in match.events.filter(version__gt=since).order_by("version"):
+            after = state_at(match, event.version)
+            announcement = Announcement(match, event, before, after)
+            frames.extend(
+                frame
+                for _, frame in update_frames(announcement, [self.viewer], with_html=self.with_html)
+            )
+            before = after
+        return frames
 
     async def match_frame(self, message: dict[str, Any]) -> None:
         await self._send_frame(Frame.from_message(message))

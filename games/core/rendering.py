@@ -17,8 +17,10 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games.core.gamedef import Viewer
+from games.core import viewpatch
+from games.core.gamedef import State, Viewer
 from games.core.models import Event, Match
+from games.core.replaying import state_at
 from games.core.templatetags.arena import PANEL_SINK
 
 
@@ -140,46 +142,92 @@ def _panel_entries(match: Match, view: dict[str, Any], version: int) -> tuple:
     return tuple(entries)
 
 
-def make_frame(
-    match: Match,
-    viewer: Viewer,
-    event: Event | None,
-    *,
-    view: dict[str, Any] | None = None,
-    panels: tuple | None = None,
-    with_html: bool = True,
-) -> Frame:
-    """The update frame telling ``viewer`` about ``event`` (rendered from the state after it), or
-    with no event the full frame of the match as it is now."""
-    version = event.version if event is not None else match.version
-    if view is None:
-        view = view_of(match, viewer, event.state if event is not None else None)
-    head: dict[str, Any] = {
-        "type": "update" if event is not None else "full",
-        "version": version,
-    }
-    if event is not None:
-        head["event"] = event.seen_by(viewer)
-    head["view"] = view
+@dataclass(frozen=True)
+class Announcement:
+    """An event to tell its viewers, with the match's state either side of it: frames are drawn
+    from these, never from what the event row stores."""
+
+    match: Match
+    event: Event
+    before: State
+    after: State
+
+    @classmethod
+    def stored(cls, match: Match, event: Event) -> Announcement:
+        """An event read back from the database (a resync, a heal): its states rebuilt."""
+        before = state_at(match, event.version - 1)
+        return cls(match, event, before, state_at(match, event.version))
+
+
+def _as_sent(data: Any) -> tuple[Any, str]:
+    """``data`` as a client holds it (object keys are strings, tuples are lists) and its text."""
+    text = _dumps(data)
+    return json.loads(text), text
+
+
+def _game_view(match: Match, viewer: Viewer, state: State) -> Any:
+    """The game's view of ``state`` for ``viewer`` as a client holds it; None for no state."""
+    if not state:
+        return None
+    return _as_sent(match.game.view(state, viewer))[0]
+
+
+def view_patch(
+    before: Any, after: dict[str, Any], event: dict[str, Any] | None
+) -> list[viewpatch.Op]:
+    """The patch from the game view ``before`` (None: the viewer holds none) to the whole view
+    ``after``. The match facts and the drafts are small and change apart from the game's
+    state: they are set whole; the game's view is diffed."""
+    if before is None:
+        ops = [["s", ["game"], after["game"]]]
+    else:
+        ops = viewpatch.diff(before, after["game"], ("game",))
+    ops.append(["s", ["match"], after["match"]])
+    ops.extend(["s", [key], after[key]] for key in ("draft", "drafts") if key in after)
+    return viewpatch.refer_to_event(ops, event)
+
+
+def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame:
+    """The whole view of the match as it is now, every panel with it: a first frame or a
+    resync that cannot be patched."""
+    view = view_of(match, viewer)
+    head: dict[str, Any] = {"type": "full", "version": match.version, "view": view}
     head["server_time"] = server_time_ms()
-    if with_html and panels is None:
-        panels = _panel_entries(match, view, version)
+    panels = _panel_entries(match, view, match.version) if with_html else ()
     if with_html:
-        # Every panel the viewer's page should hold now: one that is no longer here goes away.
-        head["panel_ids"] = [entry[0] for entry in panels or ()]
-    return Frame(version=version, head=_dumps(head), panels=panels or (), full=event is None)
+        head["panel_ids"] = [entry[0] for entry in panels]
+    return Frame(version=match.version, head=_dumps(head), panels=panels, full=True)
 
 
-def audience_frames(match: Match, event: Event) -> list[tuple[Viewer, Frame]]:
-    """One frame per audience for ``event``; panels are rendered once per distinct view."""
+def update_frames(
+    announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
+) -> list[tuple[Viewer, Frame]]:
+    """The update frame of ``announcement`` for each viewer (every audience by default): the
+    event as that viewer may see it, the patch of that viewer's view and the panels (rendered
+    once per distinct view; a connection sends only those that changed)."""
+    match, event = announcement.match, announcement.event
     rendered: dict[str, tuple] = {}
     frames = []
-    for viewer in audiences(match):
-        view = view_of(match, viewer, event.state)
-        key = _dumps(view)  # panels may show the viewer (the host's controls): the whole view
-        if key not in rendered:
-            rendered[key] = _panel_entries(match, view, event.version)
-        frames.append((viewer, make_frame(match, viewer, event, view=view, panels=rendered[key])))
+    for viewer in audiences(match) if viewers is None else viewers:
+        view = view_of(match, viewer, announcement.after)
+        after, key = _as_sent(view)  # panels may show the viewer (the host's controls)
+        seen = event.seen_by(viewer)
+        before = _game_view(match, viewer, announcement.before)
+        head: dict[str, Any] = {
+            "type": "update",
+            "version": event.version,
+            "event": seen,
+            "patch": view_patch(before, after, seen),
+            "server_time": server_time_ms(),
+        }
+        panels: tuple = ()
+        if with_html:
+            if key not in rendered:
+                rendered[key] = _panel_entries(match, view, event.version)
+            panels = rendered[key]
+            # Every panel the viewer's page should hold now: one no longer here goes away.
+            head["panel_ids"] = [entry[0] for entry in panels]
+        frames.append((viewer, Frame(version=event.version, head=_dumps(head), panels=panels)))
     return frames
 
 

@@ -96,7 +96,7 @@ def _append(
     # Notifications (issue 23): rows written in this transaction, delivered after commit by the
     # scheduler process; games/notifications/events.py decides what the event tells whom.
     notifications.on_event(match, event, state_before)
-    broadcast.announce_event(match, event)
+    broadcast.announce_event(match, event, state_before)
     return event
 
 

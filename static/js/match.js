@@ -104,13 +104,22 @@
         socket.send(JSON.stringify({ type: "resync", since: version }));
         return;
       }
-      writeView(frame.view);
+      // An update carries a patch of the view, never the whole view: applied to the view of
+      // the version before, or, if it does not fit, the whole view is asked for again.
+      const view = patched(readView(), frame.patch || [], frame.event);
+      if (view === null) {
+        socket.send(JSON.stringify({ type: "resync", since: 0 }));
+        return;
+      }
+      writeView(view);
       applyHtml(frame.html);
       dropPanels(frame.panel_ids);
       version = frame.version;
       if (frame.event) noteEvent(frame.event);
       afterView();
-      document.dispatchEvent(new CustomEvent("gem:update", { detail: frame }));
+      // Game scripts read the frame's view as before: the patched one.
+      const detail = Object.assign({}, frame, { view: view });
+      document.dispatchEvent(new CustomEvent("gem:update", { detail: detail }));
     } else if (frame.type === "draft") {
       const view = readView();
       if (view && "seat" in frame && view.drafts) {
@@ -151,6 +160,46 @@
   const ACK_GRACE_MS = 1000;
   function askBehind() {
     sendMessage({ type: "resync", since: version, behind: true });
+  }
+
+  // Apply a patch (games/core/viewpatch.py: ["s", path, value] set, ["d", path] delete,
+  // ["x", path, items] append, ["e", path, from] set from the event) to a copy of the view;
+  // null when an operation does not fit it.
+  function patched(view, ops, event) {
+    if (!view) return null;
+    const at = (value, path) => {
+      for (const key of path) {
+        if (value === null || typeof value !== "object" || !(key in value)) throw new Error(String(key));
+        value = value[key];
+      }
+      return value;
+    };
+    try {
+      for (const op of ops) {
+        const kind = op[0], path = op[1];
+        const value = kind === "e" ? at(event, op[2]) : op[2];
+        if (!path.length) {
+          if (kind !== "s" && kind !== "e") throw new Error(kind);
+          view = value;
+          continue;
+        }
+        const parent = at(view, path.slice(0, -1)), key = path[path.length - 1];
+        if (parent === null || typeof parent !== "object") throw new Error(String(key));
+        if (kind === "s" || kind === "e") {
+          if (Array.isArray(parent) && !(key >= 0 && key < parent.length)) throw new Error(String(key));
+          parent[key] = value;
+        } else if (kind === "d") {
+          if (!(key in parent)) throw new Error(String(key));
+          delete parent[key];
+        } else if (kind === "x") {
+          if (!Array.isArray(parent[key])) throw new Error(String(key));
+          parent[key].push(...value);
+        } else throw new Error(kind);
+      }
+    } catch (misfit) {
+      return null;
+    }
+    return view;
   }
 
   // The view of the newest frame lives once in the page, in #match-view; game scripts read it.

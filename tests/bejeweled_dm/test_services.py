@@ -10,10 +10,10 @@ import pytest
 from django.db import connection
 
 from games.bejeweled_dm import engine, flow
-from games.core import services
+from games.core import services, viewpatch
 from games.core.gamedef import Viewer
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.rendering import make_frame, view_of
+from games.core.rendering import Announcement, update_frames, view_of
 
 pytestmark = pytest.mark.django_db
 
@@ -254,8 +254,13 @@ def test_a_complete_match_through_services(clock, dm):
 
 
 def sent(match, viewer, event) -> dict:
-    """The update frame about ``event`` as a connection of ``viewer`` would send it."""
-    return json.loads(make_frame(match, viewer, event).text(with_html=True, sent=None))
+    """The update frame about ``event`` as a connection of ``viewer`` would send it, with the
+    view its patch makes of the view before (``view``)."""
+    stored = Announcement.stored(match, event)
+    [(_, frame)] = update_frames(stored, [viewer])
+    update = json.loads(frame.text(with_html=True, sent=None))
+    before = json.loads(json.dumps(view_of(match, viewer, stored.before)))
+    return {**update, "view": viewpatch.apply(before, update["patch"], update["event"])}
 
 
 def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):

@@ -30,8 +30,8 @@ def layer(monkeypatch) -> RecordingLayer:
         broadcast,
         "render",
         lambda announcements: [
-            (f"match.{match.pk}.spectators", {"version": event.version})
-            for match, event in announcements
+            (f"match.{told.match.pk}.spectators", {"version": told.event.version})
+            for told in announcements
         ],
     )
     monkeypatch.setattr(broadcast, "_unsent", {})
@@ -43,7 +43,8 @@ def announced(version: int) -> broadcast.Outbox:
     """``version`` committed inside ``deferred()``, as the consumer's action path collects it."""
     match = SimpleNamespace(pk=MATCH_PK)
     with broadcast.deferred() as outbox:
-        broadcast.announce(match, SimpleNamespace(version=version))  # type: ignore[arg-type]
+        told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
+        broadcast.announce(told)  # type: ignore[arg-type]
     return outbox
 
 
@@ -108,7 +109,7 @@ def test_an_event_sent_is_marked_and_one_never_sent_is_sent_again_by_the_schedul
     assert Event.objects.get(match=match, version=sent.version).sent_at is not None
     # A worker that dies right after its ack: the event is committed, its frames never sent.
     with monkeypatch.context() as patched, django_capture_on_commit_callbacks(execute=True):
-        patched.setattr(broadcast, "announce", lambda match, event: None)
+        patched.setattr(broadcast, "announce", lambda announcement: None)
         lost = services.submit_action(match, bob, {"type": "add", "amount": 1})
     assert Event.objects.get(match=match, version=lost.version).sent_at is None
     sent_again: list[tuple[str, dict]] = []

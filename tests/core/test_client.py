@@ -118,7 +118,7 @@ async def test_an_ack_whose_update_never_comes_makes_the_client_ask_for_it():
                 await connection.send(json.dumps(ack))
             elif message["type"] == "resync" and message["since"] == 3:
                 event = {"version": 4, "kind": "added", "seat": 0, "data": {}}
-                update = {"type": "update", "version": 4, "event": event, "view": {}}
+                update = {"type": "update", "version": 4, "event": event, "patch": []}
                 await connection.send(json.dumps(update))
 
     async with websockets.serve(server, "127.0.0.1", 0) as fake:

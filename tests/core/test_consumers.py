@@ -82,7 +82,8 @@ async def test_an_update_carries_only_the_panels_that_changed(tally):
     assert ack["version"] == update["version"] == full["version"] + 1
     assert 'id="match-status"' not in update["html"]  # still "Live": not sent again
     assert 'id="match-version"' in update["html"]
-    assert update["view"]["game"]["total"] == 1
+    assert ["s", ["game", "total"], 1] in update["patch"]  # what changed, not the whole view
+    assert "view" not in update
     await ada_ws.disconnect()
 
 
@@ -110,15 +111,15 @@ async def test_an_update_older_than_the_full_frame_is_not_sent(tally):
     match, ada, *_ = tally
     from games.core import broadcast
     from games.core.models import Event, Match
+    from games.core.rendering import Announcement
 
     watcher = await connect(match, None)
     full = await receive(watcher)
 
     def old_messages():
         current = Match.objects.with_seats().get(pk=match.pk)
-        return broadcast.render(
-            [(current, Event.objects.get(match=current, version=full["version"]))]
-        )
+        event = Event.objects.get(match=current, version=full["version"])
+        return broadcast.render([Announcement.stored(current, event)])
 
     for group, message in await sync_to_async(old_messages)():
         if group.endswith("spectators"):

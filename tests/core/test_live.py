@@ -64,8 +64,8 @@ async def test_a_match_runs_from_lobby_to_result_over_websockets(live_worker, op
             await socket_.act({"type": "add", "amount": amount})
         final = await watcher.wait_version(7)
         assert final["event"]["kind"] == "added"
-        assert final["view"]["match"]["status"] == "finished"
-        assert final["view"]["match"]["result"] == {"winner": 1}
+        assert watcher.latest_view()["match"]["status"] == "finished"
+        assert watcher.latest_view()["match"]["result"] == {"winner": 1}
     finished_lobby = ArenaClient(live_worker.url).get("/")
     assert "Replay" in finished_lobby
     replay = ArenaClient(live_worker.url).get(f"/m/{match.public_id}/replay/?v=5")
@@ -243,8 +243,8 @@ async def test_two_workers_on_redis_deliver_a_move_to_a_spectator_on_the_other(o
             async with ada.match_socket(match.public_id) as ada_ws:
                 await ada_ws.recv_until("full")
                 await ada_ws.act({"type": "add", "amount": 3})
-            frame = await watcher.recv_until("update", version=4)
-            assert frame["view"]["game"]["total"] == 3
+            await watcher.recv_until("update", version=4)
+            assert watcher.latest_view()["game"]["total"] == 3
     finally:
         first.stop()
         second.stop()

@@ -195,12 +195,12 @@ def test_the_result_names_the_winner_and_links_the_replay(client, clock, tally_m
 
 
 def test_the_result_panel_comes_in_the_frame_that_ends_the_match(clock, tally_match):
-    from games.core.rendering import audience_frames
+    from games.core.rendering import Announcement, update_frames
 
     match, ada, bob, _host = tally_match
     finish(match, ada, bob)
     last = match.events.order_by("version").last()
-    for _viewer, frame in audience_frames(match, last):
+    for _viewer, frame in update_frames(Announcement.stored(match, last)):
         assert any(panel_id == "match-result" for panel_id, *_ in frame.panels)
 
 

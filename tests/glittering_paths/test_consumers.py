@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games.core import services
 from gemsite.routing import websocket_urlpatterns
+from tests.frames import with_views
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,8 +62,12 @@ async def test_the_drawing_check_reaches_the_drafting_seat_and_the_host_only(pat
     match, rita, sam, host = paths_match
     sockets = [await connect(match, user) for user in (rita, sam, None, host)]
     rita_ws, sam_ws, watcher, host_ws = sockets
-    for socket in sockets:
-        assert (await receive(socket))["type"] == "full"
+    fulls = {socket: await receive(socket) for socket in sockets}
+    assert all(full["type"] == "full" for full in fulls.values())
+
+    def held(socket: WebsocketCommunicator, frames: list[dict]) -> dict:
+        """The view ``socket``'s page holds after ``frames``."""
+        return with_views([fulls[socket], *frames])[-1]["view"]
 
     await rita_ws.send_json_to({"type": "draft", "draft": {"cells": DRAWN}})
     checked = await receive(rita_ws)
@@ -81,11 +86,12 @@ async def test_the_drawing_check_reaches_the_drafting_seat_and_the_host_only(pat
     for frames in seen.values():
         assert all(frame["type"] != "draft" for frame in frames)
         assert all(VERDICT not in json.dumps(frame, ensure_ascii=False) for frame in frames)
-    assert seen["sam"][-1]["view"]["draft"] is None
-    assert not {"draft", "drafts"} & set(seen["watcher"][-1]["view"])
-    mine = (await frames_until_update(rita_ws))[-1]["view"]["draft"]
+    assert held(sam_ws, seen["sam"])["draft"] is None
+    assert not {"draft", "drafts"} & set(held(watcher, seen["watcher"]))
+    mine = held(rita_ws, await frames_until_update(rita_ws))["draft"]
     assert mine == checked["draft"]
-    assert (await frames_until_update(host_ws))[-1]["view"]["drafts"] == {"0": checked["draft"]}
+    hosted = held(host_ws, await frames_until_update(host_ws))
+    assert hosted["drafts"] == {"0": checked["draft"]}
 
     # Reloads: Rita gets her path and its check back; Sam and a spectator never get them.
     again = [await connect(match, user) for user in (rita, sam, None)]

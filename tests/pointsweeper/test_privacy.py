@@ -37,6 +37,7 @@ from games.core import services
 from games.core.client import ArenaClient, MatchSocket
 from games.core.models import Deadline, Match
 from games.pointsweeper import engine, flow
+from tests.frames import with_views
 from tests.live_server import in_db, seated_sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -229,7 +230,7 @@ async def play_match(url: str, boards: list[str]) -> Recording:
                 await move(second, {"type": "pass"})
             assert len(guest.latest_view()["game"]["history"]) == board_no
         for name, socket_ in zip(AUDIENCES, everyone, strict=True):
-            rec.frames[name] = list(socket_.frames)
+            rec.frames[name] = with_views(socket_.frames)
 
     await in_db(match.refresh_from_db)
     assert match.status == Match.Status.FINISHED

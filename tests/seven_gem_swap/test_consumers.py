@@ -13,6 +13,7 @@ from games.core import services
 from games.core.models import Match
 from games.seven_gem_swap import engine
 from tests.core.test_consumers import connect, receive
+from tests.frames import with_views
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,13 +94,13 @@ async def test_a_sent_sequence_keeps_its_preview_in_the_seats_own_view_only(roun
     match, ada, bob, host = round_one
     gem, move = a_red_gem_with_room(match.state["board"])
     sockets = [await connect(match, user) for user in (ada, bob, None, host)]
-    for socket in sockets:
-        assert (await receive(socket))["type"] == "full"
+    fulls = [await receive(socket) for socket in sockets]
+    assert all(full["type"] == "full" for full in fulls)
     action = {"type": "submit", "gem": gem, "moves": move}
     await sync_to_async(services.submit_action)(match, ada, action)
     updates = [await receive(socket) for socket in sockets]
     ada_update, *others = updates
-    preview = ada_update["view"]["game"]["me"]["preview"]
+    preview = with_views([fulls[0], ada_update])[-1]["view"]["game"]["me"]["preview"]
     assert preview["path"] == [gem, engine.neighbours(gem)[move]]
     for update in others:
         assert update["type"] == "update"

@@ -10,7 +10,13 @@ import pytest
 from games.core import services
 from games.core.gamedef import Viewer
 from games.core.models import Match
-from games.core.rendering import make_frame, render_panels, view_of
+from games.core.rendering import (
+    Announcement,
+    full_frame,
+    render_panels,
+    update_frames,
+    view_of,
+)
 from games.seven_gem_swap import engine
 
 pytestmark = pytest.mark.django_db
@@ -150,9 +156,10 @@ def test_every_step_of_a_whole_bot_match_renders_for_every_viewer(client, clock,
         # The worker refuses to send a websocket message above 64 KiB (games/core serve's
         # MAX_MESSAGE_BYTES applies to outgoing messages too): every frame, even a full one
         # with every panel, stays well under it.
-        full = make_frame(match, viewer, None).text(with_html=True, sent=None)
+        full = full_frame(match, viewer).text(with_html=True, sent=None)
         assert len(full.encode()) < 48 * 1024, (viewer, len(full))
-        last = make_frame(match, viewer, match.events.order_by("-version").first())
+        stored = Announcement.stored(match, match.events.order_by("-version").first())
+        [(_, last)] = update_frames(stored, [viewer])
         size = len(last.text(with_html=True, sent=None).encode())
         assert size < 48 * 1024, (viewer, size)
     client.force_login(host)

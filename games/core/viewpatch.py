@@ -1,0 +1,137 @@
+"""Patches of a viewer's view: what changed between two views, as small operations.
+
+An update frame carries a patch from the view the viewer holds (the version before) to the view
+after the event, never the whole view (docs/protocol.md). Operations are JSON arrays:
+
+- ``["s", path, value]``: set the value at ``path`` (a list of object keys and list indices);
+- ``["d", path]``: delete the object key at ``path``;
+- ``["x", path, items]``: append ``items`` to the list at ``path``;
+- ``["e", path, from]``: set the value at ``path`` to the event's own value at ``from`` (the
+  animation steps a move produces travel once, in the event, not again in the patch).
+
+Pure: standard library only. ``apply`` is what a client does (static/js/match.js does the same);
+a patch that does not apply (a path the view lacks) raises ``PatchError`` and the client asks
+for the whole view again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Path = list[str | int]
+Op = list[Any]
+
+# A value shared with the event is sent by reference only when its text is at least this long.
+SHARED_MIN_CHARS = 64
+# Past this many operations on one list, setting the list whole may be shorter: compare.
+MANY_OPS = 8
+
+
+class PatchError(ValueError):
+    """A patch that does not fit the view it was applied to."""
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def diff(before: Any, after: Any, path: tuple[str | int, ...] = ()) -> list[Op]:
+    """The operations that turn ``before`` into ``after`` (both JSON values, as a client holds
+    them: object keys are strings)."""
+    if type(before) is type(after) and before == after:
+        return []
+    if isinstance(before, dict) and isinstance(after, dict):
+        ops: list[Op] = [["d", [*path, key]] for key in before if key not in after]
+        for key, value in after.items():
+            if key not in before:
+                ops.append(["s", [*path, key], value])
+            else:
+                ops.extend(diff(before[key], value, (*path, key)))
+        return ops
+    if isinstance(before, list) and isinstance(after, list):
+        kept = len(before)
+        if len(after) > kept and after[:kept] == before:
+            return [["x", list(path), after[kept:]]]
+        if len(after) == kept:
+            ops = []
+            for index, (old, new) in enumerate(zip(before, after, strict=True)):
+                ops.extend(diff(old, new, (*path, index)))
+            if len(ops) <= MANY_OPS or len(_text(ops)) < len(_text(after)):
+                return ops
+    return [["s", list(path), after]]
+
+
+def _shared_values(data: Any, path: tuple[str | int, ...], found: dict[str, Path]) -> None:
+    """Index the lists and objects inside the event by their JSON text."""
+    if isinstance(data, dict):
+        items: Any = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return
+    text = _text(data)
+    if len(text) >= SHARED_MIN_CHARS:
+        found.setdefault(text, list(path))
+    for key, value in items:
+        _shared_values(value, (*path, key), found)
+
+
+def refer_to_event(ops: list[Op], event: dict[str, Any] | None) -> list[Op]:
+    """``ops`` with every value set whole that the event itself carries (a move's steps, its
+    path) replaced by a reference into the event."""
+    if not event:
+        return ops
+    shared: dict[str, Path] = {}
+    _shared_values(event, (), shared)
+    if not shared:
+        return ops
+    referred = []
+    for op in ops:
+        if op[0] == "s" and isinstance(op[2], dict | list):
+            source = shared.get(_text(op[2]))
+            if source is not None:
+                op = ["e", op[1], source]
+        referred.append(op)
+    return referred
+
+
+def _at(value: Any, path: list[Any]) -> Any:
+    for key in path:
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            raise PatchError(f"no {key!r} on the way to {path}") from None
+    return value
+
+
+def apply(view: Any, ops: list[Op], event: dict[str, Any] | None = None) -> Any:
+    """Apply ``ops`` to ``view`` in place and return it; raises PatchError if one does not fit."""
+    for op in ops:
+        kind, path = op[0], op[1]
+        if not path:
+            if kind not in {"s", "e"}:
+                raise PatchError(f"{kind!r} needs a path")
+            view = op[2] if kind == "s" else _at(event, op[2])
+            continue
+        parent, key = _at(view, path[:-1]), path[-1]
+        if kind == "s" or kind == "e":
+            value = op[2] if kind == "s" else _at(event, op[2])
+            if isinstance(parent, list):
+                if not isinstance(key, int) or not 0 <= key < len(parent):
+                    raise PatchError(f"no index {key!r} in the list at {path[:-1]}")
+            elif not isinstance(parent, dict):
+                raise PatchError(f"nothing to set {key!r} on at {path[:-1]}")
+            parent[key] = value
+        elif kind == "d":
+            if not isinstance(parent, dict) or key not in parent:
+                raise PatchError(f"no {key!r} to delete at {path[:-1]}")
+            del parent[key]
+        elif kind == "x":
+            target = _at(parent, [key])
+            if not isinstance(target, list):
+                raise PatchError(f"no list to extend at {path}")
+            target.extend(op[2])
+        else:
+            raise PatchError(f"unknown patch operation {kind!r}")
+    return view

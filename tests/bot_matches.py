@@ -1,0 +1,140 @@
+"""Matches of the real games played by their own bots through the services, with the frames a
+page-format connection of every audience is sent for each event (tests/core/test_frames.py and
+benchmarks/frames.py measure them).
+
+Each action runs as the websocket consumer runs it: inside ``broadcast.deferred()``, the frames
+rendered after the commit once per audience, and each audience's connection sending only the
+panels that changed since its last frame.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import broadcast, services
+from games.core.gamedef import Viewer
+from games.core.models import Match
+from games.core.rendering import Announcement, update_frames
+
+
+@dataclass(frozen=True)
+class Table:
+    """How a game's bots sit down: a level per seat and the settings."""
+
+    levels: tuple[str, ...]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+TABLES = {
+    "bejeweled-2": Table(("greedy",), {"mode": "classic"}),
+    "bejeweled-dm": Table(("club", "club")),
+    "glittering-paths": Table(("best", "casual")),
+    "pointsweeper": Table(("club", "beginner")),
+    "seven-gem-swap": Table(("club",) * 7),
+}
+
+
+@dataclass(frozen=True)
+class SentFrame:
+    """One update frame as a connection sent it."""
+
+    version: int
+    kind: str  # the event's kind
+    viewer: Viewer
+    audience: str  # "seat" (the acting seat), "opponent" (another seat), "spectator", "host"
+    size: int  # bytes, page format (the panels that changed)
+    frame: dict[str, Any]
+    state_before: bool  # the viewer held a view of a game before (the event is not the first)
+
+
+@dataclass
+class Played:
+    match: Match
+    frames: list[SentFrame] = field(default_factory=list)
+    apply_ms: list[float] = field(default_factory=list)  # worker CPU: the action's own path
+    render_ms: list[float] = field(default_factory=list)  # worker CPU: every audience's frames
+
+
+def audience_of(viewer: Viewer, actor: int | None) -> str:
+    if viewer.is_host:
+        return "host"
+    if viewer.seat is None:
+        return "spectator"
+    return "seat" if viewer.seat == actor else "opponent"
+
+
+def play(
+    game_key: str,
+    host: Any,
+    advance: Callable[[float], None],
+    *,
+    events: int = 60,
+    step_seconds: float = 4,
+    commits: Callable[..., AbstractContextManager[Any]] | None = None,
+) -> Played:
+    """Play a match of ``game_key`` with its bots for up to ``events`` events (or its end).
+    Inside a test's transaction, ``commits`` is pytest-django's
+    ``django_capture_on_commit_callbacks``: what would run on commit runs at the end of it."""
+    table = TABLES[game_key]
+    roles = ["EC", "DMO"] if len(table.levels) == 2 and game_key != "seven-gem-swap" else None
+    match = services.create_match(
+        host=host,
+        game_key=game_key,
+        title="bots",
+        settings=table.settings,
+        roles=roles or [""] * len(table.levels),
+    )
+    for index, level in enumerate(table.levels):
+        services.seat_bot(match, index, level)
+    played = Played(Match.objects.with_seats().get(pk=match.pk))
+    held: dict[str, dict[str, str]] = {}
+    for _ in range(events * 20):
+        started = time.process_time()
+        with broadcast.deferred() as outbox, (commits or _committing)(execute=True):
+            services.fire_due_deadlines()
+            services.run_bots()
+        applied = time.process_time() - started
+        if outbox.events:
+            played.apply_ms.append(applied * 1000 / len(outbox.events))
+        for announcement in outbox.events:
+            broadcast._release(announcement.match.pk, {announcement.event.version})
+            _record(played, announcement, held)
+        if len(played.frames) and played.frames[-1].version >= events:
+            break
+        match = Match.objects.get(pk=match.pk)
+        if match.is_over:
+            break
+        advance(step_seconds)
+    played.match = Match.objects.with_seats().get(pk=match.pk)
+    return played
+
+
+@contextmanager
+def _committing(execute: bool) -> Iterator[None]:
+    """Outside a test's transaction, each change commits (and announces) by itself."""
+    yield
+
+
+def _record(played: Played, announcement: Announcement, held: dict[str, dict[str, str]]) -> None:
+    started = time.process_time()
+    frames = update_frames(announcement)
+    played.render_ms.append((time.process_time() - started) * 1000)
+    event = announcement.event
+    for viewer, frame in frames:
+        text = frame.text(True, held.setdefault(viewer.audience, {}))
+        played.frames.append(
+            SentFrame(
+                version=event.version,
+                kind=event.kind,
+                viewer=viewer,
+                audience=audience_of(viewer, event.seat),
+                size=len(text.encode()),
+                frame=json.loads(text),
+                state_before=bool(announcement.before),
+            )
+        )

@@ -1,0 +1,67 @@
+"""games.core.viewpatch: a patch turns the view before into the view after, and no more."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from games.core.viewpatch import PatchError, apply, diff, refer_to_event
+
+BEFORE = {
+    "phase": "play",
+    "board": [[1, 2, 3], [4, 5, 6], [7, 8, 9]],
+    "log": ["a", "b"],
+    "last": None,
+    "gone": 1,
+}
+
+
+def test_a_patch_sets_what_changed_extends_a_list_and_deletes_what_went():
+    after = copy.deepcopy(BEFORE)
+    after["board"][1][1] = 0
+    after["log"].append("c")
+    after["last"] = {"seat": 0}
+    del after["gone"]
+    ops = diff(BEFORE, after)
+    assert ops == [
+        ["d", ["gone"]],
+        ["s", ["board", 1, 1], 0],
+        ["x", ["log"], ["c"]],
+        ["s", ["last"], {"seat": 0}],
+    ]
+    assert apply(copy.deepcopy(BEFORE), ops) == after
+
+
+def test_a_list_changed_everywhere_is_set_whole_when_that_is_shorter():
+    after = {**BEFORE, "board": [[0] * 3 for _ in range(3)]}
+    assert diff(BEFORE, after) == [["s", ["board"], after["board"]]]
+
+
+def test_a_value_the_event_carries_is_sent_as_a_reference_into_it():
+    steps = [{"board": "x" * 40, "cleared": [1, 2, 3]}, {"board": "y" * 40, "cleared": [4]}]
+    event = {"version": 3, "kind": "swapped", "data": {"steps": steps}}
+    after = {**BEFORE, "last": {"steps": steps}}
+    ops = refer_to_event(diff(BEFORE, after), event)
+    assert ops == [["e", ["last"], ["data"]]]  # "last" is the event's data, sent once
+    assert apply(copy.deepcopy(BEFORE), ops, event) == after
+    patched = refer_to_event([["s", ["last", "steps"], steps]], event)
+    assert patched == [["e", ["last", "steps"], ["data", "steps"]]]
+    assert "x" * 40 not in json.dumps(patched)
+    assert apply({"last": {}}, patched, event) == {"last": {"steps": steps}}
+
+
+@pytest.mark.parametrize(
+    "ops",
+    [
+        [["s", ["nowhere", "deep"], 1]],
+        [["d", ["missing"]]],
+        [["x", ["phase"], [1]]],
+        [["s", ["board", 7], 1]],
+        [["q", ["phase"], 1]],
+    ],
+)
+def test_a_patch_that_does_not_fit_the_view_is_refused(ops):
+    with pytest.raises(PatchError):
+        apply(copy.deepcopy(BEFORE), ops)
