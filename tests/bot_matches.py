@@ -16,6 +16,9 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from games.core import broadcast, services
 from games.core.gamedef import Viewer
 from games.core.models import Match
@@ -57,6 +60,7 @@ class Played:
     match: Match
     frames: list[SentFrame] = field(default_factory=list)
     apply_ms: list[float] = field(default_factory=list)  # worker CPU: the action's own path
+    queries: list[float] = field(default_factory=list)  # queries of the action's own path
     render_ms: list[float] = field(default_factory=list)  # worker CPU: every audience's frames
 
 
@@ -95,12 +99,18 @@ def play(
     held: dict[str, dict[str, str]] = {}
     for _ in range(events * 20):
         started = time.process_time()
-        with broadcast.deferred() as outbox, (commits or _committing)(execute=True):
+        with (
+            CaptureQueriesContext(connection) as queries,
+            broadcast.deferred() as outbox,
+            (commits or _committing)(execute=True),
+        ):
             services.fire_due_deadlines()
             services.run_bots()
         applied = time.process_time() - started
         if outbox.events:
+            # A tick that acted also looked for bots and clocks with nothing to do: shared out.
             played.apply_ms.append(applied * 1000 / len(outbox.events))
+            played.queries.append(len(queries) / len(outbox.events))
         for announcement in outbox.events:
             broadcast._release(announcement.match.pk, {announcement.event.version})
             _record(played, announcement, held)

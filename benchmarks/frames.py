@@ -1,0 +1,165 @@
+"""Frames of the real games (issue 20): bytes per audience, worker CPU and queries per action.
+
+Each game is played by its own bots through the services (tests/bot_matches.py), each action as
+the websocket consumer runs it; for every event the update frame each audience's page-format
+connection is sent (the panels that changed since its last frame), split into the head (event and
+view patch) and the html. Worker CPU per action is the action's own path (lock, rules, append,
+commit) plus rendering every audience's frame. Runs on SQLite in a temporary file unless
+DATABASE_URL is set.
+
+    python -m benchmarks.frames [--events N] [--games key,key]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+from datetime import timedelta
+from typing import Any
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def _cell(values: list[float], scale: float = 1.0) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values) / scale:.1f} / {_p95(values) / scale:.1f}"
+
+
+class _Clock:
+    def __init__(self) -> None:
+        from django.utils import timezone
+
+        self.current = timezone.now()
+
+    def __call__(self) -> Any:
+        return self.current
+
+    def advance(self, seconds: float) -> None:
+        self.current += timedelta(seconds=seconds)
+
+
+def measure(game_key: str, events: int) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    from games.core import clock as core_clock
+    from tests.bot_matches import play
+
+    fake = _Clock()
+    core_clock.now = fake  # type: ignore[assignment]
+    host = get_user_model().objects.create_user(f"host-{game_key}-{os.getpid()}-{id(fake)}")
+    played = play(game_key, host, fake.advance, events=events)
+    by_audience: dict[str, list[Any]] = {}
+    for sent in played.frames:
+        by_audience.setdefault(sent.audience, []).append(sent)
+    from games.core.rendering import view_of
+    from games.core.replaying import state_at
+
+    match = played.match
+    states = {v: state_at(match, v) for v in {f.version for f in played.frames}}
+    rows = {}
+    for audience, frames in sorted(by_audience.items()):
+        whole = []  # the same frame carrying the whole view in place of the patch (before)
+        for f in frames:
+            view = json.dumps(view_of(match, f.viewer, states[f.version]), separators=(",", ":"))
+            patch = json.dumps(f.frame["patch"], separators=(",", ":"))
+            whole.append(f.size - len(patch.encode()) + len(view.encode()))
+        rows[audience] = {
+            "frames": len(frames),
+            "sent": [f.size for f in frames],
+            "html": [len(f.frame.get("html", "").encode()) for f in frames],
+            "whole": whole,
+        }
+    cpu = [a + r for a, r in zip(played.apply_ms, played.render_ms, strict=False)]
+    return {
+        "game": game_key,
+        "events": played.match.version,
+        "audiences": rows,
+        "apply_ms": played.apply_ms,
+        "queries": played.queries,
+        "render_ms": played.render_ms,
+        "cpu_ms": cpu,
+    }
+
+
+def report(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "| game | audience | update frames | sent, KB (median / p95) | of it html, KB | "
+        "with the whole view instead of the patch (before), KB |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for result in results:
+        for audience, row in result["audiences"].items():
+            lines.append(
+                f"| {result['game']} | {audience} | {row['frames']} | "
+                f"{_cell(row['sent'], 1024)} | {_cell(row['html'], 1024)} | "
+                f"{_cell(row['whole'], 1024)} |"
+            )
+    lines += [
+        "",
+        "| game | events | worker CPU per action, ms (median / p95) | of it the action's path | "
+        "of it rendering every audience | queries per action |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for result in results:
+        lines.append(
+            f"| {result['game']} | {result['events']} | {_cell(result['cpu_ms'])} | "
+            f"{_cell(result['apply_ms'])} | {_cell(result['render_ms'])} | "
+            f"{_cell(result['queries'])} |"
+        )
+    return "\n".join(lines)
+
+
+def run(quick: bool = False) -> str:
+    _setup()
+    from tests.bot_matches import TABLES
+
+    events = 20 if quick else 80
+    engine = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    results = [measure(game, events) for game in sorted(TABLES)]
+    return "\n".join(
+        [
+            "## Frames of the real games (issue 20): bytes per audience, CPU and queries",
+            "",
+            f"Each game played by its own bots for up to {events} events on {engine}, every "
+            "action as the consumer runs it; frames in the page format, each audience's "
+            "connection sending only the panels that changed. CPU: process time in this "
+            "process (the action's path, then every audience's frame rendered).",
+            "",
+            report(results),
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=80)
+    parser.add_argument("--games", default="")
+    args = parser.parse_args()
+    _setup()
+    from tests.bot_matches import TABLES
+
+    games = args.games.split(",") if args.games else sorted(TABLES)
+    print(report([measure(game, args.events) for game in games]))
+
+
+if __name__ == "__main__":
+    main()
