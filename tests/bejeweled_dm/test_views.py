@@ -181,9 +181,10 @@ def board_panel(page: str) -> str:
 def test_the_result_animation_has_a_speed_setting_a_skip_and_the_pick_clock(client, proved_round):
     match, ada, _, _ = proved_round
     client.force_login(ada)
-    board = board_panel(client.get(match.get_absolute_url()).content.decode())
+    page = client.get(match.get_absolute_url()).content.decode()
+    board = board_panel(page)
     assert "Replay the animation" in board and "data-steps-skip" in board
-    assert "data-steps-speed" in board
+    assert "data-steps-speed" in page  # the speed of every game's animations, in the banner
     assert "Picking time" in board and "it starts when the animation ends" in board
 
 
