@@ -80,7 +80,7 @@ def free_port() -> int:
 
 
 def wait_listening(port: int, process: subprocess.Popen[bytes], name: str) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{name} exited with {process.returncode} before listening")
@@ -89,7 +89,7 @@ def wait_listening(port: int, process: subprocess.Popen[bytes], name: str) -> No
                 return
         except OSError:
             time.sleep(0.05)
-    raise RuntimeError(f"{name} did not listen on {port} in 30 s")
+    raise RuntimeError(f"{name} did not listen on {port} in 120 s")
 
 
 class Topology:

@@ -20,6 +20,7 @@ from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "pw-for-tests-1"  # every test account's (tests/conftest.py's make_user)
+START_SECONDS = 120
 
 
 async def in_db(function):  # type: ignore[no-untyped-def]
@@ -174,7 +175,8 @@ class Worker:
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )
-        deadline = time.monotonic() + 30
+        # Starting is waited for, never timed: a loaded machine takes long to import Django.
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"worker died: {self.log()[-2000:]}")
@@ -183,7 +185,7 @@ class Worker:
                     return self
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("worker did not start listening in 30 s")
+        raise RuntimeError(f"worker did not start listening in {START_SECONDS} s")
 
     def log(self) -> str:
         """What the worker (every start of it) has written to its standard error."""
