@@ -185,7 +185,9 @@ def test_the_result_animation_has_a_speed_setting_a_skip_and_the_pick_clock(clie
     board = board_panel(page)
     assert "Replay the animation" in board and "data-steps-skip" in board
     assert "data-steps-speed" in page  # the speed of every game's animations, in the banner
-    assert "Picking time" in board and "it starts when the animation ends" in board
+    # The pick clock counts down during the animation, and says so.
+    assert "Picking time" in board and "(already running)" in board
+    assert "it starts when the animation ends" not in board
 
 
 def test_last_rounds_animation_leaves_with_the_new_rounds_board(client, proved_round):

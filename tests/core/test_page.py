@@ -190,7 +190,7 @@ def test_the_result_names_the_winner_and_links_the_replay(client, clock, tally_m
     finish(match, ada, bob)
     page = page_of(client, match, bob)
     assert 'id="match-result"' in page
-    assert "<b>Bob</b> wins (DMO)" in page
+    assert '<b>Bob</b> wins (<abbr title="Death Match Opponent">DMO</abbr>)' in page
     assert reverse("replay", args=[match.public_id]) in page
 
 
