@@ -11,6 +11,7 @@ from typing import Any
 
 from games.core.gamedef import ActionError, SeatInfo, run_rules, seat_label, state_deadlines
 from games.core.models import Match
+from games.core.replaying import state_before_finish
 from games.core.words import clock_left
 
 OPEN, LIVE, PAUSED = Match.Status.OPEN, Match.Status.LIVE, Match.Status.PAUSED
@@ -80,7 +81,7 @@ def _decides(match: Match, value: str, now: datetime) -> bool:
 def correction_choices(match: Match) -> list[dict[str, str]]:
     """The results the host may put in place of a finished match's: each seat winning, as the
     game would award it on the state just before the match ended."""
-    before = match.state_before_finish()
+    before = state_before_finish(match)
     if before is None:
         return []
     offered = []

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -168,16 +169,6 @@ class Match(models.Model):
         # Finished before the version was kept: the first event at the moment it finished.
         return events.filter(created_at=self.finished_at).order_by("version").first()
 
-    def state_before_finish(self) -> dict[str, Any] | None:
-        """The state just before the event that finished the match: where a correction of
-        its result starts from."""
-        from games.core.replaying import state_at
-
-        finished = self.finishing_event()
-        if finished is None:
-            return None
-        return state_at(self, finished.version - 1)
-
     def seat_infos(self) -> list[SeatInfo]:
         return [seat.info() for seat in self.seats.all()]
 
@@ -292,14 +283,18 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"v{self.version} {self.kind}"
 
+    # How a past state is rebuilt from the moves: games/core/replaying.py sets it as it loads (the
+    # core app's ready() loads it), so the models never import the replays that read them.
+    rebuild_state: ClassVar[Callable[[Match, int], dict[str, Any]] | None] = None
+
     @property
     def state(self) -> dict[str, Any]:
         """The state just after this event: the one it made when it was appended in this
         process, else rebuilt (``replaying.state_at``)."""
         if getattr(self, "_state_after", None) is None:
-            from games.core.replaying import state_at
-
-            self._state_after = state_at(self.match, self.version)
+            if Event.rebuild_state is None:
+                raise RuntimeError("games.core.replaying is not loaded (the core app loads it)")
+            self._state_after = Event.rebuild_state(self.match, self.version)
         return self._state_after
 
     @state.setter

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
-from games.core.models import Match, Snapshot
+from games.core.models import Event, Match, Snapshot
 from games.core.words import Mark, host_words
 
 # --- moves: what the rules were given, played again to rebuild a past state -----------------------
@@ -283,3 +283,15 @@ def described_events(match: Match, viewer: Viewer) -> list[dict[str, Any]]:
         seen["description"] = describe(game, seen, names)
         events.append(seen)
     return events
+
+
+def state_before_finish(match: Match) -> dict[str, Any] | None:
+    """The state just before the event that finished ``match``: where a correction of its
+    result starts from."""
+    finished = match.finishing_event()
+    if finished is None:
+        return None
+    return state_at(match, finished.version - 1)
+
+
+Event.rebuild_state = state_at

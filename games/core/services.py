@@ -28,7 +28,7 @@ from games.core.models import (
     display_name,
     new_invite_token,
 )
-from games.core.replaying import SNAPSHOT_EVERY, Move, play
+from games.core.replaying import SNAPSHOT_EVERY, Move, play, state_before_finish
 from games.notifications import events as notifications
 
 log = logging.getLogger(__name__)
@@ -757,7 +757,7 @@ def host_correct_result(match: Match, actor: Any, award: dict[str, Any], reason:
         if not said:
             raise ActionError("say why you correct the result", code="reason_needed")
         finished = locked.finishing_event()
-        before = locked.state_before_finish()
+        before = state_before_finish(locked)
         if finished is None or before is None:
             raise ActionError("this match's end cannot be found to correct", code="no_finish")
         decision = {key: value for key, value in award.items() if key != "reason"}
