@@ -45,9 +45,14 @@ def test_a_player_joins_by_the_link_and_a_host_admits_them(client, make_user, se
     client.force_login(season.format.hosts.get())
     page = client.get(f"/seasons/{season.pk}/").content.decode()
     assert "Dee the Bold" in page and season.format.invite_token in page
+    # The hosts find the season's webhook from its page; a player's page does not offer it.
+    webhook = f'href="/notifications/season/{season.pk}/webhook/"'
+    assert webhook in page
     client.post(admit)
     member.refresh_from_db()
     assert member.status == CastMember.Status.IN
+    client.force_login(dee)
+    assert webhook not in client.get(f"/seasons/{season.pk}/").content.decode()
 
 
 def test_nothing_sealed_in_a_live_main_match_shows_on_the_season(client, season):
