@@ -42,18 +42,37 @@ def accounts(make_user):
 
 
 def secret_fields(data: Any, path: tuple = ()) -> list[tuple]:
-    """Every secret field of ``data`` (a frame or an export), with its path."""
+    """Every secret field of ``data`` (a frame or an export), with its path. An update frame's
+    patch (games/core/viewpatch.py) is read as what it writes: each operation's value at its
+    place in the view."""
     found = []
     if isinstance(data, dict):
         for key, value in data.items():
             if path and path[-1] == "viewer":
                 continue  # who is looking ({"seat", "host", "audience"}), not a secret
+            if not path and key == "patch":
+                found.extend(patched_secret_fields(value))
+                continue
             if key in SECRET_KEYS or key in OWN_KEYS:
                 found.append((*path, key))
             found.extend(secret_fields(value, (*path, key)))
     elif isinstance(data, list):
         for index, value in enumerate(data):
             found.extend(secret_fields(value, (*path, index)))
+    return found
+
+
+def patched_secret_fields(patch: list[list[Any]]) -> list[tuple]:
+    found = []
+    for op in patch:
+        place = ("view", *op[1])
+        found.extend(
+            place[: index + 1]
+            for index, key in enumerate(place)
+            if key in SECRET_KEYS or key in OWN_KEYS
+        )
+        if op[0] in ("s", "x"):  # set or append a value ("e" points into the event; "d" deletes)
+            found.extend(secret_fields(op[2], place))
     return found
 
 
