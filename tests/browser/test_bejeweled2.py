@@ -83,7 +83,10 @@ def test_a_player_swaps_by_clicks_and_a_spectator_follows(login_context, make_us
     cell(f'#bj2-board [data-cell="{a}"]').click()
     cell(f'#bj2-board [data-cell="{b}"]').click()
     expect(player.locator("html.gem-animating")).to_have_count(1)
-    expect(player.locator("#bj2-board .bj2-step-text")).to_contain_text("A line of")
+    # The first match of the move is told while it plays (a line, or a power gem or hypercube
+    # made by it, as the board dealt allows).
+    made = re.compile(r"A line of|A power gem|A hypercube")
+    expect(player.locator("#bj2-board .bj2-step-text")).to_contain_text(made)
     shoot(player, f"cascade-{size[0]}")
     expect(player.locator("html.gem-animating")).to_have_count(0, timeout=30_000)
     match.refresh_from_db()
