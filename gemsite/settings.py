@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "games.core",
     "games.bejeweled_dm",
     "games.bejeweled2",
+    "games.bejeweled2_race",
     "games.glittering_paths",
     "games.pointsweeper",
     "games.seven_gem_swap",

@@ -1,0 +1,667 @@
+"""The Bejeweled 2 race, as pure functions over JSON state: 2 to 13 seats play the same board at
+once, each on their own, and the ranking at the end pays each seat by placing.
+
+No Django and no IO. Every seat's board is a whole Bejeweled 2 game (``games.bejeweled2.flow``'s
+state, kept under ``state["boards"][seat]``) started from the one match seed: the same start
+board for everyone and, since a refill's seed is the match seed and the move's number
+(``derived_seed(seed, "refill", moves)``), the same moves give the same boards. Every move is
+played by the Bejeweled 2 flow's own rules (``bejeweled2.flow.ACTIONS``); nothing of its rules is
+repeated here.
+
+Race modes (``settings["mode"]``):
+
+- ``action``: Bejeweled 2's Action, each seat with its own bar; a seat is out when its bar runs
+  empty. The race ends when every bar is empty, or at the time limit.
+- ``classic_time``: Classic, against the clock: the score when ``minutes`` are up (a seat whose
+  board has no move left stops there).
+- ``classic_moves``: Classic with ``moves`` swaps each: the score after the last one (or when no
+  move is left); ``minutes`` is the limit for the slow.
+- ``puzzles``: a set of ``puzzle_count`` puzzles from ``puzzle_first``, in order, the same for
+  everyone: the first to solve them all wins and ends the race; else the most solved, the
+  earlier last solve first, when ``minutes`` are up.
+
+Clocks (``state["deadlines"]``, fired by the core's scheduler): ``race`` (the time limit) and
+``bar-<seat>`` (when that seat's Action bar runs empty; recomputed on every move of the seat).
+
+Privacy lives in ``view``: a seat sees its own board and nothing of another's (not its moves,
+which would rebuild its board from the shared seed) until the race is over; spectators and the
+host see every board, small, with the live ranking; the host may show the ranking (places and
+scores, never boards) to the players. An event carries the move, its steps and the board only in
+the mover's private part; its public part names the seat and nothing else.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from games.bejeweled2 import engine
+from games.bejeweled2 import flow as bj2
+from games.bejeweled2.puzzles import PUZZLES
+from games.core.contract import Setting, settled
+from games.core.flowkit import (
+    check_clock,
+    copy_json,
+    dispatcher,
+    iso,
+    seats_kept,
+    set_clock,
+)
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+
+GAME = "bejeweled-2-race"
+MIN_SEATS = 2
+MAX_SEATS = 13
+
+UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"swap", "hint", "undo", "restart"})
+"""Every seat plays on its own board: another seat's move never makes a swap stale."""
+
+RACE = "race"
+"""The time limit's clock."""
+BAR_PREFIX = "bar-"
+
+
+def bar_clock(seat: int | str) -> str:
+    return f"{BAR_PREFIX}{seat}"
+
+
+MODES: dict[str, dict[str, str]] = {
+    "action": {
+        "title": "Action race",
+        "game": "action",
+        "help": "Action: each seat's bar fills with gems and drains with time; the last bar "
+        "standing (the highest score) wins",
+    },
+    "classic_time": {
+        "title": "Classic against the clock",
+        "game": "classic",
+        "help": "Classic against the clock: the highest score when the time is up",
+    },
+    "classic_moves": {
+        "title": "Classic in a set number of moves",
+        "game": "classic",
+        "help": "Classic in a set number of moves: the highest score after the last one",
+    },
+    "puzzles": {
+        "title": "Puzzle race",
+        "game": "puzzle",
+        "help": "A set of puzzles: the first to solve them all wins",
+    },
+}
+MODE_TITLES = {key: mode["title"] for key, mode in MODES.items()}
+
+GARNETS_PER_SEAT_BEHIND = 2
+"""The prize: 2 garnets for every seat that finished behind you (the last earns none; seats
+that tie share their place and each earns for the seats behind them all)."""
+
+ACTIONS_OFFERED = ("swap", "hint", "undo", "restart", "end")
+"""What a seat may do, of Bejeweled 2's actions: no solution shown in a race, and no hint in
+the puzzles (there it is the next move of a solution)."""
+
+REASONS = {
+    "no_moves": "no move was left",
+    "time_up": "the bar ran empty",
+    "moves_used": "the moves were used up",
+    "solved": "solved every puzzle",
+    "ended": "stopped",
+    "race_over": "the race ended",
+}
+
+SETTINGS = (
+    Setting(
+        "mode",
+        "Race",
+        "action",
+        choices=tuple((key, mode["help"]) for key, mode in MODES.items()),
+    ),
+    Setting(
+        "minutes",
+        "Time limit (minutes)",
+        5,
+        help="Classic against the clock and the puzzles: the time to play. Action and Classic "
+        "in moves: the longest the race may last.",
+        low=1,
+        high=120,
+    ),
+    Setting("moves", "Moves each (Classic in a set number of moves)", 30, low=1, high=500),
+    Setting(
+        "puzzle_first",
+        "First puzzle of the set (puzzle race)",
+        0,
+        choices=tuple((index, f"{index + 1}. {p.title}") for index, p in enumerate(PUZZLES)),
+    ),
+    Setting("puzzle_count", "Puzzles in the set (puzzle race)", 3, low=1, high=10),
+    Setting(
+        "show_ranking",
+        "Show the live ranking to the players",
+        False,
+        help="Places and scores only: a player never sees another's board before the end.",
+    ),
+)
+
+
+def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    if settings["mode"] == "puzzles" and settings["puzzle_first"] + settings["puzzle_count"] > len(
+        PUZZLES
+    ):
+        raise ValueError(
+            f"the puzzle set runs past the last puzzle ({len(PUZZLES)}): start earlier or "
+            "choose fewer"
+        )
+    return settings
+
+
+# --- the start -----------------------------------------------------------------------------------
+
+
+def _board_game(state: State, seat: dict[str, Any], now: datetime, puzzle: int = 0) -> State:
+    """A fresh Bejeweled 2 game for ``seat``, from the match seed (the same for every seat)."""
+    settings = {"mode": MODES[state["mode"]]["game"], "puzzle": puzzle}
+    player = SeatInfo(index=0, role=seat["role"], name=seat["name"], is_bot=seat["is_bot"])
+    game = bj2.start(settings, [player], state["seed"], now).state
+    game["deadlines"].pop(bj2.IDLE, None)  # the race's clocks end it, never idleness
+    return game
+
+
+def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
+    settings = check_settings(settled(SETTINGS, settings))
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise ValueError(f"a race seats {MIN_SEATS} to {MAX_SEATS} players")
+    state: State = {
+        "seed": seed,
+        "seats": seats_kept(seats),
+        "mode": settings["mode"],
+        "minutes": settings["minutes"],
+        "moves_budget": settings["moves"] if settings["mode"] == "classic_moves" else None,
+        "puzzle_first": settings["puzzle_first"],
+        "puzzle_count": settings["puzzle_count"] if settings["mode"] == "puzzles" else None,
+        "show_ranking": settings["show_ranking"],
+        "phase": "racing",
+        "started_at": iso(now),
+        "boards": {},
+        "runners": {},
+        "deadlines": {},
+        "result": None,
+    }
+    for seat in state["seats"]:
+        key = str(seat["index"])
+        state["boards"][key] = _board_game(state, seat, now, settings["puzzle_first"])
+        state["runners"][key] = {
+            "done": False,
+            "reason": None,
+            "solved": 0,
+            "solved_ms": None,
+            "points": 0,
+            "moves": 0,
+        }
+        _mirror_bar(state, key)
+    set_clock(state, RACE, now, 60 * settings["minutes"])
+    public = {"mode": state["mode"], "seats": len(seats)}
+    if state["mode"] == "puzzles":
+        public["puzzles"] = [state["puzzle_first"], state["puzzle_count"]]
+    return Outcome(state=state, kind="started", public=public)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _mirror_bar(state: State, key: str) -> None:
+    """The race's clock of seat ``key``'s Action bar is its game's (none once the seat is out)."""
+    when = state["boards"][key]["deadlines"].get(bj2.CLOCK)
+    if when and not state["runners"][key]["done"]:
+        state["deadlines"][bar_clock(key)] = when
+    else:
+        state["deadlines"].pop(bar_clock(key), None)
+
+
+def race_score(state: State, key: str) -> int:
+    """What ranks a seat: its points, or in the puzzle race the puzzles solved."""
+    runner = state["runners"][key]
+    if state["mode"] == "puzzles":
+        return runner["solved"]
+    return state["boards"][key]["score"]
+
+
+def _rank_key(state: State, key: str) -> tuple[int, int]:
+    """Smaller is better: the score, then (puzzles) the earlier last solve."""
+    runner = state["runners"][key]
+    later = runner["solved_ms"] if state["mode"] == "puzzles" and runner["solved"] else 0
+    return (-race_score(state, key), later)
+
+
+def ranking(state: State, winner: str | None = None) -> list[dict[str, Any]]:
+    """Every seat, best first, with its place (seats nothing tells apart share one: 1, 2, 2, 4).
+    A winner named by the host comes first."""
+
+    def key_of(key: str) -> tuple:
+        return (0 if key == winner else 1, *_rank_key(state, key))
+
+    keys = sorted(state["runners"], key=lambda k: (key_of(k), int(k)))
+    rows: list[dict[str, Any]] = []
+    for position, key in enumerate(keys, start=1):
+        same = rows and key_of(rows[-1]["key"]) == key_of(key)
+        runner = state["runners"][key]
+        game = state["boards"][key]
+        rows.append(
+            {
+                "key": key,
+                "seat": int(key),
+                "name": state["seats"][int(key)]["name"],
+                "place": rows[-1]["place"] if same else position,
+                "score": race_score(state, key),
+                "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
+                "moves": runner["moves"] + game["moves"],
+                "level": game["level"],
+                "solved": runner["solved"],
+                "done": runner["done"],
+                "status": REASONS[runner["reason"]] if runner["reason"] else "racing",
+            }
+        )
+    for row in rows:
+        row["behind"] = sum(1 for other in rows if other["place"] > row["place"])
+    return rows
+
+
+def _check_racing(state: State, key: str, now: datetime) -> None:
+    check_clock(state, RACE, now, "the race's time is up")
+    if state["runners"][key]["done"]:
+        raise ActionError(
+            "your race is over: watch the ranking until everyone is done", code="seat_done"
+        )
+
+
+def _seat_key(state: State, seat: int) -> str:
+    key = str(seat)
+    if isinstance(seat, bool) or key not in state["runners"]:
+        raise ActionError("only the race's players play", code="not_your_game")
+    return key
+
+
+def _seat_out(state: State, key: str, reason: str) -> None:
+    runner = state["runners"][key]
+    runner["done"] = True
+    runner["reason"] = reason
+    state["deadlines"].pop(bar_clock(key), None)
+
+
+def _everyone_done(state: State) -> bool:
+    return all(runner["done"] for runner in state["runners"].values())
+
+
+def _elapsed_ms(state: State, now: datetime) -> int:
+    return max(0, int((now - datetime.fromisoformat(state["started_at"])).total_seconds() * 1000))
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+def _play(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    """A seat's own move on its own board, by Bejeweled 2's rules."""
+    key = _seat_key(state, seat)
+    _check_racing(state, key, now)
+    kind = action["type"]
+    puzzles = state["mode"] == "puzzles"
+    if kind not in ACTIONS_OFFERED or (kind == "hint" and puzzles):
+        raise ActionError(f"a race does not offer '{kind}'", code="not_offered")
+    game = state["boards"][key]
+    played = bj2.ACTIONS[kind](game, 0, action, now)
+    new = copy_json(state)
+    new["boards"][key] = played.state
+    played.state["deadlines"].pop(bj2.IDLE, None)
+    runner = new["runners"][key]
+    private = dict(played.public)
+    public: dict[str, Any] = {"seat": seat}
+    if played.kind == "puzzle_solved":
+        runner["solved"] += 1
+        runner["solved_ms"] = _elapsed_ms(new, now)
+        runner["points"] += played.state["score"]
+        runner["moves"] += played.state["moves"]
+        private.pop("result", None)
+        private["solved"] = runner["solved"]
+        if runner["solved"] >= new["puzzle_count"]:
+            _seat_out(new, key, "solved")
+            return _finish(new, now, played.kind, public, {seat: private})
+        following = new["puzzle_first"] + runner["solved"]
+        new["boards"][key] = _board_game(new, new["seats"][seat], now, following)
+        private["next_puzzle"] = following
+    elif played.kind == "game_over":
+        private.pop("result", None)
+        _seat_out(new, key, played.state["reason"])
+    elif (
+        kind == "swap"
+        and new["moves_budget"] is not None
+        and played.state["moves"] >= new["moves_budget"]
+    ):
+        _seat_out(new, key, "moves_used")
+        private["moves_used"] = True
+    _mirror_bar(new, key)
+    if runner["done"]:
+        public["out"] = True
+        if _everyone_done(new):
+            return _finish(new, now, played.kind, public, {seat: private})
+    return Outcome(state=new, kind=played.kind, public=public, private={seat: private})
+
+
+def end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
+    """A seat stops racing: its score so far stands."""
+    key = _seat_key(state, seat)
+    _check_racing(state, key, now)
+    new = copy_json(state)
+    _seat_out(new, key, "ended")
+    public = {"seat": seat, "out": True}
+    if _everyone_done(new):
+        return _finish(new, now, "stopped", public, {})
+    return Outcome(state=new, kind="stopped", public=public)
+
+
+ACTIONS = {
+    "swap": _play,
+    "hint": _play,
+    "undo": _play,
+    "restart": _play,
+    "end": end,
+    "resign": end,
+}
+
+act = dispatcher(ACTIONS)
+
+
+def available_actions(state: State, key: str) -> list[str]:
+    """What the seat may do now: Bejeweled 2's own offer, less what a race leaves out."""
+    if state["phase"] == "over" or state["runners"][key]["done"]:
+        return []
+    offered = bj2.available_actions(state["boards"][key])
+    keep = [a for a in offered if a in ACTIONS_OFFERED]
+    if state["mode"] == "puzzles" and "hint" in keep:
+        keep.remove("hint")
+    return keep
+
+
+# --- the end -------------------------------------------------------------------------------------
+
+
+def _finish(
+    new: State,
+    now: datetime,
+    kind: str,
+    public: dict[str, Any],
+    private: dict[int, dict[str, Any]],
+    winner_by_host: str | None = None,
+) -> Outcome:
+    """The race is over (``new`` is a private copy): every seat still racing stops where it is;
+    the ranking places the seats, pays them and names the Elimination Candidate."""
+    for runner in new["runners"].values():
+        if not runner["done"]:
+            runner["done"] = True
+            runner["reason"] = "race_over"
+    new["phase"] = "over"
+    new["deadlines"] = {}
+    new["ended_at"] = iso(now)
+    rows = ranking(new, winner_by_host)
+    result = _result(new, rows, winner_by_host)
+    new["result"] = result
+    prizes = {row["seat"]: {"garnets": result["garnets"][row["key"]], "tokens": 0} for row in rows}
+    return Outcome(
+        state=new,
+        kind=kind,
+        public={**public, "result": result},
+        private=private,
+        result={"winner": result["winner"], "summary": result["summary"]},
+        prizes=prizes,
+    )
+
+
+def _result(state: State, rows: list[dict[str, Any]], winner_by_host: str | None) -> dict:
+    top = [row["seat"] for row in rows if row["place"] == 1]
+    last = max(row["place"] for row in rows)
+    bottom = [row["seat"] for row in rows if row["place"] == last]
+    if winner_by_host is not None and len(rows) > 1:
+        # The host's winner is never the Elimination Candidate.
+        bottom = [seat for seat in bottom if str(seat) != winner_by_host]
+    ec = bottom[0] if len(bottom) == 1 else None
+    garnets = {row["key"]: GARNETS_PER_SEAT_BEHIND * row["behind"] for row in rows}
+    result = {
+        "winner": top[0] if len(top) == 1 else None,
+        "top": top,
+        "totals": {row["key"]: row["score"] for row in sorted(rows, key=lambda r: r["seat"])},
+        "places": {row["key"]: row["place"] for row in rows},
+        "garnets": garnets,
+        "tokens": {row["key"]: 0 for row in rows},
+        "elimination_candidate": ec,
+        "ec_tied": bottom if ec is None else [],
+        "ranking": [{k: v for k, v in row.items() if k != "key"} for row in rows],
+        "mode": state["mode"],
+        "by_host": winner_by_host is not None,
+    }
+    result["summary"] = _summary(state, result)
+    return result
+
+
+def _unit(state: State, score: int) -> str:
+    if state["mode"] == "puzzles":
+        return f"{score} puzzle{'s' if score != 1 else ''} solved"
+    return f"{score:,} points"
+
+
+def _summary(state: State, result: dict[str, Any]) -> str:
+    name = {str(s["index"]): s["name"] for s in state["seats"]}
+    totals = result["totals"]
+    top = result["top"]
+    if result["by_host"]:
+        first = f"The host ended the race: {name[str(top[0])]} wins."
+    elif len(top) == 1:
+        first = f"{name[str(top[0])]} wins the race with {_unit(state, totals[str(top[0])])}."
+    else:
+        names = " and ".join(name[str(s)] for s in top)
+        first = f"{names} share first place with {_unit(state, totals[str(top[0])])}."
+    ec = result["elimination_candidate"]
+    if ec is not None:
+        second = f" {name[str(ec)]} finishes last and is the Elimination Candidate."
+    else:
+        names = " and ".join(name[str(s)] for s in result["ec_tied"])
+        second = f" {names} share the last place; the host names the Elimination Candidate."
+    return first + second
+
+
+# --- clocks --------------------------------------------------------------------------------------
+
+END_ROUND = {"racing": "the race now"}
+CLOCK_OF_PHASE = {"racing": RACE}
+
+
+def timeout(
+    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+) -> Outcome:
+    """``race``: the time is up (or the host ends the race now): every board stops and the
+    ranking stands. ``bar-<seat>``: that seat's Action bar, if it is really empty now (its
+    deadline moves with every move), puts the seat out."""
+    if state["phase"] == "over":
+        new = copy_json(state)
+        new["deadlines"].pop(key, None)
+        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+    if key == RACE:
+        return _finish(copy_json(state), now, "race_over", {"reason": "time_up"}, {})
+    seat = key.removeprefix(BAR_PREFIX)
+    if not key.startswith(BAR_PREFIX) or seat not in state["runners"]:
+        new = copy_json(state)
+        new["deadlines"].pop(key, None)
+        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+    if state["runners"][seat]["done"]:
+        new = copy_json(state)
+        new["deadlines"].pop(key, None)
+        return Outcome(state=new, kind="clock_ignored", public={"clock": key})
+    emptied = bj2.timeout(state["boards"][seat], bj2.CLOCK, now)
+    if emptied.kind != "game_over":
+        return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
+    new = copy_json(state)
+    new["boards"][seat] = emptied.state
+    _seat_out(new, seat, "time_up")
+    public = {"seat": int(seat), "out": True, "reason": "time_up"}
+    if _everyone_done(new):
+        return _finish(new, now, "bar_empty", public, {})
+    return Outcome(state=new, kind="bar_empty", public=public)
+
+
+def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+    raise ActionError("a race keeps no drafts: every swap is played at once", code="no_drafts")
+
+
+def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
+    """The host settles: ``{"winner": seat}`` ends the race now with that seat first (the others
+    by their scores), ``{"winner": None}`` ends it as it stands, and once it is over with the
+    last place shared ``{"elimination_candidate": seat}`` names one of them."""
+    if "elimination_candidate" in award:
+        seat = award["elimination_candidate"]
+        if state["phase"] != "over":
+            raise ActionError(
+                "the Elimination Candidate is named once the race is over", code="not_over"
+            )
+        tied = state["result"]["ec_tied"]
+        if not tied:
+            raise ActionError("the last place is not shared; nothing to settle", code="no_tie")
+        if isinstance(seat, bool) or seat not in tied:
+            raise ActionError(f"choose one of the tied seats: {tied}", code="bad_award")
+        new = copy_json(state)
+        name = new["seats"][seat]["name"]
+        new["result"]["elimination_candidate"] = seat
+        new["result"]["ec_tied"] = []
+        new["result"]["summary"] += f" The host named {name}."
+        return Outcome(
+            state=new,
+            kind="ec_named",
+            public={"elimination_candidate": seat},
+            result=new["result"],
+        )
+    if state["phase"] == "over":
+        raise ActionError("the race is already over", code="match_over")
+    winner = award.get("winner")
+    if winner is not None and (isinstance(winner, bool) or str(winner) not in state["runners"]):
+        raise ActionError("the winner is one of the seats, or no one (None)", code="bad_award")
+    new = copy_json(state)
+    by_host = None if winner is None else str(winner)
+    public = {"winner": winner}
+    return _finish(new, now, "adjudicated", public, {}, winner_by_host=by_host)
+
+
+# --- what each viewer sees ------------------------------------------------------------------------
+
+
+def _bar(game: State) -> dict[str, Any] | None:
+    if not game["bar"]:
+        return None
+    num, den = bj2.bar_drain(game["mode"], game["bar"]["level"])
+    size = bj2.bar_size(game["bar"]["level"])
+    return {
+        "points": game["bar"]["points"],
+        "at": game["bar"]["at"],
+        "size": size,
+        "drain_per_second": f"{num / den:g}",
+        "percent": max(0, min(100, game["bar"]["points"] * 100 // size)),
+    }
+
+
+def _small_board(state: State, row: dict[str, Any]) -> dict[str, Any]:
+    """One seat's board as the grid of small boards draws it."""
+    game = state["boards"][row["key"]]
+    puzzle = game["puzzle"]
+    return {
+        "seat": row["seat"],
+        "name": row["name"],
+        "place": row["place"],
+        "rows": game["board"].split("\n"),
+        "score": row["score"],
+        "points": row["points"],
+        "moves": row["moves"],
+        "level": game["level"],
+        "bar": _bar(game) if not row["done"] else None,
+        "stuck": game["phase"] == "failed",
+        "puzzle": puzzle + 1 if puzzle is not None else None,
+        "done": row["done"],
+        "status": row["status"],
+    }
+
+
+def _race_facts(state: State) -> dict[str, Any]:
+    mode = state["mode"]
+    facts = {
+        "mode": mode,
+        "title": MODE_TITLES[mode],
+        "phase": state["phase"],
+        "seats": len(state["seats"]),
+        "deadline": state["deadlines"].get(RACE),
+        "minutes": state["minutes"],
+        "moves_budget": state["moves_budget"],
+        "puzzle_count": state["puzzle_count"],
+        "puzzle_first": state["puzzle_first"] + 1 if mode == "puzzles" else None,
+        "show_ranking": state["show_ranking"],
+        "over": state["phase"] == "over",
+        "out": sum(1 for runner in state["runners"].values() if runner["done"]),
+    }
+    if mode == "puzzles":
+        facts["limit"] = (
+            f"{state['puzzle_count']} puzzle(s) from number {state['puzzle_first'] + 1}; "
+            f"the first to solve them all wins ({state['minutes']} min at most)"
+        )
+    elif mode == "classic_moves":
+        facts["limit"] = f"{state['moves_budget']} moves each ({state['minutes']} min at most)"
+    elif mode == "classic_time":
+        facts["limit"] = f"{state['minutes']} minute(s)"
+    else:
+        facts["limit"] = f"until every bar runs empty ({state['minutes']} min at most)"
+    return facts
+
+
+def _table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in row.items() if k not in ("key", "behind")} for row in rows]
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The one gate. A seat, while the race runs: its own board (Bejeweled 2's view of it, as
+    its page draws it), the race's facts and, when the host allows it, the ranking (no boards).
+    Spectators and the host: every board, small, and the live ranking. Once the race is over
+    everyone sees everything. The match seed (which foretells every refill) is shown to no one."""
+    rows = ranking(state, _host_winner(state))
+    over = state["phase"] == "over"
+    everything = over or viewer.seat is None
+    shown: dict[str, Any] = {
+        "game": "bejeweled2_race",
+        "race": _race_facts(state),
+        "ranking": _table(rows) if everything or state["show_ranking"] else None,
+        "boards": [_small_board(state, row) for row in sorted(rows, key=lambda r: r["seat"])]
+        if everything
+        else None,
+        "result": copy_json(state["result"]),
+    }
+    key = str(viewer.seat) if viewer.seat is not None else None
+    if key is not None and key in state["runners"]:
+        mine = bj2.view(state["boards"][key], Viewer(seat=0))
+        mine["actions"] = available_actions(state, key)
+        mine.pop("result", None)
+        mine["you"] = True
+        mine["runner"] = copy_json(state["runners"][key])
+        mine["place"] = next(row["place"] for row in rows if row["key"] == key)
+        shown = {**mine, **shown, "seat": viewer.seat, "phase": mine["phase"]}
+    else:
+        shown["phase"] = state["phase"]
+        shown["you"] = False
+        shown["seat"] = None
+    return shown
+
+
+def _host_winner(state: State) -> str | None:
+    result = state.get("result") or {}
+    return str(result["top"][0]) if result.get("by_host") else None
+
+
+def page(shown: dict[str, Any]) -> dict[str, Any]:
+    """What the page draws from the view: a seat's own board as Bejeweled 2 draws it (its grid,
+    the idle hint, the bars); the small boards are drawn by the template from their rows."""
+    if shown.get("board") is not None:
+        bj2.page(shown)
+        if shown["race"]["over"]:
+            shown["idle_hint"] = None
+    return shown
+
+
+GEM_CLASSES = {piece: bj2.piece_css(piece) for piece in bj2.PIECES} | {engine.EMPTY: "empty"}
+"""A small board's cell classes by piece (the template tag reads them)."""

@@ -1,0 +1,140 @@
+"""The Bejeweled 2 race through the services and its pages: a seat's page draws its own board as
+Bejeweled 2 does and nothing of another's; spectators and the host get every board small with
+the ranking; each move's update frames tell no other seat the mover's board; the result is read
+by the seasons as every main match's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from games.bejeweled2 import engine
+from games.core import services, viewpatch
+from games.core.gamedef import Viewer
+from games.core.models import Match
+from games.core.rendering import Announcement, render_panels, update_frames, view_of
+from games.seasons.services import main_match_result
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("ada", "bob", "cyd")
+
+
+@pytest.fixture
+def race(seated_match, clock):
+    match, users, host = seated_match(
+        "bejeweled-2-race", *NAMES, settings={"mode": "classic_moves", "moves": 3}
+    )
+    return match, users, host
+
+
+def board_of(match: Match, seat: int) -> str:
+    return match.state["boards"][str(seat)]["board"]
+
+
+def rows_of(board: str) -> list[str]:
+    return board.split("\n")
+
+
+def swap_best(match: Match, user, seat: int) -> None:
+    a, b = engine.best_move(board_of(match, seat))
+    services.submit_action(match, user, {"type": "swap", "a": a, "b": b})
+    match.refresh_from_db()
+
+
+def swap_last(match: Match, user, seat: int) -> None:
+    """A legal move other than the best one (so that the board differs from a best mover's)."""
+    here = board_of(match, seat)
+    best = tuple(engine.best_move(here))
+    a, b = next(m for m in reversed(engine.legal_moves(here)) if tuple(m) != best)
+    services.submit_action(match, user, {"type": "swap", "a": a, "b": b})
+    match.refresh_from_db()
+
+
+def test_a_seat_page_shows_its_own_board_and_a_spectator_every_board(client, race):
+    match, (ada, bob, cyd), host = race
+    assert match.status == Match.Status.LIVE
+    swap_best(match, ada, 0)
+    swap_last(match, bob, 1)
+    assert board_of(match, 0) != board_of(match, 1)
+    client.force_login(ada)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert 'id="bj2-board"' in html and 'data-grid="board"' in html
+    assert "js/bejeweled2.js" in html and "css/bejeweled2_race.css" in html
+    assert "race-mini" not in html and 'id="race-ranking"' not in html
+    assert "/".join(rows_of(board_of(match, 1))) not in html
+    assert "The ranking shows at the end" in html
+    client.force_login(host)
+    html = client.get(match.get_absolute_url()).content.decode()
+    for seat in range(3):
+        assert f'data-rows="{"/".join(rows_of(board_of(match, seat)))}"' in html
+        assert f'id="race-seat-{seat}"' in html
+    assert 'id="race-ranking"' in html and 'id="bj2-board"' not in html
+
+
+def test_a_move_frame_tells_another_seat_nothing_of_the_mover_board(race):
+    match, (ada, bob, cyd), host = race
+    swap_last(match, bob, 1)  # boards now differ
+    before = match.state
+    a, b = engine.best_move(board_of(match, 0))
+    services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
+    match.refresh_from_db()
+    event = match.events.order_by("-version").first()
+    frames = dict(update_frames(Announcement(match, event, before, match.state)))
+    mover = rows_of(board_of(match, 0))
+    own_rows = {seat: set(rows_of(board_of(match, seat))) for seat in range(3)}
+    for viewer, frame in frames.items():
+        text = frame.text(True, None)
+        fresh = [row for row in mover if row not in own_rows.get(viewer.seat, set())]
+        if viewer.seat in (1, 2):
+            assert not any(row in text for row in fresh), viewer
+            data = json.loads(frame.head)
+            assert data["event"]["data"] == {"seat": 0}
+        elif viewer.seat == 0:
+            assert json.loads(frame.head)["event"]["data"]["steps"]
+        else:  # the host and spectators see every board, small
+            held = {"game": match.game.view(before, viewer)}
+            data = json.loads(frame.head)
+            view = viewpatch.apply(json.loads(json.dumps(held)), data["patch"], data["event"])
+            assert view["game"]["boards"][0]["rows"] == mover
+
+
+def test_the_race_result_is_read_as_every_main_match(race):
+    match, (ada, bob, cyd), host = race
+    services.submit_action(match, cyd, {"type": "end"})  # cyd stops: the score so far stands
+    for _ in range(3):
+        swap_best(match, ada, 0)
+        swap_best(match, bob, 1)
+    assert match.status == Match.Status.FINISHED
+    result = main_match_result(match)
+    assert result["totals"]["0"] == result["totals"]["1"] > result["totals"]["2"] == 0
+    assert result["elimination_candidate"] == 2 and result["ec_tied"] == []
+    assert match.result["winner"] is None  # seats 0 and 1 share first place
+    # After the end every viewer sees every board and the final ranking.
+    for viewer in (Viewer(seat=2), Viewer.spectator()):
+        html = render_panels(match, view_of(match, viewer), version=match.version, oob=True)
+        assert "Final ranking" in html and html.count('class="panel race-mini') == 3
+        assert re.search(r"<b class=\"race-ec\">EC</b>", html)
+
+
+def test_a_bot_seat_plays_its_own_board(make_user, clock):
+    host, ada = make_user("hostess"), make_user("ada")
+    match = services.create_match(
+        host=host,
+        game_key="bejeweled-2-race",
+        title="Bot race",
+        settings={"mode": "classic_moves", "moves": 2},
+        roles=["", ""],
+    )
+    services.seat_bot(match, 1, "greedy")
+    services.take_seat(match, ada, match.seats.get(index=0).invite_token)
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    for _ in range(6):
+        clock.advance(2)
+        services.run_bots()
+    match.refresh_from_db()
+    assert match.state["boards"]["1"]["moves"] == 2 and match.state["runners"]["1"]["done"]
+    assert match.state["boards"]["0"]["moves"] == 0 and match.status == Match.Status.LIVE
