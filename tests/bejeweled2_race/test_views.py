@@ -13,7 +13,7 @@ import pytest
 from games.bejeweled2 import engine
 from games.core import services, viewpatch
 from games.core.gamedef import Viewer
-from games.core.models import Match
+from games.core.models import LedgerEntry, Match
 from games.core.rendering import Announcement, render_panels, update_frames, view_of
 from games.seasons.services import main_match_result
 
@@ -138,3 +138,65 @@ def test_a_bot_seat_plays_its_own_board(make_user, clock):
     match.refresh_from_db()
     assert match.state["boards"]["1"]["moves"] == 2 and match.state["runners"]["1"]["done"]
     assert match.state["boards"]["0"]["moves"] == 0 and match.status == Match.Status.LIVE
+
+
+def test_a_season_episode_with_a_race_main_match_names_its_last_the_ec(make_user, clock):
+    from games.seasons import services as seasons
+    from games.seasons import standings
+    from games.seasons.models import Episode
+
+    host = make_user("hostess", is_staff=True)
+    season = seasons.create_season(name="Race season", host=host, settings={})
+    users = {}
+    for name in ("ada", "bob", "cy"):
+        users[name] = make_user(name)
+        member = seasons.ask_to_join(season, users[name], season.format.invite_token, name.title())
+        seasons.admit(season, host, member.pk)
+    episode = seasons.start_episode(
+        season, host, "bejeweled-2-race", {"mode": "classic_moves", "moves": 1}
+    )
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    assert match.status == Match.Status.LIVE and match.seats.count() == 3
+    by_seat = {seat.index: seat.user for seat in match.seats.all()}
+    last = by_seat[2]
+    services.submit_action(match, last, {"type": "end"})
+    for seat in (0, 1):
+        match.refresh_from_db()
+        swap_best(match, by_seat[seat], seat)
+    assert match.status == Match.Status.FINISHED
+    seasons.run_clocks()
+    episode.refresh_from_db()
+    assert episode.phase == Episode.Phase.NOMINATION
+    assert episode.elimination_candidate.user == last
+    placings = standings.season_table(season)["episodes"][0]["placings"]
+    assert [row["place"] for row in placings] == [1, 1, 3]
+    assert placings[-1]["elimination_candidate"] is True
+    paid = {user.pk: 0 for user in by_seat.values()}
+    for entry in LedgerEntry.objects.filter(match=match):
+        paid[entry.user_id] += entry.garnets
+    # The two who share first place each finished ahead of one seat: 2 garnets each.
+    assert paid == {by_seat[0].pk: 2, by_seat[1].pk: 2, last.pk: 0}
+
+
+def test_the_new_match_page_creates_a_race_for_thirteen(client, make_user):
+    client.force_login(make_user("hostess"))
+    page = client.get("/matches/new/bejeweled-2-race/")
+    assert (
+        page.status_code == 200 and "Show the live ranking to the players" in page.content.decode()
+    )
+    response = client.post(
+        "/matches/new/bejeweled-2-race/",
+        {
+            "title": "Race night",
+            "seat_count": "13",
+            "mode": "classic_time",
+            "minutes": "3",
+            "moves": "30",
+            "puzzle_first": "0",
+            "puzzle_count": "3",
+        },
+    )
+    assert response.status_code == 302
+    match = Match.objects.get(title="Race night")
+    assert match.game_key == "bejeweled-2-race" and match.seats.count() == 13
+    assert match.settings["mode"] == "classic_time" and match.settings["show_ranking"] is False
