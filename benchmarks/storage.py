@@ -7,11 +7,15 @@ appended. Bytes are the compact JSON text of what the database keeps of the matc
 - before: every event with the whole state it made (``Event.state``, as stored until migration
   0013), plus the match row's state;
 - after: every event with its move instead (``Event.move``), a snapshot every
-  ``replaying.SNAPSHOT_EVERY`` events (and of an outcome no move makes again), plus the match
-  row's state.
+  ``replaying.SNAPSHOT_EVERY`` events (and of an outcome no move makes again), each kept as a
+  patch of the snapshot before it or, when the patches since the last whole state would
+  outweigh it, whole (games/core/statediff.py), plus the match row's state. The bytes kept after
+  the first half of the events are shown beside the whole match's: about twice as many when
+  storage grows linearly with the events, four times when with their square.
 
 Rebuild time is the wall time of ``replaying.rebuild(match, version)`` for every version of the
-match (the snapshot and the events read from the database, the moves played again). A second
+match (the snapshots from the last whole state read from the database and patched, the events
+after them read, their moves played again). A second
 table plays the same matches' moves in memory with other snapshot intervals, to show what K
 trades: bytes against the moves a rebuild plays. Runs on SQLite in a temporary file unless
 DATABASE_URL is set.
@@ -129,11 +133,14 @@ class Bytes:
     events: int
     before: int
     after: int
+    half: int  # bytes kept after the first half of the events (the match as it was then)
     before_first: float  # mean bytes per event over the first tenth of the events
     before_last: float
     after_first: float
     after_last: float
     snapshots: int
+    whole: int  # snapshots kept as whole states (the others are patches)
+    snapshot_bytes: int
 
 
 def _event_bytes(played: Played) -> tuple[list[int], list[int]]:
@@ -150,18 +157,24 @@ def measure_bytes(played: Played) -> Bytes:
     from games.core.models import Snapshot
 
     before, after = _event_bytes(played)
-    snapshots = list(Snapshot.objects.filter(match=played.match).values_list("state", flat=True))
+    rows = Snapshot.objects.filter(match=played.match).values_list("version", "state", "patch")
+    snapshots = {v: _size(state if patch is None else patch) for v, state, patch in rows}
     current = _size(played.match.state)
     tenth = max(1, len(before) // 10)
+    middle = len(after) // 2
+    half = sum(after[:middle]) + sum(n for v, n in snapshots.items() if v <= middle)
     return Bytes(
         events=len(before),
         before=sum(before) + current,
-        after=sum(after) + sum(_size(s) for s in snapshots) + current,
+        after=sum(after) + sum(snapshots.values()) + current,
+        half=half + _size(played.made[middle]),
         before_first=statistics.mean(before[:tenth]),
         before_last=statistics.mean(before[-tenth:]),
         after_first=statistics.mean(after[:tenth]),
         after_last=statistics.mean(after[-tenth:]),
         snapshots=len(snapshots),
+        whole=sum(1 for _, state, patch in rows if patch is None),
+        snapshot_bytes=sum(snapshots.values()),
     )
 
 
@@ -181,23 +194,41 @@ def rebuild_times(played: Played) -> tuple[list[float], list[float]]:
 
 
 def interval_trade(played: Played, every: int) -> tuple[int, float, float]:
-    """With a snapshot every ``every`` events: the match's bytes, and the p50 / p99 ms to
-    rebuild a version in memory, CPU time (the snapshot parsed from its JSON, the moves played
-    again)."""
-    from games.core import replaying
+    """With a snapshot every ``every`` events, kept as the services keep them (patches, and a
+    whole state when the patches since the last outweigh it): the match's bytes, and the p50 /
+    p99 ms to rebuild a version in memory, CPU time (the snapshot rows parsed from their JSON,
+    the patches applied, the moves played again)."""
+    from games.core import replaying, statediff
 
     game = played.match.game
     rows = list(played.match.events.order_by("version"))
     moves = {row.version: replaying.Move.of(row) for row in rows}
-    kept = {v for v, move in moves.items() if v % every == 0 or not move.replayable}
+    kept = sorted(v for v, move in moves.items() if v % every == 0 or not move.replayable)
+    texts: dict[int, tuple[str | None, str | None]] = {}
+    previous, chain = None, 0
+    for v in kept:
+        k = statediff.keep(previous, chain, played.made[v])
+        texts[v] = (
+            (None, json.dumps(k.patch)) if k.patch is not None else (json.dumps(k.state), None)
+        )
+        previous, chain = json.loads(json.dumps(played.made[v])), k.chain
     _, after = _event_bytes(played)
-    texts = {v: json.dumps(played.made[v]) for v in kept}
-    size = sum(after) + sum(len(t) for t in texts.values()) + _size(played.match.state)
+    size = sum(after) + sum(len(a or b or "") for a, b in texts.values())
+    size += _size(played.match.state)
     times = []
     for version in range(1, played.match.version):
         started = time.process_time()
         base = max((v for v in kept if v <= version), default=0)
-        state = json.loads(texts[base]) if base else {}
+        state: Any = {}
+        if base:
+            first = max(v for v in kept if v <= base and texts[v][0] is not None)
+            chain_rows = [
+                (json.loads(w) if w else None, json.loads(p) if p else None)
+                for v in kept
+                if first <= v <= base
+                for w, p in [texts[v]]
+            ]
+            state = statediff.rebuild(chain_rows)
         for v in range(base + 1, version + 1):
             state = replaying.play(game, state, moves[v]).state
         times.append((time.process_time() - started) * 1000)
@@ -229,21 +260,25 @@ def run(quick: bool = False) -> str:
         f"bytes of everything kept for the match. Snapshot every {replaying.SNAPSHOT_EVERY} "
         "events. Bejeweled 2 is played to a fixed number of swaps, then resigned.",
         "",
-        "| game | events | before, KB | after, KB | after / before | bytes per event, first "
-        "tenth -> last tenth, before | after (moves only) | snapshots |",
-        "|---|---:|---:|---:|---:|---|---|---:|",
+        "| game | events | before, KB | after, KB | after / before | after: first half -> "
+        "whole match, KB | bytes per event, first tenth -> last tenth, before | after (moves "
+        "only) | snapshots (whole) | snapshot KB |",
+        "|---|---:|---:|---:|---:|---|---|---|---|---:|",
     ]
     for played in matches:
         b = measure_bytes(played)
         rows.append(
             f"| {played.game_key} | {b.events} | {b.before / 1000:,.0f} | {b.after / 1000:,.0f} | "
-            f"{b.after / b.before:.1%} | {b.before_first:,.0f} -> {b.before_last:,.0f} | "
-            f"{b.after_first:,.0f} -> {b.after_last:,.0f} | {b.snapshots} |"
+            f"{b.after / b.before:.1%} | {b.half / 1000:,.0f} -> {b.after / 1000:,.0f} "
+            f"(x{b.after / b.half:.1f}) | {b.before_first:,.0f} -> {b.before_last:,.0f} | "
+            f"{b.after_first:,.0f} -> {b.after_last:,.0f} | {b.snapshots} ({b.whole}) | "
+            f"{b.snapshot_bytes / 1000:,.0f} |"
         )
     rows += [
         "",
-        "Rebuilding every version of each match (`replaying.rebuild`: one snapshot read, the "
-        "events after it read, their moves played again), wall time:",
+        "Rebuilding every version of each match (`replaying.rebuild`: the snapshots from the "
+        "last whole state read and patched, the events after them read, their moves played "
+        "again), wall time and this process's CPU time:",
         "",
         "| game | versions | wall p50 ms | wall p99 ms | wall max ms | CPU p50 ms | CPU p99 ms |",
         "|---|---:|---:|---:|---:|---:|---:|",

@@ -313,11 +313,15 @@ class Event(models.Model):
 
 
 class Snapshot(models.Model):
-    """The state of a match just after one event: where rebuilding a past state starts."""
+    """The state of a match just after one event: where rebuilding a past state starts. Kept
+    whole (``state``), or as the patch of the previous snapshot's state (``patch``; ``chain``:
+    the bytes of the patches since the last whole state), games/core/statediff.py."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
     version = models.PositiveIntegerField()
-    state = models.JSONField()
+    state = models.JSONField(null=True, blank=True)
+    patch = models.JSONField(null=True, blank=True)
+    chain = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "version"]

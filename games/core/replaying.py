@@ -17,13 +17,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Subquery
+
+from games.core import statediff
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
 from games.core.models import Event, Match, Snapshot
 from games.core.words import Mark, host_words
 
 # --- moves: what the rules were given, played again to rebuild a past state -----------------------
 
-SNAPSHOT_EVERY = 20
+SNAPSHOT_EVERY = 5
 """A snapshot of the state is kept every SNAPSHOT_EVERY events (and at every event whose move
 cannot be played again from the state before it), so rebuilding any version plays at most
 SNAPSHOT_EVERY - 1 moves (benchmarks/storage.py measures it)."""
@@ -171,11 +174,33 @@ def state_at(match: Match, version: int) -> State:
     return rebuild(match, version)
 
 
+def _snapshot_rows(match_id: int, version: int) -> list[tuple[int, Any, Any, int]]:
+    """``(version, state, patch, chain)`` of the snapshots from the last whole one at or before
+    ``version`` to the last one at or before it, in version order (one query)."""
+    whole = (
+        Snapshot.objects.filter(match_id=match_id, version__lte=version, state__isnull=False)
+        .order_by("-version")
+        .values("version")[:1]
+    )
+    rows = Snapshot.objects.filter(
+        match_id=match_id, version__lte=version, version__gte=Subquery(whole)
+    )
+    return list(rows.order_by("version").values_list("version", "state", "patch", "chain"))
+
+
+def _snapshot(match_id: int, version: int) -> tuple[int, State]:
+    """The last snapshot at or before ``version``: its version and state (0 and ``{}``: none)."""
+    rows = _snapshot_rows(match_id, version)
+    if not rows:
+        return 0, {}
+    return rows[-1][0], statediff.rebuild([(row[1], row[2]) for row in rows])
+
+
 def rebuild(match: Match, version: int) -> State:
-    """The state just after ``version``, rebuilt: the nearest snapshot at or before it, with
-    the moves of the events after the snapshot played again."""
-    snapshots = Snapshot.objects.filter(match=match, version__lte=version).order_by("-version")
-    since, state = snapshots.values_list("version", "state").first() or (0, {})
+    """The state just after ``version``, rebuilt: the nearest snapshot at or before it (a
+    whole state and the patches after it), with the moves of the events after the snapshot
+    played again."""
+    since, state = _snapshot(match.pk, version)
     if since == version:
         return state
     game = match.game
@@ -183,6 +208,18 @@ def rebuild(match: Match, version: int) -> State:
     for row in moves.values_list("move", "seat", "action", "public", "created_at"):
         state = play(game, state, Move.kept(*row)).state
     return state
+
+
+def keep_snapshot(match: Match, version: int, state: State) -> Snapshot:
+    """Keep ``state`` as the snapshot of ``version`` (the match's newest): a patch of the
+    previous snapshot's state, or whole when the patches since the last whole state would
+    outweigh it (statediff.keep)."""
+    rows = _snapshot_rows(match.pk, version - 1)
+    previous = statediff.rebuild([(row[1], row[2]) for row in rows]) if rows else None
+    kept = statediff.keep(previous, rows[-1][3] if rows else 0, state)
+    return Snapshot.objects.create(
+        match=match, version=version, state=kept.state, patch=kept.patch, chain=kept.chain
+    )
 
 
 def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:

@@ -24,11 +24,10 @@ from games.core.models import (
     Match,
     Season,
     Seat,
-    Snapshot,
     display_name,
     new_invite_token,
 )
-from games.core.replaying import SNAPSHOT_EVERY, Move, play, state_before_finish
+from games.core.replaying import SNAPSHOT_EVERY, Move, keep_snapshot, play, state_before_finish
 from games.notifications import events as notifications
 
 log = logging.getLogger(__name__)
@@ -87,7 +86,7 @@ def _append(
     )
     event.state = outcome.state
     if match.version % SNAPSHOT_EVERY == 0 or not move.replayable:
-        Snapshot.objects.create(match=match, version=match.version, state=outcome.state)
+        keep_snapshot(match, match.version, outcome.state)
     match.save()
     _sync_deadlines(match, clocks_before)
     match.rows_live = match.status == Match.Status.LIVE

@@ -1,9 +1,12 @@
-"""Migration 0013 turns events that stored whole states into moves and snapshots: a database
-holding matches of every game, written as they were stored before (each event with its state),
-is migrated forward, and every version's state is then rebuilt exactly."""
+"""Migration 0013 turns events that stored whole states into moves and snapshots, and 0016
+turns those snapshots, kept whole, into patches of the one before (a whole state again only when
+the patches since the last outweigh it): a database holding matches of every game, written as
+they were stored before (each event with its state), is migrated forward, and every version's
+state is then rebuilt exactly."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from datetime import timedelta
 from typing import Any
@@ -19,7 +22,7 @@ from games.core.models import Match, Snapshot
 from games.core.registry import get_game
 
 BEFORE = [("core", "0011_event_sent_at")]
-AFTER = [("core", "0014_remove_event_state")]
+AFTER = [("core", "0016_snapshots_to_patches")]
 EVENTS = 2 * replaying.SNAPSHOT_EVERY + 5
 
 # (game, bot levels (the fixture game has no bot: its clock plays for it), settings)
@@ -102,7 +105,7 @@ def recorded_match(game_key: str, levels: list[str], settings: dict) -> list[dic
 
 
 @pytest.mark.django_db(transaction=True)
-def test_matches_of_every_game_become_moves_and_snapshots(make_user):
+def test_matches_of_every_game_become_moves_and_snapshots(make_user, monkeypatch):
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps
@@ -139,6 +142,11 @@ def test_matches_of_every_game_become_moves_and_snapshots(make_user):
 
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
+    # Databases migrated before snapshots became patches kept one every 20 events: 0016 keeps
+    # them every SNAPSHOT_EVERY.
+    monkeypatch.setattr(
+        importlib.import_module("games.core.migrations.0013_events_to_moves"), "SNAPSHOT_EVERY", 20
+    )
     executor.migrate(AFTER)
 
     for pk, events in written.items():
@@ -151,5 +159,19 @@ def test_matches_of_every_game_become_moves_and_snapshots(make_user):
         # Every event but the hand-noted one has a move that makes it again.
         noted = next(v for v, e in enumerate(events, start=1) if e["kind"] == "noted")
         assert snapshots == every_k | {noted}, match.game_key
+        kept = Snapshot.objects.filter(match=match).order_by("version")
+        assert kept.first().patch is None and kept.first().state is not None
+        assert kept.filter(patch__isnull=False).exists(), match.game_key  # patches after it
         rules = {rule for rule in match.events.values_list("move__rule", flat=True)}
         assert {"keep", "start", "shift"} <= rules, match.game_key
+
+    # Backwards, every snapshot is whole again.
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([("core", "0014_remove_event_state")])
+    Whole = executor.loader.project_state([("core", "0014_remove_event_state")]).apps
+    for row in Whole.get_model("core", "Snapshot").objects.all():
+        assert row.state == written[row.match_id][row.version - 1]["state"], row.version
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
