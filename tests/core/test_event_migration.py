@@ -23,7 +23,7 @@ from games.core.registry import get_game
 
 BEFORE = [("core", "0011_event_sent_at")]
 AFTER = [("core", "0016_snapshots_to_patches")]
-EVENTS = 2 * replaying.SNAPSHOT_EVERY + 5
+EVENTS = 45  # snapshots of 20 events apart before 0016, and of SNAPSHOT_EVERY after it
 
 # (game, bot levels (the fixture game has no bot: its clock plays for it), settings)
 GAMES = [
