@@ -19,7 +19,7 @@ class Pointsweeper(FlowGame):
     title = "Pointsweeper"
     roles = ("EC", "DMO")
     clock_anchors = {"turn": ("turn_started",)}
-    scripts = ("js/grid.js", "js/pointsweeper.js")
+    scripts = ("js/grid.js", "js/steps.js", "js/pointsweeper.js")
     rules_summary = (
         "Three hidden 8x8 boards of tiles and mines: scout with chess pieces to learn sums, "
         "then claim paths for points. Each mine costs more than the last."

@@ -5,7 +5,16 @@
 // - Once a claim's piece and start are chosen, the squares it may end on are outlined
 //   (view.game.legal.destinations, by the piece's letter: "R2" -> "R").
 // - "show" on a scout (notebook or log) outlines the squares it covered, until shown again.
-// - The bank of the player to move counts down once their free move time is over.
+// - The bank of the player to move counts down once their free move time is over (a warning
+//   sound as it turns urgent).
+// - A move is played on the board by the shared step player (static/js/steps.js): a claim's
+//   piece slides square by square along its path, then the covers of the squares it claimed
+//   burst off (points or mines rising from them); a scout's piece drops on its square and the
+//   squares it covers light up, with a ping (a thud when the scouting player's own count found
+//   mines). The board panel already shows the move's result: the script draws the board before
+//   it from the move's event and puts the result back when the animation ends (at once with
+//   reduced motion or the "instant" speed).
+// - The board square a move was played on keeps the keyboard's focus after the move.
 (function () {
   "use strict";
   let focused = null;
@@ -79,9 +88,129 @@
       const target = bank.querySelector(".ps-bank-left");
       if (target && target.textContent !== text) target.textContent = text;
       bank.classList.toggle("running", left < full);
-      bank.classList.toggle("urgent", left < full && seconds <= 10);
+      const urgent = left < full && seconds <= 10 && left > 0;
+      if (urgent && !bank.classList.contains("urgent") && window.gemSound) window.gemSound.play("warning");
+      bank.classList.toggle("urgent", urgent);
     }
   }
+
+  // --- a move, played on the board -------------------------------------------------------------
+
+  const GLYPHS = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟" };
+  let playedCell = null; // the square of the move this page sent, to focus once it is played
+
+  function lookOf(square) {
+    const c = cell(square);
+    if (!c) return null;
+    const gem = c.querySelector(".gem");
+    return { css: c.className, text: gem ? gem.textContent : "", label: c.getAttribute("aria-label") };
+  }
+
+  function setLook(square, look) {
+    const c = cell(square);
+    if (!c || !look) return;
+    c.className = look.css;
+    const gem = c.querySelector(".gem");
+    if (gem) gem.textContent = look.text;
+    c.setAttribute("aria-label", look.label);
+  }
+
+  // Squares a claim before this one proved to be tiles (they were marked before it).
+  function provenBefore(log, entry) {
+    const proven = new Set();
+    for (const e of log) {
+      if (e === entry || e.n >= entry.n) break;
+      if (e.type === "claim" && e.mines) for (const s of e.path) if (!e.squares.includes(s)) proven.add(s);
+    }
+    return proven;
+  }
+
+  // The frames of a claim or a scout from its event (``entry``: the log entry, with the mover's
+  // own scout result when this page is theirs). Each frame says which squares show their look
+  // before the move (``before``) and where the moving piece stands (``token``).
+  function framesOf(entry, note) {
+    const letter = (entry.piece || "?").charAt(0);
+    const base = { grid: "board", glyph: GLYPHS[letter] || letter, seat: entry.seat };
+    if (entry.type === "claim") {
+      const path = entry.path || [entry.start, entry.end];
+      const each = Math.max(80, Math.min(160, Math.round(600 / path.length)));
+      const frames = path.map((square, i) => Object.assign({}, base, {
+        before: true, token: square, ms: each,
+        moves: i ? [[path[i - 1], square]] : [], drops: i ? [] : [square], sound: i ? null : "swap",
+      }));
+      const text = entry.mines ? `${entry.mines} mine${entry.mines === 1 ? "" : "s"}!` : `+${entry.points}`;
+      frames.push(Object.assign({}, base, {
+        before: false, token: null, ms: 480, bursts: entry.squares, reveal: entry.squares,
+        floats: [{ cells: entry.squares.length ? entry.squares : [entry.end], text: text }],
+        sound: entry.mines ? "mine" : "match", depth: Math.max(1, Math.min(8, entry.points || 1)),
+      }));
+      return frames;
+    }
+    const found = note ? `sum ${note.sum} · ${note.mines} mine${note.mines === 1 ? "" : "s"}` : "scouted";
+    return [
+      Object.assign({}, base, { before: false, token: entry.square, drops: [entry.square], ms: 220 }),
+      Object.assign({}, base, {
+        before: false, token: entry.square, scan: entry.squares || [], ms: 650,
+        floats: [{ cells: [entry.square], text: found }],
+        sound: note && note.mines ? "mine" : "scout",
+      }),
+    ];
+  }
+
+  function playMove(entry, note, log) {
+    if (!window.gemSteps || !cell("a1")) return;
+    window.gemSteps.stop(); // a move still playing ends first: its board is put back
+    const squares = [...boardCells()].map((c) => c.dataset.cell);
+    const after = {};
+    for (const square of squares) after[square] = lookOf(square);
+    const before = {};
+    if (entry.type === "claim") {
+      const proven = provenBefore(log || [], entry);
+      const path = entry.path || [];
+      const covered = entry.mines ? path.filter((s) => !entry.squares.includes(s) && !proven.has(s)) : [];
+      for (const square of entry.squares.concat(covered)) {
+        before[square] = { css: "cell ps-hidden", text: "", label: `${square}, hidden` };
+      }
+    }
+    const table = document.querySelector('#ps-board [data-grid="board"]');
+    if (table) table.classList.add("animating");
+    window.gemSteps.play(framesOf(entry, note), (frame) => {
+      for (const square of squares) setLook(square, frame.before && before[square] ? before[square] : after[square]);
+      for (const square of frame.reveal || []) { const c = cell(square); if (c) c.classList.add("ps-revealed"); }
+      for (const square of frame.scan || []) { const c = cell(square); if (c) c.classList.add("ps-scan"); }
+      if (frame.token) {
+        const c = cell(frame.token);
+        const gem = c && c.querySelector(".gem");
+        if (c) c.classList.add("ps-token", `ps-token-${frame.seat}`);
+        if (gem) gem.textContent = frame.glyph;
+      }
+    }, {
+      done: () => {
+        for (const square of squares) setLook(square, after[square]);
+        if (table) table.classList.remove("animating");
+        markScout();
+        markDestinations();
+      },
+    });
+  }
+
+  function focusPlayed() {
+    const square = playedCell;
+    playedCell = null;
+    const target = square && cell(square);
+    const active = document.activeElement;
+    if (!target || (active && active !== document.body && document.contains(active))) return;
+    for (const other of document.querySelectorAll('#ps-board [data-grid="board"] [tabindex="0"]')) other.tabIndex = -1;
+    target.tabIndex = 0;
+    target.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches || !form.matches("form.ps-scout, form.ps-claim")) return;
+    const field = form.elements.square || form.elements.end;
+    playedCell = field ? (field.value || "").trim().toLowerCase() : null;
+  }, true);
 
   // --- events ---------------------------------------------------------------------------------
 
@@ -137,6 +266,14 @@
   document.addEventListener("gem:update", (event) => {
     const frame = event.detail || {};
     if (frame.server_time) offset = frame.server_time - Date.now();
+    const happened = frame.event;
+    const view = frame.view && frame.view.game;
+    if (happened && (happened.kind === "scouted" || happened.kind === "claimed") && happened.data) {
+      const data = happened.data;
+      // The last move of a board: the panel already shows the next board (or the match's end).
+      if (!data.board_over && view && view.play) playMove(data, data.scout || null, view.play.log);
+      focusPlayed();
+    }
   });
   setInterval(tickBanks, 250);
   tickBanks();

@@ -2,7 +2,10 @@
 // noise bursts shaped by gain envelopes. The match banner's "Sound on" switch (static/js/match.js,
 // localStorage gemArena.muted) silences them all.
 //   gemSound.play(name, {depth}) with name one of: swap, match (a cascade's depth raises its
-//   pitch), power, hypercube, level, refused, warning, turn.
+//   pitch), power, hypercube, level, refused, warning, turn, scout (a sonar ping: a look that
+//   found nothing to fear), mine (a low thud: a look or a claim that met mines).
+//   gemSound.played lists the names asked for lately (the newest last, at most 50), muted or
+//   not: what a test or a curious player can read.
 // Played by the step player (a frame's sound), by the games' scripts, and here on their own: a
 // refused move (match.js's gem:refused) and a clock turning urgent (.clock.urgent). The "your turn"
 // chime is match.js's own.
@@ -73,9 +76,13 @@
     refused: (out) => { tone(out, 0, 0.12, 220, 180, "square", 0.05); tone(out, 0.13, 0.16, 180, 140, "square", 0.05); },
     warning: (out) => tone(out, 0, 0.08, 1200, 1200, "square", 0.04),
     turn: (out) => { tone(out, 0, 0.12, 660, 660, "sine", 0.1); tone(out, 0.14, 0.16, 880, 880, "sine", 0.1); },
+    scout: (out) => { tone(out, 0, 0.22, 1320, 990, "sine", 0.08); tone(out, 0.12, 0.3, 1320, 1320, "sine", 0.03); },
+    mine: (out) => { tone(out, 0, 0.3, 140, 70, "sawtooth", 0.1); noise(out, 0, 0.25, 160, 0.4); },
   };
+  const played = [];
 
   function play(name, options) {
+    if (SOUNDS[name]) { played.push(name); if (played.length > 50) played.shift(); }
     if (localStorage.getItem(MUTE_KEY) === "1" || !SOUNDS[name]) return;
     const out = context();
     if (!out || out.state !== "running") return;
@@ -98,5 +105,5 @@
   if (document.body) watch();
   else document.addEventListener("DOMContentLoaded", watch);
 
-  window.gemSound = { play: play, names: Object.keys(SOUNDS) };
+  window.gemSound = { play: play, names: Object.keys(SOUNDS), played: played };
 })();
