@@ -99,13 +99,14 @@ ACTIONS_OFFERED = ("swap", "hint", "undo", "restart", "end")
 the puzzles (there it is the next move of a solution)."""
 
 REASONS = {
-    "no_moves": "no move was left",
-    "time_up": "the bar ran empty",
-    "moves_used": "the moves were used up",
-    "solved": "solved every puzzle",
+    "no_moves": "stuck",
+    "time_up": "bar empty",
+    "moves_used": "moves used",
+    "solved": "solved all",
     "ended": "stopped",
-    "race_over": "the race ended",
+    "race_over": "finished",
 }
+"""Why a seat is done, as the ranking's status column says it (short: it fits a phone)."""
 
 SETTINGS = (
     Setting(
@@ -639,6 +640,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         mine.pop("result", None)
         mine["you"] = True
         mine["runner"] = copy_json(state["runners"][key])
+        reason = mine["runner"]["reason"]
+        mine["runner"]["status"] = REASONS[reason] if reason else "racing"
         mine["place"] = next(row["place"] for row in rows if row["key"] == key)
         shown = {**mine, **shown, "seat": viewer.seat, "phase": mine["phase"]}
     else:

@@ -314,6 +314,10 @@
     const happened = event.detail && event.detail.event;
     const played = happened && PLAYED.indexOf(happened.kind) !== -1 ? happened.data : null;
     const view = game();
+    // A race seats many players, each on a board of their own (view.seat): another seat's move
+    // changes nothing on this one, so the gem being chosen stays chosen.
+    if (view && typeof view.seat === "number" && happened && typeof happened.seat === "number"
+      && happened.seat !== view.seat) return;
     selected = null;
     if (view && played && played.steps && played.steps.length) {
       sent = null;

@@ -65,7 +65,7 @@ def test_a_seat_page_shows_its_own_board_and_a_spectator_every_board(client, rac
     assert "js/bejeweled2.js" in html and "css/bejeweled2_race.css" in html
     assert "race-mini" not in html and 'id="race-ranking"' not in html
     assert "/".join(rows_of(board_of(match, 1))) not in html
-    assert "The ranking shows at the end" in html
+    assert "only you see your board" in html and "the ranking shows at the end" in html
     client.force_login(host)
     html = client.get(match.get_absolute_url()).content.decode()
     for seat in range(3):
