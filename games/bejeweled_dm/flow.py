@@ -67,14 +67,14 @@ ROUND_PHASES = ("claim", "counterclaim", "proof", "second_starter")
 # reads this table from the view, and the pick clock starts only once the round's animation has
 # played (``animation_ms``), so watching the proof never eats into the picking time.
 STEP_MS = {
-    "start": 900,
-    "place": 1000,
-    "starter": 1000,
-    "remove": 1350,
-    "activate": 1000,
-    "recolor": 1000,
-    "fall": 900,
-    "refresh": 1100,
+    "start": 500,
+    "place": 600,
+    "starter": 600,
+    "remove": 800,
+    "activate": 650,
+    "recolor": 700,
+    "fall": 500,
+    "refresh": 800,
 }
 
 

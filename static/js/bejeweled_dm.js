@@ -15,8 +15,7 @@
   const NAMES = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", "#": "rock", ".": "empty" };
   const CAUSES = { match: "3 in a row", bend: "Bend", pick: "Pick", chain: "Chain", column: "Column", plus: "Plus" };
   const STARTER_CELLS = { Swap: 2, Rotate: 1, Pick: 2 };
-  const FALLBACK_MS = { start: 900, place: 1000, starter: 1000, remove: 1350, activate: 1000, recolor: 1000, fall: 900, refresh: 1100 };
-  const SETTLE_MS = 350; // the part of a removal's time that shows the board after the gems went
+  const FALLBACK_MS = { start: 500, place: 600, starter: 600, remove: 800, activate: 650, recolor: 700, fall: 500, refresh: 800 };
 
   let whole = null; // the whole view (game view, match facts, this seat's draft)
   let view = null; // the game's view
@@ -84,9 +83,18 @@
     if (counter) counter.textContent = String(value);
   }
 
+  let shown = null; // {count, text} of the frame on the board while an animation plays
+
   function setStepText(text) {
     const line = document.querySelector("#bjdm-board .bjdm-step-text");
     if (line) line.textContent = text || "";
+  }
+
+  // A panel swapped in during an animation (an analysis arriving) shows the frame playing.
+  function keepFrameText() {
+    if (!playing || !shown) return;
+    setCounter(shown.count);
+    setStepText(shown.text);
   }
 
   function showControls() {
@@ -114,47 +122,96 @@
       .join(", ");
   }
 
-  // One frame per step, each shown for the server's step time (the pick clock starts after the
-  // whole animation at normal speed: flow.STEP_MS).
+  // The 2x2 square Rotate turns, clockwise from its top-left cell.
+  function squareOf(topLeft) {
+    const col = LETTERS.indexOf(topLeft[0]);
+    const row = parseInt(topLeft.slice(1), 10);
+    return [topLeft, LETTERS[col + 1] + row, LETTERS[col + 1] + (row + 1), LETTERS[col] + (row + 1)];
+  }
+
+  // How the starter moves the gems (a gem now in ``to`` came from ``from``): Swap exchanges two,
+  // Rotate turns a square clockwise; Pick moves nothing (its gems burst next).
+  function starterMoves(step) {
+    if (step.starter === "Swap" && step.cells.length === 2) {
+      const [a, b] = step.cells;
+      return [[a, b], [b, a]];
+    }
+    if (step.starter === "Rotate" && step.cells.length) {
+      const square = squareOf(step.cells[0]);
+      return square.map((cell, i) => [square[(i + 3) % 4], cell]);
+    }
+    return [];
+  }
+
+  // Removal words, by how many removals the turn has made so far (the third and on).
+  const WORDS = { 3: "Good!", 4: "Excellent!", 5: "Awesome!", 6: "Spectacular!", 7: "Incredible!" };
+  const BLASTS = { column: true, plus: true };
+  const ACTIVE_SOUND = { Column: "power", Plus: "power", Refresh: "level" };
+
+  // The frames of a turn from its steps (each carries the board after it), for the shared step
+  // player: the starter's gems slide, removed gems burst with their count rising from them (each
+  // removal a step higher in pitch), an active powerup blasts the cells it takes, gems fall and
+  // rocks drop in at the top. Each step's share of the time is the server's (flow.STEP_MS, read
+  // from the view); the pick clock starts after the whole animation at normal speed.
   function framesFor(startBoard, steps) {
-    const frames = [{ board: startBoard, marks: {}, count: 0, text: "The board before the turn.", ms: stepMs("start") }];
+    const frames = [{ grid: "bjdm", board: startBoard, marks: {}, count: 0, text: "The board before the turn.", ms: stepMs("start") }];
     let previous = startBoard;
     let kind = null;
-    for (const step of steps) {
+    let depth = 0;
+    steps.forEach((step, i) => {
       const marks = {};
       const active = step.active_cell;
       const ms = stepMs(step.kind);
+      const frame = { grid: "bjdm", board: step.board, marks, active, kind, count: step.count, ms };
       if (step.kind === "place") {
         kind = step.active;
         marks[step.cell] = "placed";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `${step.active} placed on ${step.cell}.`, ms });
+        Object.assign(frame, { kind, text: `${step.active} placed on ${step.cell}.`, sound: "swap",
+          floats: [{ cells: [step.cell], text: step.active }] });
       } else if (step.kind === "starter") {
         for (const cell of step.cells) marks[cell] = "starter";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `${step.starter} ${step.cells.join(" ")}.`, ms });
+        const moves = starterMoves(step);
+        Object.assign(frame, { text: `${step.starter} ${step.cells.join(" ")}.`, moves, sound: "swap" });
       } else if (step.kind === "remove") {
-        for (const [cell, cause] of Object.entries(step.cells)) marks[cell] = "flash flash-" + cause;
-        const gone = Object.keys(step.cells).length;
-        frames.push({ board: previous, marks, active: null, kind, count: step.count, text: `${gone} removed: ${describeRemoval(step.cells)}.`, ms: ms - SETTLE_MS });
-        frames.push({ board: step.board, marks: {}, active, kind, count: step.count, text: "", ms: SETTLE_MS });
+        depth += 1;
+        const cells = Object.keys(step.cells);
+        const causes = Object.values(step.cells);
+        // First the gems about to go, outlined by what removes them; then they burst.
+        const outlined = {};
+        for (const [cell, cause] of Object.entries(step.cells)) outlined[cell] = "going going-" + cause;
+        const text = `${cells.length} removed: ${describeRemoval(step.cells)}.`;
+        const first = Math.round(ms * 0.4);
+        frames.push({ grid: "bjdm", board: previous, marks: outlined, active: null, kind, count: step.count - cells.length, text, ms: first });
+        const blast = causes.some((cause) => BLASTS[cause]);
+        Object.assign(frame, { text, ms: ms - first, bursts: cells, depth, sound: blast ? "power" : "match",
+          floats: [{ cells, text: `+${cells.length}` }] });
+        if (WORDS[Math.min(depth, 7)] && !frames.some((f) => f.word === WORDS[Math.min(depth, 7)])) frame.word = WORDS[Math.min(depth, 7)];
       } else if (step.kind === "activate") {
         marks[step.cell] = "activate activate-" + step.active.toLowerCase();
-        frames.push({ board: step.board, marks, active: null, kind, count: step.count, text: `${step.active} goes off at ${step.cell}.`, ms });
+        const next = steps[i + 1];
+        const cause = step.active.toLowerCase();
+        if (next && next.kind === "remove") {
+          for (const [cell, why] of Object.entries(next.cells)) if (why === cause) marks[cell] = (marks[cell] ? marks[cell] + " " : "") + "blast blast-" + cause;
+        }
+        Object.assign(frame, { active: null, text: `${step.active} goes off at ${step.cell}.`, sound: ACTIVE_SOUND[step.active] || "power",
+          floats: [{ cells: [step.cell], text: `${step.active}!` }] });
       } else if (step.kind === "recolor") {
         for (const cell of step.cells) marks[cell] = "recolored";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: `Recolor: every ${NAMES[step.from]} gem becomes ${NAMES[step.to]}.`, ms });
+        Object.assign(frame, { text: `Recolor: every ${NAMES[step.from]} gem becomes ${NAMES[step.to]}.`, sound: "hypercube" });
       } else if (step.kind === "fall") {
-        for (const [, to] of step.moves) marks[to] = "fell";
-        for (const cell of step.rocks) marks[cell] = (marks[cell] ? marks[cell] + " " : "") + "new-rock";
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text: "Gravity: gems fall; rocks fill the top.", ms });
+        Object.assign(frame, { text: "Gravity: gems fall; rocks fill the top.", moves: step.moves, drops: step.rocks });
       } else if (step.kind === "refresh") {
         const text = step.used ? `Refresh: a second ${step.starter}.` : `Refresh went off: one more ${step.starter} may follow.`;
-        frames.push({ board: step.board, marks, active, kind, count: step.count, text, ms });
+        frame.text = text;
+      } else {
+        return;
       }
+      frames.push(frame);
       previous = step.board;
-    }
+    });
     const last = steps.length ? steps[steps.length - 1] : null;
     const total = last ? last.count : 0;
-    frames.push({ board: previous, marks: {}, active: last ? last.active_cell : null, kind, count: total, text: `${total} gems removed in all.`, ms: 0, last: true });
+    frames.push({ grid: "bjdm", board: previous, marks: {}, active: last ? last.active_cell : null, kind, count: total, text: `${total} gems removed in all.`, ms: 0, last: true });
     return frames;
   }
 
@@ -167,6 +224,7 @@
     }
     setCounter(frame.count);
     setStepText(frame.text);
+    shown = { count: frame.count, text: frame.text };
   }
 
   function play(startBoard, steps) {
@@ -429,6 +487,7 @@
     restoreTyped();
     restorePicks();
     if (!playing) paintCurrent();
+    keepFrameText();
     showControls();
   }
 

@@ -3,9 +3,11 @@
 // localStorage gemArena.muted) silences them all.
 //   gemSound.play(name, {depth}) with name one of: swap, match (a cascade's depth raises its
 //   pitch), power, hypercube, level, refused, warning, turn, scout (a sonar ping: a look that
-//   found nothing to fear), mine (a low thud: a look or a claim that met mines).
+//   found nothing to fear), mine (a low thud: a look or a claim that met mines), step (a light
+//   tick for each cell of a path: its depth, 1 and up, climbs a pentatonic scale).
 //   gemSound.played lists the names asked for lately (the newest last, at most 50), muted or
-//   not: what a test or a curious player can read.
+//   not: what a test or a curious player can read. Every sound asked for is also told as a
+//   document event "gem:sound" {name, depth, muted}, so a page or a test can follow each one.
 // Played by the step player (a frame's sound), by the games' scripts, and here on their own: a
 // refused move (match.js's gem:refused) and a clock turning urgent (.clock.urgent). The "your turn"
 // chime is match.js's own.
@@ -75,6 +77,12 @@
     level: (out) => [523.25, 659.25, 783.99, 1046.5].forEach((f, i) => tone(out, i * 0.11, 0.22, f, f, "triangle", 0.12)),
     refused: (out) => { tone(out, 0, 0.12, 220, 180, "square", 0.05); tone(out, 0.13, 0.16, 180, 140, "square", 0.05); },
     warning: (out) => tone(out, 0, 0.08, 1200, 1200, "square", 0.04),
+    step: (out, options) => {
+      const scale = [0, 2, 4, 7, 9];
+      const depth = Math.max(1, Math.min(12, (options && options.depth) || 1)) - 1;
+      const f = 659.25 * Math.pow(2, (12 * Math.floor(depth / 5) + scale[depth % 5]) / 12);
+      tone(out, 0, 0.1, f, f, "triangle", 0.09);
+    },
     turn: (out) => { tone(out, 0, 0.12, 660, 660, "sine", 0.1); tone(out, 0.14, 0.16, 880, 880, "sine", 0.1); },
     scout: (out) => { tone(out, 0, 0.22, 1320, 990, "sine", 0.08); tone(out, 0.12, 0.3, 1320, 1320, "sine", 0.03); },
     mine: (out) => { tone(out, 0, 0.3, 140, 70, "sawtooth", 0.1); noise(out, 0, 0.25, 160, 0.4); },
@@ -82,8 +90,12 @@
   const played = [];
 
   function play(name, options) {
+    const muted = localStorage.getItem(MUTE_KEY) === "1";
     if (SOUNDS[name]) { played.push(name); if (played.length > 50) played.shift(); }
-    if (localStorage.getItem(MUTE_KEY) === "1" || !SOUNDS[name]) return;
+    document.dispatchEvent(new CustomEvent("gem:sound", {
+      detail: { name: name, depth: (options && options.depth) || null, muted: muted },
+    }));
+    if (muted || !SOUNDS[name]) return;
     const out = context();
     if (!out || out.state !== "running") return;
     SOUNDS[name](out, options || {});

@@ -632,7 +632,7 @@ def test_the_pick_clock_starts_when_the_results_animation_ends():
     outcome = flow.act(proving(EC, 5), EC, {"type": "proof", "proof": PLUS_PROOF}, at(50))
     steps = engine.resolve(ROW_BOARD, PLUS_PROOF).steps
     shown_ms = flow.STEP_MS["start"] + sum(flow.STEP_MS[step["kind"]] for step in steps)
-    assert flow.animation_ms(steps) == shown_ms > 5000
+    assert flow.animation_ms(steps) == shown_ms > 4000
     due = at(50) + timedelta(milliseconds=shown_ms, seconds=60)
     assert outcome.state["deadlines"] == {"pick": due.isoformat()}
 

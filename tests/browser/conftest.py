@@ -17,6 +17,11 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Several pages animate at once in a test (players and spectators): none is throttled as a
+    # background or hidden window, so each page's animation clock keeps ticking.
+    "--disable-renderer-backgrounding",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
 ]
 
 
