@@ -4,7 +4,12 @@
 // seat only, with the sentence to show under it (the draft's "verdict": the rule the path breaks
 // so far, or that it may be submitted) and the turn whose board it checked. A submitted path is
 // judged by the server alone. Animations play the engine's steps, each with the board after it,
-// and each analysed turn comes with the board it was played on (the shared step player, steps.js).
+// and each analysed turn comes with the board it was played on (the shared step player, steps.js):
+// a path is lit cell by cell, each cell a note higher (static/js/sound.js "step"), then its gems
+// burst with the points rising from them. A cell added while drawing sounds its note; a draft
+// the server finds broken, or a path it refuses, sounds "refused" and is told under the path
+// (never in the banner above the board: the board does not move). After this seat's path is
+// made, the keyboard's focus goes to its last cell on the board (the Submit button is gone).
 (function () {
   "use strict";
 
@@ -24,6 +29,8 @@
   let lastSave = 0;
   let unsent = false; // a draft not sent for want of a connection: sent once the page is back
   let shownRound = null;
+  let submitted = null; // the last cell of the path this seat sent, till it is made or refused
+  let brokenHeard = null; // the draft whose broken verdict was last sounded
 
   // --- reading the view ----------------------------------------------------------------------
 
@@ -86,6 +93,9 @@
     } else {
       cells.push(cell);
     }
+    if (cells[cells.length - 1] === cell && cells.length && window.gemSound) {
+      window.gemSound.play("step", { depth: cells.length });
+    }
     changed();
   });
 
@@ -111,7 +121,19 @@
     // The turn the page saw: a path sent for a race already won is refused (race_lost), never
     // made on the changed board.
     window.gemArena.send({ type: "path", cells: cells.slice(), turn: g.turn_number });
+    submitted = cells[cells.length - 1];
   }
+
+  // A refused path is told where the path is (the banner above the board would push it down).
+  let refusal = null; // {cells, message} of the path the server last refused
+  document.addEventListener("gem:refused", (event) => {
+    const action = event.detail.action;
+    if (!action || action.type !== "path") return;
+    event.preventDefault();
+    refusal = { cells: (action.cells || []).slice(), message: event.detail.message };
+    submitted = null;
+    render();
+  });
 
   // The click shows at once; the server's check follows when it arrives.
   function changed() {
@@ -140,7 +162,15 @@
   document.addEventListener("gem:draft", (event) => {
     const draft = event.detail.draft;
     if (event.detail.seat !== undefined) { showHostDraft(event.detail.seat, draft); return; }
-    if (draft && sameCells(draft.cells, cells)) { checked = draft; render(); }
+    if (draft && sameCells(draft.cells, cells)) {
+      checked = draft;
+      const key = draft.cells.join(" ") + "@" + draft.turn;
+      if (draft.problem && fresh(draft) && brokenHeard !== key && window.gemSound) {
+        brokenHeard = key;
+        window.gemSound.play("refused");
+      }
+      render();
+    }
     else if (!draft && !cells.length) { checked = null; render(); }
   });
 
@@ -192,6 +222,9 @@
     let state = "";
     if (!cells.length) {
       text = "";
+    } else if (refusal && sameCells(refusal.cells, cells)) {
+      text = "✗ Refused: " + refusal.message;
+      state = "broken";
     } else if (!fresh(checked)) {
       text = "checking…";
       state = "pending";
@@ -210,6 +243,12 @@
 
   document.addEventListener("gem:swapped", (event) => {
     const id = event.detail && event.detail.id;
+    if (id === "gp-board" && restoreBoard) {
+      // A board swapped in while a path plays: it is the server's board to put back, and the
+      // path being drawn keeps out of the way until the animation ends.
+      event.detail.classList.add("animating");
+      restoreBoard = snapshot(mainGrid());
+    }
     if (id === "gp-board" || id === "gp-draw") render();
   });
 
@@ -235,9 +274,25 @@
     }
     shownRound = g.round;
     const data = happened.data || {};
-    if (MADE.has(happened.kind) && data.steps && !data.next_round) animateMove(data.steps);
+    if (MADE.has(happened.kind) && data.steps && !data.next_round) animateMove(data.steps, data.score);
+    if (mine && MADE.has(happened.kind)) focusPlayed(data.cells);
     render();
   });
+
+  // This seat's path made: its Submit button went with the drawing panel, so the keyboard's
+  // focus goes to the path's last cell on the board (the next Tab and arrow act from there).
+  function focusPlayed(path) {
+    const last = submitted || (path && path[path.length - 1]);
+    submitted = null;
+    const active = document.activeElement;
+    if (!last || (active && active !== document.body && active.isConnected)) return;
+    const board = document.querySelector('#gp-board [data-grid="board"]');
+    const cell = board && board.querySelector(`[data-cell="${last}"]`);
+    if (!cell) return;
+    for (const other of board.querySelectorAll("[data-cell][tabindex='0']")) other.tabIndex = -1;
+    cell.tabIndex = 0;
+    cell.focus({ preventScroll: true });
+  }
 
   // --- animations ------------------------------------------------------------------------------
 
@@ -263,22 +318,29 @@
     });
   }
 
-  // A frame: ``board`` painted, the first ``upto`` cells of ``path`` numbered (``removing``:
-  // on their way out).
+  // A frame: ``board`` painted, the first ``upto`` cells of ``path`` numbered, the newest one lit.
   function showFrame(grid, frame) {
+    if (!grid) return;
     paint(grid, frame.board);
     (frame.path || []).slice(0, frame.upto).forEach((cell, i) => {
       const element = grid.querySelector(`[data-cell="${cell}"]`);
       if (!element) return;
       element.classList.add("gp-played");
-      if (frame.removing) element.classList.add("removing");
+      if (i === frame.upto - 1 && !frame.whole) element.classList.add("gp-step-now");
       element.dataset.played = String(i + 1);
     });
   }
 
-  // A path drawn cell by cell on ``board``.
-  function drawingFrames(board, path) {
-    return path.map((_, i) => ({ board: board, path: path, upto: i + 1, ms: 320 }));
+  const CELL_MS = 220; // each cell of a path lit in turn, at normal speed
+
+  // A path lit cell by cell on ``board`` (each cell a note higher), on the grid named ``name``.
+  function drawingFrames(name, board, path) {
+    return path.map((_, i) => ({ grid: name, board: board, path: path, upto: i + 1, ms: CELL_MS,
+      sound: "step", depth: i + 1 }));
+  }
+
+  function mainGrid() {
+    return document.querySelector('#gp-board [data-grid="board"]');
   }
 
   // The grid as the server drew it, to put back once an animation is over.
@@ -300,21 +362,27 @@
     };
   }
 
-  // The engine's steps of a path made: drawn on the board as it stood, then its cells emptied.
-  function animateMove(steps) {
-    const grid = document.querySelector('#gp-board [data-grid="board"]');
+  let restoreBoard = null; // while a path made plays on the board: puts the server's board back
+
+  // The engine's steps of a path made: lit cell by cell on the board as it stood, then its gems
+  // burst with the points scored rising from them.
+  function animateMove(steps, score) {
+    const grid = mainGrid();
     const drawn = steps.find((step) => step.kind === "path");
     const emptied = steps.find((step) => step.kind === "remove");
     if (!grid || !drawn || !drawn.board || !window.gemSteps) return;
-    const panel = document.getElementById("gp-board");
-    panel.classList.add("animating");
-    const frames = drawingFrames(drawn.board, drawn.cells);
-    frames.push({ board: drawn.board, path: drawn.cells, upto: drawn.cells.length, removing: true, ms: 600 });
-    if (emptied && emptied.board) frames.push({ board: emptied.board, ms: 300 });
+    document.getElementById("gp-board").classList.add("animating");
+    const frames = drawingFrames("board", drawn.board, drawn.cells);
+    frames.push({ board: drawn.board, path: drawn.cells, upto: drawn.cells.length, whole: true, ms: 260 });
+    if (emptied && emptied.board) {
+      frames.push({ board: emptied.board, bursts: drawn.cells, sound: "match", depth: 1, ms: 520,
+        floats: score ? [{ cells: drawn.cells, text: `+${score}` }] : [] });
+    }
     frames.push({ done: true, ms: 0 });
-    const restore = snapshot(grid);
-    window.gemSteps.play(frames, (frame) => (frame.done ? restore() : showFrame(grid, frame)), {
+    restoreBoard = snapshot(grid);
+    window.gemSteps.play(frames, (frame) => (frame.done ? restoreBoard && restoreBoard() : showFrame(mainGrid(), frame)), {
       done: () => {
+        restoreBoard = null;
         const current = document.getElementById("gp-board");
         if (current) current.classList.remove("animating");
         render();
@@ -324,7 +392,10 @@
 
   function replayLast() {
     const g = game();
-    if (g && g.last_move && g.last_move.steps && g.last_move.steps.length) animateMove(g.last_move.steps);
+    if (!g || !g.last_move || !g.last_move.steps || !g.last_move.steps.length) return;
+    const grid = mainGrid();
+    if (grid) grid.scrollIntoView({ block: "nearest" }); // the path plays where it can be seen
+    animateMove(g.last_move.steps, g.last_move.score);
   }
 
   // The analysis: the chosen path (best or played) drawn cell by cell on the board its turn
@@ -352,8 +423,9 @@
     }
     for (const other of document.querySelectorAll("[data-gp-animate].current")) other.classList.remove("current");
     button.classList.add("current");
-    const frames = drawingFrames(row.board, path);
-    const show = (frame) => showFrame(grid, frame);
+    const frames = drawingFrames(`analysis-${round}`, row.board, path);
+    frames.push({ grid: `analysis-${round}`, board: row.board, path: path, upto: path.length, whole: true, ms: 0 });
+    const show = (frame) => showFrame(container.querySelector(`[data-grid="analysis-${round}"]`), frame);
     if (window.gemSteps) window.gemSteps.play(frames, show);
     else show(frames[frames.length - 1]);
   });

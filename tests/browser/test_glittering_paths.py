@@ -78,7 +78,10 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     )
     shoot(ec_page, "drawing-refused")
     ec_page.click('[data-gp="submit"]')
-    expect(ec_page.locator("#match-error")).to_contain_text("right angle")
+    # Refused where the path is told, not in the banner above the board (it would push it down).
+    expect(ec_page.locator("#gp-draw .gp-problem")).to_contain_text("Refused")
+    expect(ec_page.locator("#gp-draw .gp-problem")).to_contain_text("right angle")
+    expect(ec_page.locator("#match-error")).to_be_hidden()
 
     # Undo takes the last cell back; a reload keeps the path being drawn (it is the seat's draft).
     ec_page.click('[data-gp="undo"]')
