@@ -80,6 +80,7 @@ class Played:
     game_key: str
     match: Any
     made: dict[int, dict[str, Any]] = field(default_factory=dict)
+    writes: list[float] = field(default_factory=list)  # CPU ms of each snapshot kept
 
 
 def play(game_key: str, levels: list[str], settings: dict, step: int, most: int) -> Played:
@@ -99,7 +100,16 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
         played.made[event.version] = json.loads(json.dumps(outcome.state))
         return event
 
+    keep = services.keep_snapshot
+
+    def timed_keep(*args, **kwargs):  # type: ignore[no-untyped-def]
+        started = time.process_time()
+        kept = keep(*args, **kwargs)
+        played.writes.append((time.process_time() - started) * 1000)
+        return kept
+
     services._append = recording
+    services.keep_snapshot = timed_keep
     try:
         host = get_user_model().objects.create_user(f"bench-storage-{time.time_ns()}")
         roles = [""] * len(levels)
@@ -123,6 +133,7 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
             pass
     finally:
         services._append = append
+        services.keep_snapshot = keep
     match = Match.objects.get(pk=match.pk)
     played.match = match
     return played
@@ -178,22 +189,47 @@ def measure_bytes(played: Played) -> Bytes:
     )
 
 
-def rebuild_times(played: Played) -> tuple[list[float], list[float]]:
-    """Milliseconds to rebuild each version (database reads included): wall time, and this
-    process's CPU time (the database's own work is in its process)."""
-    from games.core import replaying
+BEFORE_EVERY = 20  # the snapshots before patches: whole states every 20 events
 
+
+def rebuild_times(played: Played, before: bool = False) -> tuple[list[float], list[float]]:
+    """Milliseconds to rebuild each version (database reads included): wall time, and this
+    process's CPU time (the database's own work is in its process). ``before``: with the match's
+    snapshots kept as they were before patches (whole states every 20 events, written in place
+    of its own for the measure, then put back), with the same code reading them."""
+    from games.core import replaying
+    from games.core.models import Snapshot
+
+    own = list(
+        Snapshot.objects.filter(match=played.match).values("version", "state", "patch", "chain")
+    )
+    if before:
+        rows = played.match.events.order_by("version").values_list("version", "move")
+        versions = [
+            v
+            for v, move in rows
+            if v % BEFORE_EVERY == 0 or (move or {}).get("rule") not in replaying.RULES
+        ]
+        Snapshot.objects.filter(match=played.match).delete()
+        Snapshot.objects.bulk_create(
+            Snapshot(match=played.match, version=v, state=played.made[v]) for v in versions
+        )
     wall, cpu = [], []
-    for version in range(1, played.match.version):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        state = replaying.rebuild(played.match, version)
-        cpu.append((time.process_time() - started_cpu) * 1000)
-        wall.append((time.perf_counter() - started) * 1000)
-        assert state == played.made[version], (played.game_key, version)
+    try:
+        for version in range(1, played.match.version):
+            started, started_cpu = time.perf_counter(), time.process_time()
+            state = replaying.rebuild(played.match, version)
+            cpu.append((time.process_time() - started_cpu) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
+            assert state == played.made[version], (played.game_key, version)
+    finally:
+        if before:
+            Snapshot.objects.filter(match=played.match).delete()
+            Snapshot.objects.bulk_create(Snapshot(match=played.match, **row) for row in own)
     return wall, cpu
 
 
-def interval_trade(played: Played, every: int) -> tuple[int, float, float]:
+def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int, float, float]:
     """With a snapshot every ``every`` events, kept as the services keep them (patches, and a
     whole state when the patches since the last outweigh it): the match's bytes, and the p50 /
     p99 ms to rebuild a version in memory, CPU time (the snapshot rows parsed from their JSON,
@@ -207,7 +243,7 @@ def interval_trade(played: Played, every: int) -> tuple[int, float, float]:
     texts: dict[int, tuple[str | None, str | None]] = {}
     previous, chain = None, 0
     for v in kept:
-        k = statediff.keep(previous, chain, played.made[v])
+        k = statediff.keep(None if whole else previous, chain, played.made[v])
         texts[v] = (
             (None, json.dumps(k.patch)) if k.patch is not None else (json.dumps(k.state), None)
         )
@@ -280,26 +316,52 @@ def run(quick: bool = False) -> str:
         "last whole state read and patched, the events after them read, their moves played "
         "again), wall time and this process's CPU time:",
         "",
-        "| game | versions | wall p50 ms | wall p99 ms | wall max ms | CPU p50 ms | CPU p99 ms |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| game | snapshots | versions | wall p50 ms | wall p99 ms | wall max ms | CPU p50 ms "
+        "| CPU p99 ms |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for played in matches:
-        wall, cpu = rebuild_times(played)
+        for before in (True, False):
+            wall, cpu = rebuild_times(played, before)
+            layout = (
+                f"before: whole every {BEFORE_EVERY}"
+                if before
+                else f"after: patches every {replaying.SNAPSHOT_EVERY}"
+            )
+            rows.append(
+                f"| {played.game_key} | {layout} | {len(wall)} | {_percentile(wall, 0.5):.1f} | "
+                f"{_percentile(wall, 0.99):.1f} | {max(wall):.1f} | "
+                f"{_percentile(cpu, 0.5):.1f} | {_percentile(cpu, 0.99):.1f} |"
+            )
+    rows += [
+        "",
+        "Keeping a snapshot (`replaying.keep_snapshot`, in the action's transaction every "
+        f"{replaying.SNAPSHOT_EVERY} events: the chain since the last whole state read and "
+        "patched, the new state's patch made and checked), CPU ms:",
+        "",
+        "| game | snapshots kept | p50 ms | p99 ms | max ms |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for played in matches:
+        w = played.writes or [0.0]
         rows.append(
-            f"| {played.game_key} | {len(wall)} | {_percentile(wall, 0.5):.1f} | "
-            f"{_percentile(wall, 0.99):.1f} | {max(wall):.1f} | {_percentile(cpu, 0.5):.1f} | "
-            f"{_percentile(cpu, 0.99):.1f} |"
+            f"| {played.game_key} | {len(played.writes)} | {_percentile(w, 0.5):.1f} | "
+            f"{_percentile(w, 0.99):.1f} | {max(w):.1f} |"
         )
     rows += [
         "",
         "The snapshot interval K traded (the same matches, rebuilt in memory: bytes kept, and "
-        "p50 / p99 CPU ms to rebuild a version without the database):",
+        "p50 / p99 CPU ms to rebuild a version without the database), snapshots kept whole "
+        "(before) and as patches (after):",
         "",
-        "| game | " + " | ".join(f"K={k}" for k in INTERVALS) + " |",
-        "|---|" + "---|" * len(INTERVALS),
+        f"| game | before: whole, K={BEFORE_EVERY} | "
+        + " | ".join(f"K={k}" for k in INTERVALS)
+        + " |",
+        "|---|" + "---|" * (len(INTERVALS) + 1),
     ]
     for played in matches:
-        cells = []
+        size, p50, p99 = interval_trade(played, BEFORE_EVERY, whole=True)
+        cells = [f"{size / 1000:,.0f} KB, {p50:.1f} / {p99:.1f} ms"]
         for every in INTERVALS:
             size, p50, p99 = interval_trade(played, every)
             cells.append(f"{size / 1000:,.0f} KB, {p50:.1f} / {p99:.1f} ms")
