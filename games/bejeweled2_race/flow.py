@@ -33,6 +33,7 @@ the mover's private part; its public part names the seat and nothing else.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from games.bejeweled2 import engine
@@ -568,7 +569,6 @@ def _small_board(state: State, row: dict[str, Any]) -> dict[str, Any]:
     return {
         "seat": row["seat"],
         "name": row["name"],
-        "place": row["place"],
         "rows": game["board"].split("\n"),
         "score": row["score"],
         "points": row["points"],
@@ -613,7 +613,10 @@ def _race_facts(state: State) -> dict[str, Any]:
 
 
 def _table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in row.items() if k not in ("key", "behind")} for row in rows]
+    """The ranking's rows in seat order, each with its place: a move changes its own row (and
+    the places it passes), never the order of the list; the page sorts them by place."""
+    ordered = sorted(rows, key=lambda row: row["seat"])
+    return [{k: v for k, v in row.items() if k not in ("key", "behind")} for row in ordered]
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -658,12 +661,24 @@ def _host_winner(state: State) -> str | None:
 
 def page(shown: dict[str, Any]) -> dict[str, Any]:
     """What the page draws from the view: a seat's own board as Bejeweled 2 draws it (its grid,
-    the idle hint, the bars); the small boards are drawn by the template from their rows."""
+    the idle hint, the bars); the small boards are drawn by the template from their rows.
+
+    Every event draws every seat's view twice (before and after) though one board changed, so
+    the idle hint (a search of every swap) is remembered by board, not searched again."""
     if shown.get("board") is not None:
+        playing = "swap" in shown["actions"]
+        you, shown["you"] = shown["you"], False  # Bejeweled 2 searches its hint for "you" only
         bj2.page(shown)
-        if shown["race"]["over"]:
-            shown["idle_hint"] = None
+        shown["you"] = you
+        move = idle_hint(shown["board"]) if playing and not shown["race"]["over"] else None
+        shown["idle_hint"] = list(move) if move else None
     return shown
+
+
+@lru_cache(maxsize=4096)
+def idle_hint(board: str) -> tuple[str, str] | None:
+    """The swap the page hints after a few idle seconds: Bejeweled 2's best move."""
+    return engine.best_move(board)
 
 
 GEM_CLASSES = {piece: bj2.piece_css(piece) for piece in bj2.PIECES} | {engine.EMPTY: "empty"}

@@ -332,7 +332,8 @@ def test_the_host_ends_the_race_now_or_names_its_winner():
     result = named.state["result"]
     assert result["winner"] == 2 and result["places"]["2"] == 1 and result["by_host"]
     assert result["elimination_candidate"] == 1  # the lowest of the others
-    assert flow.view(named.state, Viewer.spectator())["ranking"][0]["seat"] == 2
+    ranking = flow.view(named.state, Viewer.spectator())["ranking"]
+    assert [row["seat"] for row in ranking if row["place"] == 1] == [2]
     flows.refused(lambda s, _seat, a, now: flow.adjudicate(s, a, now), state, 0,
                   {"winner": 7}, code="bad_award")  # fmt: skip
 
@@ -358,19 +359,21 @@ def test_a_seat_sees_only_its_own_board_until_the_end():
     for viewer in (Viewer.spectator(), Viewer.host()):
         view = get_game(flow.GAME).view(state, viewer)
         assert [b["rows"] for b in view["boards"]] == [boards[s].split("\n") for s in range(3)]
-        assert [row["seat"] for row in view["ranking"]][0] in (0, 2)
+        assert {row["seat"] for row in view["ranking"] if row["place"] == 1} <= {0, 2}
         assert "board" not in view and not view["you"]
     over = flow.timeout(state, flow.RACE, at(300)).state
     after = flow.view(over, Viewer(seat=1))
     assert [b["rows"] for b in after["boards"]] == [boards[s].split("\n") for s in range(3)]
-    assert after["actions"] == [] and after["ranking"][0]["place"] == 1
+    assert after["actions"] == [] and min(row["place"] for row in after["ranking"]) == 1
 
 
 def test_the_host_may_show_the_ranking_but_never_the_boards():
     state = begin(3, mode="classic_time", show_ranking=True)
     state = act(state, 2, best(state, 2)).state
     view = flow.view(state, Viewer(seat=0))
-    assert view["ranking"][0]["seat"] == 2 and view["boards"] is None
+    first = min(view["ranking"], key=lambda row: row["place"])
+    assert first["seat"] == 2 and view["boards"] is None
+    assert [row["seat"] for row in view["ranking"]] == [0, 1, 2]  # in seat order
     assert view["place"] == 2 and view["race"]["show_ranking"]
     assert not any("rows" in row or "board" in row for row in view["ranking"])
 
@@ -400,3 +403,16 @@ def test_bots_play_their_own_boards_to_the_end_of_a_race():
     assert state["phase"] == "over"
     assert all(state["boards"][k]["moves"] == 4 for k in "012")
     assert state["result"]["totals"]["0"] >= state["result"]["totals"]["2"] > 0
+
+
+def test_a_seat_page_hints_its_own_best_swap_and_spectators_get_no_hint():
+    game = get_game(flow.GAME)
+    state = begin(2, mode="classic_time")
+    state = act(state, 1, worst(state, 1)).state
+    for seat in (0, 1):
+        view = game.view(state, Viewer(seat=seat))
+        assert view["idle_hint"] == list(engine.best_move(board(state, seat)))
+        assert view["grid"]["rows"][0][0]["cell"] == "A1"
+    assert "idle_hint" not in game.view(state, Viewer.spectator())
+    over = flow.timeout(state, flow.RACE, at(300)).state
+    assert game.view(over, Viewer(seat=0))["idle_hint"] is None
