@@ -252,6 +252,31 @@ def largest_group(board: Board | str, colours: str) -> int:
     return _largest(_as_board(board).cells, _colour_set(colours))
 
 
+def largest_group_cells(board: Board | str, colours: str) -> list[str]:
+    """The cells of a largest group of ``colours`` (as ``largest_group`` counts it), in grid
+    order: the first such group met reading the grid row by row; [] when there is none. What the
+    page lights up where a player's points came from."""
+    cells = _as_board(board).cells
+    wanted = _colour_set(colours)
+    seen = [False] * SIZE
+    best: list[int] = []
+    for start in range(SIZE):
+        if seen[start] or cells[start] not in wanted:
+            continue
+        seen[start] = True
+        stack, group = [start], []
+        while stack:
+            i = stack.pop()
+            group.append(i)
+            for j in _NEIGHBOURS[i]:
+                if not seen[j] and cells[j] in wanted:
+                    seen[j] = True
+                    stack.append(j)
+        if len(group) > len(best):
+            best = group
+    return [cell_name(i) for i in sorted(best)]
+
+
 # --- a round -----------------------------------------------------------------------------------
 
 

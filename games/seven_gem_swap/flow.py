@@ -996,7 +996,9 @@ def worded_preview(preview: dict[str, Any], round_number: int) -> dict[str, Any]
 def host_frames(shown: dict[str, Any]) -> list[dict[str, Any]]:
     """The host's latest round step by step, as the page plays it: each frame a ``board`` to
     draw, the cells a gem ``moved`` into, the cells of a ``failed`` move, the cells the step
-    newly ``locks`` and a sentence; the grid before any move first, the grid after last."""
+    newly ``locks``, the ``swaps`` made ([from, to] for each gem that moved: the gem it swapped
+    with went the other way) and a sentence; the grid before any move first, the grid after
+    last."""
     last = shown["host"]["last_round"]
     entry = shown["history"][-1]
     names = shown["names"]
@@ -1004,11 +1006,12 @@ def host_frames(shown: dict[str, Any]) -> list[dict[str, Any]]:
         {"board": entry["board_before"], "text": f"Round {last['round']}: the grid before any move"}
     ]
     for number, step in enumerate(last["steps"], start=1):
-        moved, failed, parts = [], [], []
+        moved, failed, parts, swaps = [], [], [], []
         for player, start, to, direction, reason in step["moves"]:
             who = names.get(player, f"seat {player}")
             if reason is None:
                 moved.append(to)
+                swaps.append([start, to])
                 parts.append(f"{who} {start}→{to}")
             else:
                 failed.extend([start, *([to] if to else [])])
@@ -1018,6 +1021,7 @@ def host_frames(shown: dict[str, Any]) -> list[dict[str, Any]]:
             {
                 "board": step["board"],
                 "moved": moved,
+                "swaps": swaps,
                 "failed": failed,
                 "locks": step["locks"],
                 "text": f"Step {number}: " + "; ".join(parts),
@@ -1122,7 +1126,28 @@ def last_round(shown: dict[str, Any]) -> dict[str, Any] | None:
         "board_before": entry["board_before"],
         "changed": entry["changed"],
         "caption": f"The grid before round {entry['round']} (changed cells outlined)",
+        "groups": scoring_groups(shown, entry),
     }
+
+
+def scoring_groups(shown: dict[str, Any], entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """Where each player's points of a played round came from, for the page to light up: the
+    cells of the group that scored (the largest of their colour and their card's on the grid
+    after the round), the player's name and the points, the highest first. Public: the grid,
+    the colours and the cards are."""
+    groups = []
+    for key, scored in entry["points"].items():
+        card, own = entry["cards"].get(key), shown["colours"].get(key)
+        if not scored["multiplier"] or not own:
+            continue
+        cells = engine.largest_group_cells(entry["board_after"], own + (card or ""))
+        if cells:
+            name = shown["names"].get(key, key)
+            groups.append(
+                {"seat": int(key), "name": name, "cells": cells, "points": scored["points"]}
+            )
+    groups.sort(key=lambda group: -group["points"])
+    return groups
 
 
 def host_round(shown: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,9 @@
 // round played step by step. It decides no rules: the server judges every submission, and with
 // each draft it keeps answers what the sequence would do if no one else moved (the draft's
 // "preview": the path, where it ends, the cells beside the end, the grid after it, the group it
-// makes, in words). The script draws that answer, animates the host's frames and collects input.
+// makes, in words). The script draws that answer, plays each round's resolution with the shared
+// step player (static/js/steps.js: the host sees its steps, everyone else the public grids before
+// and after; then the groups that scored burst with their points) and collects input.
 (function () {
   "use strict";
   const KEYS = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
@@ -322,6 +324,7 @@
       }
       clearTimeout(sendTimer); // the submission replaces the draft
       dirty = false;
+      played = compose.gem;
       window.gemArena.send({
         type: "submit", round: compose.round, gem: compose.gem, moves: compose.moves,
         card: compose.card || null, premove: compose.premove,
@@ -344,7 +347,30 @@
     if (id === "sgs-play" || id === "sgs-board") { syncCompose(); render(); }
   });
 
-  document.addEventListener("gem:update", () => { syncCompose(); render(); });
+  const RESOLVED = ["round_resolved", "round_time_up"];
+  let played = null; // the gem cell of the sequence this page submitted, to focus once it is in
+
+  document.addEventListener("gem:update", (event) => {
+    const happened = event.detail && event.detail.event;
+    syncCompose();
+    render();
+    if (happened && RESOLVED.includes(happened.kind) && happened.data) resolved(happened.data);
+    if (happened && happened.kind === "submitted" && played) focusPlayed();
+  });
+
+  // After a submission the composer is drawn again: the keyboard's focus goes back to the gem
+  // played on the grid (not to the top of the page).
+  function focusPlayed() {
+    const cell = played;
+    played = null;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    const button = document.querySelector(`[data-grid="sgs"] [data-cell="${cell}"]`);
+    if (!button) return;
+    for (const other of document.querySelectorAll('[data-grid="sgs"] [tabindex="0"]')) other.tabIndex = -1;
+    button.tabIndex = 0;
+    button.focus({ preventScroll: true });
+  }
 
   // --- the last round's grid before, for everyone -----------------------------------------------
 
@@ -384,22 +410,107 @@
     return marks;
   }
 
+  // The host's frames of a round, as the step player plays them: each step's swaps slide (the
+  // gem that moved and the one it swapped with), a failed move sounds refused.
+  function hostFrames(round) {
+    return round.frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(round.frames, index) }, frame, {
+      grid: "sgs",
+      ms: index === 0 ? 450 : 380,
+      moves: [].concat(...(frame.swaps || []).map(([a, b]) => [[a, b], [b, a]])),
+      sound: (frame.failed || []).length ? "refused" : (frame.swaps || []).length ? "swap" : null,
+    }));
+  }
+
   function playHostRound() {
     const g = game();
     const round = g && g.host && g.host.last_round;
     if (!round || !window.gemSteps) return;
-    const line = document.querySelector("#sgs-board .sgs-step-text");
     // The host's button sits below the grid: bring the grid into view to watch it play.
     const board = document.getElementById("sgs-board");
     if (board) board.scrollIntoView({ block: "nearest" });
-    const frames = round.frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(round.frames, index) }, frame));
-    window.gemSteps.play(frames, (frame) => {
-      paint(frame.board, (cell) => frame.marks[cell]);
-      caption(round.caption);
-      if (line) line.textContent = frame.text;
-    }, {
-      done: () => { const now = game(); paintNow(now); caption(now.grid.caption); render(); },
+    playRound(hostFrames(round), g.last_round, round.caption);
+  }
+
+  // --- a round's resolution, for everyone ---------------------------------------------------------
+
+  // Where each gem of the grid after a round came from, as far as the two public grids tell:
+  // each changed cell's gem slides in from the nearest changed cell that held a gem of its colour
+  // before (gems of one colour look alike; no sequence is told, only the grids).
+  function slidesOf(before, after, changed) {
+    const flat = (text) => text.replace(/\n/g, "");
+    const was = flat(before), now = flat(after);
+    const index = (cell) => (parseInt(cell.slice(1), 10) - 1) * 10 + "ABCDEFGHIJ".indexOf(cell[0]);
+    const free = new Set(changed);
+    const moves = [];
+    for (const cell of changed) {
+      const gem = now[index(cell)];
+      let best = null, far = Infinity;
+      for (const from of free) {
+        if (from === cell || was[index(from)] !== gem) continue;
+        const d = Math.abs(index(from) % 10 - index(cell) % 10) + Math.abs(Math.floor(index(from) / 10) - Math.floor(index(cell) / 10));
+        if (d < far) { far = d; best = from; }
+      }
+      if (best) { free.delete(best); moves.push([best, cell]); }
+    }
+    return moves;
+  }
+
+  // The frames everyone sees: the grid before (the cells about to change outlined), the gems
+  // sliding to where the round left them, then each player's scoring group bursting with its
+  // points (the most first), a step higher each.
+  function publicFrames(happened, last) {
+    const changed = happened.changed || [];
+    const before = {};
+    for (const cell of changed) before[cell] = "sgs-changed";
+    return [
+      { grid: "sgs", board: happened.board_before, marks: before, ms: 450, text: `Round ${happened.round}: the grid before` },
+      {
+        grid: "sgs", board: happened.board_after, marks: {}, ms: 650, moves: slidesOf(happened.board_before, happened.board_after, changed),
+        sound: changed.length ? "swap" : null,
+        text: `Round ${happened.round}: ${changed.length} cell${changed.length === 1 ? "" : "s"} changed`,
+      },
+    ];
+  }
+
+  function groupFrames(happened, last) {
+    const groups = last && last.round === happened.round ? last.groups || [] : [];
+    return groups.map((group, i) => {
+      const marks = {};
+      for (const cell of group.cells) marks[cell] = "sgs-group";
+      const points = group.points >= 0 ? `+${group.points}` : String(group.points);
+      return {
+        grid: "sgs", board: happened.board_after, marks: marks, ms: 520, bursts: group.cells, depth: i + 1,
+        floats: [{ cells: group.cells, text: `${group.name} ${points}` }], sound: "match",
+        text: `${group.name}: a group of ${group.cells.length}, ${points}`,
+      };
     });
+  }
+
+  function playRound(frames, last, title) {
+    const line = document.querySelector("#sgs-board .sgs-step-text");
+    document.documentElement.classList.add("sgs-resolving");
+    window.gemSteps.play(frames, (frame) => {
+      paint(frame.board, (cell) => (frame.marks || {})[cell]);
+      caption(title);
+      if (line) line.textContent = frame.text || "";
+    }, {
+      done: () => {
+        document.documentElement.classList.remove("sgs-resolving");
+        const now = game(); // the step line keeps the last frame's words
+        if (now) { paintNow(now); caption(now.grid.caption); }
+        render();
+      },
+    });
+  }
+
+  // A round resolved: the host sees its steps, everyone else the public grids; then the groups
+  // that scored. The results (scores, the round's lines) show when it ends.
+  function resolved(happened) {
+    const g = game();
+    if (!g || !window.gemSteps || !happened.board_before || !happened.board_after) return;
+    const host = g.host && g.host.last_round;
+    const steps = host && host.round === happened.round ? hostFrames(host) : publicFrames(happened, g.last_round);
+    playRound(steps.concat(groupFrames(happened, g.last_round)), g.last_round, `Round ${happened.round}`);
   }
 
   function start() { syncCompose(); render(); }

@@ -21,6 +21,7 @@ from games.seven_gem_swap.engine import (
     garnets_for,
     generate_board,
     largest_group,
+    largest_group_cells,
     parse_board,
     resolve_round,
     round_points,
@@ -369,6 +370,14 @@ def test_it_accepts_forty_moves() -> None:
 def test_it_counts_orthogonal_neighbours_not_diagonal_ones() -> None:
     board = grid({"A1": "R", "B2": "R", "C3": "R", "C4": "R"})
     assert largest_group(board, "R") == 2
+
+
+def test_the_cells_of_a_largest_group_are_the_ones_it_counts() -> None:
+    board = grid({"A1": "R", "B2": "R", "C2": "B", "C3": "R", "H9": "R"})
+    assert largest_group_cells(board, "RB") == ["B2", "C2", "C3"]
+    assert len(largest_group_cells(board, "RB")) == largest_group(board, "RB")
+    assert largest_group_cells(board, "R") == ["A1"]  # ties: the first met, row by row
+    assert largest_group_cells(grid({}), "V") == []
 
 
 def test_it_joins_the_own_colour_and_the_card() -> None:
