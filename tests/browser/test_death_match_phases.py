@@ -32,8 +32,10 @@ def check(pages: dict, phase: str, ready: str) -> None:
     """For each size: wait for ``ready``, shoot, check the layout and run axe."""
     for size, page in pages.items():
         expect(page.locator(ready).first).to_be_visible()
-        # A proof's animation played out first (its rising numbers fade as they go).
-        page.wait_for_function("!window.gemSteps.playing")
+        # A proof's animation played out first (its rising numbers fade as they go); a window
+        # in the back may get no animation frames at all.
+        page.bring_to_front()
+        page.wait_for_function("!window.gemSteps.playing", timeout=30_000)
         expect(page.locator(".steps-float")).to_have_count(0)
         shoot(page, f"dm-{phase}-{size}")
         # Once the match is over the result comes first; the final board may follow it.
