@@ -61,9 +61,13 @@ def grid_box(page) -> dict:
 
 
 def watch_for(page, selector: str) -> None:
+    """The page notes the first animation frame that shows ``selector``: whether the players'
+    scores were shown then (``window.seen`` resolves to their visibility)."""
     page.evaluate(
         """(selector) => { window.seen = new Promise((resolve) => { const look = () =>
-             document.querySelector(selector) ? resolve(true) : requestAnimationFrame(look);
+             document.querySelector(selector) ? resolve(getComputedStyle(
+               document.querySelector('#sgs-players .sgs-score')).visibility)
+             : requestAnimationFrame(look);
              look(); }); }""",
         selector,
     )
@@ -147,6 +151,13 @@ def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
         watcher.evaluate("gemSteps.setSpeed('slow')")
         watcher.evaluate("document.querySelector('#sgs-board').scrollIntoView()")
         watch_for(watcher, ".steps-ghost")
+        watcher.evaluate(
+            """() => { window.sliding = new Promise((resolve) => { const look = () =>
+                 [...document.querySelectorAll('[data-grid="sgs"] .gem')].some(
+                   (gem) => gem.getAnimations().length)
+                 ? resolve(true) : requestAnimationFrame(look);
+                 look(); }); }"""
+        )
     still = browser.new_context(base_url=live_worker.url, reduced_motion="reduce")
     quiet = still.new_page()
     quiet.goto(url)
@@ -162,10 +173,10 @@ def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
         match, bob, {"type": "submit", "round": 2, "gem": bob_gem, "moves": "", "card": "G"}
     )
     for label, watcher in spectators.items():
-        assert settled(watcher, "window.seen")
-        held = watcher.evaluate(
-            "getComputedStyle(document.querySelector('#sgs-players .sgs-score')).visibility"
-        )
+        assert settled(watcher, "window.sliding")
+        watcher.screenshot(path=str(ARTIFACTS / f"sgs-round-sliding-{label}.png"))
+    for label, watcher in spectators.items():
+        held = settled(watcher, "window.seen")
         watcher.screenshot(path=str(ARTIFACTS / f"sgs-round-bursting-{label}.png"))
         assert held == "hidden", label
     run = settled(page, "window.runDone")
