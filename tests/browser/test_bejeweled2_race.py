@@ -53,7 +53,7 @@ def test_a_player_races_by_clicks_while_spectators_watch_every_board(login_conte
     expect(player.locator('#bj2-board [data-grid="board"] [data-cell]')).to_have_count(64)
     expect(player.locator(".race-mini")).to_have_count(0)
     privacy = "only you see your board; the ranking shows at the end"
-    expect(player.locator("#bj2-status")).to_contain_text(privacy)
+    expect(player.locator("#bj2-actions")).to_contain_text(privacy)
     for page in (spectator, host):
         expect(page.locator(".race-mini")).to_have_count(7)
         expect(page.locator("#race-ranking tbody tr")).to_have_count(7)

@@ -54,6 +54,14 @@ GAMES = [
     ),
     Game("bejeweled-2", [""], {}, "erin", "#bj2-board [data-grid]", None),
     Game(
+        "bejeweled-2-race",
+        ["", ""],
+        {"mode": "classic_time", "minutes": 60},
+        "erin",
+        "#bj2-board [data-grid]",
+        None,
+    ),
+    Game(
         "glittering-paths",
         ["EC", "DMO"],
         # The tallest shape of the default area (10 rows of 7): the hardest to fit on a phone.
