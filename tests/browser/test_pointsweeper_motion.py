@@ -9,6 +9,7 @@ heading scrolled into view."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -232,3 +233,17 @@ def test_moves_slide_burst_and_sound_keep_the_focus_and_never_move_the_board(
     still.close()
     match.refresh_from_db()
     assert Match.objects.get(pk=match.pk).state["play"]["points"][1] == 15
+
+
+def test_a_bank_turning_urgent_sounds_a_warning(login_context, seated_match):
+    settings = {"move_seconds": 1, "bank_seconds": 14}
+    match, (_, dmitri), _ = seated_match("pointsweeper", "erin", "dmitri", settings=settings)
+    services.submit_action(match, dmitri, {"type": "choose_order", "first": True})
+    page = login_context("dmitri")
+    page.goto(match.get_absolute_url())
+    bank = page.locator(".ps-player[data-seat='1'] .ps-bank")
+    expect(bank).to_have_class(re.compile(r"\brunning\b"))
+    expect(bank).not_to_have_class(re.compile(r"\burgent\b"))
+    heard = len(sounds(page))
+    expect(bank).to_have_class(re.compile(r"\burgent\b"))
+    assert "warning" in sounds(page)[heard:]
