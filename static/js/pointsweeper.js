@@ -99,15 +99,21 @@
   const GLYPHS = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞", P: "♟" };
   let playedCell = null; // the square of the move this page sent, to focus once it is played
 
-  function lookOf(square) {
-    const c = cell(square);
+  // A square's look on ``table`` (the board a move plays on: a board panel swapped in meanwhile is
+  // another table, which a move still playing never paints).
+  function squareOn(table, square) {
+    return table.querySelector(`[data-cell="${square}"]`);
+  }
+
+  function lookOf(table, square) {
+    const c = squareOn(table, square);
     if (!c) return null;
     const gem = c.querySelector(".gem");
     return { css: c.className, text: gem ? gem.textContent : "", label: c.getAttribute("aria-label") };
   }
 
-  function setLook(square, look) {
-    const c = cell(square);
+  function setLook(table, square, look) {
+    const c = squareOn(table, square);
     if (!c || !look) return;
     c.className = look.css;
     const gem = c.querySelector(".gem");
@@ -158,11 +164,13 @@
   }
 
   function playMove(entry, note, log) {
-    if (!window.gemSteps || !cell("a1")) return;
+    if (!window.gemSteps) return;
     window.gemSteps.stop(); // a move still playing ends first: its board is put back
-    const squares = [...boardCells()].map((c) => c.dataset.cell);
+    const table = document.querySelector('#ps-board [data-grid="board"]');
+    if (!table) return;
+    const squares = [...table.querySelectorAll("[data-cell]")].map((c) => c.dataset.cell);
     const after = {};
-    for (const square of squares) after[square] = lookOf(square);
+    for (const square of squares) after[square] = lookOf(table, square);
     const before = {};
     if (entry.type === "claim") {
       const proven = provenBefore(log || [], entry);
@@ -172,22 +180,21 @@
         before[square] = { css: "cell ps-hidden", text: "", label: `${square}, hidden` };
       }
     }
-    const table = document.querySelector('#ps-board [data-grid="board"]');
-    if (table) table.classList.add("animating");
+    const mark = (square, ...classes) => { const c = squareOn(table, square); if (c) c.classList.add(...classes); };
+    table.classList.add("animating");
     window.gemSteps.play(framesOf(entry, note), (frame) => {
-      for (const square of squares) setLook(square, frame.before && before[square] ? before[square] : after[square]);
-      for (const square of frame.reveal || []) { const c = cell(square); if (c) c.classList.add("ps-revealed"); }
-      for (const square of frame.scan || []) { const c = cell(square); if (c) c.classList.add("ps-scan"); }
+      for (const square of squares) setLook(table, square, frame.before && before[square] ? before[square] : after[square]);
+      for (const square of frame.reveal || []) mark(square, "ps-revealed");
+      for (const square of frame.scan || []) mark(square, "ps-scan");
       if (frame.token) {
-        const c = cell(frame.token);
-        const gem = c && c.querySelector(".gem");
-        if (c) c.classList.add("ps-token", `ps-token-${frame.seat}`);
+        mark(frame.token, "ps-token", `ps-token-${frame.seat}`);
+        const gem = squareOn(table, frame.token) && squareOn(table, frame.token).querySelector(".gem");
         if (gem) gem.textContent = frame.glyph;
       }
     }, {
       done: () => {
-        for (const square of squares) setLook(square, after[square]);
-        if (table) table.classList.remove("animating");
+        for (const square of squares) setLook(table, square, after[square]);
+        table.classList.remove("animating");
         markScout();
         markDestinations();
       },

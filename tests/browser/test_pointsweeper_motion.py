@@ -247,3 +247,27 @@ def test_a_bank_turning_urgent_sounds_a_warning(login_context, seated_match):
     heard = len(sounds(page))
     expect(bank).to_have_class(re.compile(r"\burgent\b"))
     assert "warning" in sounds(page)[heard:]
+
+
+def test_a_move_arriving_while_another_plays_ends_on_its_own_board(login_context, seated_match):
+    settings = {
+        "scout_turns": 0,
+        "boards": "pasted",
+        **dict.fromkeys(("board_1", "board_2", "board_3"), NO_MINE_ON_RANK_1),
+    }
+    match, (erin, dmitri), _ = seated_match("pointsweeper", "erin", "dmitri", settings=settings)
+    services.submit_action(match, dmitri, {"type": "choose_order", "first": True})
+    spectator = login_context(None)
+    spectator.goto(match.get_absolute_url())
+    expect(spectator.locator("#connection")).to_have_text("connected")
+    spectator.evaluate("gemSteps.setSpeed('slow')")
+    watch_for({"spectator": spectator}, "#ps-board .ps-token")
+    # The scout plays for 1.7 s at slow speed: the claim comes while it does.
+    services.submit_action(match, dmitri, {"type": "scout", "piece": "K", "square": "e4"})
+    claim = {"type": "claim", "piece": "R1", "start": "a1", "end": "c1"}
+    services.submit_action(match, erin, claim)
+    until({"spectator": spectator}, "#ps-board .ps-token")
+    expect(spectator.locator("#ps-log")).to_contain_text("claimed with R1 a1–c1")
+    spectator.wait_for_function("!gemSteps.playing", timeout=15_000)
+    expect(spectator.locator("#ps-board .ps-token")).to_have_count(0)
+    expect(spectator.locator("#ps-board .cell.ps-tile")).to_have_count(3)
