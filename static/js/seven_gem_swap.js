@@ -259,6 +259,7 @@
     const action = event.detail.action;
     if (!action || (action.type !== "submit" && action.type !== "bid")) return;
     const form = document.querySelector(action.type === "bid" ? ".sgs-bid-form" : "#sgs-play .sgs-compose");
+    if (action.type === "submit") played = null; // nothing was played
     if (!form) return;
     event.preventDefault();
     notSent(form, event.detail.message);
@@ -355,7 +356,8 @@
     syncCompose();
     render();
     if (happened && RESOLVED.includes(happened.kind) && happened.data) resolved(happened.data);
-    if (happened && happened.kind === "submitted" && played) focusPlayed();
+    const mine = happened && (happened.kind === "submitted" || RESOLVED.includes(happened.kind));
+    if (mine && played) focusPlayed();
   });
 
   // After a submission the composer is drawn again: the keyboard's focus goes back to the gem
