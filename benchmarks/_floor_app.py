@@ -20,7 +20,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.core.management.commands.serve import settle_garbage_collector  # noqa: E402
+from games.core.management.commands.serve import (  # noqa: E402
+    log_garbage_collections,
+    settle_garbage_collector,
+)
 
 GROUP = "floor"
 
@@ -34,3 +37,5 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
 application = ProtocolTypeRouter({"websocket": FloorConsumer.as_asgi()})
 settle_garbage_collector(settings.GC_GEN0_THRESHOLD)
+if os.environ.get("GC_PAUSE_LOG"):
+    log_garbage_collections(os.environ["GC_PAUSE_LOG"])

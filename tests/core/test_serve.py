@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import gc
+import os
 
 import pytest
 
-from games.core.management.commands.serve import settle_garbage_collector
+from games.core.management.commands.serve import log_garbage_collections, settle_garbage_collector
 
 
 @pytest.fixture
@@ -31,3 +32,22 @@ def test_a_zero_threshold_keeps_pythons_collection_schedule():
     settle_garbage_collector(0)
     assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before
+
+
+def test_gc_pause_log_records_each_collection_of_the_process(tmp_path):
+    """GC_PAUSE_LOG: each collection's generation, pause, objects freed and CPU time, in a file
+    named for the process (the fan-out benchmark reads the workers' pauses from it)."""
+    before = list(gc.callbacks)
+    try:
+        log_garbage_collections(str(tmp_path / "gc-%p.log"))
+        cycle: list = []
+        cycle.append(cycle)
+        del cycle
+        gc.collect(2)
+    finally:
+        gc.callbacks[:] = before
+    (path,) = tmp_path.glob("gc-*.log")
+    assert path.name == f"gc-{os.getpid()}.log"
+    generation, pause, freed, cpu = path.read_text().splitlines()[-1].split()
+    assert generation == "2" and int(freed) >= 1
+    assert float(pause) >= 0 and float(cpu) >= 0
