@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games.core import viewpatch
+from games.core import htmlpatch, viewpatch
 from games.core.gamedef import State, Viewer
 from games.core.models import Event, Match
 from games.core.replaying import state_at
@@ -96,50 +97,115 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+# Between the panels of a frame's "html": the page keeps each panel's HTML as it was sent, to
+# apply the next frame's patches of it (static/js/match.js).
+PANEL_SEPARATOR = "<!--panel-->"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One panel of a frame: its element id, a hash of its HTML, the HTML already escaped as
+    the inside of a JSON string, and, when the panel changed since the viewer's previous
+    version, the hash of that version's HTML and a patch from it (JSON text; htmlpatch)."""
+
+    id: str
+    digest: str
+    escaped: str
+    base: str = ""
+    patch: str = ""
+
+
 @dataclass(frozen=True)
 class Frame:
     """A frame for one audience, serialised once: ``head`` is the JSON text of everything but
-    the panels; ``panels`` holds (id, hash, html already escaped as the inside of a JSON string).
-    A connection joins the panels its viewer lacks onto the head (``text``)."""
+    the panels. A connection joins the panels its viewer lacks onto the head (``text``): a
+    panel it holds unchanged is left out, one it holds at the version before goes as a patch."""
 
     version: int
     head: str
-    panels: tuple[tuple[str, str, str], ...]
+    panels: tuple[Panel, ...]
     full: bool = False
 
     def text(self, with_html: bool, sent: dict[str, str] | None) -> str:
         """The frame as sent. ``sent`` maps panel ids to the hashes this connection has sent;
-        only panels whose hash differs are included, and ``sent`` is updated. None: all."""
+        only panels whose hash differs are included, as a patch where the connection holds
+        the patch's base, and ``sent`` is updated. None: every panel whole."""
         if not with_html:
             return self.head
-        parts = []
-        for panel_id, digest, escaped in self.panels:
+        whole, patches = [], []
+        for panel in self.panels:
             if sent is not None:
-                if sent.get(panel_id) == digest:
+                held = sent.get(panel.id)
+                if held == panel.digest:
                     continue
-                sent[panel_id] = digest
-            parts.append(escaped)
-        return f'{self.head[:-1]},"html":"{"".join(parts)}"}}'
+                sent[panel.id] = panel.digest
+                if panel.patch and held == panel.base:
+                    patches.append(f'["{panel.id}",{panel.patch}]')
+                    continue
+            whole.append(panel.escaped)
+        text = f'{self.head[:-1]},"html":"{PANEL_SEPARATOR.join(whole)}"'
+        if patches:
+            text += f',"html_patch":[{",".join(patches)}]'
+        return text + "}"
 
     def as_message(self) -> dict[str, Any]:
         return {
             "version": self.version,
             "head": self.head,
-            "panels": [list(p) for p in self.panels],
+            "panels": [list(astuple(p)) for p in self.panels],
         }
 
     @classmethod
     def from_message(cls, message: dict[str, Any]) -> Frame:
-        panels = tuple((p[0], p[1], p[2]) for p in message["panels"])
+        panels = tuple(Panel(*p) for p in message["panels"])
         return cls(version=message["version"], head=message["head"], panels=panels)
 
 
-def _panel_entries(match: Match, view: dict[str, Any], version: int) -> tuple:
-    entries = []
+def _panel_entries(
+    match: Match, view: dict[str, Any], version: int, before: dict[str, str] | None = None
+) -> tuple[tuple[Panel, ...], dict[str, str]]:
+    """The panels of ``view`` and their HTML by id; ``before`` (the viewer's panels at the
+    version before, by id) gives each changed panel a patch."""
+    entries, rendered = [], {}
     for panel_id, html in render_panel_list(match, view, version=version, oob=True):
-        digest = hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
-        entries.append((panel_id, digest, _dumps(html)[1:-1]))
-    return tuple(entries)
+        rendered[panel_id] = html
+        digest = _digest(html)
+        base, patch = "", ""
+        old = (before or {}).get(panel_id)
+        if old is not None and old != html:
+            ops = htmlpatch.diff(old, html)
+            if htmlpatch.worth_sending(ops, html):
+                base, patch = _digest(old), _dumps(ops)
+        entries.append(Panel(panel_id, digest, _dumps(html)[1:-1], base, patch))
+    return tuple(entries), rendered
+
+
+def _digest(html: str) -> str:
+    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+
+
+# The panels each audience was sent at a version, kept a while in the cache (shared by the
+# workers where REDIS_URL is set) so that the next event's frames can be patches of them.
+PANELS_KEPT_SECONDS = 600
+
+
+def _panels_key(match: Match, version: int, viewer: Viewer) -> str:
+    return f"gem:panels:{match.pk}:{version}:{viewer.audience}"
+
+
+def _panels_before(
+    match: Match, viewer: Viewer, version: int, state: State
+) -> dict[str, str] | None:
+    """The viewer's panels at ``version`` (the version before an event): kept, or drawn again
+    from ``state``; None when there is no state before (the match's first event)."""
+    kept = cache.get(_panels_key(match, version, viewer))
+    if kept is not None:
+        return kept
+    if not state:
+        return None
+    view = view_of(match, viewer, state)
+    panels = render_panel_list(match, view, version=version, oob=True)
+    return dict(panels)
 
 
 @dataclass(frozen=True)
@@ -193,9 +259,11 @@ def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame
     view = view_of(match, viewer)
     head: dict[str, Any] = {"type": "full", "version": match.version, "view": view}
     head["server_time"] = server_time_ms()
-    panels = _panel_entries(match, view, match.version) if with_html else ()
+    panels: tuple[Panel, ...] = ()
     if with_html:
-        head["panel_ids"] = [entry[0] for entry in panels]
+        panels, rendered = _panel_entries(match, view, match.version)
+        cache.set(_panels_key(match, match.version, viewer), rendered, PANELS_KEPT_SECONDS)
+        head["panel_ids"] = [panel.id for panel in panels]
     return Frame(version=match.version, head=_dumps(head), panels=panels, full=True)
 
 
@@ -206,7 +274,7 @@ def update_frames(
     event as that viewer may see it, the patch of that viewer's view and the panels (rendered
     once per distinct view; a connection sends only those that changed)."""
     match, event = announcement.match, announcement.event
-    rendered: dict[str, tuple] = {}
+    drawn: dict[str, tuple[tuple[Panel, ...], dict[str, str]]] = {}
     frames = []
     for viewer in audiences(match) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
@@ -220,13 +288,15 @@ def update_frames(
             "patch": view_patch(before, after, seen),
             "server_time": server_time_ms(),
         }
-        panels: tuple = ()
+        panels: tuple[Panel, ...] = ()
         if with_html:
-            if key not in rendered:
-                rendered[key] = _panel_entries(match, view, event.version)
-            panels = rendered[key]
+            if key not in drawn:
+                kept = _panels_before(match, viewer, event.version - 1, announcement.before)
+                drawn[key] = _panel_entries(match, view, event.version, kept)
+            panels, rendered = drawn[key]
+            cache.set(_panels_key(match, event.version, viewer), rendered, PANELS_KEPT_SECONDS)
             # Every panel the viewer's page should hold now: one no longer here goes away.
-            head["panel_ids"] = [entry[0] for entry in panels]
+            head["panel_ids"] = [panel.id for panel in panels]
         frames.append((viewer, Frame(version=event.version, head=_dumps(head), panels=panels)))
     return frames
 

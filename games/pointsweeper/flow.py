@@ -724,8 +724,12 @@ def claim_destinations(state: State, seat: int, pieces: list[str]) -> dict[str, 
 
 
 def _legal_view(state: State, seat: int) -> dict[str, Any]:
+    """What the seat may do now, and where each of its kinds of piece could claim to on the
+    board in play (the same all board long, whoever's turn it is: a turn's update does not
+    send it again)."""
     legal = legal_for(state, seat)
-    legal["destinations"] = claim_destinations(state, seat, legal["claim"])
+    pieces = list(PIECE_IDS) if state["phase"] == "play" else []
+    legal["destinations"] = claim_destinations(state, seat, pieces)
     return legal
 
 

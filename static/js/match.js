@@ -94,7 +94,8 @@
     if (frame.server_time) clockOffset = frame.server_time - Date.now();
     if (frame.type === "full") {
       writeView(frame.view);
-      applyHtml(frame.html);
+      panelText.clear();
+      applyHtml(frame.html, null);
       dropPanels(frame.panel_ids);
       version = frame.version;
       afterView();
@@ -107,12 +108,13 @@
       // An update carries a patch of the view, never the whole view: applied to the view of
       // the version before, or, if it does not fit, the whole view is asked for again.
       const view = patched(readView(), frame.patch || [], frame.event);
-      if (view === null) {
+      const html = view === null ? null : patchedPanels(frame.html, frame.html_patch);
+      if (view === null || html === null) {
         socket.send(JSON.stringify({ type: "resync", since: 0 }));
         return;
       }
       writeView(view);
-      applyHtml(frame.html);
+      applyHtml(null, html);
       dropPanels(frame.panel_ids);
       version = frame.version;
       if (frame.event) noteEvent(frame.event);
@@ -213,15 +215,51 @@
     if (data && view) data.textContent = JSON.stringify(view);
   }
 
+  // Each panel's HTML as the server sent it (with its hx-swap-oob), the base of the next
+  // frame's patches of it.
+  const panelText = new Map();
+  const PANEL_SEPARATOR = "<!--panel-->";
+
+  // HTML cut as games/core/htmlpatch.py cuts it: tokens each ending at a ">".
+  function htmlTokens(text) {
+    return text.match(/[^>]*>|[^>]+$/g) || [];
+  }
+
+  // The frame's panels as HTML texts: those sent whole, then those sent as a patch of the
+  // panel's HTML the page holds ([id, [[start, count, text], ...]], applied from the last
+  // operation to the first); null when a patch does not fit what the page holds.
+  function patchedPanels(html, patches) {
+    const texts = html ? html.split(PANEL_SEPARATOR) : [];
+    for (const [id, ops] of patches || []) {
+      const base = panelText.get(id);
+      if (base === undefined) return null;
+      const parts = htmlTokens(base);
+      for (let i = ops.length - 1; i >= 0; i--) {
+        const [start, count, text] = ops[i];
+        if (start < 0 || count < 0 || start + count > parts.length) return null;
+        parts.splice(start, count, text);
+      }
+      texts.push(parts.join(""));
+    }
+    return texts;
+  }
+
   // A frame carries only the panels that changed. A panel the page lacks yet (the game's
   // panels appear at the start) goes after the panel before it in the frame, in its region:
   // the match's own panels (data-region="core") in #match-core, the game's in #match-root.
-  function applyHtml(html) {
-    if (!html) return;
-    const template = document.createElement("template");
-    template.innerHTML = html;
+  function applyHtml(html, texts) {
+    if (html) texts = html.split(PANEL_SEPARATOR);
+    if (!texts || !texts.length) return;
     const previous = { core: null, game: null };
-    for (const fresh of Array.from(template.content.children)) {
+    const panels = [];
+    for (const text of texts) {
+      const template = document.createElement("template");
+      template.innerHTML = text;
+      const first = template.content.firstElementChild;
+      if (first && first.id) panelText.set(first.id, text);
+      panels.push(...template.content.children);
+    }
+    for (const fresh of panels) {
       if (!fresh.id) continue;
       fresh.removeAttribute("hx-swap-oob");
       const region = fresh.dataset.region === "core" ? "core" : "game";

@@ -287,7 +287,8 @@ async def test_a_viewer_behind_a_lost_broadcast_gets_it_when_it_asks(tally, monk
     await socket.send_json_to({"type": "resync", "since": full["version"], "behind": True})
     update = await receive(socket)
     assert update["type"] == "update" and update["version"] == ack["version"]
-    assert 'id="game-state"' in update["html"]
+    # The game's panel changed: sent as a patch of the one the page holds.
+    assert [panel_id for panel_id, _ in update["html_patch"]] == ["game-state"]
     await socket.disconnect()
 
 

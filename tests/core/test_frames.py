@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
-from games.core import viewpatch
+from games.core import htmlpatch, viewpatch
 from games.core.gamedef import Viewer
-from games.core.rendering import view_of
+from games.core.rendering import PANEL_SEPARATOR, render_panel_list, view_of
 from games.core.replaying import state_at
 from tests.bot_matches import TABLES, play
 
@@ -41,3 +42,31 @@ def test_no_update_frame_carries_the_whole_view_and_each_patch_makes_the_next_vi
             view = viewpatch.apply(copy.deepcopy(view), frame["patch"], frame["event"])
         end = json.loads(json.dumps(view_of(match, viewer, state_at(match, mine[-1]["version"]))))
         assert view["game"] == end["game"], viewer.audience
+
+
+def test_the_panels_a_page_holds_after_every_update_are_the_panels_drawn_afresh(played):
+    """A page keeps each panel's HTML as sent and applies the next frames' patches of it: after
+    the last update, what every audience holds is what a fresh page would draw."""
+    match = played.match
+    patched = 0
+    for viewer in [Viewer(seat=s.index) for s in match.seats.all()] + [Viewer.spectator()]:
+        held: dict[str, str] = {}
+        mine = [sent.frame for sent in played.frames if sent.viewer == viewer]
+        for frame in mine:
+            for html in filter(None, frame["html"].split(PANEL_SEPARATOR)):
+                held[_panel_id(html)] = html
+            for panel_id, ops in frame.get("html_patch", []):
+                held[panel_id] = htmlpatch.apply(held[panel_id], ops)
+                patched += 1
+            held = {panel_id: held[panel_id] for panel_id in frame["panel_ids"]}
+        last = mine[-1]["version"]
+        view = view_of(match, viewer, state_at(match, last))
+        drawn = dict(render_panel_list(match, view, version=last, oob=True))
+        assert held == drawn, viewer.audience
+    assert patched, "no panel was ever sent as a patch"
+
+
+def _panel_id(html: str) -> str:
+    found = re.search(r'id="([^"]+)"', html)
+    assert found, html[:80]
+    return found.group(1)

@@ -201,7 +201,7 @@ def test_the_result_panel_comes_in_the_frame_that_ends_the_match(clock, tally_ma
     finish(match, ada, bob)
     last = match.events.order_by("version").last()
     for _viewer, frame in update_frames(Announcement.stored(match, last)):
-        assert any(panel_id == "match-result" for panel_id, *_ in frame.panels)
+        assert any(panel.id == "match-result" for panel in frame.panels)
 
 
 def test_the_host_gets_a_rematch_button_and_players_do_not(client, clock, tally_match):

@@ -734,11 +734,15 @@ def test_the_second_players_pawn_destinations_point_toward_rank_1():
     assert set(destinations["P"]["e7"].split()) == {"e6", "e5", "d6", "f6"}
 
 
-def test_no_destinations_before_a_seat_may_claim_or_when_it_is_not_its_turn():
-    state = begin()
-    assert flow.view(state, Viewer(seat=EC))["legal"]["destinations"] == {}
-    assert flow.view(open_scouts(state), Viewer(seat=DMO))["legal"]["destinations"] == {}
-    assert flow.view(open_scouts(state), Viewer())["legal"] is None
+def test_destinations_stay_the_same_all_board_long_and_only_legal_claims_may_use_them():
+    state = open_scouts(begin())
+    mover = flow.view(state, Viewer(seat=EC))["legal"]
+    waiting = flow.view(state, Viewer(seat=DMO))["legal"]
+    # Whoever's turn it is, a seat's destinations are its pieces' moves on this board (a
+    # turn's update does not send them again); what it may do now is in "claim" and "scout".
+    assert set(mover["destinations"]) == set(waiting["destinations"]) == set("KQRBNP")
+    assert waiting["claim"] == [] and waiting["scout"] == [] and not waiting["pass"]
+    assert flow.view(state, Viewer())["legal"] is None
 
 
 # --- what the page says (issue 21: tried as players would) ---------------------------------------

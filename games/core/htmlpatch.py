@@ -1,0 +1,100 @@
+"""Patches of a panel's HTML: what changed between the HTML a page holds and the new HTML.
+
+A panel is sent whole the first time; after that, when the page holds the panel's previous HTML,
+an update frame may carry only the pieces that changed (docs/protocol.md, "html_patch"). The
+HTML is cut into tokens, each ending at a ``>`` (a tag, or the text before it and the tag), so
+the pieces are whole tags: a board cell whose gem changed is one or two tokens. An operation is
+``[start, count, text]``: replace ``count`` tokens from token ``start`` of the page's HTML with
+``text``; the operations of a patch are in ascending order and do not overlap, and each one's
+``start`` counts tokens of the HTML the page holds (static/js/match.js applies them from the
+last to the first, as :func:`apply` does).
+
+Pure: standard library only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+
+Op = list  # [start, count, text]
+
+_TOKEN = re.compile(r"[^>]*>|[^>]+\Z")
+# Two changed runs closer than this many characters are sent as one (an operation's own
+# brackets and numbers cost about this much).
+JOIN_GAP_CHARS = 12
+# Past this many token pairs in the changed middle, the middle is replaced whole rather than
+# matched token by token (difflib's matching grows with the product).
+MATCH_LIMIT = 400_000
+
+
+def tokens(html: str) -> list[str]:
+    return _TOKEN.findall(html)
+
+
+def diff(before: str, after: str) -> list[Op]:
+    """The operations that turn ``before`` into ``after``."""
+    if before == after:
+        return []
+    old, new = tokens(before), tokens(after)
+    start = 0
+    shortest = min(len(old), len(new))
+    while start < shortest and old[start] == new[start]:
+        start += 1
+    end_old, end_new = len(old), len(new)
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old -= 1
+        end_new -= 1
+    middle_old, middle_new = old[start:end_old], new[start:end_new]
+    if len(middle_old) == len(middle_new):
+        runs = [
+            (start + i, start + i + 1, start + i, start + i + 1)
+            for i, (a, b) in enumerate(zip(middle_old, middle_new, strict=True))
+            if a != b
+        ]
+    elif middle_old and middle_new and len(middle_old) * len(middle_new) <= MATCH_LIMIT:
+        matcher = difflib.SequenceMatcher(None, middle_old, middle_new, autojunk=False)
+        runs = [
+            (start + i1, start + i2, start + j1, start + j2)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+            if tag != "equal"
+        ]
+    else:
+        runs = [(start, end_old, start, end_new)]
+    return _operations(_joined(runs, old), new)
+
+
+def _joined(
+    runs: list[tuple[int, int, int, int]], old: list[str]
+) -> list[tuple[int, int, int, int]]:
+    """Neighbouring runs with only a little unchanged HTML between them, made one."""
+    joined: list[tuple[int, int, int, int]] = []
+    for run in runs:
+        if joined:
+            i1, i2, j1, _ = joined[-1]
+            gap = sum(len(token) for token in old[i2 : run[0]])
+            if gap <= JOIN_GAP_CHARS:
+                joined[-1] = (i1, run[1], j1, run[3])
+                continue
+        joined.append(run)
+    return joined
+
+
+def _operations(runs: list[tuple[int, int, int, int]], new: list[str]) -> list[Op]:
+    return [[i1, i2 - i1, "".join(new[j1:j2])] for i1, i2, j1, j2 in runs]
+
+
+def apply(before: str, ops: list[Op]) -> str:
+    """``before`` with the operations applied (what a page does)."""
+    parts = tokens(before)
+    for start, count, text in reversed(ops):
+        if start < 0 or count < 0 or start + count > len(parts):
+            raise ValueError(f"a patch operation at token {start} does not fit")
+        parts[start : start + count] = [text]
+    return "".join(parts)
+
+
+def worth_sending(ops: list[Op], after: str) -> bool:
+    """A patch is sent only when it is clearly shorter than the HTML it stands for."""
+    return len(json.dumps(ops, separators=(",", ":"))) < 0.7 * len(after)

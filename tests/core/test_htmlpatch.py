@@ -1,0 +1,47 @@
+"""Patches of a panel's HTML (games/core/htmlpatch.py): applied to the HTML before, they give
+the HTML after, for any pair of texts; a changed cell travels as its own tags."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.core import htmlpatch
+
+PIECES = ["<td>", '<b class="gem x">', "text", "y>", ">", "\n", "é😀", "</td>", "<!--c-->"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_patch_applied_to_the_html_before_gives_the_html_after(seed):
+    rng = random.Random(seed)
+    for _ in range(50):
+        before = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 60)))
+        parts = htmlpatch.tokens(before)
+        for _ in range(rng.randint(0, 6)):
+            at = rng.randint(0, len(parts))
+            parts[at : at + rng.randint(0, 3)] = rng.sample(PIECES, rng.randint(0, 2))
+        after = "".join(parts)
+        ops = htmlpatch.diff(before, after)
+        assert htmlpatch.apply(before, ops) == after
+        assert (ops == []) == (before == after)
+
+
+def test_a_changed_cell_of_a_board_is_sent_as_that_cell_alone():
+    cells = [
+        f'<td><button class="cell gem-red" data-cell="{c}{r}">R</button></td>'
+        for c in "ABCDEFGH"
+        for r in range(1, 9)
+    ]
+    before = '<table id="board">' + "".join(cells) + "</table>"
+    after = before.replace('gem-red" data-cell="C5">R', 'gem-blue" data-cell="C5">B')
+    ops = htmlpatch.diff(before, after)
+    assert len(ops) == 1
+    start, count, text = ops[0]
+    assert count == 2 and text == '<button class="cell gem-blue" data-cell="C5">B</button>'
+    assert htmlpatch.worth_sending(ops, after)
+
+
+def test_a_patch_that_does_not_fit_the_html_is_refused():
+    with pytest.raises(ValueError):
+        htmlpatch.apply("<a><b>", [[1, 5, "x"]])
