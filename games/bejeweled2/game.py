@@ -18,6 +18,7 @@ from games.core.words import event_parts, generic_description, marks_where
 
 class Bejeweled2(FlowGame):
     flow = flow
+    page_only = ("grid",)
     bot = bot
     key = "bejeweled-2"
     play_url_name = "bejeweled2_play"

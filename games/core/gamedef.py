@@ -191,6 +191,10 @@ class GameDefinition:
     # The URL name of the game's own start page (e.g. a solo game anyone starts), linked as
     # "Play" from the lobby; empty when a game is only hosted as a match.
     play_url_name: ClassVar[str] = ""
+    # The parts of the game's view that only the page's templates draw (the grids its ``page``
+    # builds from the board): dotted paths, ``*`` for every item of a list. Frames and the page's
+    # JSON view leave them out (the panels carry them drawn); the templates still get them.
+    page_only: ClassVar[tuple[str, ...]] = ()
     # Action types judged on the state as it is when they arrive, not against the version the
     # player saw: independent sealed submissions (picks, bids, sequences), a race whose order of
     # arrival decides, or a single player's swaps sent while a cascade is still animating. Every

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from dataclasses import astuple, dataclass
 from typing import Any
@@ -23,6 +24,8 @@ from games.core.gamedef import State, Viewer
 from games.core.models import Event, Match
 from games.core.replaying import state_at
 from games.core.templatetags.arena import PANEL_SINK
+
+log = logging.getLogger(__name__)
 
 
 def view_of(
@@ -193,12 +196,23 @@ def _panels_key(match: Match, version: int, viewer: Viewer) -> str:
     return f"gem:panels:{match.pk}:{version}:{viewer.audience}"
 
 
+def _keep_panels(match: Match, version: int, viewer: Viewer, panels: dict[str, str]) -> None:
+    try:
+        cache.set(_panels_key(match, version, viewer), panels, PANELS_KEPT_SECONDS)
+    except Exception:  # the next frame sends these panels whole
+        log.warning("the panel cache could not be written", exc_info=True)
+
+
 def _panels_before(
     match: Match, viewer: Viewer, version: int, state: State
 ) -> dict[str, str] | None:
     """The viewer's panels at ``version`` (the version before an event): kept, or drawn again
     from ``state``; None when there is no state before (the match's first event)."""
-    kept = cache.get(_panels_key(match, version, viewer))
+    try:
+        kept = cache.get(_panels_key(match, version, viewer))
+    except Exception:  # the cache only saves work: draw them again
+        log.warning("the panel cache could not be read", exc_info=True)
+        kept = None
     if kept is not None:
         return kept
     if not state:
@@ -225,6 +239,14 @@ class Announcement:
         return cls(match, event, before, state_at(match, event.version))
 
 
+def sent_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as clients get it: without the parts only the page's templates draw."""
+    paths = match.game.page_only
+    if not paths or not view.get("game"):
+        return view
+    return {**view, "game": viewpatch.without(view["game"], paths)}
+
+
 def _as_sent(data: Any) -> tuple[Any, str]:
     """``data`` as a client holds it (object keys are strings, tuples are lists) and its text."""
     text = _dumps(data)
@@ -235,7 +257,8 @@ def _game_view(match: Match, viewer: Viewer, state: State) -> Any:
     """The game's view of ``state`` for ``viewer`` as a client holds it; None for no state."""
     if not state:
         return None
-    return _as_sent(match.game.view(state, viewer))[0]
+    shown = match.game.view(state, viewer)
+    return _as_sent(viewpatch.without(shown, match.game.page_only) if shown else shown)[0]
 
 
 def view_patch(
@@ -257,12 +280,13 @@ def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame
     """The whole view of the match as it is now, every panel with it: a first frame or a
     resync that cannot be patched."""
     view = view_of(match, viewer)
-    head: dict[str, Any] = {"type": "full", "version": match.version, "view": view}
+    head: dict[str, Any] = {"type": "full", "version": match.version}
+    head["view"] = sent_view(match, view)
     head["server_time"] = server_time_ms()
     panels: tuple[Panel, ...] = ()
     if with_html:
         panels, rendered = _panel_entries(match, view, match.version)
-        cache.set(_panels_key(match, match.version, viewer), rendered, PANELS_KEPT_SECONDS)
+        _keep_panels(match, match.version, viewer, rendered)
         head["panel_ids"] = [panel.id for panel in panels]
     return Frame(version=match.version, head=_dumps(head), panels=panels, full=True)
 
@@ -278,7 +302,7 @@ def update_frames(
     frames = []
     for viewer in audiences(match) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
-        after, key = _as_sent(view)  # panels may show the viewer (the host's controls)
+        after, key = _as_sent(sent_view(match, view))  # panels may show the viewer
         seen = event.seen_by(viewer)
         before = _game_view(match, viewer, announcement.before)
         head: dict[str, Any] = {
@@ -294,7 +318,7 @@ def update_frames(
                 kept = _panels_before(match, viewer, event.version - 1, announcement.before)
                 drawn[key] = _panel_entries(match, view, event.version, kept)
             panels, rendered = drawn[key]
-            cache.set(_panels_key(match, event.version, viewer), rendered, PANELS_KEPT_SECONDS)
+            _keep_panels(match, event.version, viewer, rendered)
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frames.append((viewer, Frame(version=event.version, head=_dumps(head), panels=panels)))

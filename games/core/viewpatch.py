@@ -135,3 +135,28 @@ def apply(view: Any, ops: list[Op], event: dict[str, Any] | None = None) -> Any:
         else:
             raise PatchError(f"unknown patch operation {kind!r}")
     return view
+
+
+def without(data: Any, paths: tuple[str, ...]) -> Any:
+    """``data`` without the parts at ``paths`` (dotted keys, ``*`` for every item of a list or
+    object): what the page draws from the view but a client never reads. ``data`` is not
+    changed; the parts on the way to a removed one are copied."""
+    for path in paths:
+        data = _without(data, path.split("."))
+    return data
+
+
+def _without(data: Any, keys: list[str]) -> Any:
+    key, rest = keys[0], keys[1:]
+    if key == "*":
+        if isinstance(data, list):
+            return [_without(item, rest) if rest else item for item in data]
+        return data
+    if not isinstance(data, dict) or key not in data:
+        return data
+    copied = dict(data)
+    if rest:
+        copied[key] = _without(data[key], rest)
+    else:
+        del copied[key]
+    return copied

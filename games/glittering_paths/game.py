@@ -16,6 +16,7 @@ from games.glittering_paths.flow import board_grid
 
 class GlitteringPaths(FlowGame):
     flow = flow
+    page_only = ("grid", "history.*.grid")
     bot = bot
     key = flow.GAME
     title = "Glittering Paths"

@@ -14,6 +14,7 @@ from games.pointsweeper import bot, engine, flow
 
 class Pointsweeper(FlowGame):
     flow = flow
+    page_only = ("board_grid",)
     bot = bot
     key = "pointsweeper"
     title = "Pointsweeper"

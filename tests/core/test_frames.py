@@ -11,7 +11,7 @@ import pytest
 
 from games.core import htmlpatch, viewpatch
 from games.core.gamedef import Viewer
-from games.core.rendering import PANEL_SEPARATOR, render_panel_list, view_of
+from games.core.rendering import PANEL_SEPARATOR, render_panel_list, sent_view, view_of
 from games.core.replaying import state_at
 from tests.bot_matches import TABLES, play
 
@@ -36,11 +36,14 @@ def test_no_update_frame_carries_the_whole_view_and_each_patch_makes_the_next_vi
     # Every audience's patches, applied in order from the first view, give the view of the end.
     for viewer in [Viewer(seat=s.index) for s in match.seats.all()] + [Viewer.spectator()]:
         first = min(sent.version for sent in played.frames) - 1
-        view = json.loads(json.dumps(view_of(match, viewer, state_at(match, first))))
+        view = json.loads(
+            json.dumps(sent_view(match, view_of(match, viewer, state_at(match, first))))
+        )
         mine = [sent.frame for sent in played.frames if sent.viewer == viewer]
         for frame in mine:
             view = viewpatch.apply(copy.deepcopy(view), frame["patch"], frame["event"])
-        end = json.loads(json.dumps(view_of(match, viewer, state_at(match, mine[-1]["version"]))))
+        end = view_of(match, viewer, state_at(match, mine[-1]["version"]))
+        end = json.loads(json.dumps(sent_view(match, end)))
         assert view["game"] == end["game"], viewer.audience
 
 

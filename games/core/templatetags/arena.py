@@ -153,6 +153,14 @@ def host_console(match: Any) -> dict[str, Any]:
 
 
 @register.filter
+def as_sent(view: dict, match: Any) -> dict:
+    """The view as frames send it: the page's JSON view."""
+    from games.core.rendering import sent_view
+
+    return sent_view(match, view)
+
+
+@register.filter
 def left_at(due: str | None, at: str | None) -> str:
     """The time a clock due at ``due`` had left at ``at`` (both ISO times), as "0:11"."""
     from datetime import datetime
