@@ -193,7 +193,7 @@ PANELS_KEPT_SECONDS = 600
 
 
 def _panels_key(match: Match, version: int, viewer: Viewer) -> str:
-    return f"gem:panels:{match.pk}:{version}:{viewer.audience}"
+    return f"gem:panels:{match.public_id}:{version}:{viewer.audience}"
 
 
 def _keep_panels(match: Match, version: int, viewer: Viewer, panels: dict[str, str]) -> None:
