@@ -15,6 +15,7 @@ from games.core.words import event_parts, generic_description, round_marks, seat
 
 class DeathMatch(FlowGame):
     flow = flow
+    page_only = ("board.rows",)
     bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"
