@@ -147,7 +147,7 @@ def report(results: list[dict[str, Any]]) -> str:
         "",
         "The target actions (median under 4 KB, p95 under 8 KB):",
         "",
-        "| game | events | audience | frames | sent, KB (median / p95) | targets |",
+        "| game | event kinds | audience | frames | sent, KB (median / p95) | targets |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
