@@ -274,7 +274,7 @@
     }
     shownRound = g.round;
     const data = happened.data || {};
-    if (MADE.has(happened.kind) && data.steps && !data.next_round) animateMove(data.steps, data.score);
+    if (MADE.has(happened.kind) && data.steps && !data.next_round) animateMove(data.steps, data.score, happened.seat);
     if (mine && MADE.has(happened.kind)) focusPlayed(data.cells);
     render();
   });
@@ -366,11 +366,19 @@
 
   // The engine's steps of a path made: lit cell by cell on the board as it stood, then its gems
   // burst with the points scored rising from them.
-  function animateMove(steps, score) {
+  // The mover's new total waits for the burst that scores it (hidden in the css while <html> has
+  // data-score-held); Skip, instant, reduced motion and the run's end show it at once.
+  function holdScore(seat) {
+    if (seat === null || seat === undefined) delete document.documentElement.dataset.scoreHeld;
+    else document.documentElement.dataset.scoreHeld = seat;
+  }
+
+  function animateMove(steps, score, seat) {
     const grid = mainGrid();
     const drawn = steps.find((step) => step.kind === "path");
     const emptied = steps.find((step) => step.kind === "remove");
     if (!grid || !drawn || !drawn.board || !window.gemSteps) return;
+    window.gemSteps.stop(); // a run still playing ends first (its board and scores shown)
     document.getElementById("gp-board").classList.add("animating");
     const frames = drawingFrames("board", drawn.board, drawn.cells);
     frames.push({ board: drawn.board, path: drawn.cells, upto: drawn.cells.length, whole: true, ms: 260 });
@@ -380,8 +388,14 @@
     }
     frames.push({ done: true, ms: 0 });
     restoreBoard = snapshot(grid);
-    window.gemSteps.play(frames, (frame) => (frame.done ? restoreBoard && restoreBoard() : showFrame(mainGrid(), frame)), {
+    holdScore(seat);
+    window.gemSteps.play(frames, (frame) => {
+      if (frame.done) return restoreBoard && restoreBoard();
+      if (frame.bursts) holdScore(null);
+      return showFrame(mainGrid(), frame);
+    }, {
       done: () => {
+        holdScore(null);
         restoreBoard = null;
         const current = document.getElementById("gp-board");
         if (current) current.classList.remove("animating");

@@ -163,7 +163,14 @@
     ];
   }
 
-  function playMove(entry, note, log) {
+  // A claim's new total waits for the burst that scores it (hidden in the css while <html> has
+  // data-score-held); Skip, instant, reduced motion and the run's end show it at once.
+  function holdScore(seat) {
+    if (seat === null || seat === undefined) delete document.documentElement.dataset.scoreHeld;
+    else document.documentElement.dataset.scoreHeld = seat;
+  }
+
+  function playMove(entry, note, log, seat) {
     if (!window.gemSteps) return;
     window.gemSteps.stop(); // a move still playing ends first: its board is put back
     const table = document.querySelector('#ps-board [data-grid="board"]');
@@ -182,7 +189,9 @@
     }
     const mark = (square, ...classes) => { const c = squareOn(table, square); if (c) c.classList.add(...classes); };
     table.classList.add("animating");
+    if (entry.type === "claim") holdScore(entry.seat !== undefined ? entry.seat : seat);
     window.gemSteps.play(framesOf(entry, note), (frame) => {
+      if (frame.bursts) holdScore(null);
       for (const square of squares) setLook(table, square, frame.before && before[square] ? before[square] : after[square]);
       for (const square of frame.reveal || []) mark(square, "ps-revealed");
       for (const square of frame.scan || []) mark(square, "ps-scan");
@@ -193,6 +202,7 @@
       }
     }, {
       done: () => {
+        holdScore(null);
         for (const square of squares) setLook(table, square, after[square]);
         table.classList.remove("animating");
         markScout();
@@ -278,7 +288,7 @@
     if (happened && (happened.kind === "scouted" || happened.kind === "claimed") && happened.data) {
       const data = happened.data;
       // The last move of a board: the panel already shows the next board (or the match's end).
-      if (!data.board_over && view && view.play) playMove(data, data.scout || null, view.play.log);
+      if (!data.board_over && view && view.play) playMove(data, data.scout || null, view.play.log, happened.seat);
       focusPlayed();
     }
   });

@@ -200,6 +200,17 @@ def test_a_path_plays_cell_by_cell_with_rising_notes_at_each_viewers_speed(
     # Mid-animation on the spectator's phone (slow): the path lit part of the way.
     seen = shoot_mid_path(watcher, "gp-motion-path-phone")
     assert seen["animating"] and 2 <= seen["lit"] <= len(legal), seen
+    # ... the mover's new total not shown yet (the path has not burst), shown when it has.
+    totals = (
+        "[...document.querySelectorAll('#gp-status .total')]"
+        ".map((t) => [t.textContent.trim(), getComputedStyle(t).visibility])"
+    )
+    mid = watcher.evaluate(totals)
+    assert [(float(t), v) for t, v in mid] == [(float(score), "hidden"), (0, "visible")], mid
+    watcher.wait_for_function("!window.gemSteps.playing", timeout=15_000)
+    after = watcher.evaluate(totals)
+    assert [(float(t), v) for t, v in after] == [(float(score), "visible"), (0, "visible")], after
+    assert watcher.evaluate("document.documentElement.dataset.scoreHeld") is None
 
     # The mover at fast: within its frames, each cell a note higher, then the gems burst.
     run = ec.evaluate("window.animationDone")

@@ -199,6 +199,10 @@ def test_moves_slide_burst_and_sound_keep_the_focus_and_never_move_the_board(
     claim.locator("button[type=submit]").focus()
     page.keyboard.press("Enter")
     until(spectators, "#ps-board .ps-token")
+    # Sliding, the claimer's new total is not shown yet; it is once the claim has burst.
+    score = "#ps-status .ps-player[data-seat='1'] .ps-score"
+    shown = f'getComputedStyle(document.querySelector("{score}")).visibility'
+    assert spectator.evaluate(shown) == "hidden"
     shoot_board(spectators, "ps-claim-sliding")
     until(spectators, ".steps-ghost.ps-hidden")
     shoot_board(spectators, "ps-claim-bursting")
@@ -221,6 +225,9 @@ def test_moves_slide_burst_and_sound_keep_the_focus_and_never_move_the_board(
     expect(quiet.locator("#ps-board .ps-token, #ps-board .ps-scan")).to_have_count(0)
     expect(spectator.locator("#ps-board [data-cell$='1'].ps-tile")).to_have_count(8)
     expect(spectator.locator("#ps-board .ps-token")).to_have_count(0)
+    spectator.wait_for_function("!gemSteps.playing", timeout=15_000)
+    assert spectator.evaluate(shown) == "visible"
+    expect(spectator.locator(score)).to_contain_text("15 points")
     assert serious_axe_violations(page) == []
     assert board_coordinates(spectator)
 
