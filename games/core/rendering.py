@@ -241,10 +241,7 @@ class Announcement:
 
 def sent_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
     """``view`` as clients get it: without the parts only the page's templates draw."""
-    paths = match.game.page_only
-    if not paths or not view.get("game"):
-        return view
-    return {**view, "game": viewpatch.without(view["game"], paths)}
+    return viewpatch.as_sent(view, match.game.page_only)
 
 
 def _as_sent(data: Any) -> tuple[Any, str]:

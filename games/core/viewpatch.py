@@ -137,6 +137,14 @@ def apply(view: Any, ops: list[Op], event: dict[str, Any] | None = None) -> Any:
     return view
 
 
+def as_sent(view: dict[str, Any], page_only: tuple[str, ...]) -> dict[str, Any]:
+    """A viewer's view (match facts, viewer, the game's view) as clients get it: the game's
+    view without its ``page_only`` parts (what only the page's templates draw)."""
+    if not page_only or not view.get("game"):
+        return view
+    return {**view, "game": without(view["game"], page_only)}
+
+
 def without(data: Any, paths: tuple[str, ...]) -> Any:
     """``data`` without the parts at ``paths`` (dotted keys, ``*`` for every item of a list or
     object): what the page draws from the view but a client never reads. ``data`` is not

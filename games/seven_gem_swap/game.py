@@ -21,7 +21,6 @@ from games.seven_gem_swap.flow import board_grid
 
 class SevenGemSwap(FlowGame):
     flow = flow
-    page_only = ("grid",)
     bot = bot
     key = flow.GAME
     title = "Seven Gem Swap"

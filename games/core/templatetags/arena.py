@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from games.core import viewpatch
 from games.core.words import ROLE_NAMES
 
 register = template.Library()
@@ -154,10 +155,8 @@ def host_console(match: Any) -> dict[str, Any]:
 
 @register.filter
 def as_sent(view: dict, match: Any) -> dict:
-    """The view as frames send it: the page's JSON view."""
-    from games.core.rendering import sent_view
-
-    return sent_view(match, view)
+    """The view as frames send it (games/core/rendering.sent_view): the page's JSON view."""
+    return viewpatch.as_sent(view, match.game.page_only)
 
 
 @register.filter
