@@ -456,6 +456,7 @@ def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
             "proof": new["pending"]["proof"],
             "removed": resolution.removed,
             "starter": parsed.starter,
+            "steps": resolution.steps,
         }
         return Outcome(state=new, kind="refresh_activated", public=public)
     return _finish_turn(state, engine.format_proof(parsed), resolution, now)
@@ -580,7 +581,9 @@ def end_round(
     }
     new["pending"] = None
     new["carry"] = carry
-    public = dict(summary)
+    # The turn's steps travel once, in the event: the view's copy of them (``steps``) is sent
+    # as a reference to the event's.
+    public = {**summary, "steps": new["last"]["steps"]} if turn else dict(summary)
     result = None
     if new["score"][winner] >= WINS_NEEDED:
         new["phase"] = "over"
@@ -764,6 +767,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "timers": dict(state["timers"]),
         "pending": _pending_view(state),
         "last_round": _last_round_view(state),
+        **_animation_view(state),
         "history": [_round_view(state, entry) for entry in state["history"]],
         "picks": _picks_view(state, you, viewer.is_host),
         "winner": state["winner"],
@@ -793,12 +797,28 @@ def _claim_view(state: State, claim: dict[str, int] | None) -> dict[str, Any] | 
 
 
 def _pending_view(state: State) -> dict[str, Any] | None:
-    """The turn so far after Refresh went off, with the board it started from (to animate)."""
+    """The turn so far after Refresh went off (its steps are the view's ``steps``)."""
     pending = state["pending"]
     if pending is None:
         return None
-    shown = {key: pending[key] for key in ("proof", "starter", "removed", "steps")}
-    return {**shown, "start_board": state["board"]}
+    return {key: pending[key] for key in ("proof", "starter", "removed")}
+
+
+def _animation_view(state: State) -> dict[str, Any]:
+    """What the page animates: ``steps`` from the board ``steps_from`` (the turn so far after
+    Refresh, else the last round's proof) and the last round's optimum's ``optimum_steps``;
+    None where there are none. They sit at the top of the view as the very lists the event that
+    made them carries, so an update frame sends a reference to the event's copy, not them again
+    (None, not an empty list, before them: a list growing from empty would go as an append)."""
+    pending, last = state["pending"], state["last"] or {}
+    optimum = last.get("optimum") or {}
+    if pending is not None:
+        return {"steps": pending["steps"], "steps_from": state["board"], "optimum_steps": None}
+    return {
+        "steps": last.get("steps") or None,
+        "steps_from": last.get("start_board"),
+        "optimum_steps": optimum.get("steps") or None,
+    }
 
 
 def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
@@ -828,12 +848,13 @@ def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _last_round_view(state: State) -> dict[str, Any] | None:
-    """The round just played, with its steps and boards for the result's animation."""
+    """The round just played (its proof's steps are the view's ``steps``)."""
     last = state["last"]
     if last is None:
         return None
     shown = _round_view(state, last)
-    shown.update({key: last[key] for key in ("steps", "start_board", "end_board")})
+    if shown["optimum"]:  # its steps are the view's ``optimum_steps``
+        shown["optimum"] = {key: shown["optimum"][key] for key in ("count", "proof")}
     return shown
 
 
@@ -937,9 +958,10 @@ def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -
     for entry in new["history"]:
         if entry["round"] == job["round"]:
             entry["optimum"] = {"count": result["count"], "proof": result["proof"]}
+    public = {"round": job["round"], "count": result["count"], "proof": result["proof"]}
     if new.get("last") and new["last"]["round"] == job["round"]:
         new["last"]["optimum"] = result
-    public = {"round": job["round"], "count": result["count"], "proof": result["proof"]}
+        public["steps"] = result["steps"]  # the view's optimum_steps refer to these
     return Outcome(state=new, kind="optimum_found", public=public)
 
 
@@ -1028,7 +1050,9 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     return {
         **shown,
         "phase_label": PHASE_LABELS[phase],
-        "board": {**board_grid(shown["board"]), "caption": board_caption(shown)},
+        # The cells are painted by the page's script from the board's text (the template
+        # draws the same empty cells for every board, so a new board costs a frame nothing).
+        "board": {"text": shown["board"], "caption": board_caption(shown)},
         "offer": offer_list(shown["offer"]),
         "clock": {**clock, "label": CLOCK_LABELS[clock["key"]]} if clock else None,
         "picks": pick_choices(shown["picks"]) if shown["picks"] else None,

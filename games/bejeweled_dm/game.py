@@ -15,7 +15,7 @@ from games.core.words import event_parts, generic_description, round_marks, seat
 
 class DeathMatch(FlowGame):
     flow = flow
-    page_only = ("board.rows",)
+    page_only = ("picks.options",)
     bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"

@@ -54,6 +54,8 @@
     return LETTERS[col] + (row + 1);
   }
 
+  // The server draws the same empty cells for every board; the board's gems are painted here
+  // from the view's text (view.board.text), after every swap of the board panel.
   // Paint a 7-line board text; ``marks`` maps a cell to extra classes; ``active`` is the cell
   // holding the active powerup (``kind`` its name).
   function paint(text, marks, active, kind) {
@@ -72,8 +74,14 @@
         let label = name + ", " + (NAMES[gem] || gem) + (active === name ? ", " + kind : "");
         if (marks && marks[name] && marks[name].indexOf("sel-") !== -1) label += ", chosen";
         button.setAttribute("aria-label", label);
-        const span = button.querySelector(".gem");
-        if (span) span.textContent = gem === "#" || gem === "." ? "" : gem;
+        let span = button.querySelector(".gem");
+        if (!span) {
+          span = document.createElement("span");
+          span.className = "gem";
+          span.setAttribute("aria-hidden", "true");
+          button.appendChild(span);
+        }
+        span.textContent = gem === "#" || gem === "." ? "" : gem;
       });
     });
   }
@@ -215,7 +223,10 @@
     return frames;
   }
 
+  let painted = null; // the animation frame on the board, to paint again on a fresh board panel
+
   function showFrame(frame) {
+    painted = frame;
     if (frame.last) {
       // The animation is over: the board as the server shows it now, the count and the summary.
       paintCurrent();
@@ -236,13 +247,9 @@
     });
   }
 
+  // The steps on show (the turn so far after Refresh, or the last round's proof), from the view.
   function replay() {
-    if (!view) return;
-    if (view.phase === "second_starter" && view.pending) {
-      play(view.pending.start_board, view.pending.steps);
-    } else if (view.last_round && view.last_round.steps.length) {
-      play(view.last_round.start_board, view.last_round.steps);
-    }
+    if (view && view.steps && view.steps.length) play(view.steps_from, view.steps);
   }
 
   // --- the proof builder --------------------------------------------------------------------
@@ -487,6 +494,7 @@
     restoreTyped();
     restorePicks();
     if (!playing) paintCurrent();
+    else if (painted && !painted.last) paint(painted.board, painted.marks, painted.active, painted.kind);
     keepFrameText();
     showControls();
   }
@@ -502,8 +510,7 @@
       return;
     }
     if (event.target.closest("#bjdm-board .bjdm-show-optimum")) {
-      const last = view && view.last_round;
-      if (last && last.optimum) play(last.start_board, last.optimum.steps);
+      if (view && view.optimum_steps && view.optimum_steps.length) play(view.steps_from, view.optimum_steps);
       return;
     }
     if (event.target.closest("#bjdm-actions .b-clear")) {
@@ -570,11 +577,12 @@
 
   document.addEventListener("gem:update", (event) => {
     readView();
-    const kind = event.detail && event.detail.event && event.detail.event.kind;
-    if ((kind === "round_over" || kind === "adjudicated") && view && view.last_round && view.last_round.steps.length) {
-      play(view.last_round.start_board, view.last_round.steps);
-    } else if (kind === "refresh_activated" && view && view.pending) {
-      play(view.pending.start_board, view.pending.steps);
+    // A proof's steps come with its event (round_over, refresh_activated): played from there.
+    const happened = event.detail && event.detail.event;
+    const kind = happened && happened.kind;
+    const steps = happened && happened.data && happened.data.steps;
+    if ((kind === "round_over" || kind === "refresh_activated") && view && steps && steps.length) {
+      play(view.steps_from, steps);
     } else if (playing && view && view.phase === "claim" && window.gemSteps) {
       window.gemSteps.stop(); // a new round: its board, not last round's animation
     }

@@ -260,7 +260,8 @@ def test_refresh_waits_for_the_second_starter_and_shows_the_board_so_far():
     view = flow.view(state, Viewer.spectator())
     assert view["board"].splitlines()[-1] == "#GBYPRGB"
     assert view["pending"]["removed"] == 1
-    assert view["pending"]["start_board"] == ROW_BOARD
+    assert view["steps_from"] == ROW_BOARD
+    assert view["steps"] == state["pending"]["steps"] == outcome.public["steps"]
 
 
 def test_the_second_starter_resolves_the_whole_proof_from_the_rounds_board():
@@ -479,7 +480,7 @@ def test_the_optimum_is_kept_with_its_round_for_every_viewer_and_asked_for_once(
     outcome = flow.record_analysis(state, job, result)
     best = {"count": result["count"], "proof": result["proof"]}
     assert outcome.kind == "optimum_found"
-    assert outcome.public == {"round": 1, **best}
+    assert outcome.public == {"round": 1, **best, "steps": result["steps"]}
     assert outcome.state["history"][0]["optimum"] == best
     assert outcome.state["last"]["optimum"] == result
     assert "optimum" not in state["history"][0]  # the state is not mutated
@@ -548,8 +549,8 @@ def test_the_view_carries_the_last_rounds_steps_for_the_animation():
     view = flow.view(state, Viewer.spectator())
     last = view["last_round"]
     assert last["winner_name"] == "Ada" and last["removed"] == 5 and last["target"] == 5
-    assert [step["kind"] for step in last["steps"]][:2] == ["place", "starter"]
-    assert last["start_board"] == ROW_BOARD
+    assert [step["kind"] for step in view["steps"]][:2] == ["place", "starter"]
+    assert view["steps_from"] == ROW_BOARD
     assert view["board"] == state["carry"]
     json.dumps(view)  # JSON-ready
 

@@ -70,15 +70,12 @@ async def test_a_complete_four_round_match_over_websockets(
             await step(ec_ws, {"type": "proof", "proof": a_legal_proof(view)}, dmo_ws, watcher)
             watched = watcher.latest_view()["game"]
             assert watched["score"] == [0, round_number]
-            assert watched["last_round"]["steps"], "the resolution steps reach spectators"
+            assert watched["steps"], "the resolution steps reach spectators"
             if round_number == 4:
                 break
             for socket_ in (ec_ws, dmo_ws):
-                options = socket_.latest_view()["game"]["picks"]["options"]
-                pick = {
-                    kind["type"]: next(c["name"] for c in kind["choices"] if c["allowed"])
-                    for kind in options
-                }
+                allowed = socket_.latest_view()["game"]["picks"]["allowed"]
+                pick = {kind: names[0] for kind, names in allowed.items()}
                 others = [s for s in (ec_ws, dmo_ws, watcher) if s is not socket_]
                 await step(socket_, {"type": "pick", **pick}, *others)
         final = watcher.latest_view()
