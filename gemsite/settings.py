@@ -12,6 +12,8 @@ from gemsite.env import database_from_url, env_bool, env_int, env_list, env_str,
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", default=not env_str("DATABASE_URL"))
+# Draw every remembered panel again and compare (games/core/panelmemo.py): the tests' safety net.
+PANEL_MEMO_CHECK = env_bool("PANEL_MEMO_CHECK", default=False)
 # With DEBUG off this refuses to start unless SECRET_KEY holds a real key.
 SECRET_KEY = secret_key(debug=DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver", "[::1]"])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("DEBUG", "1")
+# Every panel drawn from memory is drawn again and compared (games/core/panelmemo.py).
+os.environ.setdefault("PANEL_MEMO_CHECK", "1")
 # pytest's own process pools no connections: a pooled one would hold the test database open when
 # pytest drops it. (The live workers pool theirs, as production: tests/live_server.py.)
 os.environ.setdefault("DB_POOL_SIZE", "0")

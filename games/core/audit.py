@@ -42,6 +42,16 @@ def latest_host_words(match: Match) -> str:
     event = _host_events(match.events.all()).first()
     if event is None:
         return ""
+    return host_words(match, event)
+
+
+def is_host_operation(event: Event) -> bool:
+    """Whether ``event`` is a host operation (as _host_events finds them)."""
+    return event.seat is None and event.actor_id is not None
+
+
+def host_words(match: Match, event: Event) -> str:
+    """The sentence players read of the host operation ``event``."""
     return describe(match.game, event.seen_by(Viewer.spectator()), {})
 
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import astuple, dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.core.cache import cache
@@ -165,42 +168,111 @@ class Frame:
 
 
 def _panel_entries(
-    match: Match, view: dict[str, Any], version: int, before: dict[str, str] | None = None
+    match: Match,
+    view: dict[str, Any],
+    version: int,
+    before: dict[str, str] | None = None,
+    patches: dict[tuple[str, str], list[Any]] | None = None,
 ) -> tuple[tuple[Panel, ...], dict[str, str]]:
     """The panels of ``view`` and their HTML by id; ``before`` (the viewer's panels at the
-    version before, by id) gives each changed panel a patch."""
+    version before, by id) gives each changed panel a patch. ``patches`` keeps the patches
+    worked out for other audiences: the same two HTML texts give the same patch."""
     entries, rendered = [], {}
+    patches = {} if patches is None else patches
     for panel_id, html in render_panel_list(match, view, version=version, oob=True):
         rendered[panel_id] = html
-        digest = _digest(html)
         base, patch = "", ""
         old = (before or {}).get(panel_id)
         if old is not None and old != html:
-            ops = htmlpatch.diff(old, html)
-            if htmlpatch.worth_sending(ops, html):
-                base, patch = _digest(old), _dumps(ops)
-        entries.append(Panel(panel_id, digest, _dumps(html)[1:-1], base, patch))
+            if (old, html) not in patches:
+                ops = htmlpatch.diff(old, html)
+                worth = htmlpatch.worth_sending(ops, html)
+                patches[old, html] = [_digest(old), _dumps(ops)] if worth else ["", ""]
+            base, patch = patches[old, html]
+        entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch))
     return tuple(entries), rendered
 
 
+@lru_cache(maxsize=256)
+def _escaped(html: str) -> str:
+    """``html`` as the inside of a JSON string (a panel drawn alike for audiences: once)."""
+    return _dumps(html)[1:-1]
+
+
+@lru_cache(maxsize=256)
 def _digest(html: str) -> str:
     return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
 
 
-# The panels each audience was sent at a version, kept a while in the cache (shared by the
-# workers where REDIS_URL is set) so that the next event's frames can be patches of them.
+# What each audience was sent at a version (its panels' HTML by id, and its game view as sent),
+# kept a while in the cache (shared by the workers where REDIS_URL is set) so that the next
+# event's frames can be patches of them. Each worker also keeps the latest ones it wrote: the next
+# event of a match is mostly drawn by the same worker, and then needs no round trip.
 PANELS_KEPT_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What one audience was sent at one version."""
+
+    panels: dict[str, str]
+    game: Any = None  # the game view as sent; None: not kept
+    notice: str | None = None  # the host's latest words then; None: not kept
+
+
+class _Recent:
+    """The last few Sent values this worker wrote, by cache key (a bounded LRU)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, Sent] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Sent | None:
+        with self._lock:
+            return self._kept.get(key)
+
+    def put(self, key: str, sent: Sent) -> None:
+        with self._lock:
+            self._kept[key] = sent
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+
+_recent = _Recent(256)
 
 
 def _panels_key(match: Match, version: int, viewer: Viewer) -> str:
     return f"gem:panels:{match.public_id}:{version}:{viewer.audience}"
 
 
-def _keep_panels(match: Match, version: int, viewer: Viewer, panels: dict[str, str]) -> None:
+def _keep(match: Match, version: int, kept: dict[Viewer, Sent]) -> None:
+    """Keep what each audience was sent at ``version`` (one write to the shared cache)."""
+    stored = {}
+    for viewer, sent in kept.items():
+        key = _panels_key(match, version, viewer)
+        _recent.put(key, sent)
+        stored[key] = {"panels": sent.panels, "game": sent.game, "notice": sent.notice}
     try:
-        cache.set(_panels_key(match, version, viewer), panels, PANELS_KEPT_SECONDS)
-    except Exception:  # the next frame sends these panels whole
+        cache.set_many(stored, PANELS_KEPT_SECONDS)
+    except Exception:  # the next frames send these panels whole
         log.warning("the panel cache could not be written", exc_info=True)
+
+
+def _kept(match: Match, version: int, viewer: Viewer) -> Sent | None:
+    key = _panels_key(match, version, viewer)
+    sent = _recent.get(key)
+    if sent is not None:
+        return sent
+    try:
+        stored = cache.get(key)
+    except Exception:  # the cache only saves work: draw them again
+        log.warning("the panel cache could not be read", exc_info=True)
+        return None
+    if not isinstance(stored, dict) or "panels" not in stored:
+        return None
+    return Sent(stored["panels"], stored.get("game"), stored.get("notice"))
 
 
 def _panels_before(
@@ -208,13 +280,9 @@ def _panels_before(
 ) -> dict[str, str] | None:
     """The viewer's panels at ``version`` (the version before an event): kept, or drawn again
     from ``state``; None when there is no state before (the match's first event)."""
-    try:
-        kept = cache.get(_panels_key(match, version, viewer))
-    except Exception:  # the cache only saves work: draw them again
-        log.warning("the panel cache could not be read", exc_info=True)
-        kept = None
+    kept = _kept(match, version, viewer)
     if kept is not None:
-        return kept
+        return kept.panels
     if not state:
         return None
     view = view_of(match, viewer, state)
@@ -283,7 +351,8 @@ def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame
     panels: tuple[Panel, ...] = ()
     if with_html:
         panels, rendered = _panel_entries(match, view, match.version)
-        _keep_panels(match, match.version, viewer, rendered)
+        notice = _notice_drawn(match)
+        _keep(match, match.version, {viewer: Sent(rendered, head["view"]["game"], notice)})
         head["panel_ids"] = [panel.id for panel in panels]
     return Frame(version=match.version, head=_dumps(head), panels=panels, full=True)
 
@@ -296,12 +365,17 @@ def update_frames(
     once per distinct view; a connection sends only those that changed)."""
     match, event = announcement.match, announcement.event
     drawn: dict[str, tuple[tuple[Panel, ...], dict[str, str]]] = {}
-    frames = []
+    patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
+    frames, sent = [], {}
     for viewer in audiences(match) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
         after, key = _as_sent(sent_view(match, view))  # panels may show the viewer
         seen = event.seen_by(viewer)
-        before = _game_view(match, viewer, announcement.before)
+        kept = _kept(match, event.version - 1, viewer) if announcement.before else None
+        if kept is not None and kept.game is not None:
+            before = kept.game
+        else:
+            before = _game_view(match, viewer, announcement.before)
         head: dict[str, Any] = {
             "type": "update",
             "version": event.version,
@@ -312,14 +386,42 @@ def update_frames(
         panels: tuple[Panel, ...] = ()
         if with_html:
             if key not in drawn:
-                kept = _panels_before(match, viewer, event.version - 1, announcement.before)
-                drawn[key] = _panel_entries(match, view, event.version, kept)
+                _know_notice(match, event, kept)
+                held = kept.panels if kept is not None else None
+                if held is None:
+                    held = _panels_before(match, viewer, event.version - 1, announcement.before)
+                drawn[key] = _panel_entries(match, view, event.version, held, patches)
             panels, rendered = drawn[key]
-            _keep_panels(match, event.version, viewer, rendered)
+            sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frames.append((viewer, Frame(version=event.version, head=_dumps(head), panels=panels)))
+    if sent:
+        _keep(match, event.version, sent)
     return frames
+
+
+def _know_notice(match: Match, event: Event, kept: Sent | None) -> None:
+    """Tell the host notice of the panels (arena's host_notice) the host's latest words without
+    asking the database, when they are known: this event's own, or the version before's."""
+    from games.core import audit
+
+    known = getattr(match, "_host_notice", None)
+    if event.version != match.version or (known is not None and known[0] == match.version):
+        return
+    if audit.is_host_operation(event):
+        words = audit.host_words(match, event)
+    elif kept is not None and kept.notice is not None:
+        words = kept.notice
+    else:
+        return
+    match._host_notice = (match.version, words)
+
+
+def _notice_drawn(match: Match) -> str | None:
+    """The host's latest words as the panels just drawn showed them (None: not read)."""
+    known = getattr(match, "_host_notice", None)
+    return known[1] if known is not None and known[0] == match.version else None
 
 
 def audiences(match: Match) -> list[Viewer]:

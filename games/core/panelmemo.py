@@ -1,0 +1,229 @@
+"""Panels remembered by what they read: a panel is drawn once for every audience and version
+that gives it the same inputs.
+
+A panel's template is read once to list every template variable it reads (``gv.score``,
+``view.viewer.seat``, ``oob``...), following ``{% if %}``, ``{% for %}``, ``{% with %}``,
+``{% include "literal" %}`` and the project's own tags. When the panel is drawn, those variables'
+values (plain JSON data) are its key: the same values give the same HTML, so a drawing kept under
+that key is reused. A panel whose inputs cannot all be listed (an unknown tag, an include by
+variable, a tag given the context) or whose values are not plain data (a model, a queryset) is
+drawn every time. The key holds the values themselves, read from the viewer's own context, so a
+remembered panel is exactly what a fresh drawing for that viewer would be: nothing of another
+viewer's can come back from it.
+
+With the ``PANEL_MEMO_CHECK`` setting (the tests) every reuse is drawn again and compared.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+from django.template import Node, NodeList
+from django.template.base import FilterExpression, TextNode, Variable, VariableDoesNotExist
+from django.template.defaulttags import (
+    AutoEscapeControlNode,
+    CommentNode,
+    CsrfTokenNode,
+    FilterNode,
+    FirstOfNode,
+    ForNode,
+    IfNode,
+    LoadNode,
+    SpacelessNode,
+    URLNode,
+    WithNode,
+)
+from django.template.library import InclusionNode, SimpleNode
+from django.template.loader import get_template
+from django.template.loader_tags import IncludeNode
+from django.templatetags.static import StaticNode
+from django.utils.safestring import SafeData
+
+
+class Unlisted(Exception):
+    """A template part whose inputs cannot be listed: its panel is drawn every time."""
+
+
+def inputs_of(nodelist: Iterable[Node], bound: frozenset[str] = frozenset()) -> set[str]:
+    """Every variable path ``nodelist`` reads from the context it is drawn in, except names it
+    binds itself (a loop's variables, a ``with``). Raises Unlisted when that cannot be told."""
+    found: set[str] = set()
+    names = set(bound)
+    for node in nodelist:
+        found |= _node_inputs(node, frozenset(names))
+        names |= _binds(node)
+    return found
+
+
+def _binds(node: Node) -> set[str]:
+    """Names a node sets for the nodes after it (``{% url ... as x %}``, a simple tag's ``as``)."""
+    name = getattr(node, "target_var", None) or getattr(node, "asvar", None)
+    if isinstance(node, StaticNode):
+        name = node.varname
+    return {name} if name else set()
+
+
+def _node_inputs(node: Node, bound: frozenset[str]) -> set[str]:
+    from games.core.templatetags.arena import MemoNode, PanelNode
+
+    if isinstance(node, TextNode | CommentNode | LoadNode):
+        return set()
+    if hasattr(node, "filter_expression") and type(node).__name__ == "VariableNode":
+        return _expression(node.filter_expression, bound)
+    if isinstance(node, IfNode):
+        found: set[str] = set()
+        for condition, nodelist in node.conditions_nodelists:
+            if condition is not None:
+                found |= _condition(condition, bound)
+            found |= inputs_of(nodelist, bound)
+        return found
+    if isinstance(node, ForNode):
+        found = _expression(node.sequence, bound)
+        found |= inputs_of(node.nodelist_loop, bound | set(node.loopvars) | {"forloop"})
+        return found | inputs_of(node.nodelist_empty, bound)
+    if isinstance(node, WithNode):
+        found = set().union(*(_expression(e, bound) for e in node.extra_context.values()))
+        return found | inputs_of(node.nodelist, bound | set(node.extra_context))
+    if isinstance(node, IncludeNode):
+        name = getattr(node.template, "var", None)
+        if not isinstance(name, str):
+            raise Unlisted("an include by variable")
+        found = set().union(*(_expression(e, bound) for e in node.extra_context.values()))
+        if node.isolated_context:
+            return found  # it reads only what it is given
+        nodelist = get_template(name).template.nodelist
+        return found | inputs_of(nodelist, bound | set(node.extra_context))
+    if isinstance(node, SimpleNode | InclusionNode):
+        if node.takes_context:
+            raise Unlisted("a tag given the context")
+        return _arguments(node.args, node.kwargs, bound)
+    if isinstance(node, URLNode):
+        return _arguments([node.view_name, *node.args], node.kwargs, bound)
+    if isinstance(node, StaticNode):
+        return _expression(node.path, bound)
+    if isinstance(node, CsrfTokenNode):
+        return {"csrf_token"}
+    if isinstance(node, FirstOfNode):
+        return set().union(*(_expression(e, bound) for e in node.vars))
+    if isinstance(node, FilterNode):
+        return _expression(node.filter_expr, bound) | inputs_of(node.nodelist, bound)
+    if isinstance(node, SpacelessNode | AutoEscapeControlNode | PanelNode):
+        return inputs_of(node.nodelist, bound)
+    if isinstance(node, MemoNode):
+        found = set().union(*(_expression(e, bound) for e in node.values))
+        return found | inputs_of(node.nodelist, bound)
+    raise Unlisted(f"a {type(node).__name__}")
+
+
+def _arguments(args: Iterable[Any], kwargs: dict[str, Any], bound: frozenset[str]) -> set[str]:
+    found: set[str] = set()
+    for argument in [*args, *kwargs.values()]:
+        found |= _expression(argument, bound)
+    return found
+
+
+def _variable(variable: Any, bound: frozenset[str]) -> set[str]:
+    if not isinstance(variable, Variable) or variable.lookups is None:
+        return set()  # a literal
+    if variable.lookups[0] in bound:
+        return set()  # drawn from a value already listed
+    return {variable.var}
+
+
+def _expression(expression: Any, bound: frozenset[str]) -> set[str]:
+    if not isinstance(expression, FilterExpression):
+        return _variable(expression, bound)
+    found = _variable(expression.var, bound)
+    for _function, arguments in expression.filters:
+        for lookup, argument in arguments:
+            if lookup:
+                found |= _variable(argument, bound)
+    return found
+
+
+def _condition(condition: Any, bound: frozenset[str]) -> set[str]:
+    """An ``{% if %}`` condition: literals (``.value``) and operators (``.first``, ``.second``)."""
+    value = getattr(condition, "value", None)
+    if isinstance(value, FilterExpression):
+        return _expression(value, bound)
+    found: set[str] = set()
+    for part in (getattr(condition, "first", None), getattr(condition, "second", None)):
+        if part is not None:
+            found |= _condition(part, bound)
+    return found
+
+
+_MISSING = {"__missing__": True}
+_DICT_VIEWS = (type({}.items()), type({}.keys()), type({}.values()))
+
+
+def key_of(owner: int, inputs: tuple[Variable, ...], context: Any) -> str | None:
+    """The key of a panel drawn in ``context``: its inputs' values as JSON; None when one of
+    them is not plain data."""
+    values: list[Any] = [owner]
+    for variable in inputs:
+        try:
+            value = variable.resolve(context)
+        except VariableDoesNotExist:
+            value = _MISSING
+        if isinstance(value, SafeData):
+            value = {"__safe__": str(value)}
+        elif isinstance(value, _DICT_VIEWS):
+            value = list(value)  # {% for k, v in d.items %}
+        elif isinstance(value, set | frozenset):
+            value = {"__set__": sorted(value, key=repr)}
+        values.append(value)
+    try:
+        return json.dumps(values, separators=(",", ":"), default=_refuse)
+    except (TypeError, ValueError):
+        return None
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not plain data")
+
+
+class Drawings:
+    """The panels drawn lately, by key: a bounded, thread-safe LRU (each worker its own)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            html = self._kept.get(key)
+            if html is not None:
+                self._kept.move_to_end(key)
+            return html
+
+    def put(self, key: str, html: str) -> None:
+        with self._lock:
+            self._kept[key] = html
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+DRAWINGS = Drawings(2048)
+
+
+def listed_inputs(
+    nodelist: NodeList, values: Iterable[FilterExpression] = ()
+) -> tuple[Variable, ...] | None:
+    """The inputs of a block (and of ``values``), in a fixed order; None when they cannot be
+    listed."""
+    try:
+        paths = inputs_of(nodelist).union(*(_expression(v, frozenset()) for v in values))
+    except Unlisted:
+        return None
+    return tuple(Variable(path) for path in sorted(paths))

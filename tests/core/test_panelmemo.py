@@ -1,0 +1,107 @@
+"""Panels remembered by what they read (games/core/panelmemo.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Engine, Template
+from django.test import override_settings
+
+from games.core import panelmemo
+from games.core.templatetags.arena import PANEL_SINK
+
+ENGINE = Engine(
+    libraries={"arena": "games.core.templatetags.arena", "chat": "games.core.templatetags.chat"},
+    loaders=["django.template.loaders.app_directories.Loader"],
+    dirs=[],
+    app_dirs=False,
+)
+
+
+def panel_inputs(source: str) -> tuple[str, ...] | None:
+    template = Template("{% load arena %}" + source, engine=ENGINE)
+    from games.core.templatetags.arena import PanelNode
+
+    (node,) = template.nodelist.get_nodes_by_type(PanelNode)
+    listed = panelmemo.listed_inputs(node.nodelist)
+    return None if listed is None else tuple(v.var for v in listed)
+
+
+def test_a_panel_lists_what_it_reads_and_not_the_names_it_binds():
+    listed = panel_inputs(
+        '{% panel %}<p id="p">{{ gv.score }}{% for row in gv.rows %}{{ row.0 }}'
+        "{{ forloop.counter }}{% endfor %}{% with n=gv.name|default:view.viewer.seat %}{{ n }}"
+        '{% endwith %}{% if gv.over and not oob %}x{% endif %}{% url "match" gv.id as u %}{{ u }}'
+        "</p>{% endpanel %}"
+    )
+    assert listed == (
+        *("gv.id", "gv.name", "gv.over", "gv.rows", "gv.score"),
+        *("oob", "view.viewer.seat"),
+    )
+
+
+def test_an_include_by_name_is_followed_and_one_by_variable_is_not():
+    followed = panel_inputs(
+        '{% panel %}<div id="b">{% include "core/_grid.html" with grid=gv.grid %}</div>'
+        "{% endpanel %}"
+    )
+    assert followed == ("gv.grid",)
+    assert panel_inputs('{% panel %}<div id="b">{% include name %}</div>{% endpanel %}') is None
+
+
+def test_a_tag_given_the_whole_context_makes_a_panel_drawn_every_time():
+    assert (
+        panel_inputs('{% load chat %}{% panel %}<div id="c">{% chat_panel %}</div>{% endpanel %}')
+        is None
+    )
+
+
+def draw(source: str, **context: object) -> list[tuple[str, str]]:
+    sink: list[tuple[str, str]] = []
+    Template("{% load arena %}" + source, engine=ENGINE).render(
+        Context({**context, PANEL_SINK: sink})
+    )
+    return sink
+
+
+@override_settings(PANEL_MEMO_CHECK=False)
+def test_the_same_inputs_give_the_kept_drawing_and_new_inputs_a_fresh_one():
+    panelmemo.DRAWINGS.clear()
+    source = '{% panel %}<p id="s">{{ gv.score }} for {{ view.viewer.seat }}</p>{% endpanel %}'
+    template = Template("{% load arena %}" + source, engine=ENGINE)
+
+    def drawn(**context: object) -> str:
+        sink: list[tuple[str, str]] = []
+        template.render(Context({**context, PANEL_SINK: sink}))
+        return sink[0][1]
+
+    assert drawn(gv={"score": 3}, view={"viewer": {"seat": 0}}) == '<p id="s">3 for 0</p>'
+    assert len(panelmemo.DRAWINGS._kept) == 1
+    assert drawn(gv={"score": 3}, view={"viewer": {"seat": 0}}) == '<p id="s">3 for 0</p>'
+    assert len(panelmemo.DRAWINGS._kept) == 1  # reused
+    # Another seat reads another value: its own drawing, never the first seat's.
+    assert drawn(gv={"score": 3}, view={"viewer": {"seat": 1}}) == '<p id="s">3 for 1</p>'
+    assert drawn(gv={"score": 4}, view={"viewer": {"seat": 0}}) == '<p id="s">4 for 0</p>'
+    assert len(panelmemo.DRAWINGS._kept) == 3
+
+
+@override_settings(PANEL_MEMO_CHECK=False)
+def test_an_input_that_is_not_plain_data_is_never_kept():
+    panelmemo.DRAWINGS.clear()
+
+    class Thing:
+        name = "a"
+
+    draw('{% panel %}<p id="t">{{ thing.name }}{{ thing }}</p>{% endpanel %}', thing=Thing())
+    assert len(panelmemo.DRAWINGS._kept) == 0
+
+
+@override_settings(PANEL_MEMO_CHECK=True)
+def test_the_check_finds_a_kept_drawing_that_differs_from_a_fresh_one():
+    panelmemo.DRAWINGS.clear()
+    source = '{% load arena %}{% panel %}<p id="k">{{ a }}</p>{% endpanel %}'
+    template = Template(source, engine=ENGINE)
+    template.render(Context({"a": 1, PANEL_SINK: []}))
+    ((key, _html),) = panelmemo.DRAWINGS._kept.items()
+    panelmemo.DRAWINGS.put(key, '<p id="k">stale</p>')  # as if an input had not been listed
+    with pytest.raises(AssertionError, match="differs from a fresh drawing"):
+        template.render(Context({"a": 1, PANEL_SINK: []}))
