@@ -20,7 +20,7 @@ from typing import Any
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.core import broadcast, clock, services
+from games.core import broadcast, clock, rendering, services
 from games.core.gamedef import Viewer
 from games.core.models import Match
 from games.core.rendering import Announcement, update_frames
@@ -148,13 +148,24 @@ def _committing(execute: bool) -> Iterator[None]:
     yield
 
 
+def _page_loaded(announcement: Announcement, viewer: Viewer) -> dict[str, str]:
+    """What a connection opened just before ``announcement`` holds: the page's panels at the
+    version before (their hashes, as a page's first frame leaves them), or nothing before the
+    match's first event."""
+    match, version = announcement.match, announcement.event.version - 1
+    panels = rendering._panels_before(match, viewer, version, announcement.before) or {}
+    return {panel_id: rendering._digest(html) for panel_id, html in panels.items()}
+
+
 def _record(played: Played, announcement: Announcement, held: dict[str, dict[str, str]]) -> None:
     started = time.process_time()
     frames = update_frames(announcement)
     played.render_ms.append((time.process_time() - started) * 1000)
     event = announcement.event
     for viewer, frame in frames:
-        text = frame.text(True, held.setdefault(viewer.audience, {}))
+        if viewer.audience not in held:
+            held[viewer.audience] = _page_loaded(announcement, viewer)
+        text = frame.text(True, held[viewer.audience])
         played.frames.append(
             SentFrame(
                 version=event.version,
