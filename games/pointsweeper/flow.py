@@ -29,7 +29,6 @@ from typing import Any
 from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
-    copy_json,
     derived_seed,
     dispatcher,
     dmo_seat,
@@ -206,6 +205,39 @@ def _square(action: dict[str, Any], key: str) -> str:
         raise ActionError(f"{key}: {error}", code="bad_square") from None
 
 
+def _changing(state: State) -> State:
+    """A copy of ``state`` for one step to change: a new top level and new containers for every
+    part a step changes (the board in play's lists and maps, the totals, the clocks, the list of
+    finished boards); what no step changes once made (the seats, the settings, the board texts,
+    the log's entries and notes, each finished board's record) is shared with ``state``. A state
+    is never changed once made, so sharing is safe, and a step costs the size of the board in
+    play, not of the whole match (a deep copy of the finished boards and their analyses was most
+    of a step's time, and of a rebuild's)."""
+    new = dict(state)
+    new["totals"] = {key: list(values) for key, values in state["totals"].items()}
+    new["deadlines"] = dict(state.get("deadlines", {}))
+    new["history"] = list(state["history"])
+    play = state["play"]
+    if play is not None:
+        new["play"] = {
+            **play,
+            "claimed": dict(play["claimed"]),
+            "revealed": dict(play["revealed"]),
+            "used": {
+                seat: {key: list(pieces) for key, pieces in used.items()}
+                for seat, used in play["used"].items()
+            },
+            "turns": list(play["turns"]),
+            "passed": list(play["passed"]),
+            "bank": list(play["bank"]),
+            "points": list(play["points"]),
+            "mines": list(play["mines"]),
+            "log": list(play["log"]),
+            "notebooks": {seat: list(notes) for seat, notes in play["notebooks"].items()},
+        }
+    return new
+
+
 def _board(state: State) -> engine.Board:
     return engine.parse_board(state["boards"][state["board_no"] - 1])
 
@@ -264,7 +296,7 @@ def choose_order(state: State, seat: int, action: dict[str, Any], now: datetime)
     first = action.get("first")
     if not isinstance(first, bool):
         raise ActionError("say whether you move first: first true or false", code="bad_order")
-    new = copy_json(state)
+    new = _changing(state)
     return _begin_board(new, seat if first else _other(seat), now, chosen=True)
 
 
@@ -343,7 +375,7 @@ def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime)
         total, mines = engine.scout(_board(state), piece, square, first, claimed)
     except ValueError as error:
         raise ActionError(str(error), code="illegal_move") from None
-    new = copy_json(state)
+    new = _changing(state)
     play = new["play"]
     _spend_time(new, seat, now)
     n = len(play["log"]) + 1
@@ -387,7 +419,7 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
         )
     except ValueError as error:
         raise ActionError(str(error), code="illegal_move") from None
-    new = copy_json(state)
+    new = _changing(state)
     play = new["play"]
     _spend_time(new, seat, now)
     board = _board(state)
@@ -423,7 +455,7 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
 def pass_action(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     _check_turn(state, seat, "pass")
     check_clock(state, "turn", now, "your time bank ran out")
-    new = copy_json(state)
+    new = _changing(state)
     _spend_time(new, seat, now)
     return _pass(new, seat, now, reason="passed")
 
@@ -570,7 +602,7 @@ def _time_up(
 ) -> Outcome:
     """The phase's clock ran out: ``order`` draws the first player, ``turn`` empties the
     mover's bank (a pass)."""
-    new = copy_json(state)
+    new = _changing(state)
     if key == "order":
         return _begin_board(new, draw(new, [0, 1]), now, chosen=False)
     seat = new["turn"]
@@ -636,10 +668,13 @@ def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-    new = copy_json(state)
-    for record in new["history"]:
-        if record["board_no"] == job["board_no"]:
-            record["analysis"] = result
+    new = {
+        **state,
+        "history": [
+            {**record, "analysis": result} if record["board_no"] == job["board_no"] else record
+            for record in state["history"]
+        ],
+    }
     public = {"board_no": job["board_no"], "analysis": result}
     return Outcome(state=new, kind="analysis", public=public, informational=True)
 
@@ -651,7 +686,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """Everything ``viewer`` may see of ``state``. While a board is in play a seat or a spectator
     sees the claimed squares, which piece was placed where, the clocks and their own notebook (a
     seat); never an unclaimed tile, an unclaimed mine or the other seat's scout results. The host
-    sees everything. A finished board is shown whole to everyone."""
+    sees everything. A finished board is shown whole to everyone. What it shows as the state
+    holds it (the seats, the log's entries, the finished boards) is shared with the state, not
+    copied: a view is read, never changed."""
     if not state or "phase" not in state:
         return {}
     you = viewer.seat if viewer.seat in (0, 1) else None
@@ -661,7 +698,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "phase": state["phase"],
         "board_no": state["board_no"],
         "boards_total": BOARDS,
-        "seats": copy_json(state["seats"]),
+        "seats": state["seats"],
         "you": you,
         "is_host": host,
         "dmo": state["dmo"],
@@ -675,9 +712,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "settings": dict(state["settings"]),
         "pieces": list(PIECE_IDS),
         "totals": totals(state),
-        "history": copy_json(state["history"]),
+        "history": state["history"],
         "winner": state["winner"],
-        "final": copy_json(state["final"]),
+        "final": state["final"],
         "legal": _legal_view(state, you) if you is not None else None,
         "move_deadline": move_deadline(state),
         "play": _play_view(state, you, host) if state["play"] else None,
@@ -751,9 +788,7 @@ def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
                 cell = {"square": square, "state": "hidden"}
             row.append(cell)
         grid.append(row)
-    log = []
-    for entry in play["log"]:
-        log.append(copy_json(entry))
+    log = list(play["log"])
     pieces = {
         str(seat): [
             {
@@ -774,11 +809,11 @@ def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
         "bank": list(play["bank"]),
         "points": list(play["points"]),
         "mines": list(play["mines"]),
-        "notebook": copy_json(play["notebooks"][str(you)]) if you is not None else None,
+        "notebook": list(play["notebooks"][str(you)]) if you is not None else None,
     }
     if host:
         out["truth"] = state["boards"][state["board_no"] - 1]
-        out["notebooks"] = copy_json(play["notebooks"])
+        out["notebooks"] = {seat: list(notes) for seat, notes in play["notebooks"].items()}
     return out
 
 
@@ -788,12 +823,47 @@ def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
 def page(shown: dict[str, Any]) -> dict[str, Any]:
     """``shown`` (what ``view`` lets this viewer see) with what the page draws from it: the
     chessboard as a grid, the players' rows, the finished boards and their reviews."""
+    shown["names"] = [seat["name"] for seat in shown["seats"]]
+    shown["in_play"] = bool(shown.get("play"))
     shown["board_grid"] = board_grid(shown)
     shown["players"] = players(shown)
+    shown["piece_rows"] = piece_rows(shown)
+    shown["offer"] = offer(shown)
     shown["order_text"] = order_text(shown)
     shown["reviews"] = reviews(shown)
     shown["finished"] = finished_boards(shown)
     return shown
+
+
+def piece_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each player's name and pieces with their used marks, while a board is in play: the same
+    for every viewer (the pieces panel is drawn once for all of them)."""
+    play = shown.get("play")
+    if not play:
+        return []
+    return [
+        {"name": seat["name"], "pieces": play["pieces"][str(seat["index"])]}
+        for seat in shown["seats"]
+    ]
+
+
+def offer(shown: dict[str, Any]) -> dict[str, list[str]] | None:
+    """The pieces a seat's move forms list: on its turn what ``legal`` allows, between its turns
+    the same pieces that turn will allow (the forms stay in the page, hidden, so that a turn
+    coming or going changes a few attributes rather than the whole panel). None for a viewer
+    without a seat or with no board in play."""
+    you, play = shown["you"], shown.get("play")
+    if you is None or not play:
+        return None
+    legal = shown["legal"]
+    if legal["pass"]:
+        return {"scout": legal["scout"], "claim": legal["claim"]}
+    pieces = play["pieces"][str(you)]
+    claiming = play["turns"][you] >= shown["settings"]["scout_turns"]
+    return {
+        "scout": [p["id"] for p in pieces if not p["scouted"] and not p["claimed"]],
+        "claim": [p["id"] for p in pieces if claiming and not p["claimed"]],
+    }
 
 
 def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,7 +14,21 @@ from games.pointsweeper import bot, engine, flow
 
 class Pointsweeper(FlowGame):
     flow = flow
-    page_only = ("board_grid",)
+    # What only the page's templates draw (drawn from the view on the server), and what no script
+    # reads: each log entry's values and animation steps (the move's event carries its steps).
+    page_only = (
+        "board_grid",
+        "names",
+        "in_play",
+        "players",
+        "piece_rows",
+        "offer",
+        "order_text",
+        "reviews",
+        "finished",
+        "play.log.*.steps",
+        "play.log.*.values",
+    )
     bot = bot
     key = "pointsweeper"
     title = "Pointsweeper"

@@ -38,17 +38,29 @@ def test_the_chooser_sees_the_order_buttons_and_the_others_do_not(client, ps):
         assert 'class="ps-first"' not in html
 
 
-def test_the_player_to_move_gets_the_move_forms_and_the_other_seat_does_not(client, ps):
+def test_the_player_to_move_gets_the_move_forms_and_the_other_seat_has_them_hidden(client, ps):
     match, ada, bob, _ = ps
     services.submit_action(match, bob, {"type": "choose_order", "first": True})
     match.refresh_from_db()
     mover = page(client, match, bob)
-    assert 'data-action="scout"' in mover and 'data-action="pass"' in mover
+    assert '<form data-action="scout" class="ps-scout">' in mover
+    assert '<form data-action="pass" class="ps-pass" data-confirm=' in mover
+    assert "Waiting for your opponent" not in visible(mover)
     assert 'id="ps-notebook"' in mover and 'class="ps-bank"' in mover
     other = page(client, match, ada)
-    assert 'data-action="scout"' not in other and 'id="ps-notebook"' in other
+    # Between its turns a seat's forms stay, hidden, so that its turn coming swaps a few
+    # attributes, not the whole panel.
+    assert '<form data-action="scout" class="ps-scout" hidden>' in other
+    assert '<form data-action="pass" class="ps-pass" hidden data-confirm=' in other
+    assert "Waiting for your opponent" in visible(other)
+    assert 'id="ps-notebook"' in other
     spectator = page(client, match)
     assert 'data-action="scout"' not in spectator and 'id="ps-notebook"' not in spectator
+
+
+def visible(html: str) -> str:
+    """The page without its hidden elements' opening tags and text up to their next tag."""
+    return re.sub(r"<[^>]*\shidden[^>]*>[^<]*", "", html)
 
 
 def test_a_scout_result_appears_only_on_the_scouting_players_page(client, ps):
