@@ -413,16 +413,16 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     if piece in _used(state, seat)["claimed"]:
         raise ActionError(f"{piece} has already claimed on this board", code="piece_used")
     claimed = set(state["play"]["claimed"])
+    board = _board(state)
     try:
         result = engine.claim(
-            _board(state), piece, start_square, end_square, first_player(state, seat), claimed
+            board, piece, start_square, end_square, first_player(state, seat), claimed
         )
     except ValueError as error:
         raise ActionError(str(error), code="illegal_move") from None
     new = _changing(state)
     play = new["play"]
     _spend_time(new, seat, now)
-    board = _board(state)
     for square in result.squares:
         play["claimed"][square] = seat
         play["revealed"][square] = board[square]
@@ -442,13 +442,13 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
         "values": {s: board[s] for s in result.squares},
         "points": result.points,
         "mines": result.mines,
-        "steps": result.steps,
     }
     play["log"].append(entry)
     play["used"][str(seat)]["claimed"].append(piece)
     play["turns"][seat] += 1
     outcome = _next_turn(new, seat, now, kind="claimed", public={"board_no": new["board_no"]})
-    outcome.public.update(entry)
+    # The animation steps travel once, in the event; the log keeps what the claim did.
+    outcome.public.update(entry, steps=result.steps)
     return outcome
 
 
