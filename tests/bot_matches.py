@@ -107,7 +107,8 @@ def play(
             broadcast.deferred() as outbox,
             (commits or _committing)(execute=True),
         ):
-            services.fire_due_deadlines()
+            # Only this match's clocks: matches left live by earlier runs are not its events.
+            services.fire_due_deadlines(match_id=match.pk)
             if chosen is not None:
                 # A clock that moved the match on first refuses it: the bot looks again.
                 with contextlib.suppress(services.ActionError):

@@ -2,8 +2,9 @@
 
 A panel is sent whole the first time; after that, when the page holds the panel's previous HTML,
 an update frame may carry only the pieces that changed (docs/protocol.md, "html_patch"). The
-HTML is cut into tokens, each ending at a ``>`` (a tag, or the text before it and the tag), so
-the pieces are whole tags: a board cell whose gem changed is one or two tokens. An operation is
+HTML is cut into tokens, each ending at a ``>`` or a ``"`` (a tag's name and attribute names, an
+attribute's value, the text before a tag), so a board cell whose gem changed travels as its new
+class and label, not its whole tag. An operation is
 ``[start, count, text]``: replace ``count`` tokens from token ``start`` of the page's HTML with
 ``text``; the operations of a patch are in ascending order and do not overlap, and each one's
 ``start`` counts tokens of the HTML the page holds (static/js/match.js applies them from the
@@ -20,7 +21,7 @@ import re
 
 Op = list  # [start, count, text]
 
-_TOKEN = re.compile(r"[^>]*>|[^>]+\Z")
+_TOKEN = re.compile(r'[^>"]*[>"]|[^>"]+\Z')
 # Two changed runs closer than this many characters are sent as one (an operation's own
 # brackets and numbers cost about this much).
 JOIN_GAP_CHARS = 12

@@ -220,9 +220,9 @@
   const panelText = new Map();
   const PANEL_SEPARATOR = "<!--panel-->";
 
-  // HTML cut as games/core/htmlpatch.py cuts it: tokens each ending at a ">".
+  // HTML cut as games/core/htmlpatch.py cuts it: tokens each ending at a ">" or a '"'.
   function htmlTokens(text) {
-    return text.match(/[^>]*>|[^>]+$/g) || [];
+    return text.match(/[^>"]*[>"]|[^>"]+$/g) || [];
   }
 
   // The frame's panels as HTML texts: those sent whole, then those sent as a patch of the

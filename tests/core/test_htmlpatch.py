@@ -3,13 +3,14 @@ the HTML after, for any pair of texts; a changed cell travels as its own tags.""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from games.core import htmlpatch
 
-PIECES = ["<td>", '<b class="gem x">', "text", "y>", ">", "\n", "é😀", "</td>", "<!--c-->"]
+PIECES = ["<td>", '<b class="gem x">', "text", "y>", ">", '"', "\n", "é😀", "</td>", "<!--c-->"]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -27,18 +28,22 @@ def test_a_patch_applied_to_the_html_before_gives_the_html_after(seed):
         assert (ops == []) == (before == after)
 
 
-def test_a_changed_cell_of_a_board_is_sent_as_that_cell_alone():
+def test_a_changed_cell_of_a_board_is_sent_as_its_new_class_and_gem_alone():
     cells = [
-        f'<td><button class="cell gem-red" data-cell="{c}{r}">R</button></td>'
+        f'<td><button class="cell gem-red" data-cell="{c}{r}" aria-label="{c}{r}, red">R</button>'
+        "</td>"
         for c in "ABCDEFGH"
         for r in range(1, 9)
     ]
     before = '<table id="board">' + "".join(cells) + "</table>"
-    after = before.replace('gem-red" data-cell="C5">R', 'gem-blue" data-cell="C5">B')
+    after = before.replace(
+        'gem-red" data-cell="C5" aria-label="C5, red">R',
+        'gem-blue" data-cell="C5" aria-label="C5, blue">B',
+    )
     ops = htmlpatch.diff(before, after)
-    assert len(ops) == 1
-    start, count, text = ops[0]
-    assert count == 2 and text == '<button class="cell gem-blue" data-cell="C5">B</button>'
+    assert [text for _start, _count, text in ops] == ['cell gem-blue"', 'C5, blue">B</button>']
+    assert htmlpatch.apply(before, ops) == after
+    assert len(json.dumps(ops)) < 80
     assert htmlpatch.worth_sending(ops, after)
 
 
