@@ -498,6 +498,7 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
         "cards": cards,
         "points": points,
         "totals": dict(state["scores"]),
+        "groups": scoring_cells(after, state["colours"], cards, points),
     }
     secret = {
         "submissions": copy_json(subs),
@@ -531,6 +532,27 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
 
 
 # --- the end -------------------------------------------------------------------------------------
+
+
+def scoring_cells(
+    board: str,
+    colours: dict[str, str],
+    cards: dict[str, str | None],
+    points: dict[str, dict[str, int]],
+) -> dict[str, list[str]]:
+    """Where each player's points of a round came from, for the page to light up: the cells of
+    the group that scored (the largest of their colour and their card's on the grid after the
+    round), by seat; a seat whose round scored no group is left out. Public: the grid, the
+    colours and the cards are. Said once, in the round's event."""
+    groups = {}
+    for key, scored in points.items():
+        own = colours.get(key)
+        if not scored["multiplier"] or not own:
+            continue
+        cells = engine.largest_group_cells(board, own + (cards.get(key) or ""))
+        if cells:
+            groups[key] = cells
+    return groups
 
 
 def _finish(
@@ -1117,7 +1139,8 @@ def main_grid(shown: dict[str, Any]) -> dict[str, Any]:
 
 def last_round(shown: dict[str, Any]) -> dict[str, Any] | None:
     """The round played last, for the grid's "before" toggle: the grid before it, the cells it
-    changed and the caption of that grid."""
+    changed and the caption of that grid. Where its points came from (its scoring groups) is
+    in the round's event alone: the page lights them up as the round plays."""
     if not shown["history"]:
         return None
     entry = shown["history"][-1]
@@ -1126,28 +1149,7 @@ def last_round(shown: dict[str, Any]) -> dict[str, Any] | None:
         "board_before": entry["board_before"],
         "changed": entry["changed"],
         "caption": f"The grid before round {entry['round']} (changed cells outlined)",
-        "groups": scoring_groups(shown, entry),
     }
-
-
-def scoring_groups(shown: dict[str, Any], entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """Where each player's points of a played round came from, for the page to light up: the
-    cells of the group that scored (the largest of their colour and their card's on the grid
-    after the round), the player's name and the points, the highest first. Public: the grid,
-    the colours and the cards are."""
-    groups = []
-    for key, scored in entry["points"].items():
-        card, own = entry["cards"].get(key), shown["colours"].get(key)
-        if not scored["multiplier"] or not own:
-            continue
-        cells = engine.largest_group_cells(entry["board_after"], own + (card or ""))
-        if cells:
-            name = shown["names"].get(key, key)
-            groups.append(
-                {"seat": int(key), "name": name, "cells": cells, "points": scored["points"]}
-            )
-    groups.sort(key=lambda group: -group["points"])
-    return groups
 
 
 def host_round(shown: dict[str, Any]) -> dict[str, Any]:
@@ -1227,10 +1229,7 @@ def _prompt(shown: dict[str, Any]) -> str:
         )
     if phase == "round":
         if me is None:
-            return (
-                f"Round {shown['round']} of {shown['rounds']}: the players are composing their "
-                "sealed sequences."
-            )
+            return "The players are composing their sealed sequences."
         if me["submission"]:
             return (
                 "Your sequence is in. You may change it and submit again until everyone has "

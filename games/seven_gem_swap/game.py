@@ -25,6 +25,36 @@ class SevenGemSwap(FlowGame):
     key = flow.GAME
     title = "Seven Gem Swap"
     clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
+    # What only the panels draw (flow.page and the gate's facts they show: scores, cards, clocks,
+    # a seat's past rounds): frames and the page's JSON view leave it out; the round's event says
+    # what a round did. The page's script paints the grid from the view's ``board`` (the grid's
+    # own copy, its marks and the player's gems come from it and the last round; its caption
+    # from the panel) and plays the host's steps from their swaps.
+    page_only = (
+        "grid.board",
+        "grid.marks",
+        "players",
+        "rounds_played",
+        "prompt",
+        "names",
+        "colour_list",
+        "clock",
+        "grid.caption",
+        "last_round.caption",
+        "phase_started",
+        "deadlines",
+        "scores",
+        "played",
+        "submitted",
+        "bids_in",
+        "me.gems",
+        "me.cards",
+        "me.rounds",
+        "host.rows",
+        "host.submissions",
+        "host.last_round.sequences",
+        "host.last_round.frames.*.board",
+    )
     rules_summary = (
         "Bid for a colour, then for eight rounds steer one of your gems with a sealed sequence "
         "of moves, all players at once, to grow the largest group of your colour."

@@ -52,7 +52,41 @@
     });
   }
 
-  function paintNow(g) { paint(g.grid.board, (cell) => g.grid.marks[cell]); }
+  // The marks of the grid now: the player's own gems and the cells the last round changed.
+  // Only the board travels in frames (the panel's HTML holds the cells, not what is in them).
+  function gridMarks(g) {
+    const marks = {};
+    const add = (cell, mark) => { marks[cell] = marks[cell] ? marks[cell] + " " + mark : mark; };
+    for (const cell of ownGems(g)) add(cell, "sgs-own");
+    if (g.last_round && g.phase !== "bidding") g.last_round.changed.forEach((cell) => add(cell, "sgs-changed"));
+    return marks;
+  }
+
+  // The cells of the player's own gems on the grid now (none for a spectator or the host).
+  function ownGems(g) {
+    const own = g.me && g.me.colour;
+    if (!own) return [];
+    const cells = [];
+    g.board.replace(/\n/g, "").split("").forEach((gem, index) => { if (gem === own) cells.push(cellName(index)); });
+    return cells;
+  }
+
+  const COLUMNS = "ABCDEFGHIJ";
+  function cellName(index) { return COLUMNS[index % 10] + String(Math.floor(index / 10) + 1); }
+  function cellIndex(cell) { return (parseInt(cell.slice(1), 10) - 1) * 10 + COLUMNS.indexOf(cell[0]); }
+
+  function paintNow(g) {
+    const marks = gridMarks(g);
+    paint(g.board, (cell) => marks[cell]);
+  }
+
+  // The grid's caption as the server drew it last (the script shows others over it while a
+  // preview, a step or the grid before is on the grid): read whenever the panel is drawn.
+  let captionNow = "";
+  function readCaption() {
+    const element = document.querySelector('[data-grid="sgs"] caption');
+    if (element) captionNow = element.textContent;
+  }
 
   function caption(text) {
     const element = document.querySelector('[data-grid="sgs"] caption');
@@ -168,7 +202,7 @@
     if (!compose.gem) {
       drawn = null;
       paintNow(g);
-      caption(g.grid.caption);
+      caption(captionNow);
       tell("Click one of your " + (g.me.colour_name || "") + " gems on the grid.");
       return;
     }
@@ -178,12 +212,13 @@
     const preview = fresh || (drawn && drawn.round === compose.round && drawn.gem === compose.gem ? drawn.preview : null);
     if (!preview) {
       paintNow(g);
-      caption(g.grid.caption);
+      caption(captionNow);
       markCell(compose.gem, "sgs-picked");
       tell("Working out your path…", true);
       return;
     }
-    paint(preview.board, (cell) => g.grid.marks[cell]);
+    const marks = gridMarks(g);
+    paint(preview.board, (cell) => marks[cell]);
     caption(preview.caption);
     preview.path.forEach((cell, index) => {
       const button = markCell(cell, index === 0 ? "sgs-picked" : "sgs-path");
@@ -207,7 +242,7 @@
       if (preview.next[cell]) { addMove(preview.next[cell]); return; }
       if (cell === preview.end) return;
     }
-    if (!g.me.gems.includes(cell)) {
+    if (ownGems(g).indexOf(cell) === -1) {
       if (!drag) tell(`${cell} is not one of your ${g.me.colour_name} gems; click one of yours, or a cell next to your path's end.`);
       return;
     }
@@ -344,7 +379,13 @@
 
   document.addEventListener("gem:swapped", (event) => {
     const id = event.detail.id;
-    if (id === "sgs-board") showingBefore = false;
+    if (id === "sgs-board") {
+      // A frame's board panel holds the cells empty: what is in them is painted from the view.
+      showingBefore = false;
+      readCaption();
+      const g = game();
+      if (g && g.board && !(window.gemSteps && window.gemSteps.playing)) paintNow(g);
+    }
     if (id === "sgs-play" || id === "sgs-board") { syncCompose(); render(); }
   });
 
@@ -384,10 +425,10 @@
     const changed = new Set(last.changed);
     if (showingBefore) {
       paint(last.board_before, (cell) => (changed.has(cell) ? "sgs-changed" : ""));
-      caption(last.caption);
+      caption(`The grid before round ${last.round} (changed cells outlined)`);
     } else {
       paintNow(g);
-      caption(g.grid.caption);
+      caption(captionNow);
     }
     const button = document.querySelector(".sgs-toggle-before");
     if (button) {
@@ -412,10 +453,23 @@
     return marks;
   }
 
+  // ``board`` (a grid's text) with each [from, to] pair of cells swapped: a step's gems moved.
+  function afterSwaps(board, swaps) {
+    const cells = board.replace(/\n/g, "").split("");
+    for (const [a, b] of swaps || []) {
+      const i = cellIndex(a), j = cellIndex(b);
+      [cells[i], cells[j]] = [cells[j], cells[i]];
+    }
+    return cells.join("");
+  }
+
   // The host's frames of a round, as the step player plays them: each step's swaps slide (the
-  // gem that moved and the one it swapped with), a failed move sounds refused.
-  function hostFrames(round) {
+  // gem that moved and the one it swapped with), a failed move sounds refused. The grid of each
+  // step is the grid before the round with the swaps made so far (frames carry no grids).
+  function hostFrames(round, before) {
+    let board = before;
     return round.frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(round.frames, index) }, frame, {
+      board: (board = afterSwaps(board, frame.swaps)),
       grid: "sgs",
       ms: index === 0 ? 450 : 380,
       moves: [].concat(...(frame.swaps || []).map(([a, b]) => [[a, b], [b, a]])),
@@ -430,7 +484,7 @@
     // The host's button sits below the grid: bring the grid into view to watch it play.
     const board = document.getElementById("sgs-board");
     if (board) board.scrollIntoView({ block: "nearest" });
-    playRound(hostFrames(round), g.last_round, round.caption);
+    playRound(hostFrames(round, g.last_round.board_before), g.last_round, round.caption);
   }
 
   // --- a round's resolution, for everyone ---------------------------------------------------------
@@ -441,7 +495,7 @@
   function slidesOf(before, after, changed) {
     const flat = (text) => text.replace(/\n/g, "");
     const was = flat(before), now = flat(after);
-    const index = (cell) => (parseInt(cell.slice(1), 10) - 1) * 10 + "ABCDEFGHIJ".indexOf(cell[0]);
+    const index = cellIndex;
     const free = new Set(changed);
     const moves = [];
     for (const cell of changed) {
@@ -460,7 +514,7 @@
   // The frames everyone sees: the grid before (the cells about to change outlined), the gems
   // sliding to where the round left them, then each player's scoring group bursting with its
   // points (the most first), a step higher each.
-  function publicFrames(happened, last) {
+  function publicFrames(happened) {
     const changed = happened.changed || [];
     const before = {};
     for (const cell of changed) before[cell] = "sgs-changed";
@@ -474,9 +528,20 @@
     ];
   }
 
-  function groupFrames(happened, last) {
-    const groups = last && last.round === happened.round ? last.groups || [] : [];
-    return groups.map((group, i) => {
+  // The groups that scored, as the round's event names them (cells by seat), the most points
+  // first, each with the player's name and points.
+  function scoringGroups(happened) {
+    const g = game();
+    const names = {};
+    for (const seat of (g && g.seats) || []) names[String(seat.index)] = seat.name;
+    const points = happened.points || {};
+    return Object.entries(happened.groups || {})
+      .map(([seat, cells]) => ({ name: names[seat] || "seat " + seat, cells: cells, points: (points[seat] || {}).points || 0 }))
+      .sort((a, b) => b.points - a.points);
+  }
+
+  function groupFrames(happened) {
+    return scoringGroups(happened).map((group, i) => {
       const marks = {};
       for (const cell of group.cells) marks[cell] = "sgs-group";
       const points = group.points >= 0 ? `+${group.points}` : String(group.points);
@@ -499,7 +564,7 @@
       done: () => {
         document.documentElement.classList.remove("sgs-resolving");
         const now = game(); // the step line keeps the last frame's words
-        if (now) { paintNow(now); caption(now.grid.caption); }
+        if (now) { paintNow(now); caption(captionNow); }
         render();
       },
     });
@@ -511,11 +576,11 @@
     const g = game();
     if (!g || !window.gemSteps || !happened.board_before || !happened.board_after) return;
     const host = g.host && g.host.last_round;
-    const steps = host && host.round === happened.round ? hostFrames(host) : publicFrames(happened, g.last_round);
-    playRound(steps.concat(groupFrames(happened, g.last_round)), g.last_round, `Round ${happened.round}`);
+    const steps = host && host.round === happened.round ? hostFrames(host, happened.board_before) : publicFrames(happened);
+    playRound(steps.concat(groupFrames(happened)), g.last_round, `Round ${happened.round}`);
   }
 
-  function start() { syncCompose(); render(); }
+  function start() { readCaption(); syncCompose(); render(); }
   // After match.js (deferred below this script) has set up window.gemArena.
   if (document.readyState === "complete") start();
   else document.addEventListener("DOMContentLoaded", start);

@@ -9,6 +9,7 @@ from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
 from games.core.templatetags.arena import grid_cells
+from games.core.viewpatch import without
 from games.seven_gem_swap import engine, flow
 from games.seven_gem_swap.game import GAME, SevenGemSwap
 from tests.flows import T0
@@ -221,3 +222,59 @@ def test_a_premove_costs_its_price_so_the_core_can_check_the_ledger():
     state["premoves"]["0"] = 2
     assert GAME.action_cost(state, 0, {**submit, "premove": True}) == {"garnets": 8}
     assert GAME.action_cost(state, 0, {"type": "bid", "premove": True}) == {}
+
+
+def round_two_all_moving():
+    """Round 2 played by all three, each sending four moves from one of their gems (some may
+    fail) and their own colour card; Ada premoves."""
+    state, _ = played_round()
+    for seat, moves in enumerate(["RRDD", "LLUU", "DRDR"]):
+        action = {
+            "type": "submit",
+            "gem": own_gem(state, seat),
+            "moves": moves,
+            "card": state["colours"][str(seat)],
+            "premove": seat == 0,
+        }
+        state = GAME.act(state, seat, action, T0).state
+    return state
+
+
+def test_a_rounds_event_names_the_cells_each_scoring_group_lit():
+    state = round_two_all_moving()
+    entry = state["history"][-1]["public"]
+    assert entry["round"] == 2 and set(entry["groups"]) == {"0", "1", "2"}
+    for seat, cells in entry["groups"].items():
+        colour = state["colours"][seat]
+        assert cells == engine.largest_group_cells(entry["board_after"], colour + colour)
+        assert len(cells) == entry["points"][seat]["group"]
+    # Said once: the view's last round carries no groups (the event does).
+    assert "groups" not in GAME.view(state, Viewer.spectator())["last_round"]
+
+
+def test_the_host_frames_swaps_turn_the_grid_before_into_each_steps_grid():
+    """The page plays the host's steps from their swaps alone (frames send no grids): made in
+    order on the grid before the round, they give every step's grid and the grid after."""
+    state = round_two_all_moving()
+    frames = GAME.view(state, Viewer.host())["host"]["last_round"]["frames"]
+    assert any(frame.get("swaps") for frame in frames)
+    cells = list(frames[0]["board"].replace("\n", ""))
+    for frame in frames[1:]:
+        for start, to in frame.get("swaps", []):
+            i, j = engine.parse_cell(start), engine.parse_cell(to)
+            cells[i], cells[j] = cells[j], cells[i]
+        assert "".join(cells) == frame["board"].replace("\n", "")
+    assert "".join(cells) == state["board"].replace("\n", "")
+
+
+def test_frames_leave_out_what_only_the_panels_draw():
+    state = round_two_all_moving()
+    for viewer in (Viewer(seat=0), Viewer.host(), Viewer.spectator()):
+        sent = without(GAME.view(state, viewer), GAME.page_only)
+        assert sent["board"] == state["board"] and set(sent["grid"]) >= {"looks", "name"}
+        assert not {"board", "marks", "caption"} & set(sent["grid"])
+        assert not {"players", "rounds_played", "scores", "played", "prompt"} & set(sent)
+        assert set(sent["last_round"]) == {"round", "board_before", "changed"}
+    host = without(GAME.view(state, Viewer.host()), GAME.page_only)["host"]
+    assert "rows" not in host and "submissions" not in host
+    assert not any("board" in frame for frame in host["last_round"]["frames"])

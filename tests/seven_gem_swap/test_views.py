@@ -13,7 +13,9 @@ from games.core.models import Match
 from games.core.rendering import (
     Announcement,
     full_frame,
+    render_panel_list,
     render_panels,
+    sent_view,
     update_frames,
     view_of,
 )
@@ -103,6 +105,22 @@ def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
         tops = re.findall(r"^(?:\{%.*?%\})?<(?:section|div) id=\"([\w-]+)\"([^>]*)>", html, re.M)
         assert tops and all('hx-swap-oob="true"' in attrs for _, attrs in tops)
         assert "sgs-board" in [panel for panel, _ in tops]
+
+
+def test_a_frame_sends_the_grids_cells_named_and_the_page_draws_what_is_in_them(live_match):
+    """What is in each cell travels once, as the view's board (the page's script paints it); a
+    frame's board panel holds the cells named and empty, the same every round. A page as loaded
+    draws the grid whole, for a browser without the script."""
+    match = in_round(live_match)
+    for viewer in (Viewer(seat=0), Viewer.spectator()):
+        view = view_of(match, viewer)
+        framed = dict(render_panel_list(match, view, version=match.version, oob=True))
+        page = dict(render_panel_list(match, view, version=match.version, oob=False))
+        assert len(grid_cells(page["sgs-board"])) == 100
+        assert grid_cells(framed["sgs-board"]) == []
+        named = re.findall(r'data-cell="(\w\d+)" aria-label="(\w\d+)"', framed["sgs-board"])
+        assert len(named) == 100 and all(cell == label for cell, label in named)
+        assert sent_view(match, view)["game"]["board"] == match.state["board"]
 
 
 def test_the_new_match_page_creates_a_seven_gem_swap_match(client, make_user):
