@@ -22,10 +22,11 @@ import re
 Op = list  # [start, count, text]
 
 _TOKEN = re.compile(r'[^>"]*[>"]|[^>"]+\Z')
+_TAG = re.compile(r"[^>]*>|[^>]+\Z")
 # Two changed runs closer than this many characters are sent as one (an operation's own
 # brackets and numbers cost about this much).
 JOIN_GAP_CHARS = 12
-# Past this many token pairs in the changed middle, the middle is replaced whole rather than
+# Past this many tag pairs in the changed middle, the middle is replaced whole rather than
 # matched token by token (difflib's matching grows with the product).
 MATCH_LIMIT = 400_000
 
@@ -34,11 +35,50 @@ def tokens(html: str) -> list[str]:
     return _TOKEN.findall(html)
 
 
+def _tags(html: str) -> list[str]:
+    """The HTML cut at ``>`` only: whole tags (each one a run of tokens)."""
+    return _TAG.findall(html)
+
+
 def diff(before: str, after: str) -> list[Op]:
-    """The operations that turn ``before`` into ``after``."""
+    """The operations that turn ``before`` into ``after``: the tags that changed are found first
+    (few to match), then each changed tag that kept its shape sends only its changed tokens."""
     if before == after:
         return []
-    old, new = tokens(before), tokens(after)
+    old, new = _tags(before), _tags(after)
+    old_at, new_at = _token_starts(old), _token_starts(new)
+    runs: list[tuple[int, int, int, int]] = []
+    for i1, i2, j1, j2 in _changed(old, new):
+        if i2 - i1 != j2 - j1:
+            runs.append((old_at[i1], old_at[i2], new_at[j1], new_at[j2]))
+            continue
+        for k in range(i2 - i1):
+            was, now = old[i1 + k], new[j1 + k]
+            if was == now:
+                continue
+            at_old, at_new = old_at[i1 + k], new_at[j1 + k]
+            was_tokens, now_tokens = tokens(was), tokens(now)
+            if len(was_tokens) != len(now_tokens):
+                runs.append((at_old, at_old + len(was_tokens), at_new, at_new + len(now_tokens)))
+                continue
+            runs.extend(
+                (at_old + t, at_old + t + 1, at_new + t, at_new + t + 1)
+                for t, (a, b) in enumerate(zip(was_tokens, now_tokens, strict=True))
+                if a != b
+            )
+    return _operations(_joined(runs, tokens(before)), tokens(after))
+
+
+def _token_starts(tags: list[str]) -> list[int]:
+    """Where each tag's tokens start among the whole HTML's tokens (and the count after them)."""
+    starts = [0]
+    for tag in tags:
+        starts.append(starts[-1] + len(tokens(tag)))
+    return starts
+
+
+def _changed(old: list[str], new: list[str]) -> list[tuple[int, int, int, int]]:
+    """The runs of ``old`` replaced by runs of ``new``, as (i1, i2, j1, j2)."""
     start = 0
     shortest = min(len(old), len(new))
     while start < shortest and old[start] == new[start]:
@@ -49,21 +89,19 @@ def diff(before: str, after: str) -> list[Op]:
         end_new -= 1
     middle_old, middle_new = old[start:end_old], new[start:end_new]
     if len(middle_old) == len(middle_new):
-        runs = [
+        return [
             (start + i, start + i + 1, start + i, start + i + 1)
             for i, (a, b) in enumerate(zip(middle_old, middle_new, strict=True))
             if a != b
         ]
-    elif middle_old and middle_new and len(middle_old) * len(middle_new) <= MATCH_LIMIT:
+    if middle_old and middle_new and len(middle_old) * len(middle_new) <= MATCH_LIMIT:
         matcher = difflib.SequenceMatcher(None, middle_old, middle_new, autojunk=False)
-        runs = [
+        return [
             (start + i1, start + i2, start + j1, start + j2)
             for tag, i1, i2, j1, j2 in matcher.get_opcodes()
             if tag != "equal"
         ]
-    else:
-        runs = [(start, end_old, start, end_new)]
-    return _operations(_joined(runs, old), new)
+    return [(start, end_old, start, end_new)]
 
 
 def _joined(

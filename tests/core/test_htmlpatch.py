@@ -50,3 +50,17 @@ def test_a_changed_cell_of_a_board_is_sent_as_its_new_class_and_gem_alone():
 def test_a_patch_that_does_not_fit_the_html_is_refused():
     with pytest.raises(ValueError):
         htmlpatch.apply("<a><b>", [[1, 5, "x"]])
+
+
+def test_cells_changed_with_a_paragraph_added_still_send_only_what_changed():
+    cells = "".join(
+        f'<td><button class="cell gem-red" data-cell="{c}{r}">R</button></td>'
+        for c in "ABCDEFGH"
+        for r in range(1, 9)
+    )
+    before = f'<section id="board"><table>{cells}</table></section>'
+    changed = cells.replace('gem-red" data-cell="B2">R', 'gem-blue" data-cell="B2">B')
+    after = f'<section id="board"><table>{changed}</table><p>Last move: B2</p></section>'
+    ops = htmlpatch.diff(before, after)
+    assert htmlpatch.apply(before, ops) == after
+    assert len(json.dumps(ops)) < 120
