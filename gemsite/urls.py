@@ -9,5 +9,6 @@ urlpatterns = [
     path("seasons/", include("games.seasons.urls")),
     path("", include("games.bejeweled_dm.urls")),
     path("", include("games.bejeweled2.urls")),
+    path("", include("games.glittering_paths.urls")),
     path("notifications/", include("games.notifications.urls")),
 ]

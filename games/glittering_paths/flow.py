@@ -880,41 +880,56 @@ def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | No
 
 def page(shown: dict[str, Any]) -> dict[str, Any]:
     """``shown`` (what ``view`` lets this viewer see; the board is public) with what the page
-    draws from it: the board and each finished round's starting board as grids
-    (templates/core/_grid.html), the players' names on moves and analyses, labels."""
+    draws from it: the board as a grid (templates/core/_grid.html), the players' names on
+    moves, labels. A finished round's board and analysis are drawn only when a player opens
+    that round (``round_page``)."""
     last = shown["last_move"]
-    emptied = {cell: "gp-last-path" for cell in last["cells"]} if last else {}
     caption = (
         f"Round {shown['round']}'s final board"
         if shown["phase"] in ("interval", "over")
         else f"Round {shown['round']}'s board"
     )
-    shown["grid"] = board_grid(shown["board"], name="board", caption=caption, marks=emptied)
+    # The last path's cells are marked by the page's script (the board panel names them): a
+    # move's frame then changes only the cells the path emptied.
+    shown["grid"] = board_grid(shown["board"], name="board", caption=caption)
     names = [seat["name"] for seat in shown["seats"]]
     shown["moves"] = [{**move, "name": names[move["seat"]]} for move in shown["moves"]]
     if last:
         shown["last_move"] = {**last, "name": names[last["seat"]]}
-    for entry in shown["history"]:
-        entry["moves"] = [{**move, "name": names[move["seat"]]} for move in entry["moves"]]
-        if entry["analysis"] is not None:
-            entry["analysis"] = [
-                {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
-                for row in entry["analysis"]
-            ]
-        entry["grid"] = board_grid(
-            entry["start_board"],
-            name=f"analysis-{entry['round']}",
-            caption=f"Round {entry['round']}: the board before the turn shown",
-        )
     you = shown["you"]
     agreed = shown["agreed"]
     shown["agreed_seats"] = [seat for seat, yes in enumerate(agreed) if yes]
     shown["opponent_agreed"] = you is not None and agreed[1 - you]
     shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
     shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
+    shown["can_draw"] = "path" in shown["actions"]
     shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
     shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
     return shown
+
+
+def round_page(shown: dict[str, Any], round_no: int) -> dict[str, Any] | None:
+    """Finished round ``round_no`` of ``shown`` (what ``view`` lets this viewer see) with what
+    its analysis draws: the round's starting board as a grid, each turn's player named and
+    whether the path played was as good as the best one. None when that round has not finished.
+    A page asks for it when its player opens the round (views.round_result); frames never
+    carry it."""
+    entry = next((e for e in shown.get("history", []) if e["round"] == round_no), None)
+    if entry is None:
+        return None
+    names = [seat["name"] for seat in shown["seats"]]
+    analysis = entry["analysis"]
+    if analysis is not None:
+        analysis = [
+            {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
+            for row in analysis
+        ]
+    grid = board_grid(
+        entry["start_board"],
+        name=f"analysis-{round_no}",
+        caption=f"Round {round_no}: the board before the turn shown",
+    )
+    return {**entry, "analysis": analysis, "grid": grid}
 
 
 def _gem_list(colour: str) -> str:

@@ -16,7 +16,31 @@ from games.glittering_paths.flow import board_grid
 
 class GlitteringPaths(FlowGame):
     flow = flow
-    page_only = ("grid", "history.*.grid")
+    # What only the panels draw (frames and the page's JSON view leave it out; the events carry
+    # each move): the board's grid, the page's labels and names, the round's moves and the last
+    # move's words (the page's script replays the last move from its steps and score), and a
+    # finished round's boards, moves and analysis (drawn when a player opens the round).
+    page_only = (
+        "grid",
+        "prompt",
+        "phase_label",
+        "mover_name",
+        "first_name",
+        "clock_label",
+        "your_gems",
+        "agreed_seats",
+        "opponent_agreed",
+        "can_draw",
+        "moves",
+        *(
+            f"last_move.{key}"
+            for key in ("turn", "seat", "player", "kind", "cells", "exact", "total", "race", "name")
+        ),
+        *(
+            f"history.*.{key}"
+            for key in ("moves", "analysis", "start_board", "end_board", "first", "start_kind")
+        ),
+    )
     bot = bot
     key = flow.GAME
     title = "Glittering Paths"

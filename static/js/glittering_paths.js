@@ -241,8 +241,25 @@
 
   // --- updates from the server -----------------------------------------------------------------
 
+  // The last path's cells, as the board panel names them (data-last-path), marked on its board:
+  // the server's HTML leaves them unmarked, so that a move's frame changes only the cells it
+  // emptied, not also the cells of the path before.
+  function markLastPath() {
+    const panel = document.getElementById("gp-board");
+    const grid = mainGrid();
+    if (!panel || !grid) return;
+    for (const cell of (panel.dataset.lastPath || "").split(" ").filter(Boolean)) {
+      const element = grid.querySelector(`[data-cell="${cell}"]`);
+      if (element) element.classList.add("gp-last-path");
+    }
+  }
+
+  // A replay's step comes in by htmx with its board.
+  document.addEventListener("htmx:afterSwap", markLastPath);
+
   document.addEventListener("gem:swapped", (event) => {
     const id = event.detail && event.detail.id;
+    if (id === "gp-board") markLastPath();
     if (id === "gp-board" && restoreBoard) {
       // A board swapped in while a path plays: it is the server's board to put back, and the
       // path being drawn keeps out of the way until the animation ends.
@@ -412,41 +429,66 @@
     animateMove(g.last_move.steps, g.last_move.score);
   }
 
-  // The analysis: the chosen path (best or played) drawn cell by cell on the board its turn
-  // was played on (the view's analysis row carries it).
+  // The analysis: a finished round is drawn when its player opens it (the server sends it on
+  // request, never in frames: the panel's htmx attributes). The chosen path (best or played) is
+  // drawn cell by cell on the board its turn was played on (the turn's row carries it).
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest("[data-gp-animate]");
     if (!button) return;
-    const g = game();
-    if (!g) return;
-    const round = parseInt(button.dataset.round, 10);
-    const turn = parseInt(button.dataset.turn, 10);
-    const entry = (g.history || []).find((item) => item.round === round);
-    const row = entry && entry.analysis && entry.analysis.find((item) => item.turn === turn);
-    if (!row || !row.board) return;
+    const row = button.closest("tr[data-board]");
+    const container = button.closest(".gp-analysis");
+    if (!row || !container) return;
+    const round = button.dataset.round;
+    const turn = button.dataset.turn;
     const best = button.dataset.which === "best";
-    const path = best ? row.best_cells : row.played_cells;
-    const container = button.closest(".gp-round-result");
-    const grid = container && container.querySelector(`[data-grid="analysis-${round}"]`);
+    const path = (button.dataset.cells || "").split(" ").filter(Boolean);
+    const board = row.dataset.board;
+    const grid = container.querySelector(`[data-grid="analysis-${round}"]`);
     if (!grid || !path.length) return;
     const caption = container.querySelector(".gp-analysis-caption");
     if (caption) {
-      caption.textContent = `Turn ${turn}, ${row.name} (${row.player}): ` +
-        (best ? `the best path, ${row.best_score} points` : `the path played, ${row.played_score} points`) +
-        ` — ${path.join(" ")}`;
+      caption.textContent = `Turn ${turn}, ${row.dataset.name} (${row.dataset.player}): ` +
+        (best ? "the best path" : "the path played") + `, ${button.dataset.score} points — ${path.join(" ")}`;
     }
     for (const other of document.querySelectorAll("[data-gp-animate].current")) other.classList.remove("current");
     button.classList.add("current");
-    const frames = drawingFrames(`analysis-${round}`, row.board, path);
-    frames.push({ grid: `analysis-${round}`, board: row.board, path: path, upto: path.length, whole: true, ms: 0 });
+    const frames = drawingFrames(`analysis-${round}`, board, path);
+    frames.push({ grid: `analysis-${round}`, board: board, path: path, upto: path.length, whole: true, ms: 0 });
     const show = (frame) => showFrame(container.querySelector(`[data-grid="analysis-${round}"]`), frame);
     if (window.gemSteps) window.gemSteps.play(frames, show);
     else show(frames[frames.length - 1]);
   });
 
+  // The rounds this page has open: a new round's end or the match's end draws the history panel
+  // again (closed), so those rounds are opened again, and asked for again.
+  const openRounds = new Set();
+  document.addEventListener("toggle", (event) => {
+    const details = event.target;
+    if (!details.matches || !details.matches("#gp-history .gp-round-result")) return;
+    if (details.open) openRounds.add(details.dataset.round);
+    else openRounds.delete(details.dataset.round);
+  }, true);
+
+  document.addEventListener("gem:swapped", (event) => {
+    if (!event.detail || event.detail.id !== "gp-history") return;
+    for (const details of event.detail.querySelectorAll(".gp-round-result")) {
+      if (openRounds.has(details.dataset.round)) details.open = true;
+    }
+  });
+
+  // A round's analysis recorded while its round is open here: asked for again.
+  document.addEventListener("gem:update", (event) => {
+    const happened = event.detail && event.detail.event;
+    if (!happened || happened.kind !== "analysis" || !window.htmx) return;
+    const round = (happened.data || {}).round;
+    const details = document.querySelector(`#gp-history .gp-round-result[data-round="${round}"]`);
+    if (details && details.open) window.htmx.trigger(details, "gp-refresh");
+  });
+
   // --- start -----------------------------------------------------------------------------------
 
   function init() {
+    markLastPath();
     const view = whole();
     const g = game();
     shownRound = g ? g.round : null;

@@ -1,7 +1,7 @@
 """Glittering Paths in three browsers (the EC, the DMO and a spectator): the EC draws a path by
 clicks, first one the server refuses, then a legal one, while the spectator watches it made; the
 DMO's path drawn in the race is checked again on the board the EC's path changed; the DMO drags
-a path; the round result draws each turn's path on the board that turn was played on."""
+a path; the round result, opened, draws each turn's path on the board that turn was played on."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games.core import services
 from games.glittering_paths import engine
-from tests.browser.pages import DESKTOP, shoot_both_sizes
+from tests.browser.pages import DESKTOP, PHONE, shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -128,12 +128,13 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     shoot(ec_page, "drawing-legal")
     ec_page.click('[data-gp="submit"]')
 
-    # Everyone sees the path made (animated), the score and whose turn it is.
+    # Everyone sees the path made (animated: looked at first, while it plays), the score and
+    # whose turn it is.
+    expect(spectator.locator("#gp-board")).to_have_class("panel gp-board-panel animating")
     for page in (ec_page, dmo_page, spectator):
         expect(page.locator("#gp-board .gp-last")).to_contain_text("won the race with")
         expect(page.locator("#gp-board .gp-last .score")).to_have_text(str(score))
         expect(page.locator("#gp-moves tbody tr")).to_have_count(1)
-    expect(spectator.locator("#gp-board")).to_have_class("panel gp-board-panel animating")
     # Meanwhile the DMO's draft keeps its numbers off the EC's path while it plays out.
     shown = dmo_page.locator("#gp-board [data-step]").evaluate_all(
         """cells => document.documentElement.classList.contains('gem-animating') ? cells.filter(
@@ -154,8 +155,8 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     expect(dmo_page.locator("#gp-draw .gp-path-cells")).to_have_text(legal[0])
     expect(dmo_page.locator("#gp-draw .gp-problem")).to_contain_text(f"{legal[0]} is empty")
     expect(dmo_page.locator("#gp-draw .gp-problem")).to_have_class("gp-problem broken")
-    expect(ec_page.locator('[data-gp="submit"]')).to_have_count(0)
-    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_have_count(0)
+    expect(ec_page.locator('[data-gp="submit"]')).to_be_hidden()
+    expect(ec_page.locator("#gp-draw .gp-path-cells")).to_be_hidden()
     shoot(dmo_page, "dmo-turn")
 
     # The DMO drags across a path instead of clicking: each cell entered joins it.
@@ -185,7 +186,14 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     dmo_page.click('#gp-draw form[data-action="agree_end"] button')
     expect(ec_page.locator("#gp-draw .gp-offer")).to_be_visible()
     ec_page.click('#gp-draw form[data-action="agree_end"] button')
+    # The round's analysis is drawn when it is opened (asked of the server, never pushed): on
+    # the EC's desktop and on the spectator's phone.
+    spectator.set_viewport_size(PHONE)
     for page in (ec_page, spectator):
+        finished = page.locator('#gp-history .gp-round-result[data-round="1"]')
+        expect(finished).to_be_visible()
+        expect(finished.locator(".gp-analysis-table")).to_have_count(0)
+        finished.locator("summary").click()
         expect(page.locator("#gp-history .gp-analysis-table")).to_be_visible(timeout=20_000)
     analysis = spectator.locator('#gp-history [data-grid="analysis-1"]')
     spectator.click('#gp-history [data-gp-animate][data-turn="1"][data-which="best"]')

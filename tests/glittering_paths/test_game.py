@@ -12,6 +12,7 @@ from games.core.contract import defaults
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
+from games.core.viewpatch import without
 from games.glittering_paths import bot, engine, flow
 from games.glittering_paths.game import GAME, GlitteringPaths, board_grid
 from tests.flows import T0
@@ -119,15 +120,36 @@ def test_the_view_carries_the_board_as_a_grid() -> None:
     assert shown["clock_label"] == "Race clock"
 
 
-def test_the_cells_of_the_last_path_are_marked_on_the_board() -> None:
+def test_the_last_path_is_named_and_its_cells_drawn_empty() -> None:
     state = started(boards=TINY_BOARDS)
     state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
     shown = GAME.view(state, Viewer(seat=1))
-    marked = {c["cell"]: c for row in shown["grid"]["rows"] for c in row if c["marks"]}
-    assert set(marked) == {"A1", "B1", "B2"}
-    assert marked["A1"]["css"] == "gp-empty" and marked["A1"]["text"] == ""
+    cells = {c["cell"]: c for row in shown["grid"]["rows"] for c in row}
+    assert all(cells[name]["css"] == "gp-empty" for name in ("A1", "B1", "B2"))
+    # The page's script marks them, from the cells the board panel names.
+    assert shown["last_move"]["cells"] == ["A1", "B1", "B2"]
     assert shown["last_move"]["name"] == "Rita"
-    assert shown["history"][0]["grid"]["name"] == "analysis-1"
+    assert "grid" not in shown["history"][0]  # drawn when the round is opened
+
+
+def test_a_finished_round_opened_has_its_first_board_and_named_turns() -> None:
+    state = started(boards=TINY_BOARDS, interval_seconds=60)
+    state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
+    shown = GAME.view(state, Viewer.spectator())
+    opened = flow.round_page(shown, 1)
+    assert opened["grid"]["name"] == "analysis-1"
+    assert [c["text"] for c in opened["grid"]["rows"][0]] == ["R", "S", "G"]
+    assert opened["analysis"] is None  # not analysed yet
+    assert flow.round_page(shown, 2) is None
+
+
+def test_the_frames_leave_out_what_only_the_panels_draw() -> None:
+    state = started(boards=TINY_BOARDS, interval_seconds=60)
+    state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
+    sent = without(GAME.view(state, Viewer(seat=1)), GAME.page_only)
+    assert set(sent["last_move"]) == {"score", "steps"}
+    assert set(sent["history"][0]) == {"round", "shape", "reason", "totals", "reason_text"}
+    assert "moves" not in sent and "grid" not in sent and "prompt" not in sent
 
 
 def test_board_grid_labels_empty_cells() -> None:
@@ -154,9 +176,10 @@ def test_the_analysis_runs_from_the_job_alone_and_is_informational() -> None:
     row = outcome.state["history"][0]["analysis"][0]
     assert row["best_cells"] == ["A1", "B1", "B2"] and row["best_score"] == "2"
     assert GAME.analysis_job(outcome.state) is None
-    shown = GAME.view(outcome.state, Viewer.spectator())
-    assert shown["history"][0]["analysis"][0]["matched_best"] is True
-    assert shown["history"][0]["analysis"][0]["name"] == "Rita"
+    opened = flow.round_page(GAME.view(outcome.state, Viewer.spectator()), 1)
+    assert opened["analysis"][0]["matched_best"] is True
+    assert opened["analysis"][0]["name"] == "Rita"
+    assert opened["analysis"][0]["board"] == TINY
 
 
 def test_a_round_has_no_winner_to_award_the_host_ends_it_instead() -> None:

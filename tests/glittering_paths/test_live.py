@@ -112,18 +112,24 @@ async def test_a_complete_match_over_websockets_keeps_each_seats_draft_private(
         totals = [float(t) for t in result["totals"]]
         expected = 1 if totals[0] == totals[1] else totals.index(max(totals))
         assert result["winner"] == expected and result["garnets"] == 5
-        # The analysis of every round reaches the spectators as it is recorded.
+
+        # The analysis of every round is told to the spectators as it is recorded; a round's
+        # analysis itself is drawn when the round is opened, never pushed in the panels.
+        def analysed() -> list[dict]:
+            return [f for f in watcher.frames if (f.get("event") or {}).get("kind") == "analysis"]
+
         for _ in range(50):
-            history = watcher.latest_view()["game"]["history"]
-            if all(entry["analysis"] is not None for entry in history):
+            if len(analysed()) == 3:
                 break
             await watcher.recv(timeout=10)
-        assert all(entry["analysis"] for entry in watcher.latest_view()["game"]["history"])
-        analysed = watcher.frames[-1]
-        assert analysed["event"]["kind"] == "analysis"
-        # The history panel changed: sent whole, or as a patch of the one the page holds.
-        patched = [panel_id for panel_id, _ in analysed.get("html_patch", [])]
-        assert "gp-history" in analysed["html"] or "gp-history" in patched
+        assert sorted(f["event"]["data"]["round"] for f in analysed()) == [1, 2, 3]
+        for frame in analysed():
+            patched = [panel_id for panel_id, _ in frame.get("html_patch", [])]
+            assert "gp-history" not in frame.get("html", "") and "gp-history" not in patched
+        for round_number in (1, 2, 3):
+            url = f"/m/{match.public_id}/glittering-paths/round/{round_number}/"
+            text = await asyncio.to_thread(guest.get, url)
+            assert "gp-analysis-table" in text and f'data-grid="analysis-{round_number}"' in text
 
     await in_db(match.refresh_from_db)
     assert match.status == Match.Status.FINISHED
@@ -136,6 +142,9 @@ async def test_a_complete_match_over_websockets_keeps_each_seats_draft_private(
     for client in (dmo, guest):
         afterwards.append(await asyncio.to_thread(client.get, f"/m/{match.public_id}/"))
         afterwards.append(await asyncio.to_thread(client.get, f"/m/{match.public_id}/export.json"))
+        for round_number in (1, 2, 3):
+            url = f"/m/{match.public_id}/glittering-paths/round/{round_number}/"
+            afterwards.append(await asyncio.to_thread(client.get, url))
         for version in range(1, match.version + 1, 7):
             afterwards.append(
                 await asyncio.to_thread(client.get, f"/m/{match.public_id}/replay/?v={version}")

@@ -112,11 +112,44 @@ def test_after_a_path_the_mover_is_named_with_the_score_and_the_round_result(cli
     html = client.get(match.get_absolute_url()).content.decode()
     assert "won the race with" in html and '<b class="score">2</b>' in html
     assert "Round 1: totals 2.00 – 0.00" in html
-    assert "Finding the best path of every turn" in html
+    # The round's board and analysis are not on the page: they come when the round is opened.
+    assert 'data-grid="analysis-1"' not in html
+    round_url = f"/m/{match.public_id}/glittering-paths/round/1/"
+    assert f'hx-get="{round_url}"' in html and f'href="{round_url}"' in html
+
+
+def test_a_finished_round_opened_shows_its_board_then_every_turn_beside_the_best(
+    client, live_match
+):
+    match, rita, sam, _ = live_match
+    services.submit_action(match, rita, {"type": "path", "cells": ["A1", "B1", "B2"], "turn": 1})
+    round_url = f"/m/{match.public_id}/glittering-paths/round/1/"
+    opened = client.get(round_url, headers={"HX-Request": "true"}).content.decode()
+    assert 'data-grid="analysis-1"' in opened and "<html" not in opened
+    assert "Finding the best path of every turn" in opened
     services.run_analyses()
-    html = client.get(match.get_absolute_url()).content.decode()
-    assert 'data-gp-animate data-round="1" data-turn="1" data-which="best"' in html
-    assert 'data-grid="analysis-1"' in html
+    opened = client.get(round_url, headers={"HX-Request": "true"}).content.decode()
+    assert "Finding the best path" not in opened
+    best = re.search(r'<button[^>]*data-turn="1" data-which="best"[^>]*>', opened).group(0)
+    assert 'data-cells="A1 B1 B2"' in best and 'data-score="2"' in best
+    row = re.search(r'<tr class="gp-red matched" data-turn="1"[^>]*>', opened).group(0)
+    assert 'data-name="Rita"' in row and 'data-board="RSG\nLRS"' in row
+    # Without a script, the link opens the same round as a page.
+    page = client.get(round_url).content.decode()
+    assert "<html" in page and 'data-grid="analysis-1"' in page
+
+
+def test_a_round_not_finished_or_of_another_game_is_not_found(client, live_match, make_user):
+    match, *_ = live_match
+    assert client.get(f"/m/{match.public_id}/glittering-paths/round/1/").status_code == 404
+    other = services.create_match(
+        host=make_user("other"),
+        game_key="bejeweled-dm",
+        title="t",
+        settings={},
+        roles=["EC", "DMO"],
+    )
+    assert client.get(f"/m/{other.public_id}/glittering-paths/round/1/").status_code == 404
 
 
 def test_when_it_is_not_your_turn_you_see_who_is_moving(client, make_user, clock):
@@ -133,7 +166,10 @@ def test_when_it_is_not_your_turn_you_see_who_is_moving(client, make_user, clock
     waiting = [rita, sam][1 - mover]
     client.force_login(waiting)
     html = client.get(match.get_absolute_url()).content.decode()
-    assert "is moving" in html and 'data-gp="submit"' not in html
+    assert "is moving" in html
+    # The drawing controls wait hidden for the player's turn (a move's frame shows them).
+    assert re.search(r'<div class="gp-drawing" hidden[^>]*>', html)
+    assert re.search(r'<p class="hint" hidden>Click your cells', html)
     assert "a random draw gave" in html
     client.force_login([rita, sam][mover])
     html = client.get(match.get_absolute_url()).content.decode()
