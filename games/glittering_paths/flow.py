@@ -850,32 +850,38 @@ garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the
 pentagon, aquamarine the drop."""
 
 
+# Each board character's look on the shared grid (templates/core/_grid_table.html): a cell reads
+# "C4, ruby (red)" or "C4, empty".
+LOOKS = {
+    engine.EMPTY: {"css": "gp-empty", "text": "", "name": "empty"},
+    **{
+        gem: {
+            "css": f"gp-gem gp-{gem} {GEM_CSS[gem]}",
+            "text": gem,
+            "name": f"{engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})",
+        }
+        for gem in GEM_CSS
+    },
+}
+
+
 def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
-    """A board text as rows of cells for the shared grid template; ``marks`` adds css classes
-    to named cells (e.g. the cells the last path emptied)."""
-    marks = marks or {}
-    rows = []
-    for r, line in enumerate(text.splitlines()):
-        row = []
-        for c, gem in enumerate(line):
-            cell = engine.cell_name(r, c)
-            if gem == engine.EMPTY:
-                label, css = f"{cell}, empty", "gp-empty"
-            else:
-                label = f"{cell}, {engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})"
-                css = f"gp-gem gp-{gem} {GEM_CSS[gem]}"
-            row.append(
-                {
-                    "cell": cell,
-                    "text": "" if gem == engine.EMPTY else gem,
-                    "css": css,
-                    "label": label,
-                    "marks": marks.get(cell, ""),
-                }
-            )
-        rows.append(row)
-    columns = len(rows[0]) if rows else 0
-    return {"name": name, "caption": caption, "rows": rows, "columns": columns}
+    """A board text as the shared grid draws it (games/core/templatetags/arena.py grid_cells):
+    the text, its column letters and each character's look, small in a view; ``marks`` adds css
+    classes to named cells. Drawn from its content, the same board's HTML is made once for every
+    audience. ``width`` and ``height`` size the page's grid."""
+    lines = text.splitlines()
+    width = len(lines[0]) if lines else 0
+    return {
+        "name": name,
+        "caption": caption,
+        "board": text,
+        "columns": engine.COLUMN_LETTERS[:width],
+        "looks": LOOKS,
+        "marks": marks or {},
+        "width": width,
+        "height": len(lines),
+    }
 
 
 def page(shown: dict[str, Any]) -> dict[str, Any]:

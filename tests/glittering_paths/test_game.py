@@ -12,6 +12,7 @@ from games.core.contract import defaults
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
+from games.core.templatetags.arena import grid_cells
 from games.core.viewpatch import without
 from games.glittering_paths import bot, engine, flow
 from games.glittering_paths.game import GAME, GlitteringPaths, board_grid
@@ -104,13 +105,14 @@ def test_the_settings_form_names_the_broken_board() -> None:
 def test_the_view_carries_the_board_as_a_grid() -> None:
     state = started(boards=TINY_BOARDS)
     shown = GAME.view(state, Viewer.spectator())
-    grid = shown["grid"]
+    grid = grid_cells(shown["grid"])
     assert grid["name"] == "board"
     assert [[cell["cell"] for cell in row] for row in grid["rows"]] == [
         ["A1", "B1", "C1"],
         ["A2", "B2", "C2"],
     ]
-    assert grid["rows"][0][0] == {
+    first = grid["rows"][0][0]
+    assert {key: first[key] for key in ("cell", "text", "css", "label", "marks")} == {
         "cell": "A1",
         "text": "R",
         "css": "gp-gem gp-R gem-red",
@@ -124,7 +126,7 @@ def test_the_last_path_is_named_and_its_cells_drawn_empty() -> None:
     state = started(boards=TINY_BOARDS)
     state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
     shown = GAME.view(state, Viewer(seat=1))
-    cells = {c["cell"]: c for row in shown["grid"]["rows"] for c in row}
+    cells = {c["cell"]: c for row in grid_cells(shown["grid"])["rows"] for c in row}
     assert all(cells[name]["css"] == "gp-empty" for name in ("A1", "B1", "B2"))
     # The page's script marks them, from the cells the board panel names.
     assert shown["last_move"]["cells"] == ["A1", "B1", "B2"]
@@ -138,7 +140,7 @@ def test_a_finished_round_opened_has_its_first_board_and_named_turns() -> None:
     shown = GAME.view(state, Viewer.spectator())
     opened = flow.round_page(shown, 1)
     assert opened["grid"]["name"] == "analysis-1"
-    assert [c["text"] for c in opened["grid"]["rows"][0]] == ["R", "S", "G"]
+    assert [c["text"] for c in grid_cells(opened["grid"])["rows"][0]] == ["R", "S", "G"]
     assert opened["analysis"] is None  # not analysed yet
     assert flow.round_page(shown, 2) is None
 
@@ -153,7 +155,7 @@ def test_the_frames_leave_out_what_only_the_panels_draw() -> None:
 
 
 def test_board_grid_labels_empty_cells() -> None:
-    grid = board_grid("R.\n.S", name="x", caption="c")
+    grid = grid_cells(board_grid("R.\n.S", name="x", caption="c"))
     assert grid["rows"][0][1]["label"] == "B1, empty"
     assert grid["rows"][1][1]["css"] == "gp-gem gp-S gem-blue"
 
