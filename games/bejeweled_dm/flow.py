@@ -456,7 +456,7 @@ def proof(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
             "proof": new["pending"]["proof"],
             "removed": resolution.removed,
             "starter": parsed.starter,
-            "steps": resolution.steps,
+            "steps": compact_steps(state["board"], resolution.steps),
         }
         return Outcome(state=new, kind="refresh_activated", public=public)
     return _finish_turn(state, engine.format_proof(parsed), resolution, now)
@@ -583,7 +583,9 @@ def end_round(
     new["carry"] = carry
     # The turn's steps travel once, in the event: the view's copy of them (``steps``) is sent
     # as a reference to the event's.
-    public = {**summary, "steps": new["last"]["steps"]} if turn else dict(summary)
+    public = dict(summary)
+    if turn:
+        public["steps"] = compact_steps(state["board"], turn["steps"])
     result = None
     if new["score"][winner] >= WINS_NEEDED:
         new["phase"] = "over"
@@ -813,12 +815,60 @@ def _animation_view(state: State) -> dict[str, Any]:
     pending, last = state["pending"], state["last"] or {}
     optimum = last.get("optimum") or {}
     if pending is not None:
-        return {"steps": pending["steps"], "steps_from": state["board"], "optimum_steps": None}
+        steps = compact_steps(state["board"], pending["steps"])
+        return {"steps": steps, "steps_from": state["board"], "optimum_steps": None}
+    start = last.get("start_board")
     return {
-        "steps": last.get("steps") or None,
-        "steps_from": last.get("start_board"),
-        "optimum_steps": optimum.get("steps") or None,
+        "steps": compact_steps(start, last["steps"]) if last.get("steps") else None,
+        "steps_from": start,
+        "optimum_steps": compact_steps(start, optimum["steps"]) if optimum.get("steps") else None,
     }
+
+
+def compact_steps(start: str, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``steps`` as they travel (in an event and in the view): a step's ``board`` is left out
+    where the page gets it from the board before it and the step itself (``step_board``), and
+    its ``active_cell`` where there is none. The page's script fills them in again
+    (static/js/bejeweled_dm.js ``fullSteps``); a Swap's or Rotate's board is always sent."""
+    shown, board = [], start
+    for step in steps:
+        short = {key: value for key, value in step.items() if key not in ("board", "active_cell")}
+        if step_board(board, step) != step["board"]:
+            short["board"] = step["board"]
+        if step["active_cell"] is not None:
+            short["active_cell"] = step["active_cell"]
+        shown.append(short)
+        board = step["board"]
+    return shown
+
+
+def step_board(before: str, step: dict[str, Any]) -> str | None:
+    """The board after ``step`` drawn from the board before it: the same board, the removed
+    cells emptied, the recoloured cells' new colour, the fallen gems moved and the rocks put in
+    (None for a Swap or Rotate)."""
+    rows = [list(line) for line in before.split("\n")]
+
+    def put(cell: str, gem: str) -> None:
+        rows[int(cell[1:]) - 1][engine.COLUMN_LETTERS.index(cell[0])] = gem
+
+    def gem_at(cell: str) -> str:
+        return before.split("\n")[int(cell[1:]) - 1][engine.COLUMN_LETTERS.index(cell[0])]
+
+    kind = step["kind"]
+    if kind == "starter" and step["starter"] != "Pick":
+        return None
+    if kind == "remove":
+        for cell in step["cells"]:
+            put(cell, ".")
+    elif kind == "recolor":
+        for cell in step["cells"]:
+            put(cell, step["to"])
+    elif kind == "fall":
+        for source, target in step["moves"]:
+            put(target, gem_at(source))
+        for cell in step["rocks"]:
+            put(cell, "#")
+    return "\n".join("".join(row) for row in rows)
 
 
 def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
@@ -961,7 +1011,8 @@ def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -
     public = {"round": job["round"], "count": result["count"], "proof": result["proof"]}
     if new.get("last") and new["last"]["round"] == job["round"]:
         new["last"]["optimum"] = result
-        public["steps"] = result["steps"]  # the view's optimum_steps refer to these
+        # The view's optimum_steps refer to these.
+        public["steps"] = compact_steps(new["last"]["start_board"], result["steps"])
     return Outcome(state=new, kind="optimum_found", public=public)
 
 

@@ -15,7 +15,9 @@ from games.core.words import event_parts, generic_description, round_marks, seat
 
 class DeathMatch(FlowGame):
     flow = flow
-    page_only = ("picks.options",)
+    # What only the templates draw (the page's script reads the board's text, the phase, the
+    # open actions, the steps): left out of every frame's view and the page's JSON view.
+    page_only = ("picks.options", "last_round", "history", "prompt", "phase_label", "colours")
     bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"

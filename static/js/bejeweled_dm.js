@@ -54,7 +54,8 @@
     return LETTERS[col] + (row + 1);
   }
 
-  // The server draws the same empty cells for every board; the board's gems are painted here
+  // The server draws the same empty cells for every board (bare buttons, the first one the
+  // board's tab stop); the board's gems, each cell's class, label and tab order are painted here
   // from the view's text (view.board.text), after every swap of the board panel.
   // Paint a 7-line board text; ``marks`` maps a cell to extra classes; ``active`` is the cell
   // holding the active powerup (``kind`` its name).
@@ -70,6 +71,8 @@
         if (marks && marks[name]) classes += " " + marks[name];
         if (active === name) classes += " has-active active-" + String(kind || "").toLowerCase();
         if (button.className !== classes) button.className = classes;
+        if (!button.hasAttribute("tabindex")) button.tabIndex = -1; // one tab stop: the server's 0
+        if (!button.hasAttribute("type")) button.type = "button";
         button.dataset.gem = gem;
         let label = name + ", " + (NAMES[gem] || gem) + (active === name ? ", " + kind : "");
         if (marks && marks[name] && marks[name].indexOf("sel-") !== -1) label += ", chosen";
@@ -161,7 +164,36 @@
   // removal a step higher in pitch), an active powerup blasts the cells it takes, gems fall and
   // rocks drop in at the top. Each step's share of the time is the server's (flow.STEP_MS, read
   // from the view); the pick clock starts after the whole animation at normal speed.
-  function framesFor(startBoard, steps) {
+  // The board after a step, drawn from the board before it and the step (flow.step_board):
+  // the same board, the removed cells emptied, the recoloured cells' new colour, the fallen gems
+  // moved and the rocks put in. A Swap's or Rotate's step always carries its board.
+  function stepBoard(before, step) {
+    const rows = before.split("\n").map((line) => line.split(""));
+    const at = (cell) => [parseInt(cell.slice(1), 10) - 1, LETTERS.indexOf(cell[0])];
+    const put = (cell, gem) => { const [r, c] = at(cell); rows[r][c] = gem; };
+    const was = (cell) => { const [r, c] = at(cell); return before.split("\n")[r][c]; };
+    if (step.kind === "remove") for (const cell of Object.keys(step.cells)) put(cell, ".");
+    else if (step.kind === "recolor") for (const cell of step.cells) put(cell, step.to);
+    else if (step.kind === "fall") {
+      for (const [from, to] of step.moves) put(to, was(from));
+      for (const cell of step.rocks) put(cell, "#");
+    }
+    return rows.map((row) => row.join("")).join("\n");
+  }
+
+  // The steps as they travel (flow.compact_steps) with each step's board and active cell again.
+  function fullSteps(startBoard, steps) {
+    let board = startBoard;
+    return steps.map((step) => {
+      const full = Object.assign({ active_cell: null }, step);
+      if (full.board === undefined) full.board = stepBoard(board, step);
+      board = full.board;
+      return full;
+    });
+  }
+
+  function framesFor(startBoard, shortSteps) {
+    const steps = fullSteps(startBoard, shortSteps);
     const frames = [{ grid: "bjdm", board: startBoard, marks: {}, count: 0, text: "The board before the turn.", ms: stepMs("start") }];
     let previous = startBoard;
     let kind = null;
