@@ -18,11 +18,12 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
 Op = list  # [start, count, text]
 
 _TOKEN = re.compile(r'[^>"]*[>"]|[^>"]+\Z')
-_TAG = re.compile(r"[^>]*>|[^>]+\Z")
 # Two changed runs closer than this many characters are sent as one (an operation's own
 # brackets and numbers cost about this much).
 JOIN_GAP_CHARS = 12
@@ -35,9 +36,22 @@ def tokens(html: str) -> list[str]:
     return _TOKEN.findall(html)
 
 
-def _tags(html: str) -> list[str]:
-    """The HTML cut at ``>`` only: whole tags (each one a run of tokens)."""
-    return _TAG.findall(html)
+@lru_cache(maxsize=256)
+def _cut(html: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """``html`` as its tokens, its tags (cut at ``>`` only: each a run of tokens) and where each
+    tag's tokens start (with the count after them). Kept a while: the HTML an event drew is the
+    base of the next event's patch."""
+    cut = tuple(tokens(html))
+    tags, starts, begun = [], [0], 0
+    for index, token in enumerate(cut):
+        if token.endswith(">"):
+            tags.append("".join(cut[begun : index + 1]))
+            begun = index + 1
+            starts.append(begun)
+    if begun < len(cut):
+        tags.append("".join(cut[begun:]))
+        starts.append(len(cut))
+    return cut, tuple(tags), tuple(starts)
 
 
 def diff(before: str, after: str) -> list[Op]:
@@ -45,39 +59,30 @@ def diff(before: str, after: str) -> list[Op]:
     (few to match), then each changed tag that kept its shape sends only its changed tokens."""
     if before == after:
         return []
-    old, new = _tags(before), _tags(after)
-    old_at, new_at = _token_starts(old), _token_starts(new)
+    old_tokens, old, old_at = _cut(before)
+    new_tokens, new, new_at = _cut(after)
     runs: list[tuple[int, int, int, int]] = []
     for i1, i2, j1, j2 in _changed(old, new):
         if i2 - i1 != j2 - j1:
             runs.append((old_at[i1], old_at[i2], new_at[j1], new_at[j2]))
             continue
         for k in range(i2 - i1):
-            was, now = old[i1 + k], new[j1 + k]
-            if was == now:
+            if old[i1 + k] == new[j1 + k]:
                 continue
-            at_old, at_new = old_at[i1 + k], new_at[j1 + k]
-            was_tokens, now_tokens = tokens(was), tokens(now)
-            if len(was_tokens) != len(now_tokens):
-                runs.append((at_old, at_old + len(was_tokens), at_new, at_new + len(now_tokens)))
+            o1, o2 = old_at[i1 + k], old_at[i1 + k + 1]
+            n1, n2 = new_at[j1 + k], new_at[j1 + k + 1]
+            if o2 - o1 != n2 - n1:
+                runs.append((o1, o2, n1, n2))
                 continue
             runs.extend(
-                (at_old + t, at_old + t + 1, at_new + t, at_new + t + 1)
-                for t, (a, b) in enumerate(zip(was_tokens, now_tokens, strict=True))
-                if a != b
+                (o1 + t, o1 + t + 1, n1 + t, n1 + t + 1)
+                for t in range(o2 - o1)
+                if old_tokens[o1 + t] != new_tokens[n1 + t]
             )
-    return _operations(_joined(runs, tokens(before)), tokens(after))
+    return _operations(_joined(runs, old_tokens), new_tokens)
 
 
-def _token_starts(tags: list[str]) -> list[int]:
-    """Where each tag's tokens start among the whole HTML's tokens (and the count after them)."""
-    starts = [0]
-    for tag in tags:
-        starts.append(starts[-1] + len(tokens(tag)))
-    return starts
-
-
-def _changed(old: list[str], new: list[str]) -> list[tuple[int, int, int, int]]:
+def _changed(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int, int]]:
     """The runs of ``old`` replaced by runs of ``new``, as (i1, i2, j1, j2)."""
     start = 0
     shortest = min(len(old), len(new))
@@ -105,7 +110,7 @@ def _changed(old: list[str], new: list[str]) -> list[tuple[int, int, int, int]]:
 
 
 def _joined(
-    runs: list[tuple[int, int, int, int]], old: list[str]
+    runs: list[tuple[int, int, int, int]], old: Sequence[str]
 ) -> list[tuple[int, int, int, int]]:
     """Neighbouring runs with only a little unchanged HTML between them, made one."""
     joined: list[tuple[int, int, int, int]] = []
@@ -120,7 +125,7 @@ def _joined(
     return joined
 
 
-def _operations(runs: list[tuple[int, int, int, int]], new: list[str]) -> list[Op]:
+def _operations(runs: list[tuple[int, int, int, int]], new: Sequence[str]) -> list[Op]:
     return [[i1, i2 - i1, "".join(new[j1:j2])] for i1, i2, j1, j2 in runs]
 
 

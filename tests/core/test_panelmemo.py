@@ -105,3 +105,25 @@ def test_the_check_finds_a_kept_drawing_that_differs_from_a_fresh_one():
     panelmemo.DRAWINGS.put(key, '<p id="k">stale</p>')  # as if an input had not been listed
     with pytest.raises(AssertionError, match="differs from a fresh drawing"):
         template.render(Context({"a": 1, PANEL_SINK: []}))
+
+
+def test_a_grid_is_drawn_with_its_coordinates_escaped_and_one_cell_in_the_tab_order():
+    from games.core.templatetags.arena import grid_cells, grid_html, with_coordinates
+
+    grid = {
+        "name": "board",
+        "caption": 'Rows "1" to 2',
+        "columns": "AB",
+        "board": "xo\nox",
+        "looks": {
+            "x": {"css": "gem-red", "text": "", "name": "red <gem>"},
+            "o": {"css": "gem-blue", "text": "", "name": "blue"},
+        },
+        "marks": {"B2": "proved"},
+    }
+    html = grid_html(with_coordinates(grid_cells(grid)))
+    assert 'aria-label="Rows &quot;1&quot; to 2"' in html
+    assert "<th>A</th><th>B</th>" in html and "<tr><th>2</th>" in html
+    assert 'class="cell gem-red proved" data-cell="B2" aria-label="B2, red &lt;gem&gt;"' in html
+    assert html.count('tabindex="0"') == 1 and html.count('tabindex="-1"') == 3
+    assert 'data-cell="A1" aria-label="A1, red &lt;gem&gt;" tabindex="0"' in html

@@ -17,8 +17,7 @@ from django import template
 from django.conf import settings
 from django.template.base import Parser, Token
 from django.template.context import Context
-from django.template.loader import render_to_string
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.core import panelmemo, viewpatch
@@ -85,8 +84,40 @@ def panel(parser: Parser, token: Token) -> PanelNode:
 
 @lru_cache(maxsize=512)
 def _grid_html(grid_json: str) -> str:
-    grid = with_coordinates(grid_cells(json.loads(grid_json)))
-    return render_to_string("core/_grid_table.html", {"grid": grid})
+    return grid_html(with_coordinates(grid_cells(json.loads(grid_json))))
+
+
+def grid_html(grid: dict) -> str:
+    """A clickable game grid: ``grid`` = {name, caption, letters, lines: [{number, cells:
+    [{cell, text, css, label, marks}]}]} (with_coordinates). Cells are buttons:
+    static/js/grid.js turns clicks, drags and arrow keys into gem:cell events. The column letters
+    and row numbers are the cells' own names (A-H / 1-8, A-J / 1-10, a-h / 8-1). Written out
+    here rather than as a template: every board of every frame is drawn by it."""
+    caption = grid.get("caption")
+    label = f' aria-label="{escape(caption)}"' if caption else ""
+    parts = [
+        f'\n<table class="gem-grid" data-grid="{escape(grid.get("name", ""))}" role="grid" '
+        f'style="--cols: {len(grid["letters"])}; --rows: {len(grid["rows"])}"{label}>\n  ',
+        f"<caption>{escape(caption)}</caption>" if caption else "",
+        "\n  <thead><tr><td></td>",
+        *(f"<th>{escape(letter)}</th>" for letter in grid["letters"]),
+        "</tr></thead>\n  <tbody>",
+    ]
+    for row, line in enumerate(grid["lines"]):
+        parts.append(f"\n    <tr><th>{escape(line['number'])}</th>")
+        for column, c in enumerate(line["cells"]):
+            marks = f" {escape(c['marks'])}" if c.get("marks") else ""
+            name = escape(c.get("label") or c["cell"])
+            tab = "0" if row == 0 and column == 0 else "-1"
+            parts.append(
+                f'<td><button type="button" class="cell {escape(c.get("css", ""))}{marks}" '
+                f'data-cell="{escape(c["cell"])}" aria-label="{name}" '
+                f'tabindex="{tab}"><span class="gem" aria-hidden="true">{escape(c.get("text", ""))}'
+                "</span></button></td>"
+            )
+        parts.append("</tr>")
+    parts.append("\n  </tbody>\n</table>\n")
+    return "".join(parts)
 
 
 _CELL_NAME = re.compile(r"([A-Za-z]+)(\d+)")
@@ -108,7 +139,7 @@ def with_coordinates(grid: dict) -> dict:
 
 
 def grid_cells(grid: dict) -> dict:
-    """A grid as the rows of cells core/_grid_table.html draws. A grid may come as its
+    """A grid as the rows of cells grid_html draws. A grid may come as its
     ``board`` text (rows top to bottom, one character a cell), its ``columns`` letters (rows
     numbered from 1), ``looks`` (each character's ``css``, ``text`` and ``name``: a cell reads
     "C4, red gem") and ``marks`` (a cell's extra css classes): a view carries a big grid small,
@@ -130,7 +161,7 @@ def grid_cells(grid: dict) -> dict:
 
 @register.simple_tag
 def grid_table(grid: dict) -> SafeString:
-    """A game grid (core/_grid_table.html). The same grid is drawn for every audience that sees
+    """A game grid (grid_html). The same grid is drawn for every audience that sees
     it alike, so its HTML is remembered by content: a pure function of the grid, not state."""
     if not grid:
         return mark_safe("")
