@@ -17,8 +17,6 @@ With the ``PANEL_MEMO_CHECK`` setting (the tests) every reuse is drawn again and
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -42,6 +40,8 @@ from django.template.loader import get_template
 from django.template.loader_tags import IncludeNode
 from django.templatetags.static import StaticNode
 from django.utils.safestring import SafeData
+
+from games.core.lru import Lru
 
 
 class Unlisted(Exception):
@@ -187,34 +187,8 @@ def _refuse(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not plain data")
 
 
-class Drawings:
-    """The panels drawn lately, by key: a bounded, thread-safe LRU (each worker its own)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._kept: OrderedDict[str, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> str | None:
-        with self._lock:
-            html = self._kept.get(key)
-            if html is not None:
-                self._kept.move_to_end(key)
-            return html
-
-    def put(self, key: str, html: str) -> None:
-        with self._lock:
-            self._kept[key] = html
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-
-DRAWINGS = Drawings(2048)
+# The panels drawn lately, by key (each worker its own).
+DRAWINGS: Lru[str, str] = Lru(2048)
 
 
 def listed_inputs(

@@ -11,9 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import astuple, dataclass
 from functools import lru_cache
 from typing import Any
@@ -24,6 +22,7 @@ from django.utils.safestring import mark_safe
 
 from games.core import htmlpatch, viewpatch
 from games.core.gamedef import State, Viewer
+from games.core.lru import Lru
 from games.core.models import Event, Match
 from games.core.replaying import state_at
 from games.core.templatetags.arena import PANEL_SINK
@@ -220,27 +219,7 @@ class Sent:
     notice: str | None = None  # the host's latest words then; None: not kept
 
 
-class _Recent:
-    """The last few Sent values this worker wrote, by cache key (a bounded LRU)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._kept: OrderedDict[str, Sent] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> Sent | None:
-        with self._lock:
-            return self._kept.get(key)
-
-    def put(self, key: str, sent: Sent) -> None:
-        with self._lock:
-            self._kept[key] = sent
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-
-
-_recent = _Recent(256)
+_recent: Lru[str, Sent] = Lru(256)  # the last Sent values this worker wrote, by cache key
 
 
 def _panels_key(match: Match, version: int, viewer: Viewer) -> str:

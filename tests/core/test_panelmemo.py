@@ -75,13 +75,13 @@ def test_the_same_inputs_give_the_kept_drawing_and_new_inputs_a_fresh_one():
         return sink[0][1]
 
     assert drawn(gv={"score": 3}, view={"viewer": {"seat": 0}}) == '<p id="s">3 for 0</p>'
-    assert len(panelmemo.DRAWINGS._kept) == 1
+    assert len(panelmemo.DRAWINGS) == 1
     assert drawn(gv={"score": 3}, view={"viewer": {"seat": 0}}) == '<p id="s">3 for 0</p>'
-    assert len(panelmemo.DRAWINGS._kept) == 1  # reused
+    assert len(panelmemo.DRAWINGS) == 1  # reused
     # Another seat reads another value: its own drawing, never the first seat's.
     assert drawn(gv={"score": 3}, view={"viewer": {"seat": 1}}) == '<p id="s">3 for 1</p>'
     assert drawn(gv={"score": 4}, view={"viewer": {"seat": 0}}) == '<p id="s">4 for 0</p>'
-    assert len(panelmemo.DRAWINGS._kept) == 3
+    assert len(panelmemo.DRAWINGS) == 3
 
 
 @override_settings(PANEL_MEMO_CHECK=False)
@@ -92,7 +92,7 @@ def test_an_input_that_is_not_plain_data_is_never_kept():
         name = "a"
 
     draw('{% panel %}<p id="t">{{ thing.name }}{{ thing }}</p>{% endpanel %}', thing=Thing())
-    assert len(panelmemo.DRAWINGS._kept) == 0
+    assert len(panelmemo.DRAWINGS) == 0
 
 
 @override_settings(PANEL_MEMO_CHECK=True)
