@@ -334,7 +334,8 @@ class PanelSplitter(HTMLParser):
 
 
 def panels_of(text: str) -> dict[str, str]:
-    return PanelSplitter().split(text or "")
+    """The panels sent whole in a frame's html (none when every changed panel went as a patch)."""
+    return PanelSplitter().split(text) if text else {}
 
 
 CELL = re.compile(
