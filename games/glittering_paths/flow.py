@@ -908,6 +908,12 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["opponent_agreed"] = you is not None and agreed[1 - you]
     shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
     shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
+    # What the history panel reads of each finished round (its drawing is remembered by what it
+    # reads: the rounds' moves and analyses are not among it).
+    shown["finished"] = [
+        {key: entry[key] for key in ("round", "totals", "reason_text")}
+        for entry in shown["history"]
+    ]
     shown["can_draw"] = "path" in shown["actions"]
     shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
     shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""

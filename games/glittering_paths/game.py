@@ -31,6 +31,7 @@ class GlitteringPaths(FlowGame):
         "agreed_seats",
         "opponent_agreed",
         "can_draw",
+        "finished",
         "moves",
         *(
             f"last_move.{key}"
