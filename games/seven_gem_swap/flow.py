@@ -1077,6 +1077,36 @@ def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+# What the players' table shows of each player (``players``).
+TABLE_KEYS = (
+    "name",
+    "is_you",
+    "is_bot",
+    "no_bid",
+    "colour",
+    "colour_name",
+    "starting",
+    "score",
+    "played",
+)
+PROGRESS_WORDS = {"bidding": ("has bid", "bidding"), "round": ("submitted", "composing")}
+
+
+def progress(phase: str, rows: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The status line's chip per player: its words ("Ada (you): submitted") and classes
+    (``is-you``, ``done`` once the player's bid or sequence is in)."""
+    chips = []
+    for p in rows:
+        done = p["has_bid"] if phase == "bidding" else p["submitted"] if phase == "round" else False
+        text = f"{p['name']} (you)" if p["is_you"] else p["name"]
+        words = PROGRESS_WORDS.get(phase)
+        if words:
+            text += f": {words[0] if done else words[1]}"
+        css = " ".join(c for c, on in (("is-you", p["is_you"]), ("done", done)) if on)
+        chips.append({"text": text, "css": css})
+    return chips
+
+
 def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
     """The host's table of every seat's secrets; empty for anyone but the host (whose view
     alone has a ``host`` part)."""
@@ -1200,6 +1230,11 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["names"] = names
     shown["grid"] = main_grid(shown)
     shown["players"] = players(shown)
+    # What the status chips and the players' table each read, and nothing else: a panel is
+    # drawn again only when what it shows changed (games/core/panelmemo.py keys it by its inputs).
+    shown["progress"] = progress(shown["phase"], shown["players"])
+    shown["table"] = [{key: p[key] for key in TABLE_KEYS} for p in shown["players"]]
+    shown["composing"] = bool(me) and phase == "round"
     shown["rounds_played"] = [
         {"round": e["round"], "changed": len(e["changed"]), "lines": round_lines(shown, e)}
         for e in shown["history"]
@@ -1236,9 +1271,8 @@ def _prompt(shown: dict[str, Any]) -> str:
                 "submitted or the clock ends."
             )
         return (
-            f"Round {shown['round']}: pick one of your {me['colour_name']} gems on the grid, "
-            "then add moves with the arrow keys or by clicking the cell next to the end of your "
-            "path."
+            f"Now pick one of your {me['colour_name']} gems on the grid, then add moves: the "
+            "arrow keys, or a click on the cell beside your path's end."
         )
     # The result itself is the match's result panel, said once.
     return "The final totals are in the Players table."

@@ -278,3 +278,20 @@ def test_frames_leave_out_what_only_the_panels_draw():
     host = without(GAME.view(state, Viewer.host()), GAME.page_only)["host"]
     assert "rows" not in host and "submissions" not in host
     assert not any("board" in frame for frame in host["last_round"]["frames"])
+
+
+def test_the_status_chips_and_the_table_read_only_what_they_show():
+    """The status line's chips and the players' table each get their own small rows, so that a
+    submission changes the chips' inputs and leaves the table's alone."""
+    state = in_round()
+    before = GAME.view(state, Viewer(seat=1))
+    state = GAME.act(state, 0, {"type": "submit", "gem": own_gem(state, 0), "moves": ""}, T0).state
+    after = GAME.view(state, Viewer(seat=1))
+    assert [chip["text"] for chip in after["progress"]] == [
+        "Ada: submitted",
+        "Bob (you): composing",
+        "Cy: composing",
+    ]
+    assert [chip["css"] for chip in after["progress"]] == ["done", "is-you", ""]
+    assert after["table"] == before["table"] and after["progress"] != before["progress"]
+    assert after["composing"] is True and GAME.view(state, Viewer.spectator())["composing"] is False
