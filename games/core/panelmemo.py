@@ -16,10 +16,12 @@ With the ``PANEL_MEMO_CHECK`` setting (the tests) every reuse is drawn again and
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.template import Node, NodeList
 from django.template.base import FilterExpression, TextNode, Variable, VariableDoesNotExist
 from django.template.defaulttags import (
@@ -68,8 +70,6 @@ def _binds(node: Node) -> set[str]:
 
 
 def _node_inputs(node: Node, bound: frozenset[str]) -> set[str]:
-    from games.core.templatetags.arena import MemoNode, PanelNode
-
     if isinstance(node, TextNode | CommentNode | LoadNode):
         return set()
     if hasattr(node, "filter_expression") and type(node).__name__ == "VariableNode":
@@ -111,9 +111,9 @@ def _node_inputs(node: Node, bound: frozenset[str]) -> set[str]:
         return set().union(*(_expression(e, bound) for e in node.vars))
     if isinstance(node, FilterNode):
         return _expression(node.filter_expr, bound) | inputs_of(node.nodelist, bound)
-    if isinstance(node, SpacelessNode | AutoEscapeControlNode | PanelNode):
+    if isinstance(node, SpacelessNode | AutoEscapeControlNode):
         return inputs_of(node.nodelist, bound)
-    if isinstance(node, MemoNode):
+    if isinstance(node, Remembered):  # a panel, a {% memo %}
         found = set().union(*(_expression(e, bound) for e in node.values))
         return found | inputs_of(node.nodelist, bound)
     raise Unlisted(f"a {type(node).__name__}")
@@ -201,3 +201,33 @@ def listed_inputs(
     except Unlisted:
         return None
     return tuple(Variable(path) for path in sorted(paths))
+
+
+_drawing_numbers = itertools.count()
+
+
+class Remembered(Node):
+    """A block drawn once for the same inputs (games/core/panelmemo.py lists them)."""
+
+    def __init__(self, nodelist: NodeList, values: Iterable[FilterExpression] = ()) -> None:
+        self.nodelist = nodelist
+        self.values = list(values)
+        self.inputs: tuple[Variable, ...] | None = ()  # listed on first use
+        self.listed = False
+        self.number = next(_drawing_numbers)  # its drawings' keys: unique, unlike id()
+
+    def _drawn(self, context: Any) -> str:
+        """The block's HTML: a drawing kept for the same inputs, or a fresh one."""
+        if not self.listed:
+            self.inputs = listed_inputs(self.nodelist, self.values)
+            self.listed = True
+        key = None if self.inputs is None else key_of(self.number, self.inputs, context)
+        kept = None if key is None else DRAWINGS.get(key)
+        if kept is not None and not settings.PANEL_MEMO_CHECK:
+            return kept
+        html = self.nodelist.render(context)
+        if kept is not None and kept != html:
+            raise AssertionError(f"a block kept for {self.inputs} differs from a fresh drawing")
+        if key is not None:
+            DRAWINGS.put(key, html)
+        return html

@@ -63,12 +63,14 @@ def diff(before: Any, after: Any, path: tuple[str | int, ...] = ()) -> list[Op]:
 
 
 def _shared_values(data: Any, path: tuple[str | int, ...], found: dict[str, Path]) -> None:
-    """Index the lists and objects inside the event by their JSON text."""
+    """Index the lists, objects and long strings inside the event by their JSON text."""
     if isinstance(data, dict):
         items: Any = data.items()
     elif isinstance(data, list):
         items = enumerate(data)
     else:
+        if isinstance(data, str) and len(data) >= SHARED_MIN_CHARS:
+            found.setdefault(_text(data), list(path))
         return
     text = _text(data)
     if len(text) >= SHARED_MIN_CHARS:
@@ -79,7 +81,7 @@ def _shared_values(data: Any, path: tuple[str | int, ...], found: dict[str, Path
 
 def refer_to_event(ops: list[Op], event: dict[str, Any] | None) -> list[Op]:
     """``ops`` with every value set whole that the event itself carries (a move's steps, its
-    path) replaced by a reference into the event."""
+    path, a board's text) replaced by a reference into the event."""
     if not event:
         return ops
     shared: dict[str, Path] = {}
@@ -88,7 +90,7 @@ def refer_to_event(ops: list[Op], event: dict[str, Any] | None) -> list[Op]:
         return ops
     referred = []
     for op in ops:
-        if op[0] == "s" and isinstance(op[2], dict | list):
+        if op[0] == "s" and isinstance(op[2], dict | list | str):
             source = shared.get(_text(op[2]))
             if source is not None:
                 op = ["e", op[1], source]

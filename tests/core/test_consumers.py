@@ -81,7 +81,8 @@ async def test_an_update_carries_only_the_panels_that_changed(tally):
     update = next(f for f in frames if f["type"] == "update")
     assert ack["version"] == update["version"] == full["version"] + 1
     assert 'id="match-status"' not in update["html"]  # still "Live": not sent again
-    assert 'id="match-version"' in update["html"]
+    patched = [panel_id for panel_id, _ops in update.get("html_patch", [])]
+    assert 'id="match-version"' in update["html"] or "match-version" in patched
     assert ["s", ["game", "total"], 1] in update["patch"]  # what changed, not the whole view
     assert "view" not in update
     await ada_ws.disconnect()
@@ -287,8 +288,8 @@ async def test_a_viewer_behind_a_lost_broadcast_gets_it_when_it_asks(tally, monk
     await socket.send_json_to({"type": "resync", "since": full["version"], "behind": True})
     update = await receive(socket)
     assert update["type"] == "update" and update["version"] == ack["version"]
-    # The game's panel changed: sent as a patch of the one the page holds.
-    assert [panel_id for panel_id, _ in update["html_patch"]] == ["game-state"]
+    # The version and the game's panel changed: sent as patches of the ones the page holds.
+    assert [panel_id for panel_id, _ in update["html_patch"]] == ["match-version", "game-state"]
     await socket.disconnect()
 
 

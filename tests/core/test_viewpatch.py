@@ -52,6 +52,18 @@ def test_a_value_the_event_carries_is_sent_as_a_reference_into_it():
     assert apply({"last": {}}, patched, event) == {"last": {"steps": steps}}
 
 
+def test_a_long_text_the_event_carries_is_sent_as_a_reference_and_a_short_one_is_not():
+    board = "RGBYOPW\n" * 10
+    event = {"version": 4, "kind": "round_resolved", "data": {"board": board, "round": 2}}
+    after = {**BEFORE, "board": board, "round": 2}
+    ops = refer_to_event(diff(BEFORE, after), event)
+    assert ["e", ["board"], ["data", "board"]] in ops
+    assert board not in json.dumps(ops)
+    assert apply(copy.deepcopy(BEFORE), ops, event) == after
+    short = refer_to_event([["s", ["phase"], "bidding"]], {"data": {"phase": "bidding"}})
+    assert short == [["s", ["phase"], "bidding"]]
+
+
 @pytest.mark.parametrize(
     "ops",
     [

@@ -7,14 +7,12 @@ by id, so that a live update can carry only the panels an event changed.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.conf import settings
 from django.template.base import Parser, Token
 from django.template.context import Context
 from django.utils.html import conditional_escape, escape, format_html
@@ -29,39 +27,7 @@ PANEL_SINK = "_arena_panels"
 _FIRST_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]+)"')
 
 
-_drawing_numbers = itertools.count()
-
-
-class _Remembered(template.Node):
-    """A block drawn once for the same inputs (games/core/panelmemo.py lists them)."""
-
-    def __init__(
-        self, nodelist: template.NodeList, values: list[template.base.FilterExpression] = ()
-    ) -> None:
-        self.nodelist = nodelist
-        self.values = list(values)
-        self.inputs: tuple[template.Variable, ...] | None = ()  # listed on first use
-        self.listed = False
-        self.number = next(_drawing_numbers)  # its drawings' keys: unique, unlike id()
-
-    def _drawn(self, context: Context) -> str:
-        """The block's HTML: a drawing kept for the same inputs, or a fresh one."""
-        if not self.listed:
-            self.inputs = panelmemo.listed_inputs(self.nodelist, self.values)
-            self.listed = True
-        key = None if self.inputs is None else panelmemo.key_of(self.number, self.inputs, context)
-        kept = None if key is None else panelmemo.DRAWINGS.get(key)
-        if kept is not None and not settings.PANEL_MEMO_CHECK:
-            return kept
-        html = self.nodelist.render(context)
-        if kept is not None and kept != html:
-            raise AssertionError(f"a block kept for {self.inputs} differs from a fresh drawing")
-        if key is not None:
-            panelmemo.DRAWINGS.put(key, html)
-        return html
-
-
-class PanelNode(_Remembered):
+class PanelNode(panelmemo.Remembered):
     def render(self, context: Context) -> str:
         html = self._drawn(context).strip()
         sink = context.get(PANEL_SINK)
@@ -168,7 +134,7 @@ def grid_table(grid: dict) -> SafeString:
     return mark_safe(_grid_html(json.dumps(grid, sort_keys=True, separators=(",", ":"))))
 
 
-class MemoNode(_Remembered):
+class MemoNode(panelmemo.Remembered):
     """``{% memo %}...{% endmemo %}``: a block inside a panel drawn once for the same inputs,
     listed from the block itself like a panel's (any values named after ``memo`` join them): a
     part of a panel that changes less often than the panel."""
