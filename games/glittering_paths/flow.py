@@ -850,7 +850,7 @@ garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the
 pentagon, aquamarine the drop."""
 
 
-# Each board character's look on the shared grid (templates/core/_grid_table.html): a cell reads
+# Each board character's look on the shared grid (arena.grid_html): a cell reads
 # "C4, ruby (red)" or "C4, empty".
 LOOKS = {
     engine.EMPTY: {"css": "gp-empty", "text": "", "name": "empty"},
