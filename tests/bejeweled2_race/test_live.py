@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 from games.bejeweled2 import engine
 from games.core import services
 from games.core.client import ArenaClient, MatchSocket
-from games.core.models import LedgerEntry, Match
+from games.core.models import Event, LedgerEntry, Match
 from tests.live_server import in_db
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -184,10 +185,20 @@ async def test_a_seven_seat_race_with_bots_over_websockets(live_worker, accounts
 
     # No seat's frames carried another seat's board, nor its moves, before the end.
     end_version = match.version
+    privates = await in_db(
+        lambda: list(Event.objects.filter(match=match).values_list("seat", "private"))
+    )
+    own_steps: dict[int, set[str]] = {seat: set() for seat in range(SEATS)}
+    for mover, private in privates:
+        if mover is not None:
+            own_steps[mover] |= set(_boards_in(private.get(str(mover))))
     for seat in HUMANS:
         # Two rows one above the other: a single row of 8 gems may come up on two boards dealt
         # from the same seed by chance (in a cascade's steps), two together do not.
         own_rows = {pair for board in seen_boards[seat] for pair in _row_pairs(board)}
+        # The boards of the seat's own cascade steps are its own too: the same new gems fall
+        # on every board, so another seat's board may show rows a step of this seat's showed.
+        own_rows |= {pair for board in own_steps[seat] for pair in _row_pairs(board)}
         foreign = {
             pair
             for other, boards_of in seen_boards.items()
@@ -249,3 +260,18 @@ def _row_pairs(board: str) -> set[tuple[str, str]]:
     list of rows or in a board string."""
     rows = board.split("\n")
     return {(f'"{a}", "{b}"', f"{a}\\n{b}") for a, b in zip(rows, rows[1:], strict=False)}
+
+
+def _boards_in(data: Any) -> Iterator[str]:
+    """Every board in an event's private part, as rows joined by newlines: a text of rows, or a
+    list of rows."""
+    if isinstance(data, str) and "\n" in data:
+        yield data
+    elif isinstance(data, list) and data and all(isinstance(row, str) for row in data):
+        yield "\n".join(data)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _boards_in(item)
+    elif isinstance(data, dict):
+        for item in data.values():
+            yield from _boards_in(item)
