@@ -497,7 +497,6 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
         "submitted": sorted(int(k) for k in subs),
         "cards": cards,
         "points": points,
-        "totals": dict(state["scores"]),
         "groups": scoring_cells(after, state["colours"], cards, points),
     }
     secret = {
@@ -511,15 +510,14 @@ def resolve(state: State, now: datetime, *, kind: str, last: int | None = None) 
     state["history"].append({"round": round_number, "public": public, "secret": secret})
     state["board"] = after
     state["submissions"] = {}
-    private = {
-        int(k): {
-            "submission": subs[k],
-            "failed": result.failed[k],
-            "made": result.made[k],
-            "premove_price": prices.get(k, 0),
-        }
-        for k in subs
-    }
+    # Each seat's fate is in the public part (its points, a failure's penalty) and its own view
+    # (its rounds: the sequence, the moves made); its sequence was told in its submission's event,
+    # and the host's view draws every one. This event goes to the host with every seat's part:
+    # it says only what no earlier event told: the sequence of the seat whose submission closed
+    # the round (this is that submission's event), and each premove's price.
+    private: dict[int, dict[str, Any]] = {int(k): {"premove_price": p} for k, p in prices.items()}
+    if last is not None and _key(last) in subs:
+        private.setdefault(last, {})["submission"] = subs[_key(last)]
     out_public = dict(public)
     if last is not None:
         out_public["seat"] = last
@@ -1015,42 +1013,22 @@ def worded_preview(preview: dict[str, Any], round_number: int) -> dict[str, Any]
     return {**preview, "text": text, "caption": caption}
 
 
-def host_frames(shown: dict[str, Any]) -> list[dict[str, Any]]:
-    """The host's latest round step by step, as the page plays it: each frame a ``board`` to
-    draw, the cells a gem ``moved`` into, the cells of a ``failed`` move, the cells the step
-    newly ``locks``, the ``swaps`` made ([from, to] for each gem that moved: the gem it swapped
-    with went the other way) and a sentence; the grid before any move first, the grid after
-    last."""
-    last = shown["host"]["last_round"]
-    entry = shown["history"][-1]
-    names = shown["names"]
-    frames = [
-        {"board": entry["board_before"], "text": f"Round {last['round']}: the grid before any move"}
-    ]
-    for number, step in enumerate(last["steps"], start=1):
-        moved, failed, parts, swaps = [], [], [], []
-        for player, start, to, direction, reason in step["moves"]:
-            who = names.get(player, f"seat {player}")
-            if reason is None:
-                moved.append(to)
-                swaps.append([start, to])
-                parts.append(f"{who} {start}→{to}")
-            else:
-                failed.extend([start, *([to] if to else [])])
-                what = STEP_FAILURES.get(reason, reason)
-                parts.append(f"{who} {start} {engine.MOVE_NAMES[direction]} failed ({what})")
-        frames.append(
-            {
-                "board": step["board"],
-                "moved": moved,
-                "swaps": swaps,
-                "failed": failed,
-                "locks": step["locks"],
-                "text": f"Step {number}: " + "; ".join(parts),
-            }
-        )
-    frames.append({"board": entry["board_after"], "text": f"Round {last['round']}: the grid after"})
-    return frames
+def host_steps(shown: dict[str, Any]) -> list[list[list[Any]]]:
+    """The host's latest round step by step, as little as the page needs to play it: each
+    step's moves as ``[seat, from cell, direction]`` for a move that swapped its gem with its
+    neighbour that way (and locked ``from``, the cell it left), ``[seat, from cell, direction,
+    reason]`` for one that failed (a key of ``STEP_FAILURES``). The page names the players,
+    words each step from the host's ``step_words`` and makes each step's grid by making its
+    swaps on the grid before the round (the last round's ``board_before``): frames carry no
+    grids."""
+    steps = []
+    for step in shown["host"]["last_round"]["steps"]:
+        moves: list[list[Any]] = []
+        for player, start, _to, direction, reason in step["moves"]:
+            seat = int(player)
+            moves.append([seat, start, direction] + ([] if reason is None else [reason]))
+        steps.append(moves)
+    return steps
 
 
 def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
@@ -1114,6 +1092,7 @@ def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
     if host is None:
         return []
     allocation = host["allocation"] or {}
+    played = (host["last_round"] or {}).get("submissions", {})
     return [
         {
             "index": s["index"],
@@ -1122,6 +1101,9 @@ def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
             "by": allocation.get(str(s["index"]), {}).get("by"),
             "submission": host["submissions"].get(str(s["index"])),
             "premoves": host["premoves"].get(str(s["index"]), 0),
+            # The sequence it played in the latest round: beside its row, a round's frame
+            # changes only the cells that differ from the round before.
+            "played": played.get(str(s["index"])),
         }
         for s in shown["seats"]
     ]
@@ -1183,18 +1165,13 @@ def last_round(shown: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def host_round(shown: dict[str, Any]) -> dict[str, Any]:
-    """The host's latest round as the host panel draws it: each seat's sequence and the frames
-    to play step by step."""
+    """The host's latest round as the host panel draws it (each seat's sequence is in its row
+    of the host's table): its number and the steps to play one by one."""
     last = shown["host"]["last_round"]
-    names = shown["names"]
     return {
         "round": last["round"],
-        "sequences": [
-            {"name": names.get(key, key), **sent} for key, sent in last["submissions"].items()
-        ],
         "step_count": len(last["steps"]),
-        "frames": host_frames(shown),
-        "caption": f"Round {last['round']} step by step",
+        "steps": host_steps(shown),
     }
 
 
@@ -1244,6 +1221,8 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     if host is not None:
         host["rows"] = host_rows(shown)
         host["last_round"] = host_round(shown) if host["last_round"] else None
+        # The words of the steps' moves: the same all match long, so no update carries them.
+        host["step_words"] = {"moves": engine.MOVE_NAMES, "failures": STEP_FAILURES}
         for drawn in ("bids", "allocation", "premoves"):
             del host[drawn]
     del shown["history"], shown["last"]

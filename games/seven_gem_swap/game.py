@@ -29,7 +29,7 @@ class SevenGemSwap(FlowGame):
     # a seat's past rounds): frames and the page's JSON view leave it out; the round's event says
     # what a round did. The page's script paints the grid from the view's ``board`` (the grid's
     # own copy, its marks and the player's gems come from it and the last round; its caption
-    # from the panel) and plays the host's steps from their swaps.
+    # from the panel) and plays the host's steps from their moves.
     page_only = (
         "grid.board",
         "grid.marks",
@@ -55,8 +55,8 @@ class SevenGemSwap(FlowGame):
         "me.rounds",
         "host.rows",
         "host.submissions",
-        "host.last_round.sequences",
-        "host.last_round.frames.*.board",
+        "host.last_round.round",
+        "host.last_round.step_count",
     )
     rules_summary = (
         "Bid for a colour, then for eight rounds steer one of your gems with a sealed sequence "

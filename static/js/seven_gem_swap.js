@@ -440,6 +440,52 @@
 
   // --- the host: a round step by step -----------------------------------------------------------
 
+  // The players' names by seat ("0", "1", ...), from the view's seats.
+  function namesBySeat(g) {
+    const names = {};
+    for (const seat of (g && g.seats) || []) names[String(seat.index)] = seat.name;
+    return names;
+  }
+
+  const STEP = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }; // [columns, rows] a move goes
+
+  // The cell beside ``cell`` in ``direction`` (U D L R), null off the grid.
+  function neighbour(cell, direction) {
+    const index = cellIndex(cell);
+    const column = index % 10 + STEP[direction][0], row = Math.floor(index / 10) + STEP[direction][1];
+    return column < 0 || column > 9 || row < 0 || row > 9 ? null : cellName(row * 10 + column);
+  }
+
+  // The host's round as frames: the grid before any move, each step, the grid after. A step
+  // comes as its moves: [seat, from, direction] for a move that swapped its gem with the
+  // neighbour that way and locked ``from``, the cell it left; [seat, from, direction, reason]
+  // for one that failed, worded by the host's step_words. Each step's frame says the cells a gem moved
+  // into, the cells of a failed move, the cells it newly locks, its swaps ([from, to]: the gem
+  // in ``to`` went the other way) and a sentence.
+  function hostSteps(g, number) {
+    const names = namesBySeat(g);
+    const words = g.host.step_words;
+    const steps = g.host.last_round.steps.map((moves, index) => {
+      const moved = [], failed = [], swaps = [], locks = [], parts = [];
+      for (const [seat, from, direction, reason] of moves) {
+        const who = names[seat] || "seat " + seat;
+        if (reason === undefined) {
+          const to = neighbour(from, direction);
+          moved.push(to);
+          swaps.push([from, to]);
+          locks.push(from);
+          parts.push(`${who} ${from}→${to}`);
+        } else {
+          const to = neighbour(from, direction);
+          failed.push(from, ...(to ? [to] : []));
+          parts.push(`${who} ${from} ${words.moves[direction]} failed (${words.failures[reason] || reason})`);
+        }
+      }
+      return { moved: moved, swaps: swaps, failed: failed, locks: locks, text: `Step ${index + 1}: ${parts.join("; ")}` };
+    });
+    return [{ text: `Round ${number}: the grid before any move` }, ...steps, { text: `Round ${number}: the grid after` }];
+  }
+
   // A frame's marks: the cells a gem moved into, a failed move's cells, every cell locked so far
   // (each frame names the cells it newly locks); the grids before and after carry none.
   function hostMarks(frames, index) {
@@ -463,12 +509,14 @@
     return cells.join("");
   }
 
-  // The host's frames of a round, as the step player plays them: each step's swaps slide (the
-  // gem that moved and the one it swapped with), a failed move sounds refused. The grid of each
-  // step is the grid before the round with the swaps made so far (frames carry no grids).
-  function hostFrames(round, before) {
+  // The host's frames of round ``number``, as the step player plays them: each step's swaps
+  // slide (the gem that moved and the one it swapped with), a failed move sounds refused. The
+  // grid of each step is the grid before the round with the swaps made so far (frames carry no
+  // grids).
+  function hostFrames(g, number, before) {
+    const frames = hostSteps(g, number);
     let board = before;
-    return round.frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(round.frames, index) }, frame, {
+    return frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(frames, index) }, frame, {
       board: (board = afterSwaps(board, frame.swaps)),
       grid: "sgs",
       ms: index === 0 ? 450 : 380,
@@ -479,12 +527,12 @@
 
   function playHostRound() {
     const g = game();
-    const round = g && g.host && g.host.last_round;
-    if (!round || !window.gemSteps) return;
+    const last = g && g.host && g.host.last_round && g.last_round;
+    if (!last || !window.gemSteps) return;
     // The host's button sits below the grid: bring the grid into view to watch it play.
     const board = document.getElementById("sgs-board");
     if (board) board.scrollIntoView({ block: "nearest" });
-    playRound(hostFrames(round, g.last_round.board_before), g.last_round, round.caption);
+    playRound(hostFrames(g, last.round, last.board_before), last, `Round ${last.round} step by step`);
   }
 
   // --- a round's resolution, for everyone ---------------------------------------------------------
@@ -531,9 +579,7 @@
   // The groups that scored, as the round's event names them (cells by seat), the most points
   // first, each with the player's name and points.
   function scoringGroups(happened) {
-    const g = game();
-    const names = {};
-    for (const seat of (g && g.seats) || []) names[String(seat.index)] = seat.name;
+    const names = namesBySeat(game());
     const points = happened.points || {};
     return Object.entries(happened.groups || {})
       .map(([seat, cells]) => ({ name: names[seat] || "seat " + seat, cells: cells, points: (points[seat] || {}).points || 0 }))
@@ -575,8 +621,9 @@
   function resolved(happened) {
     const g = game();
     if (!g || !window.gemSteps || !happened.board_before || !happened.board_after) return;
-    const host = g.host && g.host.last_round;
-    const steps = host && host.round === happened.round ? hostFrames(host, happened.board_before) : publicFrames(happened);
+    // The host's view holds the steps of the round its last round is (this one, once patched).
+    const host = g.host && g.host.last_round && g.last_round && g.last_round.round === happened.round;
+    const steps = host ? hostFrames(g, happened.round, happened.board_before) : publicFrames(happened);
     playRound(steps.concat(groupFrames(happened)), g.last_round, `Round ${happened.round}`);
   }
 

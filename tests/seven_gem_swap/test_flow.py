@@ -349,6 +349,20 @@ def test_it_scores_nothing_without_a_submission_when_the_host_says_so() -> None:
     assert outcome.public["points"]["0"]["points"] == 0
 
 
+def test_a_rounds_event_tells_a_seat_only_what_no_earlier_event_did() -> None:
+    """The round's event goes to the host with every seat's private part: it holds the
+    sequence of the submission that closed the round (its own event) and each premove's price;
+    the other sequences were told in their submissions' events."""
+    state = act(in_rounds(3), 0, submit(0, "A1", "R", premove=True)).state
+    state = act(state, 1, submit(1, "B1", "D")).state
+    outcome = act(state, 2, submit(2, "C1", "DD"))
+    assert outcome.kind == "round_resolved"
+    assert outcome.private == {
+        0: {"premove_price": 2},
+        2: {"submission": {"gem": "C1", "moves": "DD", "card": None, "premove": False}},
+    }
+
+
 def test_it_charges_a_premove_two_garnets_doubling_each_use() -> None:
     state = in_rounds(2)
     outcome = act(state, 0, submit(0, "A1", "", premove=True))

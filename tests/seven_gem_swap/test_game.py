@@ -165,20 +165,28 @@ def test_each_round_played_is_listed_with_every_players_points():
     assert "history" not in shown
 
 
-def test_the_host_plays_the_last_round_from_the_frames_the_server_drew():
+def test_the_host_plays_the_last_round_from_the_steps_the_server_sent():
     state, gem = played_round()
-    last = GAME.view(state, Viewer.host())["host"]["last_round"]
+    shown = GAME.view(state, Viewer.host())
+    last = shown["host"]["last_round"]
     steps = state["history"][0]["secret"]["steps"]
-    assert last["step_count"] == len(steps) and len(last["frames"]) == len(steps) + 2
-    assert last["caption"] == "Round 1 step by step"
-    before, *played, after = last["frames"]
-    assert before["board"] == state["history"][0]["public"]["board_before"]
-    assert after["board"] == state["board"] and "locks" not in after
-    assert [frame["board"] for frame in played] == [step["board"] for step in steps]
-    assert played[0]["text"].startswith(f"Step 1: Ada {gem}")
-    assert played[0]["locks"] == ([gem] if played[0]["moved"] else [])
-    assert last["sequences"] == [
-        {"name": "Ada", "gem": gem, "moves": "UL", "card": None, "premove": False}
+    assert last["round"] == 1 and last["step_count"] == len(steps)
+    assert last["steps"] == [
+        [
+            [int(move["player"]), move["from"], move["direction"]]
+            + ([] if move["ok"] else [move["reason"]])
+            for move in step["moves"]
+        ]
+        for step in steps
+    ]
+    assert last["steps"][0][0][:2] == [0, gem]
+    words = shown["host"]["step_words"]
+    assert words["moves"]["U"] == "up" and words["failures"]["locked"] == "into a locked cell"
+    # Each seat's sequence is in its row of the host's table.
+    assert [row["played"] for row in shown["host"]["rows"]] == [
+        {"gem": gem, "moves": "UL", "card": None, "premove": False},
+        None,
+        None,
     ]
 
 
@@ -252,18 +260,31 @@ def test_a_rounds_event_names_the_cells_each_scoring_group_lit():
     assert "groups" not in GAME.view(state, Viewer.spectator())["last_round"]
 
 
-def test_the_host_frames_swaps_turn_the_grid_before_into_each_steps_grid():
-    """The page plays the host's steps from their swaps alone (frames send no grids): made in
-    order on the grid before the round, they give every step's grid and the grid after."""
+DELTA = {"U": -10, "D": 10, "L": -1, "R": 1}
+
+
+def test_the_host_steps_turn_the_grid_before_into_each_steps_grid_and_locks():
+    """The page plays the host's steps from their moves alone (frames send no grids nor
+    locks): each move that succeeded swaps its gem with the neighbour its way and locks the cell
+    it left; made in order on the grid before the round, they give every step's grid and locked
+    cells, and the grid after."""
     state = round_two_all_moving()
-    frames = GAME.view(state, Viewer.host())["host"]["last_round"]["frames"]
-    assert any(frame.get("swaps") for frame in frames)
-    cells = list(frames[0]["board"].replace("\n", ""))
-    for frame in frames[1:]:
-        for start, to in frame.get("swaps", []):
-            i, j = engine.parse_cell(start), engine.parse_cell(to)
+    sent = GAME.view(state, Viewer.host())["host"]["last_round"]["steps"]
+    entry = state["history"][-1]
+    played = entry["secret"]["steps"]
+    assert any(len(move) == 3 for moves in sent for move in moves)
+    cells = list(entry["public"]["board_before"].replace("\n", ""))
+    locked: set[str] = set()
+    for moves, step in zip(sent, played, strict=True):
+        for _seat, start, direction, *failed in moves:
+            if failed:
+                continue
+            i = engine.parse_cell(start)
+            j = i + DELTA[direction]
             cells[i], cells[j] = cells[j], cells[i]
-        assert "".join(cells) == frame["board"].replace("\n", "")
+            locked.add(start)
+        assert "".join(cells) == step["board"].replace("\n", "")
+        assert locked == set(step["locked"])
     assert "".join(cells) == state["board"].replace("\n", "")
 
 
@@ -277,7 +298,7 @@ def test_frames_leave_out_what_only_the_panels_draw():
         assert set(sent["last_round"]) == {"round", "board_before", "changed"}
     host = without(GAME.view(state, Viewer.host()), GAME.page_only)["host"]
     assert "rows" not in host and "submissions" not in host
-    assert not any("board" in frame for frame in host["last_round"]["frames"])
+    assert set(host["last_round"]) == {"steps"}
 
 
 def test_the_status_chips_and_the_table_read_only_what_they_show():
