@@ -826,20 +826,56 @@ def _animation_view(state: State) -> dict[str, Any]:
 
 
 def compact_steps(start: str, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``steps`` as they travel (in an event and in the view): a step's ``board`` is left out
-    where the page gets it from the board before it and the step itself (``step_board``), and
-    its ``active_cell`` where there is none. The page's script fills them in again
-    (static/js/bejeweled_dm.js ``fullSteps``); a Swap's or Rotate's board is always sent."""
-    shown, board = [], start
+    """``steps`` as they travel (in an event and in the view), in few bytes. A step leaves out
+    its ``board`` where the page draws it from the board before it and the step itself
+    (``step_board``; a Swap's or Rotate's board is always sent), and its ``active_cell`` and
+    ``count`` where they are the step before's (the count grown by the gems a removal takes).
+    Cells are packed in one text: a list of cells as ``"A4B4C4"``, a fall's moves as from-to
+    pairs ``"E1E2F1F2"``, a removal's cells as runs of one cause in the board's reading order
+    (row by row), ``[["match", "A4B4C4"], ["bend", "B6B7"]]``. The page's script makes the
+    steps whole again (static/js/bejeweled_dm.js ``fullSteps``)."""
+    shown, board, active, count = [], start, None, 0
     for step in steps:
-        short = {key: value for key, value in step.items() if key not in ("board", "active_cell")}
+        # The fields in one order, whatever order a state read back from the database holds.
+        short = {
+            key: _packed(key, step[key])
+            for key in sorted(step)
+            if key not in ("board", "active_cell", "count")
+        }
         if step_board(board, step) != step["board"]:
             short["board"] = step["board"]
-        if step["active_cell"] is not None:
+        if step["kind"] == "remove":
+            count += len(step["cells"])
+        if step["count"] != count:
+            short["count"] = step["count"]
+        if step["active_cell"] != active:
             short["active_cell"] = step["active_cell"]
         shown.append(short)
-        board = step["board"]
+        board, active, count = step["board"], step["active_cell"], step["count"]
     return shown
+
+
+def _packed(key: str, value: Any) -> Any:
+    """A step's field as it travels: cells (two characters each) joined in one text."""
+    if key == "cells" and isinstance(value, dict):  # a removal's cells, by what removes them
+        # In the board's reading order, as the rules list them (a state read back from the
+        # database may hold them in another order).
+        runs: list[list[str]] = []
+        for cell, cause in sorted(value.items(), key=lambda item: _reading_order(item[0])):
+            if runs and runs[-1][0] == cause:
+                runs[-1][1] += cell
+            else:
+                runs.append([cause, cell])
+        return runs
+    if key in ("cells", "rocks"):
+        return "".join(value)
+    if key == "moves":
+        return "".join(source + target for source, target in value)
+    return value
+
+
+def _reading_order(cell: str) -> tuple[int, int]:
+    return int(cell[1:]), engine.COLUMN_LETTERS.index(cell[0])
 
 
 def step_board(before: str, step: dict[str, Any]) -> str | None:
@@ -1106,7 +1142,7 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
         "board": {"text": shown["board"], "caption": board_caption(shown)},
         "offer": offer_list(shown["offer"]),
         "clock": {**clock, "label": CLOCK_LABELS[clock["key"]]} if clock else None,
-        "picks": pick_choices(shown["picks"]) if shown["picks"] else None,
+        "pick_form": pick_form(shown),
         "colours": [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()],
         "final_score": final_score(shown),
         "prompt": prompt(shown),
@@ -1136,11 +1172,16 @@ def offer_list(offer: dict[str, list[str]]) -> list[dict[str, Any]]:
     ]
 
 
-def pick_choices(picks: dict[str, Any]) -> dict[str, Any]:
-    """The pick form: every powerup of each type, those not allowed greyed, the viewer's own
-    pick (if flow.view showed one) ticked."""
+def pick_form(shown: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A player's pick form (None for anyone else and once the match is over): every powerup of
+    each type, those not allowed greyed, the viewer's own pick (if flow.view showed one) ticked.
+    Outside the pick phase the form waits hidden in the page with every powerup allowed and none
+    ticked, so the round's end sends only what changes in it, not the whole form."""
+    if not shown["is_player"] or shown["phase"] == "over":
+        return None
+    picks = shown["picks"] or {"allowed": CHOICES, "mine": None}
     mine = picks["mine"]
-    options = [
+    return [
         {
             "type": kind,
             "label": TYPE_LABELS[kind],
@@ -1156,7 +1197,6 @@ def pick_choices(picks: dict[str, Any]) -> dict[str, Any]:
         }
         for kind in TYPES
     ]
-    return {**picks, "options": options}
 
 
 def final_score(shown: dict[str, Any]) -> str | None:

@@ -17,7 +17,7 @@ class DeathMatch(FlowGame):
     flow = flow
     # What only the templates draw (the page's script reads the board's text, the phase, the
     # open actions, the steps): left out of every frame's view and the page's JSON view.
-    page_only = ("picks.options", "last_round", "history", "prompt", "phase_label", "colours")
+    page_only = ("pick_form", "last_round", "history", "prompt", "phase_label", "colours")
     bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"

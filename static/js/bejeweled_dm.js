@@ -181,13 +181,35 @@
     return rows.map((row) => row.join("")).join("\n");
   }
 
-  // The steps as they travel (flow.compact_steps) with each step's board and active cell again.
+  // The steps as they travel (flow.compact_steps) made whole again: cells unpacked from their
+  // texts ("A4B4C4", a fall's moves as from-to pairs, a removal's runs of one cause), and each
+  // step's board, active cell and count where the step left them out.
+  const cellsIn = (text) => text.match(/../g) || [];
+  function unpacked(step) {
+    const whole = Object.assign({}, step);
+    if (step.kind === "remove" && Array.isArray(step.cells)) {
+      whole.cells = {};
+      for (const [cause, text] of step.cells) for (const cell of cellsIn(text)) whole.cells[cell] = cause;
+    } else if (typeof step.cells === "string") {
+      whole.cells = cellsIn(step.cells);
+    }
+    if (typeof step.rocks === "string") whole.rocks = cellsIn(step.rocks);
+    if (typeof step.moves === "string") whole.moves = (step.moves.match(/..../g) || []).map((pair) => [pair.slice(0, 2), pair.slice(2)]);
+    return whole;
+  }
+
   function fullSteps(startBoard, steps) {
     let board = startBoard;
-    return steps.map((step) => {
-      const full = Object.assign({ active_cell: null }, step);
-      if (full.board === undefined) full.board = stepBoard(board, step);
+    let active = null;
+    let count = 0;
+    return steps.map((short) => {
+      const step = unpacked(short);
+      if (step.kind === "remove") count += Object.keys(step.cells).length;
+      const full = Object.assign({ active_cell: active, count }, step);
+      if (full.board === undefined) full.board = stepBoard(board, full);
       board = full.board;
+      active = full.active_cell;
+      count = full.count;
       return full;
     });
   }

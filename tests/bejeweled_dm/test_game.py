@@ -102,7 +102,7 @@ def test_the_offer_and_the_pick_form_carry_each_powerups_help():
     assert actives["type"] == "active" and actives["label"] == "Active"
     assert [option["name"] for option in actives["options"]] == ["Plus", "Refresh"]
     assert actives["options"][0]["help"].startswith("Replaces a gem")
-    starters = view["picks"]["options"][0]["choices"]
+    starters = view["pick_form"][0]["choices"]
     assert [(c["name"], c["allowed"]) for c in starters] == [
         ("Swap", True),
         ("Rotate", True),
@@ -112,9 +112,9 @@ def test_the_offer_and_the_pick_form_carry_each_powerups_help():
 
 def test_the_pick_form_ticks_the_viewers_own_pick():
     state = act(picking(), EC, type="pick", starter="Rotate", passive="Recolor", active="Refresh")
-    mine = GAME.view(state, Viewer(seat=EC))["picks"]["options"][0]["choices"]
+    mine = GAME.view(state, Viewer(seat=EC))["pick_form"][0]["choices"]
     assert [c["name"] for c in mine if c["chosen"]] == ["Rotate"]
-    theirs = GAME.view(state, Viewer(seat=DMO))["picks"]["options"][0]["choices"]
+    theirs = GAME.view(state, Viewer(seat=DMO))["pick_form"][0]["choices"]
     assert not any(c["chosen"] for c in theirs)
 
 
@@ -132,7 +132,11 @@ def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
         assert view["picks"]["picked"] == [True, False]
         assert view["picks"]["mine"] is None and "all" not in view["picks"]
         assert all(entry["picks"] is None for entry in view["history"])
-        assert '"Recolor"' not in json.dumps({k: v for k, v in view.items() if k != "picks"})
+        # The pick form names every powerup: only a tick in it could tell a pick.
+        form = view["pick_form"] or []
+        assert not any(choice["chosen"] for group in form for choice in group["choices"])
+        shown = {k: v for k, v in view.items() if k not in ("picks", "pick_form")}
+        assert '"Recolor"' not in json.dumps(shown)
     assert GAME.view(outcome.state, Viewer.host())["picks"]["all"]["0"]["starter"] == "Rotate"
 
 
