@@ -36,11 +36,12 @@ def tokens(html: str) -> list[str]:
     return _TOKEN.findall(html)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _cut(html: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
     """``html`` as its tokens, its tags (cut at ``>`` only: each a run of tokens) and where each
     tag's tokens start (with the count after them). Kept a while: the HTML an event drew is the
-    base of the next event's patch."""
+    base of the next event's patch. A long panel's tokens weigh several times its text: few are
+    kept."""
     cut = tuple(tokens(html))
     tags, starts, begun = [], [0], 0
     for index, token in enumerate(cut):
@@ -140,5 +141,7 @@ def apply(before: str, ops: list[Op]) -> str:
 
 
 def worth_sending(ops: list[Op], after: str) -> bool:
-    """A patch is sent only when it is clearly shorter than the HTML it stands for."""
-    return len(json.dumps(ops, separators=(",", ":"))) < 0.7 * len(after)
+    """A patch is sent only when it is shorter than the HTML it stands for by a margin (a tenth)
+    that pays for applying it; a block added to a panel (a form appearing) still goes as a
+    patch, not with the rest of the panel again. Both are measured as they travel, in JSON."""
+    return len(json.dumps(ops, separators=(",", ":"))) < 0.9 * len(json.dumps(after))

@@ -64,3 +64,19 @@ def test_cells_changed_with_a_paragraph_added_still_send_only_what_changed():
     ops = htmlpatch.diff(before, after)
     assert htmlpatch.apply(before, ops) == after
     assert len(json.dumps(ops)) < 120
+
+
+def test_a_form_appearing_in_a_small_panel_goes_as_a_patch_not_with_the_panel_again():
+    before = '<section id="actions"><p>Your opponent claims 9 moves.</p></section>'
+    form = "".join(
+        f'<label><input type="checkbox" name="p" value="{n}"> power {n}</label>' for n in range(6)
+    )
+    after = before.replace("</p>", f"</p><form>{form}<button>Prove it</button></form>")
+    ops = htmlpatch.diff(before, after)
+    assert htmlpatch.apply(before, ops) == after
+    # Most of the new panel is the form; the patch adds it where it goes and nothing else.
+    assert len(json.dumps(ops, separators=(",", ":"))) > 0.7 * len(after)
+    assert htmlpatch.worth_sending(ops, after)
+    # A patch that would be as long as the panel itself is not worth sending.
+    rewritten = [[0, len(htmlpatch.tokens(before)), after]]
+    assert not htmlpatch.worth_sending(rewritten, after)
