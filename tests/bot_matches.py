@@ -63,6 +63,8 @@ class Played:
     apply_ms: list[float] = field(default_factory=list)  # worker CPU: the action's own path
     queries: list[float] = field(default_factory=list)  # queries of the action's own path
     render_ms: list[float] = field(default_factory=list)  # worker CPU: every audience's frames
+    # The panels (HTML by id) each audience's page loaded just before its first update.
+    loaded: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def audience_of(viewer: Viewer, actor: int | None) -> str:
@@ -159,12 +161,10 @@ def _committing(execute: bool) -> Iterator[None]:
 
 
 def _page_loaded(announcement: Announcement, viewer: Viewer) -> dict[str, str]:
-    """What a connection opened just before ``announcement`` holds: the page's panels at the
-    version before (their hashes, as a page's first frame leaves them), or nothing before the
-    match's first event."""
+    """What a page opened just before ``announcement`` holds: its panels at the version before
+    (drawn with the match as it was then), or nothing before the match's first event."""
     match, version = announcement.match, announcement.event.version - 1
-    panels = rendering._panels_before(match, viewer, version, announcement.before) or {}
-    return {panel_id: rendering._digest(html) for panel_id, html in panels.items()}
+    return rendering._panels_before(match, viewer, version, announcement.before) or {}
 
 
 def _record(played: Played, announcement: Announcement, held: dict[str, dict[str, str]]) -> None:
@@ -174,7 +174,10 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     event = announcement.event
     for viewer, frame in frames:
         if viewer.audience not in held:
-            held[viewer.audience] = _page_loaded(announcement, viewer)
+            loaded = _page_loaded(announcement, viewer)
+            played.loaded[viewer.audience] = loaded
+            # Its connection holds their hashes, as a page's first frame leaves them.
+            held[viewer.audience] = {key: rendering._digest(html) for key, html in loaded.items()}
         text = frame.text(True, held[viewer.audience])
         played.frames.append(
             SentFrame(

@@ -29,7 +29,7 @@ from django.db import transaction
 from games.core import clock
 from games.core.gamedef import State, Viewer
 from games.core.models import Event, Match
-from games.core.rendering import Announcement, update_frames
+from games.core.rendering import Announcement, Frame, frames_drawn
 
 log = logging.getLogger(__name__)
 
@@ -173,12 +173,11 @@ def heal_unsent(now: datetime | None = None) -> int:
 
 def render(announcements: list[Announcement]) -> list[LayerMessage]:
     """The layer messages for ``announcements``: (group, message), rendered from memory."""
-    messages = []
-    for announcement in announcements:
-        for viewer, frame in update_frames(announcement):
-            group = group_name(announcement.match.pk, viewer)
-            messages.append((group, {"type": "match.frame", **frame.as_message()}))
-    return messages
+    return [
+        _message(announcement, viewer, frame)
+        for announcement in announcements
+        for viewer, frame in frames_drawn(announcement)
+    ]
 
 
 # Versions this process committed and has not sent yet, per match, so that frames rendered in
@@ -228,21 +227,40 @@ async def send(outbox: Outbox) -> None:
 
 
 async def _send_events(announcements: list[Announcement]) -> None:
+    """Each frame goes as soon as it is drawn (in a worker thread), the spectators' first: the
+    many do not wait for every seat's frame to be drawn."""
     match_pk = announcements[0].match.pk
     mine = {announcement.event.version for announcement in announcements}
+    next_message = database_sync_to_async(_next_message, thread_sensitive=False)
     try:
-        render_off_thread = database_sync_to_async(render, thread_sensitive=False)
-        messages = await render_off_thread(announcements)
         turn = _in_order.setdefault(match_pk, asyncio.Condition())
+        sent = True
         async with turn:
             await _wait_for_earlier(turn, match_pk, min(mine))
-            sent = await send_messages(messages)
+            for announcement in announcements:
+                drawing = frames_drawn(announcement)
+                while (message := await next_message(announcement, drawing)) is not None:
+                    sent = await send_messages([message]) and sent
         if sent:
             await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
         await _sent(match_pk, mine)
+
+
+def _next_message(
+    announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]]
+) -> LayerMessage | None:
+    """The layer message of the next frame ``drawing`` draws; None once every one is drawn."""
+    for viewer, frame in drawing:
+        return _message(announcement, viewer, frame)
+    return None
+
+
+def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerMessage:
+    group = group_name(announcement.match.pk, viewer)
+    return group, {"type": "match.frame", **frame.as_message()}
 
 
 async def _wait_for_earlier(turn: asyncio.Condition, match_pk: int, first: int) -> None:

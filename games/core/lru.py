@@ -1,10 +1,13 @@
 """A bounded, thread-safe least-recently-used map: what a worker keeps to save work (never what
-it must remember: every value here can be worked out again)."""
+it must remember: every value here can be worked out again). It holds at most ``size`` values
+and, given ``weigh``, at most ``budget`` of their weight (a text's length), so a worker's memory
+stays flat however long its matches run."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -12,8 +15,13 @@ V = TypeVar("V")
 
 
 class Lru(Generic[K, V]):
-    def __init__(self, size: int) -> None:
+    def __init__(
+        self, size: int, *, weigh: Callable[[V], int] | None = None, budget: int = 0
+    ) -> None:
         self.size = size
+        self.weigh = weigh
+        self.budget = budget
+        self.weight = 0
         self._kept: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -26,14 +34,24 @@ class Lru(Generic[K, V]):
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
+            old = self._kept.pop(key, None)
+            if old is not None and self.weigh is not None:
+                self.weight -= self.weigh(old)
+            if self.weigh is not None:
+                weight = self.weigh(value)
+                if weight > self.budget:
+                    return  # bigger than the whole budget: not kept
+                self.weight += weight
             self._kept[key] = value
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+            while len(self._kept) > self.size or (self.weigh and self.weight > self.budget):
+                _, dropped = self._kept.popitem(last=False)
+                if self.weigh is not None:
+                    self.weight -= self.weigh(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self.weight = 0
 
     def __len__(self) -> int:
         return len(self._kept)

@@ -187,8 +187,9 @@ def _refuse(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not plain data")
 
 
-# The panels drawn lately, by key (each worker its own).
-DRAWINGS: Lru[str, str] = Lru(2048)
+# The panels drawn lately, by key (each worker its own): at most 2,048 of them, 4 million
+# characters in all.
+DRAWINGS: Lru[str, str] = Lru(2048, weigh=len, budget=4_000_000)
 
 
 def listed_inputs(

@@ -12,6 +12,7 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 from functools import lru_cache
 from typing import Any
@@ -219,7 +220,9 @@ class Sent:
     notice: str | None = None  # the host's latest words then; None: not kept
 
 
-_recent: Lru[str, Sent] = Lru(256)  # the last Sent values this worker wrote, by cache key
+# The latest version this worker wrote for each audience of a match (one each, however long the
+# match: a worker's memory stays flat), by match and audience.
+_recent: Lru[tuple[str, str], tuple[int, Sent]] = Lru(256)
 
 
 def _panels_key(match: Match, version: int, viewer: Viewer) -> str:
@@ -230,8 +233,10 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent]) -> None:
     """Keep what each audience was sent at ``version`` (one write to the shared cache)."""
     stored = {}
     for viewer, sent in kept.items():
+        latest = _recent.get((match.public_id, viewer.audience))
+        if latest is None or latest[0] <= version:  # a resync's older frames leave it be
+            _recent.put((match.public_id, viewer.audience), (version, sent))
         key = _panels_key(match, version, viewer)
-        _recent.put(key, sent)
         stored[key] = {"panels": sent.panels, "game": sent.game, "notice": sent.notice}
     try:
         cache.set_many(stored, PANELS_KEPT_SECONDS)
@@ -240,10 +245,10 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent]) -> None:
 
 
 def _kept(match: Match, version: int, viewer: Viewer) -> Sent | None:
+    latest = _recent.get((match.public_id, viewer.audience))
+    if latest is not None and latest[0] == version:
+        return latest[1]
     key = _panels_key(match, version, viewer)
-    sent = _recent.get(key)
-    if sent is not None:
-        return sent
     try:
         stored = cache.get(key)
     except Exception:  # the cache only saves work: draw them again
@@ -342,10 +347,19 @@ def update_frames(
     """The update frame of ``announcement`` for each viewer (every audience by default): the
     event as that viewer may see it, the patch of that viewer's view and the panels (rendered
     once per distinct view; a connection sends only those that changed)."""
+    return list(frames_drawn(announcement, viewers, with_html=with_html))
+
+
+def frames_drawn(
+    announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
+) -> Iterator[tuple[Viewer, Frame]]:
+    """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
+    be sent before the next is drawn: the spectators (the many) first, then the seats and the
+    host. What each audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
     drawn: dict[str, tuple[tuple[Panel, ...], dict[str, str]]] = {}
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
-    frames, sent = [], {}
+    sent = {}
     for viewer in audiences(match) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
         after, key = _as_sent(sent_view(match, view))  # panels may show the viewer
@@ -374,10 +388,9 @@ def update_frames(
             sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
-        frames.append((viewer, Frame(version=event.version, head=_dumps(head), panels=panels)))
+        yield viewer, Frame(version=event.version, head=_dumps(head), panels=panels)
     if sent:
         _keep(match, event.version, sent)
-    return frames
 
 
 def _know_notice(match: Match, event: Event, kept: Sent | None) -> None:
@@ -404,6 +417,7 @@ def _notice_drawn(match: Match) -> str | None:
 
 
 def audiences(match: Match) -> list[Viewer]:
-    """Every distinct kind of viewer of a match: each seat, the host, the spectators."""
+    """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
+    the spectators (the many), each seat, the host."""
     seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
-    return [*seats, Viewer.host(), Viewer.spectator()]
+    return [Viewer.spectator(), *seats, Viewer.host()]

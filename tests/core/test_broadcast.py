@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from games.core import broadcast
+from games.core.gamedef import Viewer
 
 MATCH_PK = 7
 
@@ -26,17 +27,16 @@ def layer(monkeypatch) -> RecordingLayer:
     """A channel layer that records the versions sent; frames rendered without a database."""
     recording = RecordingLayer()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
-    monkeypatch.setattr(
-        broadcast,
-        "render",
-        lambda announcements: [
-            (f"match.{told.match.pk}.spectators", {"version": told.event.version})
-            for told in announcements
-        ],
-    )
+    monkeypatch.setattr(broadcast, "frames_drawn", spectators_frame)
     monkeypatch.setattr(broadcast, "_unsent", {})
     monkeypatch.setattr(broadcast, "_in_order", {})
     return recording
+
+
+def spectators_frame(told):
+    """An announcement's frames as ``frames_drawn`` yields them: the spectators' alone."""
+    message = {"version": told.event.version}
+    yield Viewer.spectator(), SimpleNamespace(as_message=lambda: message)
 
 
 def announced(version: int) -> broadcast.Outbox:
@@ -73,7 +73,7 @@ async def test_a_version_never_sent_holds_back_the_next_send_once_and_no_later_o
 async def test_a_send_whose_frames_cannot_be_rendered_holds_back_nothing(layer, monkeypatch):
     fourth = announced(4)
     with monkeypatch.context() as broken:
-        broken.setattr(broadcast, "render", lambda announcements: 1 / 0)
+        broken.setattr(broadcast, "frames_drawn", lambda announcement: iter([1 / 0]))
         await broadcast.send(fourth)  # logged, not raised: the viewers' pings heal it
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     await asyncio.wait_for(broadcast.send(announced(5)), 10)

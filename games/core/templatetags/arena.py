@@ -48,7 +48,7 @@ def panel(parser: Parser, token: Token) -> PanelNode:
     return PanelNode(nodelist)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)
 def _grid_html(grid_json: str) -> str:
     return grid_html(with_coordinates(grid_cells(json.loads(grid_json))))
 
