@@ -140,9 +140,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
         match = Match.objects.filter(public_id=public_id).with_seats().first()
         if match is None:
             return False
-        self.match = match
         self.viewer = match.viewer_for(self.scope.get("user"))
+        self._hold_key_of(match)
         return True
+
+    def _hold_key_of(self, match: Match) -> None:
+        """Keep the match by its key alone: whatever the connection does reads the match again
+        (an action locks it), and a thousand spectators of a long match must not each hold a
+        copy of its state (a worker's memory, and its collector's pauses, grew with them)."""
+        self.match = Match(pk=match.pk, public_id=match.public_id)
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
@@ -290,7 +296,6 @@ class MatchConsumer(AsyncWebsocketConsumer):
         patch of the view before it), or the full frame when ``since`` is nothing to patch
         (None or 0: the viewer holds no view), newer than the match or too far behind."""
         match = Match.objects.with_seats().get(pk=self.match.pk)
-        self.match = match
         missed = match.version - since if since else None
         if missed is None or missed < 0 or missed > RESYNC_LIMIT:
             return [full_frame(match, self.viewer, with_html=self.with_html)]
