@@ -369,3 +369,21 @@ async def test_a_connect_while_the_database_is_down_is_closed_with_4503(tally, m
     assert (await receive(socket))["code"] == "unavailable"
     closed = await socket.receive_output(timeout=3)
     assert closed == {"type": "websocket.close", "code": 4503}
+
+
+def test_a_connection_holds_its_match_by_key_and_no_copy_of_its_state(tally):
+    """A thousand spectators of a long match must not each hold its state (worker memory, and
+    the collector's pauses going over it): a connection keeps the match's key, and the seat's
+    actions still reach the match as it is."""
+    from games.core.consumers import MatchConsumer
+
+    match, ada, _bob, _host = tally
+    assert match.state, "the fixture's match has a state to hold"
+    consumer = MatchConsumer()
+    consumer.scope = {"user": ada}
+    assert consumer._load(match.public_id)
+    assert consumer.viewer.seat == 0
+    assert consumer.match.pk == match.pk and consumer.match.public_id == match.public_id
+    assert consumer.match.state != match.state
+    accepted = services.submit_action(consumer.match, ada, {"type": "add", "amount": 1})
+    assert accepted.version == match.version + 1
