@@ -207,6 +207,9 @@ WS_RATE_BURST = env_int("WS_RATE_BURST", 20)
 # objects accumulate before a young collection: a frame fanned out to hundreds of sockets then
 # meets no long collection pass mid-burst (benchmarks/fanout.py; 0 keeps Python's default).
 GC_GEN0_THRESHOLD = env_int("GC_GEN0_THRESHOLD", 20_000)
+# Young collections between two of the middle generation. More (50) made each of those long: with
+# a thousand spectators on a worker, one went over 50 young collections' survivors (0.3 s).
+GC_GEN1_EVERY = env_int("GC_GEN1_EVERY", 10)
 # A client behind by more than this many events gets a full view instead of the missed updates.
 RESYNC_MAX_EVENTS = env_int("RESYNC_MAX_EVENTS", 200)
 # How often the scheduler looks for due deadlines when none is known to be due sooner.

@@ -23,7 +23,7 @@ def test_a_settled_worker_freezes_its_start_up_objects_and_collects_less_often()
     gc.unfreeze()
     settle_garbage_collector(20_000)
     assert gc.get_freeze_count() > 0
-    assert gc.get_threshold() == (20_000, 50, 50)
+    assert gc.get_threshold() == (20_000, 10, 50)
 
 
 @pytest.mark.usefixtures("restored_collector")
