@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
 import tempfile
 from datetime import timedelta
@@ -23,6 +24,9 @@ from typing import Any
 
 def _setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
+    # As production runs: DEBUG off (no query log, no template debugging), a real secret key.
+    os.environ.setdefault("DEBUG", "0")
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     if not os.environ.get("DATABASE_URL"):
         os.environ["SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
     import django
