@@ -35,7 +35,7 @@ class Table:
 
 TABLES = {
     "bejeweled-2": Table(("greedy",), {"mode": "classic"}),
-    "bejeweled-dm": Table(("club", "club")),
+    "bejeweled-dm": Table(("club", "expert")),  # the expert counterclaims the club player
     "glittering-paths": Table(("best", "casual")),
     "pointsweeper": Table(("club", "beginner")),
     "seven-gem-swap": Table(("club",) * 7),
