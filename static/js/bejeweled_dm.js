@@ -390,7 +390,8 @@
 
   function setUpBuilder() {
     const root = document.querySelector("#bjdm-actions .bjdm-builder");
-    if (!root) return;
+    // The builder waits hidden in the page until its player comes to prove: set up only then.
+    if (!root || root.closest("[hidden]")) return;
     if (!builder || builder.key !== builderKey()) {
       builder = freshBuilder();
       readBuilder(root);

@@ -79,11 +79,12 @@ def test_the_prover_sees_the_proof_builder_and_the_opponent_does_not(client, liv
     services.submit_action(match, bob, {"type": "pass"})
     client.force_login(ada)
     mine = client.get(match.get_absolute_url()).content.decode()
-    assert 'data-action="proof"' in mine and "bjdm-builder" in mine
+    assert '<div class="bjdm-proof-box">' in mine and "bjdm-builder" in mine
     assert "bjdm-grid clickable" in mine
     client.force_login(bob)
     theirs = client.get(match.get_absolute_url()).content.decode()
-    assert 'data-action="proof"' not in theirs
+    # Bob's builder waits hidden (he is not proving this round).
+    assert '<div class="bjdm-proof-box" hidden>' in theirs
     assert "Ada is showing proof" in theirs
 
 

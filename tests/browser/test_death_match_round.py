@@ -50,7 +50,7 @@ def test_a_round_is_claimed_counterclaimed_proved_by_clicks_and_animated(
     dmo_page.fill("#bjdm-counter-count", "2")
     dmo_page.locator("form[data-action=counterclaim] button[type=submit]").click()
     expect(dmo_page.locator("#bjdm-proof")).to_be_visible()
-    expect(ec_page.locator("#bjdm-proof")).to_have_count(0)
+    expect(ec_page.locator("#bjdm-proof")).to_be_hidden()
 
     dmo_page.click("#bjdm-board [data-cell=A7]")
     dmo_page.check("input[name=b-target][value=starter]")
