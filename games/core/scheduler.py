@@ -60,14 +60,26 @@ def work() -> float:
 
 
 async def _loop(step, stop: asyncio.Event | None, *, thread_sensitive: bool) -> None:  # type: ignore[no-untyped-def]
-    run = database_sync_to_async(step, thread_sensitive=thread_sensitive)
     while stop is None or not stop.is_set():
+        outbox = broadcast.Outbox()
+
+        run = database_sync_to_async(_collecting, thread_sensitive=thread_sensitive)
         try:
-            wait = await run()
+            wait = await run(step, outbox)
         except Exception:
             log.exception("scheduler step %s failed; retrying", step.__name__)
             wait = settings.SCHEDULER_POLL_SECONDS
+        finally:
+            # What the step committed (a timeout, a bot's move) goes out in version order with
+            # the frames of the players' actions this process sends: sent apart, a bot's move
+            # could reach a page after the move that followed it.
+            await broadcast.send(outbox)
         await asyncio.sleep(wait)
+
+
+def _collecting(step: Callable[[], float], outbox: broadcast.Outbox) -> float:
+    with broadcast.deferred(outbox):
+        return step()
 
 
 def warm_up_games() -> None:

@@ -4,6 +4,7 @@ back no later one for long."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -201,3 +202,29 @@ async def test_an_action_a_chat_line_and_a_draft_each_reach_a_socket_once(tally_
         assert sorted(kinds) == expected
         assert await socket.receive_nothing(timeout=0.3)  # and nothing twice
         await socket.disconnect()
+
+
+async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version_order(layer):
+    """A bot's move (or a timeout) committed by the scheduler goes out in version order with
+    the frames of a player's move that followed it in the same process."""
+    from games.core import scheduler
+
+    committed, go_on, stop = threading.Event(), threading.Event(), asyncio.Event()
+
+    def step() -> float:
+        told = SimpleNamespace(match=SimpleNamespace(pk=MATCH_PK), event=SimpleNamespace(version=4))
+        broadcast.announce(told)  # type: ignore[arg-type]
+        committed.set()
+        go_on.wait(10)  # the step goes on (other matches' bots) while a player moves
+        stop.set()
+        return 0.0
+
+    stepping = asyncio.create_task(scheduler._loop(step, stop, thread_sensitive=False))
+    await asyncio.to_thread(committed.wait, 10)
+    fifth = asyncio.create_task(broadcast.send(announced(5)))
+    await asyncio.sleep(0.05)
+    assert layer.sent == []  # the player's version 5 waits for the bot's version 4
+    go_on.set()
+    await asyncio.wait_for(fifth, 10)
+    await asyncio.wait_for(stepping, 10)
+    assert layer.sent == [4, 5]
