@@ -24,10 +24,12 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Two processes (pytest-xdist), each with its own test database and channel prefix
-# (gemsite/test_settings.py); a file's tests stay in one process, sharing its fixtures.
+# Four processes (pytest-xdist) on two cores: the browser and live tests spend much of their time
+# waiting on animations and clocks, which the others fill. Each process has its own test database
+# and channel prefix (gemsite/test_settings.py); a file's tests stay in one process, sharing its
+# fixtures; the longest files go first (tests/conftest.py).
 test: lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 4 --dist loadfile
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run

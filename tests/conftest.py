@@ -6,6 +6,19 @@ from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
 
+# The files that take longest (a browser, or live workers playing whole matches) go first, so
+# that `make test`'s processes (pytest-xdist, whole files each) do not end on one of them alone.
+_LONG_FILES = ("tests/browser/", "/test_live.py", "/test_privacy.py", "/test_fuzz.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def weight(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return next((i for i, part in enumerate(_LONG_FILES) if part in path), len(_LONG_FILES))
+
+    items.sort(key=weight)  # stable: each file's tests keep their order
+
+
 # Property tests check outcomes, never speed: a loaded 2-core machine must not fail them on time.
 hypothesis_settings.register_profile(
     "arena", deadline=None, suppress_health_check=[HealthCheck.too_slow]
