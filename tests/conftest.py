@@ -6,15 +6,41 @@ from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
 
-# The files that take longest (a browser, or live workers playing whole matches) go first, so
-# that `make test`'s processes (pytest-xdist, whole files each) do not end on one of them alone.
-_LONG_FILES = ("tests/browser/", "/test_live.py", "/test_privacy.py", "/test_fuzz.py")
+# The files that take longest go first, longest first (their durations in a clean run), so
+# that `make test`'s processes (pytest-xdist, whole files each) do not end on one of them alone;
+# then any other browser, live or privacy file; then the rest, in their usual order.
+_LONGEST_FIRST = (
+    "tests/core/test_fuzz.py",
+    "tests/browser/test_every_game_page.py",
+    "tests/browser/test_bejeweled2.py",
+    "tests/seven_gem_swap/test_privacy.py",
+    "tests/browser/test_host_console.py",
+    "tests/browser/test_match_page.py",
+    "tests/seven_gem_swap/test_live.py",
+    "tests/browser/test_pointsweeper_motion.py",
+    "tests/browser/test_bejeweled2_modes.py",
+    "tests/pointsweeper/test_privacy.py",
+    "tests/browser/test_death_match_phases.py",
+    "tests/browser/test_death_match_motion.py",
+    "tests/browser/test_glittering_paths.py",
+    "tests/browser/test_pointsweeper.py",
+    "tests/core/test_rebuilding.py",
+    "tests/core/test_live.py",
+    "tests/browser/test_season.py",
+    "tests/browser/test_death_match_keyboard.py",
+    "tests/core/test_redis_idle.py",
+    "tests/core/test_faults.py",
+)
+_LONG_KINDS = ("tests/browser/", "/test_live.py", "/test_privacy.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     def weight(item: pytest.Item) -> int:
         path = item.nodeid.split("::", 1)[0]
-        return next((i for i, part in enumerate(_LONG_FILES) if part in path), len(_LONG_FILES))
+        if path in _LONGEST_FIRST:
+            return _LONGEST_FIRST.index(path)
+        kind = next((i for i, part in enumerate(_LONG_KINDS) if part in path), len(_LONG_KINDS))
+        return len(_LONGEST_FIRST) + kind
 
     items.sort(key=weight)  # stable: each file's tests keep their order
 
