@@ -253,8 +253,9 @@ def _next_message(
     announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]]
 ) -> LayerMessage | None:
     """The layer message of the next frame ``drawing`` draws; None once every one is drawn."""
-    drawn = next(drawing, None)
-    return None if drawn is None else _message(announcement, *drawn)
+    for viewer, frame in drawing:
+        return _message(announcement, viewer, frame)
+    return None
 
 
 def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerMessage:

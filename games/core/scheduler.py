@@ -53,15 +53,10 @@ def _other_clocks() -> list[datetime | None]:
     return upcoming
 
 
-def move_bots() -> float:
-    """Let bots act (a bot may think a while, so bots have their own loop)."""
-    return MIN_SLEEP_SECONDS if services.run_bots() else settings.SCHEDULER_POLL_SECONDS
-
-
-def analyse() -> float:
-    """Run pending analysis (a solve may be slow: a loop of its own, so that a bot's move is
-    sent when it is made, not when the analyses after it are done)."""
-    return MIN_SLEEP_SECONDS if services.run_analyses() else settings.SCHEDULER_POLL_SECONDS
+def work() -> float:
+    """Let bots act and run pending analysis (both may be slow, so they have their own loop)."""
+    busy = services.run_bots() + services.run_analyses()
+    return MIN_SLEEP_SECONDS if busy else settings.SCHEDULER_POLL_SECONDS
 
 
 async def _loop(step, stop: asyncio.Event | None, *, thread_sensitive: bool) -> None:  # type: ignore[no-untyped-def]
@@ -97,16 +92,12 @@ def warm_up_games() -> None:
 
 async def _work_loop(stop: asyncio.Event | None) -> None:
     await asyncio.to_thread(warm_up_games)
-    await asyncio.gather(
-        _loop(move_bots, stop, thread_sensitive=False),
-        _loop(analyse, stop, thread_sensitive=False),
-    )
+    await _loop(work, stop, thread_sensitive=False)
 
 
 async def run_forever(stop: asyncio.Event | None = None) -> None:
-    """Deadlines in one loop; bots and analysis in loops of their own, so a slow solve never
-    delays a clock or a bot's move; notifications delivered on a pool of their own, so a slow
-    receiver delays none of them."""
+    """Deadlines in one loop; bots and analysis in another thread, so a slow solve never delays
+    a clock; notifications delivered on a pool of their own, so a slow receiver delays neither."""
     from games.notifications import delivery
 
     log.info("scheduler running")
