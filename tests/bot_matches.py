@@ -185,7 +185,9 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     frames = update_frames(announcement)
     played.render_ms.append((time.process_time() - started) * 1000)
     event = announcement.event
-    for viewer, frame in frames:
+    for viewer, drawn in frames:
+        # As a connection gets it: through the layer message its worker receives.
+        frame = rendering.Frame.from_message(json.loads(json.dumps(drawn.as_message())))
         if viewer.audience not in held:
             loaded = _page_loaded(announcement, viewer)
             played.loaded[viewer.audience] = loaded

@@ -155,16 +155,27 @@ class Frame:
         return text + "}"
 
     def as_message(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "head": self.head,
-            "panels": [list(astuple(p)) for p in self.panels],
-        }
+        """The frame as a layer message: one string (a connection's message allocates almost
+        no objects, so hundreds of them queued at once wake no garbage collection) and its
+        digest, under which a worker parses it once for all its connections."""
+        packed = _dumps([self.version, self.head, [astuple(p) for p in self.panels]])
+        digest = hashlib.blake2b(packed.encode(), digest_size=16).hexdigest()
+        return {"version": self.version, "frame": packed, "digest": digest}
 
     @classmethod
     def from_message(cls, message: dict[str, Any]) -> Frame:
-        panels = tuple(Panel(*p) for p in message["panels"])
-        return cls(version=message["version"], head=message["head"], panels=panels)
+        """The frame of a layer message, parsed once a worker (the same message reaches every
+        connection of its audience)."""
+        parsed = _parsed.get(message["digest"])
+        if parsed is None:
+            version, head, panels = json.loads(message["frame"])
+            parsed = cls(version=version, head=head, panels=tuple(Panel(*p) for p in panels))
+            _parsed.put(message["digest"], parsed)
+        return parsed
+
+
+# The frames this worker's connections were sent lately, parsed, by their message's digest.
+_parsed: Lru[str, Frame] = Lru(64)
 
 
 def _panel_entries(

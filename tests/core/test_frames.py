@@ -11,7 +11,15 @@ import pytest
 
 from games.core import htmlpatch, viewpatch
 from games.core.gamedef import Viewer
-from games.core.rendering import PANEL_SEPARATOR, render_panel_list, sent_view, view_of
+from games.core.rendering import (
+    PANEL_SEPARATOR,
+    Announcement,
+    Frame,
+    render_panel_list,
+    sent_view,
+    update_frames,
+    view_of,
+)
 from games.core.replaying import state_at
 from tests.bot_matches import TABLES, play
 
@@ -75,3 +83,18 @@ def _panel_id(html: str) -> str:
     found = re.search(r'id="([^"]+)"', html)
     assert found, html[:80]
     return found.group(1)
+
+
+def test_a_layer_message_is_one_string_parsed_once_by_each_worker(played):
+    """Hundreds of connections of one audience receive the same message: each holds one string
+    (no object a panel, which would wake the garbage collector mid-burst), and the worker
+    parses it once."""
+    match = played.match
+    announcement = Announcement.stored(match, match.events.order_by("-version").first())
+    for _viewer, frame in update_frames(announcement):
+        message = frame.as_message()
+        assert sorted(message) == ["digest", "frame", "version"]
+        assert isinstance(message["frame"], str)
+        first, second = (Frame.from_message(json.loads(json.dumps(message))) for _ in range(2))
+        assert first is second
+        assert first == frame
