@@ -215,10 +215,12 @@ def _digest(html: str) -> str:
     return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
 
 
-# What each audience was sent at a version (its panels' HTML by id, and its game view as sent),
-# kept a while in the cache (shared by the workers where REDIS_URL is set) so that the next
-# event's frames can be patches of them. Each worker also keeps the latest ones it wrote: the next
-# event of a match is mostly drawn by the same worker, and then needs no round trip.
+# What each audience was sent at a version (its panels' HTML by id), kept a while in the cache
+# (shared by the workers where REDIS_URL is set) so that the next event's frames can be patches
+# of them. Each worker also keeps the latest ones it wrote, with the game view each was sent: the
+# next event of a match is mostly drawn by the same worker, and then needs no round trip. (The
+# views stay out of the cache: writing them cost more than making one again from the state
+# before, when another worker draws the next event.)
 PANELS_KEPT_SECONDS = 600
 
 
@@ -248,7 +250,7 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent]) -> None:
         if latest is None or latest[0] <= version:  # a resync's older frames leave it be
             _recent.put((match.public_id, viewer.audience), (version, sent))
         key = _panels_key(match, version, viewer)
-        stored[key] = {"panels": sent.panels, "game": sent.game, "notice": sent.notice}
+        stored[key] = {"panels": sent.panels, "notice": sent.notice}
     try:
         cache.set_many(stored, PANELS_KEPT_SECONDS)
     except Exception:  # the next frames send these panels whole
@@ -267,7 +269,7 @@ def _kept(match: Match, version: int, viewer: Viewer) -> Sent | None:
         return None
     if not isinstance(stored, dict) or "panels" not in stored:
         return None
-    return Sent(stored["panels"], stored.get("game"), stored.get("notice"))
+    return Sent(stored["panels"], None, stored.get("notice"))
 
 
 def _panels_before(
@@ -307,18 +309,13 @@ def sent_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
     return viewpatch.as_sent(view, match.game.page_only)
 
 
-def _as_sent(data: Any) -> tuple[Any, str]:
-    """``data`` as a client holds it (object keys are strings, tuples are lists) and its text."""
-    text = _dumps(data)
-    return json.loads(text), text
-
-
 def _game_view(match: Match, viewer: Viewer, state: State) -> Any:
-    """The game's view of ``state`` for ``viewer`` as a client holds it; None for no state."""
+    """The game's view of ``state`` for ``viewer`` as sent (the base of a patch); None for no
+    state. Kept as the game made it (tuples, whole-number keys): the patch says it as JSON."""
     if not state:
         return None
     shown = match.game.view(state, viewer)
-    return _as_sent(viewpatch.without(shown, match.game.page_only) if shown else shown)[0]
+    return viewpatch.without(shown, match.game.page_only) if shown else shown
 
 
 def view_patch(
@@ -356,8 +353,8 @@ def update_frames(
     announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
 ) -> list[tuple[Viewer, Frame]]:
     """The update frame of ``announcement`` for each viewer (every audience by default): the
-    event as that viewer may see it, the patch of that viewer's view and the panels (rendered
-    once per distinct view; a connection sends only those that changed)."""
+    event as that viewer may see it, the patch of that viewer's view and the panels (a
+    connection sends only those that changed)."""
     return list(frames_drawn(announcement, viewers, with_html=with_html))
 
 
@@ -368,12 +365,11 @@ def frames_drawn(
     be sent before the next is drawn: the spectators (the many) first, then the seats and the
     host. What each audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
-    drawn: dict[str, tuple[tuple[Panel, ...], dict[str, str]]] = {}
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     sent = {}
     for viewer in audiences(match) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
-        after, key = _as_sent(sent_view(match, view))  # panels may show the viewer
+        after = sent_view(match, view)
         seen = event.seen_by(viewer)
         kept = _kept(match, event.version - 1, viewer) if announcement.before else None
         if kept is not None and kept.game is not None:
@@ -389,13 +385,11 @@ def frames_drawn(
         }
         panels: tuple[Panel, ...] = ()
         if with_html:
-            if key not in drawn:
-                _know_notice(match, event, kept)
-                held = kept.panels if kept is not None else None
-                if held is None:
-                    held = _panels_before(match, viewer, event.version - 1, announcement.before)
-                drawn[key] = _panel_entries(match, view, event.version, held, patches)
-            panels, rendered = drawn[key]
+            _know_notice(match, event, kept)
+            held = kept.panels if kept is not None else None
+            if held is None:
+                held = _panels_before(match, viewer, event.version - 1, announcement.before)
+            panels, rendered = _panel_entries(match, view, event.version, held, patches)
             sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]

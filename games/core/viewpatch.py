@@ -36,20 +36,28 @@ def _text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _key(key: Any) -> str:
+    """An object key as JSON says it (a whole-number key ``3`` is ``"3"``)."""
+    if isinstance(key, str):
+        return key
+    return json.dumps(key) if isinstance(key, bool) or key is None else str(key)
+
+
 def diff(before: Any, after: Any, path: tuple[str | int, ...] = ()) -> list[Op]:
-    """The operations that turn ``before`` into ``after`` (both JSON values, as a client holds
-    them: object keys are strings)."""
+    """The operations that turn ``before`` into ``after``: JSON-shaped data as a game's view
+    makes it (a tuple is a list to a client, a whole-number key a string key), compared as
+    made, both from the same code; the operations' paths name keys as a client holds them."""
     if type(before) is type(after) and before == after:
         return []
     if isinstance(before, dict) and isinstance(after, dict):
-        ops: list[Op] = [["d", [*path, key]] for key in before if key not in after]
+        ops: list[Op] = [["d", [*path, _key(key)]] for key in before if key not in after]
         for key, value in after.items():
             if key not in before:
-                ops.append(["s", [*path, key], value])
+                ops.append(["s", [*path, _key(key)], value])
             else:
-                ops.extend(diff(before[key], value, (*path, key)))
+                ops.extend(diff(before[key], value, (*path, _key(key))))
         return ops
-    if isinstance(before, list) and isinstance(after, list):
+    if isinstance(before, list | tuple) and type(before) is type(after):
         kept = len(before)
         if len(after) > kept and after[:kept] == before:
             return [["x", list(path), after[kept:]]]

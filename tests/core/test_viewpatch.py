@@ -34,6 +34,23 @@ def test_a_patch_sets_what_changed_extends_a_list_and_deletes_what_went():
     assert apply(copy.deepcopy(BEFORE), ops) == after
 
 
+def test_a_view_as_the_game_made_it_is_patched_as_a_client_holds_it():
+    """A game's view may hold tuples and whole-number keys; the patch of two such views, sent
+    as JSON, turns the view a client holds (lists, string keys) into the next one."""
+    before = {"scores": {0: 3, 1: 4}, "cells": ((1, 2), (3, 4)), "log": ("a",), "flag": {True: 1}}
+    after = {"scores": {0: 3, 1: 5, 2: 0}, "cells": ((1, 2), (3, 9)), "log": ("a", "b")}
+    ops = json.loads(json.dumps(diff(before, after)))
+    assert ops == [
+        ["d", ["flag"]],
+        ["s", ["scores", "1"], 5],
+        ["s", ["scores", "2"], 0],
+        ["s", ["cells", 1, 1], 9],
+        ["x", ["log"], ["b"]],
+    ]
+    held = json.loads(json.dumps(before))
+    assert apply(held, ops) == json.loads(json.dumps(after))
+
+
 def test_a_list_changed_everywhere_is_set_whole_when_that_is_shorter():
     after = {**BEFORE, "board": [[0] * 3 for _ in range(3)]}
     assert diff(BEFORE, after) == [["s", ["board"], after["board"]]]
