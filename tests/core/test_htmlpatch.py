@@ -80,3 +80,17 @@ def test_a_form_appearing_in_a_small_panel_goes_as_a_patch_not_with_the_panel_ag
     # A patch that would be as long as the panel itself is not worth sending.
     rewritten = [[0, len(htmlpatch.tokens(before)), after]]
     assert not htmlpatch.worth_sending(rewritten, after)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_each_tag_is_the_run_of_tokens_it_is_said_to_start_at(seed):
+    """A panel is cut into tokens and into tags (runs of tokens ending at ``>``): every tag is
+    exactly the tokens from its start to the next tag's, whatever the quotes and brackets."""
+    rng = random.Random(seed)
+    for _ in range(2000):
+        html = "".join(rng.choice('ab<>"= ') for _ in range(rng.randint(0, 40)))
+        tokens, tags, starts = htmlpatch._cut(html)
+        assert "".join(tokens) == html == "".join(tags)
+        assert starts[0] == 0 and starts[-1] == len(tokens) and len(starts) == len(tags) + 1
+        for tag, start, end in zip(tags, starts, starts[1:], strict=False):
+            assert "".join(tokens[start:end]) == tag
