@@ -94,3 +94,24 @@ def test_each_tag_is_the_run_of_tokens_it_is_said_to_start_at(seed):
         assert starts[0] == 0 and starts[-1] == len(tokens) and len(starts) == len(tags) + 1
         for tag, start, end in zip(tags, starts, starts[1:], strict=False):
             assert "".join(tokens[start:end]) == tag
+
+
+def test_a_table_changed_in_every_row_with_a_tag_added_sends_the_changes_alone():
+    """A round's end changes every player's score and adds a card to one row: the tags fall out
+    of step once, and the walk along them finds its step again after the added card."""
+
+    def table(scores: list[int], cards: dict[int, str]) -> str:
+        rows = "".join(
+            f'<tr data-seat="{seat}"><th>Player {seat}</th><td class="score">{score}</td>'
+            f"<td>{cards.get(seat, '')}</td></tr>"
+            for seat, score in enumerate(scores)
+        )
+        return f'<section id="players"><table><tbody>{rows}</tbody></table></section>'
+
+    before = table([10 * seat for seat in range(80)], {})
+    after = table([10 * seat + 3 for seat in range(80)], {5: '<i class="card">R</i>'})
+    ops = htmlpatch.diff(before, after)
+    assert htmlpatch.apply(before, ops) == after
+    sent = [text for _start, _count, text in ops]
+    assert '<i class="card">R</i>' in "".join(sent)
+    assert all(len(text) < 40 for text in sent), sent  # scores and the card, no rows again
