@@ -1058,7 +1058,7 @@ def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
 # What the players' table shows of each player (``players``).
 TABLE_KEYS = (
     "name",
-    "is_you",
+    "index",
     "is_bot",
     "no_bid",
     "colour",

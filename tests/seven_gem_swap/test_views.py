@@ -189,3 +189,28 @@ def test_every_step_of_a_whole_bot_match_renders_for_every_viewer(client, clock,
     # One result panel: "Match over" and the summary said once.
     assert panels.count(match.state["result"]["summary"].split(".")[0]) == 1
     assert panels.count("Match over") == 1
+
+
+def test_the_players_table_is_one_drawing_for_every_viewer_and_a_page_marks_its_own_row(
+    client, live_match
+):
+    """A round's end changes the table for everyone alike: it is drawn once, not once a seat.
+    A player's page names its seat on #match-root, and the style marks that row "(you)"."""
+    match, ada, bob, host = live_match
+    match = in_round(live_match)
+    viewers = [Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()]
+    tables = {
+        dict(render_panel_list(match, view_of(match, v), version=match.version, oob=True))[
+            "sgs-players"
+        ]
+        for v in viewers
+    }
+    assert len(tables) == 1
+    (table,) = tables
+    assert 'data-seat="0"' in table and 'data-seat="1"' in table
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert re.search(r'id="match-root"[^>]* data-you="1"', page)
+    client.force_login(host)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert not re.search(r'id="match-root"[^>]* data-you=', page)
