@@ -7,8 +7,9 @@ import re
 
 import pytest
 
-from games.core import services
+from games.core import panelmemo, services
 from games.core.gamedef import Viewer
+from games.core.lru import Lru
 from games.core.models import Match
 from games.core.rendering import (
     Announcement,
@@ -192,20 +193,27 @@ def test_every_step_of_a_whole_bot_match_renders_for_every_viewer(client, clock,
 
 
 def test_the_players_table_is_one_drawing_for_every_viewer_and_a_page_marks_its_own_row(
-    client, live_match
+    client, live_match, monkeypatch
 ):
-    """A round's end changes the table for everyone alike: it is drawn once, not once a seat.
-    A player's page names its seat on #match-root, and the style marks that row "(you)"."""
+    """A round's end changes the table for everyone alike: it is drawn once, not once a seat;
+    so is the grid a frame sends to the seats. A player's page names its seat on #match-root,
+    and the style marks that row "(you)"."""
     match, ada, bob, host = live_match
     match = in_round(live_match)
+    drawings = Lru(2048)
+    monkeypatch.setattr(panelmemo, "DRAWINGS", drawings)
     viewers = [Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()]
-    tables = {
-        dict(render_panel_list(match, view_of(match, v), version=match.version, oob=True))[
-            "sgs-players"
-        ]
+    drawn = [
+        dict(render_panel_list(match, view_of(match, v), version=match.version, oob=True))
         for v in viewers
-    }
+    ]
+    tables = {panels["sgs-players"] for panels in drawn}
     assert len(tables) == 1
+    # Each drawn once, kept under one key: the grid a frame sends is the same for both seats
+    # (the page paints each one's own gems), another for those who compose nothing.
+    kept = list(drawings._kept.values())
+    assert sum(html.startswith('<section id="sgs-players"') for html in kept) == 1
+    assert sum(html.startswith('<section id="sgs-board"') for html in kept) == 2
     (table,) = tables
     assert 'data-seat="0"' in table and 'data-seat="1"' in table
     client.force_login(bob)
