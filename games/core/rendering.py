@@ -328,9 +328,10 @@ def view_patch(
         ops = [["s", ["game"], after["game"]]]
     else:
         ops = viewpatch.diff(before, after["game"], ("game",))
+    ops = viewpatch.refer_to_event(ops, event)
     ops.append(["s", ["match"], after["match"]])
     ops.extend(["s", [key], after[key]] for key in ("draft", "drafts") if key in after)
-    return viewpatch.refer_to_event(ops, event)
+    return ops
 
 
 def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame:

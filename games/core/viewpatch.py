@@ -92,17 +92,24 @@ def refer_to_event(ops: list[Op], event: dict[str, Any] | None) -> list[Op]:
     path, a board's text) replaced by a reference into the event."""
     if not event:
         return ops
+    # The values long enough to refer to, by their text: mostly none (a score, a phase), and
+    # then the event is not indexed at all.
+    texts = {
+        index: text
+        for index, op in enumerate(ops)
+        if op[0] == "s"
+        and isinstance(op[2], dict | list | tuple | str)
+        and len(text := _text(op[2])) >= SHARED_MIN_CHARS
+    }
+    if not texts:
+        return ops
     shared: dict[str, Path] = {}
     _shared_values(event, (), shared)
-    if not shared:
-        return ops
-    referred = []
-    for op in ops:
-        if op[0] == "s" and isinstance(op[2], dict | list | str):
-            source = shared.get(_text(op[2]))
-            if source is not None:
-                op = ["e", op[1], source]
-        referred.append(op)
+    referred = list(ops)
+    for index, text in texts.items():
+        source = shared.get(text)
+        if source is not None:
+            referred[index] = ["e", ops[index][1], source]
     return referred
 
 
