@@ -238,21 +238,32 @@ class Sent:
 _recent: Lru[tuple[str, str], tuple[int, Sent]] = Lru(256)
 
 
-def _panels_key(match: Match, version: int, viewer: Viewer) -> str:
-    return f"gem:panels:{match.public_id}:{version}:{viewer.audience}"
+def _panels_key(match: Match, version: int) -> str:
+    return f"gem:panels:{match.public_id}:{version}"
 
 
-def _keep(match: Match, version: int, kept: dict[Viewer, Sent]) -> None:
-    """Keep what each audience was sent at ``version`` (one write to the shared cache)."""
-    stored = {}
+def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool = False) -> None:
+    """Keep what each audience was sent at ``version``: one write to the shared cache, each
+    distinct panel in it once (most panels are drawn alike for every audience). ``first``: the
+    frames of some audiences only (a page's first frame, a connection catching up), written
+    only where no event's frames for every audience have been."""
+    html: dict[str, str] = {}
+    audiences = {}
     for viewer, sent in kept.items():
         latest = _recent.get((match.public_id, viewer.audience))
         if latest is None or latest[0] <= version:  # a resync's older frames leave it be
             _recent.put((match.public_id, viewer.audience), (version, sent))
-        key = _panels_key(match, version, viewer)
-        stored[key] = {"panels": sent.panels, "notice": sent.notice}
+        held = {}
+        for panel_id, panel_html in sent.panels.items():
+            held[panel_id] = digest = _digest(panel_html)
+            html[digest] = panel_html
+        audiences[viewer.audience] = {"panels": held, "notice": sent.notice}
+    record = {"html": html, "audiences": audiences}
     try:
-        cache.set_many(stored, PANELS_KEPT_SECONDS)
+        if first:
+            cache.add(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
+        else:
+            cache.set(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
     except Exception:  # the next frames send these panels whole
         log.warning("the panel cache could not be written", exc_info=True)
 
@@ -261,15 +272,17 @@ def _kept(match: Match, version: int, viewer: Viewer) -> Sent | None:
     latest = _recent.get((match.public_id, viewer.audience))
     if latest is not None and latest[0] == version:
         return latest[1]
-    key = _panels_key(match, version, viewer)
     try:
-        stored = cache.get(key)
+        stored = cache.get(_panels_key(match, version))
     except Exception:  # the cache only saves work: draw them again
         log.warning("the panel cache could not be read", exc_info=True)
         return None
-    if not isinstance(stored, dict) or "panels" not in stored:
+    try:
+        mine = stored["audiences"][viewer.audience]
+        panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
+    except (KeyError, TypeError):  # not kept, or kept by an older version of this code
         return None
-    return Sent(stored["panels"], None, stored.get("notice"))
+    return Sent(panels, None, mine.get("notice"))
 
 
 def _panels_before(
@@ -345,7 +358,8 @@ def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame
     if with_html:
         panels, rendered = _panel_entries(match, view, match.version)
         notice = _notice_drawn(match)
-        _keep(match, match.version, {viewer: Sent(rendered, head["view"]["game"], notice)})
+        sent = Sent(rendered, head["view"]["game"], notice)
+        _keep(match, match.version, {viewer: sent}, first=True)
         head["panel_ids"] = [panel.id for panel in panels]
     return Frame(version=match.version, head=_dumps(head), panels=panels, full=True)
 
@@ -396,7 +410,8 @@ def frames_drawn(
             head["panel_ids"] = [panel.id for panel in panels]
         yield viewer, Frame(version=event.version, head=_dumps(head), panels=panels)
     if sent:
-        _keep(match, event.version, sent)
+        # A connection catching up draws its own audience alone: it adds to nothing kept.
+        _keep(match, event.version, sent, first=viewers is not None)
 
 
 def _know_notice(match: Match, event: Event, kept: Sent | None) -> None:

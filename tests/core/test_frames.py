@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from games.core import htmlpatch, viewpatch
+from games.core import htmlpatch, rendering, viewpatch
 from games.core.gamedef import Viewer
+from games.core.lru import Lru
 from games.core.rendering import (
     PANEL_SEPARATOR,
     Announcement,
@@ -98,3 +99,56 @@ def test_a_layer_message_is_one_string_parsed_once_by_each_worker(played):
         first, second = (Frame.from_message(json.loads(json.dumps(message))) for _ in range(2))
         assert first is second
         assert first == frame
+
+
+def test_another_worker_draws_the_same_frames_from_what_the_cache_kept(played, monkeypatch):
+    """A worker that did not draw the version before reads what each audience was sent then
+    from the shared cache (every audience's in one record, each distinct panel once): its
+    frames are those of the worker that drew it. When the cache lost it, the panels before are
+    drawn again from the state before: the same panels go, some of them whole."""
+    match = played.match
+    *_, previous, last = (
+        Announcement.stored(match, event) for event in match.events.order_by("version")
+    )
+    shared = rendering.cache
+    read = []
+
+    class Reading:
+        """The shared cache, its reads recorded (``lost``: it lost everything)."""
+
+        lost = False
+
+        def get(self, key, default=None):
+            read.append(None if self.lost else shared.get(key, default))
+            return read[-1]
+
+        def set(self, *args, **kwargs):
+            return shared.set(*args, **kwargs)
+
+        def add(self, *args, **kwargs):
+            return shared.add(*args, **kwargs)
+
+    reading = Reading()
+    monkeypatch.setattr(rendering, "cache", reading)
+
+    def drawn():
+        return [
+            (viewer.audience, re.sub(r'"server_time":\d+', "", frame.head), frame.panels)
+            for viewer, frame in update_frames(last)
+        ]
+
+    monkeypatch.setattr(rendering, "_recent", Lru(256))
+    update_frames(previous)  # this worker drew the version before
+    read.clear()
+    same_worker = drawn()
+    assert not read
+    monkeypatch.setattr(rendering, "_recent", Lru(256))  # another worker
+    assert drawn() == same_worker
+    audiences = {viewer.audience for viewer in rendering.audiences(match)}
+    assert read and audiences <= set(read[0]["audiences"])
+    reading.lost = True
+    monkeypatch.setattr(rendering, "_recent", Lru(256))
+    lost = drawn()
+    assert [(a, head, [p.digest for p in panels]) for a, head, panels in lost] == [
+        (a, head, [p.digest for p in panels]) for a, head, panels in same_worker
+    ]
