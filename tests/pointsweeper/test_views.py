@@ -202,3 +202,30 @@ def test_the_host_sees_both_notebooks_and_what_is_under_each_hidden_square(clien
     for who in (ada, bob, None):
         other = page(client, match, who)
         assert "ps-host-notebooks" not in other and "ps-truth" not in other
+
+
+def test_the_move_log_says_each_kind_of_move_with_its_player_and_escapes_names():
+    """The log panel's items (written out in games/pointsweeper/templatetags): a scout with its
+    squares to show, a claim's mines or points, a pass and a pass the clock made."""
+    from games.pointsweeper.templatetags.pointsweeper import log_entries
+
+    log = [
+        {"seat": 0, "type": "scout", "piece": "N1", "square": "b1", "squares": ["a3", "c3"]},
+        {"seat": 1, "type": "claim", "piece": "R1", "start": "a1", "end": "a4", "mines": 1},
+        {"seat": 0, "type": "claim", "piece": "B1", "start": "c1", "end": "e3", "points": 1},
+        {"seat": 1, "type": "claim", "piece": "Q", "start": "d1", "end": "d2", "points": 0},
+        {"seat": 0, "type": "pass", "reason": "passed"},
+        {"seat": 1, "type": "pass", "reason": "time"},
+    ]
+    html = log_entries(log, ["<Ada>", "Bob"])
+    items = [re.sub(r"\s+", " ", item).strip() for item in html.split("</li>")[:-1]]
+    assert items == [
+        '<li class="ps-entry ps-scout">&lt;Ada&gt; scouted with N1 on b1 <button type="button" '
+        'class="link ps-show" data-squares="a3 c3" data-origin="b1" aria-pressed="false">'
+        "show</button>",
+        '<li class="ps-entry ps-claim">Bob claimed with R1 a1–a4: 1 mine',
+        '<li class="ps-entry ps-claim">&lt;Ada&gt; claimed with B1 c1–e3: 1 point',
+        '<li class="ps-entry ps-claim">Bob claimed with Q d1–d2: 0 points',
+        '<li class="ps-entry ps-pass">&lt;Ada&gt; passed',
+        '<li class="ps-entry ps-pass">Bob ran out of time (passed)',
+    ]
