@@ -189,6 +189,9 @@ class Figures:
     sizes: list[int] = field(default_factory=list)  # bytes of each version's frame, in order
     pauses: list[tuple[int, float, float]] = field(default_factory=list)  # gc_pauses
     rss: list[float] = field(default_factory=list)  # MiB: start, spectators in, end
+    # Each version's first arrival: the delay before the worker writes to any socket (the
+    # site's action path and drawing, the layer), apart from the writing to all of them.
+    first: list[float] = field(default_factory=list)
 
     def cells(self) -> list[str]:
         size = sum(self.sizes) / len(self.sizes) / 1000 if self.sizes else 0.0
@@ -206,6 +209,9 @@ class Figures:
             f"{max(cpus, default=0):.0f} ms), {big} over {PAUSE_LIMIT_MS:.0f} ms",
             " -> ".join(f"{value:.0f}" for value in self.rss) if self.rss else "-",
             f"{self.lost}",
+            f"{ms(percentile(self.first, 0.5))} / {ms(percentile(self.first, 0.99))}"
+            if self.first
+            else "-",
         ]
 
 
@@ -343,6 +349,8 @@ async def play_measured(
                 figures.lost += watchers.expected - len(watchers.arrivals[version])
             began = starts.get(version, sent)
             timed.append((version, [arrived - began for arrived in watchers.arrivals[version]]))
+            if watchers.arrivals[version]:
+                figures.first.append(min(watchers.arrivals[version]) - began)
         held = now_at
     third = len(timed) - len(timed) // 3
     for index, (version, delays) in enumerate(timed):
@@ -438,6 +446,8 @@ async def floor_run(processes: int, spectators: int, sizes: list[int], workdir: 
             if not await watchers.wait(version):
                 figures.lost += spectators - len(watchers.arrivals[version])
             timed.append([arrived - sent for arrived in watchers.arrivals[version]])
+            if watchers.arrivals[version]:
+                figures.first.append(min(watchers.arrivals[version]) - sent)
         third = len(timed) - len(timed) // 3
         for index, delays in enumerate(timed):
             figures.delivery += delays
@@ -524,8 +534,8 @@ async def topology_run(scene: Scene, spectators: int, workdir: Path) -> tuple[Fi
 HEADER = (
     "| path | spectators | versions | frame KB, mean / max | p50 ms | p99 ms | p99 ms, last "
     "third | p99 / floor's | collections in the run (pauses) | RSS MiB: start -> spectators "
-    "in -> end | frames lost |\n"
-    "| --- | --: | --: | --: | --: | --: | --: | --: | --- | --- | --: |"
+    "in -> end | frames lost | first socket's frame, p50 / p99 ms |\n"
+    "| --- | --: | --: | --: | --: | --: | --: | --: | --- | --- | --: | --: |"
 )
 
 
