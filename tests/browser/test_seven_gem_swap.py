@@ -23,15 +23,20 @@ def shoot(page, name: str) -> None:
     shoot_both_sizes(page, f"sgs-{name}")
 
 
-def a_gem_with_room(board: str, colour: str) -> tuple[str, str, str]:
+def a_gem_with_room(board: str, colour: str, *, changing: bool = False) -> tuple[str, str, str]:
     """One of ``colour``'s gems, a vertical move that stays on the grid, and the cell to click for
-    a horizontal move after it."""
+    a horizontal move after it. ``changing``: a gem whose move swaps it with a rock or a gem of
+    another colour than its own and than green (the other seat's, which may hold that cell), so
+    that the round visibly changes the grid whatever the seed dealt."""
     cells = engine.parse_board(board).cells
-    index = cells.index(colour)
-    row, col = divmod(index, 10)
-    first, row2 = ("U", row - 1) if row > 0 else ("D", row + 1)
-    col2 = col + 1 if col < 9 else col - 1
-    return engine.cell_name(index), first, engine.cell_name(row2 * 10 + col2)
+    for index in (i for i, cell in enumerate(cells) if cell == colour):
+        row, col = divmod(index, 10)
+        first, row2 = ("U", row - 1) if row > 0 else ("D", row + 1)
+        if changing and cells[row2 * 10 + col] in (colour, "G"):
+            continue
+        col2 = col + 1 if col < 9 else col - 1
+        return engine.cell_name(index), first, engine.cell_name(row2 * 10 + col2)
+    raise AssertionError(f"no {colour} gem with room on {board!r}")
 
 
 def wait_for(check, timeout: float = 10.0):

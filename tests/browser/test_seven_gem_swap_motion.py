@@ -86,7 +86,8 @@ def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
         services.submit_action(match, user, {"type": "submit", "round": 1, "gem": gem, "moves": ""})
     match.refresh_from_db()
     assert match.state["round"] == 2
-    gem, first, _ = a_gem_with_room(match.state["board"], "R")
+    # A move that changes the grid: its gems slide (a swap of two red gems would show nothing).
+    gem, first, _ = a_gem_with_room(match.state["board"], "R", changing=True)
     url = match.get_absolute_url()
 
     page = login_context("ada")
