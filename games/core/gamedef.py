@@ -275,6 +275,11 @@ class GameDefinition:
         """Everything ``viewer`` may see of ``state``, as JSON-ready data. The only gate."""
         raise NotImplementedError
 
+    def seen(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """The facts of ``view`` without what a page draws from them (notifications read whose
+        move it is and the round from it); a game whose view has no such part: its view."""
+        return self.view(state, viewer)
+
     def warm_up(self) -> None:
         """Load anything slow (compiled kernels, tables) before the first bot move or analysis."""
 
@@ -408,6 +413,12 @@ class FlowGame(GameDefinition):
         shown = self.flow.view(state, viewer)
         page = getattr(self.flow, "page", None)
         return page(shown) if shown and page is not None else shown
+
+    def seen(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """The flow's ``view`` alone, without what its ``page`` draws from it."""
+        if not state or "phase" not in state:
+            return {}
+        return self.flow.view(state, viewer)
 
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None

@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 from games.core import services
+from games.core.gamedef import Viewer
 from games.core.models import Match, Season
+from games.core.replaying import state_at
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook
+from tests.bot_matches import TABLES, play
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +135,23 @@ def test_a_quick_clock_that_ran_out_tells_no_one(seated_match, clock):
     clock.advance(31)
     assert services.fire_due_deadlines() == 1
     assert told(kinds.SUBMISSION_MISSING) == told(kinds.SUBMISSIONS_MISSED) == []
+
+
+@pytest.mark.parametrize("game_key", sorted(TABLES))
+def test_notifications_read_the_same_facts_as_the_page_without_drawing_it(
+    game_key, clock, make_user, django_capture_on_commit_callbacks
+):
+    """Whose move it is, the phase and the round are read from the flow's view alone (the
+    page's grids and labels are not drawn for a notification): the same facts the whole view
+    gives, at every version of a played match of every game."""
+    host = make_user("hostess")
+    played = play(
+        game_key, host, clock.advance, events=25, commits=django_capture_on_commit_callbacks
+    )
+    match = played.match
+    facts = ("to_move", "turn", "phase", "bids_in", "submitted", "round")
+    for version in range(1, match.version + 1):
+        state = state_at(match, version)
+        seen = match.game.seen(state, Viewer.spectator())
+        view = match.game.view(state, Viewer.spectator())
+        assert {k: seen.get(k) for k in facts} == {k: view.get(k) for k in facts}, version
