@@ -7,6 +7,7 @@ from django.template import Context, Engine, Template
 from django.test import override_settings
 
 from games.core import panelmemo
+from games.core.models import Match
 from games.core.templatetags.arena import PANEL_SINK
 
 ENGINE = Engine(
@@ -93,6 +94,29 @@ def test_an_input_that_is_not_plain_data_is_never_kept():
 
     draw('{% panel %}<p id="t">{{ thing.name }}{{ thing }}</p>{% endpanel %}', thing=Thing())
     assert len(panelmemo.DRAWINGS) == 0
+
+
+@override_settings(PANEL_MEMO_CHECK=False)
+def test_a_choice_of_a_model_is_plain_data_and_keyed_by_its_text():
+    """A match's status (a model's choice, a subclass of str) is kept like its text, read
+    alone or deep in what a loop reads; values alike only in how they print are kept apart
+    (1 and True)."""
+    panelmemo.DRAWINGS.clear()
+    template = Template(
+        '{% load arena %}{% panel %}<p id="c">{{ status }} {% for key, value in view.match.items %}'
+        "{{ value }}{% endfor %} {{ n }}</p>{% endpanel %}",
+        engine=ENGINE,
+    )
+
+    def drawn(**context: object) -> str:
+        return template.render(Context({**context, PANEL_SINK: []}))
+
+    live = {"status": Match.Status.LIVE, "view": {"match": {"status": Match.Status.LIVE}}}
+    assert drawn(n=1, **live) == '<p id="c">live live 1</p>'
+    assert drawn(n=1, **live) == '<p id="c">live live 1</p>'
+    assert len(panelmemo.DRAWINGS) == 1  # kept, and found again
+    assert drawn(n=True, **live) == '<p id="c">live live True</p>'
+    assert len(panelmemo.DRAWINGS) == 2
 
 
 @override_settings(PANEL_MEMO_CHECK=True)
