@@ -51,8 +51,13 @@ class SentFrame:
     viewer: Viewer
     audience: str  # "seat" (the acting seat), "opponent" (another seat), "spectator", "host"
     size: int  # bytes, page format (the panels that changed)
-    frame: dict[str, Any]
+    text: str  # the frame as sent: kept as text, so that a long match's frames, kept for the
+    # benchmarks and tests, are no objects for the garbage collector to go over between actions
     state_before: bool  # the viewer held a view of a game before (the event is not the first)
+
+    @property
+    def frame(self) -> dict[str, Any]:
+        return json.loads(self.text)
 
 
 @dataclass
@@ -201,7 +206,7 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
                 viewer=viewer,
                 audience=audience_of(viewer, event.seat),
                 size=len(text.encode()),
-                frame=json.loads(text),
+                text=text,
                 state_before=bool(announcement.before),
             )
         )
