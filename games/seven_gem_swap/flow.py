@@ -811,7 +811,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "scores": dict(state["scores"]),
         "played": {k: list(v) for k, v in state["played"].items()},
         "submitted": sorted(int(k) for k in state["submissions"]) if phase == "round" else [],
-        "history": [copy_json(entry["public"]) for entry in state["history"]],
+        # Each round's public part as the state holds it, not copied (nine views an event, a
+        # copy each of every round): a view is read, never changed (page() draws from it).
+        "history": [entry["public"] for entry in state["history"]],
         "result": copy_json(state["result"]),
         "premove_first_price": PREMOVE_FIRST_PRICE,
         "max_moves": engine.MAX_MOVES,

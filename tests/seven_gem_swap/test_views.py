@@ -3,6 +3,7 @@ spectator and the host, the new-match page, and the host's clock extension."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -222,3 +223,22 @@ def test_the_players_table_is_one_drawing_for_every_viewer_and_a_page_marks_its_
     client.force_login(host)
     page = client.get(match.get_absolute_url()).content.decode()
     assert not re.search(r'id="match-root"[^>]* data-you=', page)
+
+
+def test_drawing_every_viewers_page_leaves_the_state_it_reads_as_it_was(live_match):
+    """A view holds each round's public part as the state does (not a copy): drawing every
+    viewer's view and page from a state with rounds played leaves that state unchanged."""
+    match = in_round(live_match)
+    _, ada, bob, _host = live_match
+    for user, colour in ((ada, "R"), (bob, "G")):
+        gem = next(i for i, c in enumerate(match.state["board"].replace("\n", "")) if c == colour)
+        services.submit_action(
+            match, user, {"type": "submit", "round": 1, "gem": engine.cell_name(gem), "moves": ""}
+        )
+    match.refresh_from_db()
+    assert match.state["history"]
+    kept = json.loads(json.dumps(match.state))
+    for viewer in [Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()]:
+        render_panel_list(match, view_of(match, viewer), version=match.version, oob=True)
+        render_panels(match, view_of(match, viewer), version=match.version, oob=False)
+    assert match.state == kept
