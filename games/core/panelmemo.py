@@ -172,10 +172,11 @@ def key_of(owner: int, inputs: tuple[Variable, ...], context: Any) -> bytes | No
             value = variable.resolve(context)
         except VariableDoesNotExist:
             value = _MISSING
+        # str.__str__ makes a plain str of a subclass (str() of a SafeString is itself).
         if isinstance(value, SafeData):
-            value = {"__safe__": str(value)}
+            value = {"__safe__": str.__str__(value)}
         elif isinstance(value, str) and type(value) is not str:
-            value = str(value)  # a model's choice (Match.Status.LIVE) draws as its text
+            value = str.__str__(value)  # a model's choice (Match.Status.LIVE) draws as its text
         elif isinstance(value, _DICT_VIEWS):
             value = list(value)  # {% for k, v in d.items %}
         elif isinstance(value, set | frozenset):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.template import Context, Engine, Template
+from django.template.base import Variable
 from django.test import override_settings
+from django.utils.safestring import mark_safe
 
 from games.core import panelmemo
 from games.core.models import Match
@@ -117,6 +119,15 @@ def test_a_choice_of_a_model_is_plain_data_and_keyed_by_its_text():
     assert len(panelmemo.DRAWINGS) == 1  # kept, and found again
     assert drawn(n=True, **live) == '<p id="c">live live True</p>'
     assert len(panelmemo.DRAWINGS) == 2
+
+
+def test_a_safe_string_and_a_choice_read_alone_are_marshalled_not_sent_to_json():
+    """Only a subclass of str deep in a value takes JSON's slower way: one read alone (a
+    {% with %} of a literal, a match's status) is keyed as its text by marshal."""
+    inputs = tuple(Variable(name) for name in ("label", "status"))
+    context = Context({"label": mark_safe("host_operation"), "status": Match.Status.LIVE})
+    key = panelmemo.key_of(7, inputs, context)
+    assert key is not None and not key.startswith(b"\0json")
 
 
 @override_settings(PANEL_MEMO_CHECK=True)
