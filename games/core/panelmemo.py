@@ -172,11 +172,10 @@ def key_of(owner: int, inputs: tuple[Variable, ...], context: Any) -> bytes | No
             value = variable.resolve(context)
         except VariableDoesNotExist:
             value = _MISSING
-        # str.__str__ makes a plain str of a subclass (str() of a SafeString is itself).
         if isinstance(value, SafeData):
-            value = {"__safe__": str.__str__(value)}
+            value = {"__safe__": _plain(value)}
         elif isinstance(value, str) and type(value) is not str:
-            value = str.__str__(value)  # a model's choice (Match.Status.LIVE) draws as its text
+            value = _plain(value)  # a choice (Match.Status.LIVE), a lazy text (csrf_token)
         elif isinstance(value, _DICT_VIEWS):
             value = list(value)  # {% for k, v in d.items %}
         elif isinstance(value, set | frozenset):
@@ -190,6 +189,12 @@ def key_of(owner: int, inputs: tuple[Variable, ...], context: Any) -> bytes | No
         return b"\0json" + json.dumps(values, separators=(",", ":"), default=_refuse).encode()
     except (TypeError, ValueError):  # a model, a queryset: not plain data
         return None
+
+
+def _plain(text: Any) -> str:
+    """``text`` as a plain str, which marshal takes: str() of a SafeString is itself, and of a
+    lazy text its value; joining makes a str of either."""
+    return "".join([str(text)])
 
 
 def _refuse(value: Any) -> Any:

@@ -6,6 +6,7 @@ import pytest
 from django.template import Context, Engine, Template
 from django.template.base import Variable
 from django.test import override_settings
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 
 from games.core import panelmemo
@@ -124,10 +125,13 @@ def test_a_choice_of_a_model_is_plain_data_and_keyed_by_its_text():
 def test_a_safe_string_and_a_choice_read_alone_are_marshalled_not_sent_to_json():
     """Only a subclass of str deep in a value takes JSON's slower way: one read alone (a
     {% with %} of a literal, a match's status) is keyed as its text by marshal."""
-    inputs = tuple(Variable(name) for name in ("label", "status"))
-    context = Context({"label": mark_safe("host_operation"), "status": Match.Status.LIVE})
-    key = panelmemo.key_of(7, inputs, context)
+    inputs = tuple(Variable(name) for name in ("label", "status", "token"))
+    token = SimpleLazyObject(lambda: "a-csrf-token")  # as a request's csrf_token is
+    values = {"label": mark_safe("host_operation"), "status": Match.Status.LIVE, "token": token}
+    key = panelmemo.key_of(7, inputs, Context(values))
     assert key is not None and not key.startswith(b"\0json")
+    plain = {"label": "host_operation", "status": "live", "token": "a-csrf-token"}
+    assert key != panelmemo.key_of(7, inputs, Context(plain))  # marked safe: kept apart
 
 
 @override_settings(PANEL_MEMO_CHECK=True)
