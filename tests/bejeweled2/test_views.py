@@ -47,8 +47,9 @@ def finished_games(user, results: list[dict]) -> list[Match]:
     return matches
 
 
-SCORE_ROW = r'<td>(\d+)</td><td>1</td><td class="bj2-hints">'
-"""A high-score row's score (of a level-1 game), up to its hints cell."""
+SCORE_ROW = r'<td>(\d+)</td><td>\d+</td><td class="bj2-hints">'
+"""A high-score row's score, then its level (a swap's cascade may reach level 2), up to its hints
+cell."""
 
 
 def table(page: str, mode: str) -> str:
@@ -196,7 +197,7 @@ def test_high_scores_come_from_the_recorded_results(client, make_user, clock):
     page = client.get("/play/bejeweled-2/").content.decode()
     table = page.split('data-mode="endless"')[1].split("</table>")[0]
     scores = [int(s) for s in re.findall(SCORE_ROW, table)]
-    assert scores == sorted(scores, reverse=True) and len(scores) == 2
+    assert scores == sorted(scores, reverse=True) and len(scores) == 2, table
 
 
 def test_the_seed_that_foretells_new_gems_is_on_no_page_replay_or_export(client, make_user, clock):

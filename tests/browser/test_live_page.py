@@ -34,5 +34,8 @@ def test_a_spectator_page_follows_moves_live_and_a_refusal_is_shown(login_contex
     secret = match.events.last().state["secrets"]["0"]
     assert secret in player.content()
     assert secret not in spectator.content()
+    # The player's page holds version 4 before it sends again (else it names version 3, and the
+    # server answers that the match moved on instead).
+    expect(player.locator("#match-version")).to_have_attribute("data-version", "4")
     player.evaluate("window.gemArena.send({type: 'add', amount: 9})")
     expect(player.locator("#match-error")).to_have_text("it is not your turn")

@@ -201,6 +201,9 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
     # Paused: Submit says why nothing was sent, beside the button.
     services.host_pause(match, host, "a break")
     gus.set_viewport_size({"width": 1280, "height": 800})
+    # The page holds the pause before Gus picks a gem (a gem picked earlier saves a draft the
+    # server refuses, in the error line: a race of the test, not what it checks).
+    expect(gus.locator("#banner-status")).to_contain_text("Paused")
     gus.click(f"[data-grid=sgs] [data-cell={own_gem(6)}]")
     gus.click(".sgs-submit")
     expect(gus.locator("#sgs-play .sgs-refusal")).to_have_text(
