@@ -387,3 +387,31 @@ def test_a_connection_holds_its_match_by_key_and_no_copy_of_its_state(tally):
     assert consumer.match.state != match.state
     accepted = services.submit_action(consumer.match, ada, {"type": "add", "amount": 1})
     assert accepted.version == match.version + 1
+
+
+async def test_a_frame_reaches_the_spectators_without_a_hop_to_the_database_thread(
+    tally, monkeypatch
+):
+    """Channels closes stale database connections in the thread that applies changes before
+    every message it dispatches: a round trip through that one thread per frame per socket. The
+    match's sockets skip it (their database calls close stale connections themselves), so a
+    frame to many spectators never queues behind the others' hops or the actions."""
+    match, ada, _bob, _host = tally
+    hops = []
+
+    async def counted() -> None:
+        hops.append(1)
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", counted)
+    ada_ws = await connect(match, ada)
+    watchers = [await connect(match, None) for _ in range(3)]
+    for socket in (ada_ws, *watchers):
+        assert (await receive(socket))["type"] == "full"
+    await add(ada_ws, match.version, "w1")
+    for socket in watchers:
+        update = await receive(socket)
+        assert (update["type"], update["version"]) == ("update", match.version + 1)
+    assert {(await receive(ada_ws))["type"] for _ in range(2)} == {"ack", "update"}
+    assert hops == []
+    for socket in (ada_ws, *watchers):
+        await socket.disconnect()
