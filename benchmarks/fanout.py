@@ -192,6 +192,19 @@ class Figures:
     # Each version's first arrival: the delay before the worker writes to any socket (the
     # site's action path and drawing, the layer), apart from the writing to all of them.
     first: list[float] = field(default_factory=list)
+    # Delivery by what moved the match on: "action" (a seat's socket) or "time" (a clock or an
+    # analysis, its frames drawn and sent by the process that fired it, as the scheduler does).
+    by_cause: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    versions_by_cause: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def causes(self) -> str:
+        """p50 / p99 of each cause, with its number of versions, for the line under the row."""
+        return "; ".join(
+            f"{cause} ({self.versions_by_cause[cause]} versions): "
+            f"{ms(percentile(delays, 0.5))} / {ms(percentile(delays, 0.99))} ms"
+            for cause, delays in sorted(self.by_cause.items())
+            if delays
+        )
 
     def cells(self) -> list[str]:
         size = sum(self.sizes) / len(self.sizes) / 1000 if self.sizes else 0.0
@@ -324,7 +337,7 @@ async def play_measured(
     from games.core.client import Refused
 
     start = held = await in_db(current_version, match.pk)
-    timed: list[tuple[int, list[float]]] = []
+    timed: list[tuple[int, str, list[float]]] = []
     while held - start < scene.most:
         kind, found = await in_db(next_action, match.pk, scene.levels)
         if kind == "over":
@@ -348,13 +361,16 @@ async def play_measured(
             if not await watchers.wait(version):
                 figures.lost += watchers.expected - len(watchers.arrivals[version])
             began = starts.get(version, sent)
-            timed.append((version, [arrived - began for arrived in watchers.arrivals[version]]))
+            delays = [arrived - began for arrived in watchers.arrivals[version]]
+            timed.append((version, "action" if kind == "act" else "clock or analysis", delays))
             if watchers.arrivals[version]:
                 figures.first.append(min(watchers.arrivals[version]) - began)
         held = now_at
     third = len(timed) - len(timed) // 3
-    for index, (version, delays) in enumerate(timed):
+    for index, (version, cause, delays) in enumerate(timed):
         figures.delivery += delays
+        figures.by_cause[cause] += delays
+        figures.versions_by_cause[cause] += 1
         if index >= third:
             figures.late += delays
         figures.sizes.append(watchers.sizes.get(version, 0))
@@ -575,7 +591,7 @@ async def measure(quick: bool, topology: bool) -> str:
     chosen = os.environ.get("FANOUT_CASES")  # e.g. "0,3": only those cases, by index
     if chosen:
         cases = [case for i, case in enumerate(cases) if str(i) in chosen.split(",")]
-    rows = []
+    rows, causes = [], []
     for index, (kind, scene, processes, spectators) in enumerate(cases):
         scene = scaled(scene)
         load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
@@ -586,7 +602,10 @@ async def measure(quick: bool, topology: bool) -> str:
             site, floor = await direct_run(scene, processes, spectators, workdir, f"r{index}")
             label = f"{scene.label}, {processes} worker{'s' if processes > 1 else ''}"
         rows += rows_of(f"{label} (load {load})", spectators, site, floor)
-        print(*rows[-2:], sep="\n", file=sys.stderr, flush=True)
+        causes.append(
+            f"- {label}: site delivery p50 / p99 by what moved the match on: {site.causes()}"
+        )
+        print(*rows[-2:], causes[-1], sep="\n", file=sys.stderr, flush=True)
     title = "through nginx (gemsite/topology.py)" if topology else "on the workers directly"
     return "\n".join(
         [
@@ -603,6 +622,8 @@ async def measure(quick: bool, topology: bool) -> str:
             "",
             HEADER,
             *rows,
+            "",
+            *causes,
         ]
     )
 
