@@ -210,6 +210,9 @@ GC_GEN0_THRESHOLD = env_int("GC_GEN0_THRESHOLD", 20_000)
 # Young collections between two of the middle generation. More (50) made each of those long: with
 # a thousand spectators on a worker, one went over 50 young collections' survivors (0.3 s).
 GC_GEN1_EVERY = env_int("GC_GEN1_EVERY", 10)
+# How long a thread drawing frames may hold the interpreter before the event loop (which writes
+# to every socket) takes it back, in microseconds (Python's own default: 5,000; serve.py).
+GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000)
 # A client behind by more than this many events gets a full view instead of the missed updates.
 RESYNC_MAX_EVENTS = env_int("RESYNC_MAX_EVENTS", 200)
 # How often the scheduler looks for due deadlines when none is known to be due sooner.

@@ -87,10 +87,12 @@ def play(
     events: int = 60,
     step_seconds: float = 4,
     commits: Callable[..., AbstractContextManager[Any]] | None = None,
+    on_event: Callable[[Played], None] | None = None,
 ) -> Played:
     """Play a match of ``game_key`` with its bots for up to ``events`` events (or its end).
     Inside a test's transaction, ``commits`` is pytest-django's
-    ``django_capture_on_commit_callbacks``: what would run on commit runs at the end of it."""
+    ``django_capture_on_commit_callbacks``: what would run on commit runs at the end of it.
+    ``on_event`` is called after each event's frames are recorded."""
     table = TABLES[game_key]
     roles = ["EC", "DMO"] if len(table.levels) == 2 and game_key != "seven-gem-swap" else None
     match = services.create_match(
@@ -130,6 +132,8 @@ def play(
         for announcement in outbox.events:
             broadcast._release(announcement.match.pk, {announcement.event.version})
             _record(played, announcement, held)
+            if on_event is not None:
+                on_event(played)
         if len(played.frames) and played.frames[-1].version >= events:
             break
         match = Match.objects.get(pk=match.pk)

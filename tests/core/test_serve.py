@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 import pytest
 
-from games.core.management.commands.serve import log_garbage_collections, settle_garbage_collector
+from games.core.management.commands.serve import (
+    log_garbage_collections,
+    settle_garbage_collector,
+    share_the_interpreter,
+)
 
 
 @pytest.fixture
@@ -51,3 +56,14 @@ def test_gc_pause_log_records_each_collection_of_the_process(tmp_path):
     generation, pause, freed, cpu = path.read_text().splitlines()[-1].split()
     assert generation == "2" and int(freed) >= 1
     assert float(pause) >= 0 and float(cpu) >= 0
+
+
+def test_a_worker_lets_a_drawing_thread_hold_the_interpreter_a_millisecond_at_most():
+    from django.conf import settings
+
+    before = sys.getswitchinterval()
+    try:
+        share_the_interpreter(settings.GIL_SWITCH_MICROSECONDS)
+        assert sys.getswitchinterval() == pytest.approx(0.001)
+    finally:
+        sys.setswitchinterval(before)
