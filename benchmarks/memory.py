@@ -49,6 +49,7 @@ def cache_entries() -> dict[str, int]:
         "panel drawings": len(panelmemo.DRAWINGS),
         "html cuts": len(htmlpatch._CUTS),
         "parsed frames": len(rendering._parsed),
+        "audiences' panels kept": len(rendering._recent),
     }
 
 
