@@ -114,9 +114,21 @@ def report(readings: list[Reading]) -> str:
     return "\n".join(lines)
 
 
-def run(matches: int = 3, every: int = 25) -> str:
+def run(quick: bool = False, matches: int = 3, every: int = 25) -> str:
+    """The report's section (``make bench``); a quick run plays one match."""
     _setup()
-    return report(play_matches(matches, every))
+    readings = play_matches(1 if quick else matches, every)
+    return "\n".join(
+        [
+            "## A worker's memory over long matches (issue 20)",
+            "",
+            f"Whole Pointsweeper matches back to back ({1 if quick else matches}), every action "
+            "as the consumer runs it and every audience's frame drawn; after every "
+            f"{every} events and each match's end, once a full collection has run.",
+            "",
+            report(readings),
+        ]
+    )
 
 
 def main() -> None:
@@ -124,7 +136,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--every", type=int, default=25)
     args = parser.parse_args()
-    print(run(args.matches, args.every))
+    print(run(matches=args.matches, every=args.every))
 
 
 if __name__ == "__main__":
