@@ -16,6 +16,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
 django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -35,7 +36,18 @@ class FloorConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=message["text"])
 
 
-application = ProtocolTypeRouter({"websocket": FloorConsumer.as_asgi()})
+class LeanFloorConsumer(FloorConsumer):
+    """The floor without channels' hop to the database thread before each message, as the
+    site's match sockets dispatch (games/core/consumers.py): ``FANOUT_FLOOR=lean``."""
+
+    async def dispatch(self, message: dict[str, str]) -> None:
+        await getattr(self, get_handler_name(message))(message)
+
+
+consumer = LeanFloorConsumer if os.environ.get("FANOUT_FLOOR") == "lean" else FloorConsumer
+
+
+application = ProtocolTypeRouter({"websocket": consumer.as_asgi()})
 settle_garbage_collector(settings.GC_GEN0_THRESHOLD)
 if os.environ.get("GC_PAUSE_LOG"):
     log_garbage_collections(os.environ["GC_PAUSE_LOG"])
