@@ -18,7 +18,8 @@ memory (RSS) when it starts, once the spectators are in and at the end.
 scheduler (gemsite/topology.py, ``make topology``) instead of straight to the workers;
 ``FANOUT_SPECTATORS`` sets how many watch through nginx; ``FANOUT_CASES=0,3`` runs only those
 cases; ``FANOUT_FLOOR=lean`` gives the floor's consumer the site's dispatch (no hop to the
-database thread before each message, games/core/consumers.py); the workers take GC_GEN0_THRESHOLD from the environment, to compare collector settings.
+database thread before each message, games/core/consumers.py); the workers take
+GC_GEN0_THRESHOLD and GIL_SWITCH_MICROSECONDS from the environment, to compare settings.
 
 Targets (issue 20): p99 within 1.3x the floor for every game, no collection pause over 100 ms in
 a worker during the run. The load generator shares the machine's cores with the workers, Redis
