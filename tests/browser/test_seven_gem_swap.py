@@ -182,6 +182,8 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
         services.submit_action(match, user, action)
 
     gus = login_context("gus")
+    sent: list[str] = []  # what Gus's page sends over its socket
+    gus.on("websocket", lambda socket: socket.on("framesent", lambda text: sent.append(text)))
     gus.goto(match.get_absolute_url())
     expect(gus.locator("#connection")).to_have_text("connected")
     expect(gus.locator(".sgs-missed")).to_have_text("You sent no sequence in round 1.")
@@ -209,5 +211,7 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
     expect(gus.locator("#sgs-play .sgs-refusal")).to_have_text(
         "Not sent: the host has paused the match; submit when it resumes."
     )
-    expect(gus.locator("#match-error")).to_have_text("")
+    # Nothing went: the page said so itself. (The error line is not checked: under load a draft
+    # Gus's page sent before the pause reached it may be refused there, as it should be.)
+    assert not [frame for frame in sent if '"type":"action"' in frame]
     shoot(gus, "submit-while-paused")
