@@ -16,11 +16,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
 django.setup()
 
-from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from games.core.consumers import MatchConsumer  # noqa: E402
 from games.core.management.commands.serve import (  # noqa: E402
     log_garbage_collections,
     settle_garbage_collector,
@@ -37,11 +37,10 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
 
 class LeanFloorConsumer(FloorConsumer):
-    """The floor without channels' hop to the database thread before each message, as the
-    site's match sockets dispatch (games/core/consumers.py): ``FANOUT_FLOOR=lean``."""
+    """The floor dispatching as the site's match sockets do (games/core/consumers.py), without
+    channels' hop to the database thread before each message: ``FANOUT_FLOOR=lean``."""
 
-    async def dispatch(self, message: dict[str, str]) -> None:
-        await getattr(self, get_handler_name(message))(message)
+    dispatch = MatchConsumer.dispatch
 
 
 consumer = LeanFloorConsumer if os.environ.get("FANOUT_FLOOR") == "lean" else FloorConsumer
