@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.core.consumers import MatchConsumer  # noqa: E402
+from games.core.consumers import dispatch_without_hop  # noqa: E402
 from games.core.management.commands.serve import (  # noqa: E402
     log_garbage_collections,
     settle_garbage_collector,
@@ -40,7 +40,8 @@ class LeanFloorConsumer(FloorConsumer):
     """The floor dispatching as the site's match sockets do (games/core/consumers.py), without
     channels' hop to the database thread before each message: ``FANOUT_FLOOR=lean``."""
 
-    dispatch = MatchConsumer.dispatch
+    async def dispatch(self, message: dict[str, str]) -> None:
+        await dispatch_without_hop(self, message)
 
 
 consumer = LeanFloorConsumer if os.environ.get("FANOUT_FLOOR") == "lean" else FloorConsumer

@@ -140,8 +140,8 @@ class Watchers:
                     if attempt == 9:
                         raise
                     await asyncio.sleep(1.0 + attempt)
-            if first_frame:
-                await connection.recv()  # the full frame
+            if first_frame:  # the full frame
+                await asyncio.wait_for(connection.recv(), DELIVERY_TIMEOUT)
             self.connections.append(connection)
             self.tasks.append(asyncio.create_task(self._read(connection)))
 

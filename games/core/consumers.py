@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
@@ -16,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.core import broadcast, chat, protocol, services
+from games.core import broadcast, chat, gallery, protocol, services
 from games.core.broadcast import group_name, user_group_name
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match
@@ -24,6 +25,10 @@ from games.core.rendering import Announcement, Frame, full_frame, update_frames
 from games.core.replaying import state_at
 
 RESYNC_LIMIT = 200
+# The gallery's messages a spectator's socket keeps while it handles something else; past this,
+# the oldest are dropped, as the layer drops them from a full channel (the viewer sees the
+# version gap and resyncs).
+BACKLOG_LIMIT = 100
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -54,13 +59,27 @@ def _version_param(value: str | None) -> int | None:
     return None
 
 
+async def dispatch_without_hop(consumer: AsyncWebsocketConsumer, message: dict[str, Any]) -> None:
+    """Channels' dispatch, without its hop to the thread that applies changes before every
+    message (``aclose_old_connections``): every database call here goes through
+    ``database_sync_to_async``, which closes stale connections itself, while the hop cost each
+    frame a round trip through that one thread per socket, 500 of them queued behind each other
+    (and behind the actions) for a match with 500 spectators on a worker."""
+    handler = getattr(consumer, get_handler_name(message), None)
+    if handler is None:
+        raise ValueError(f"No handler for message type {message['type']}")
+    await handler(message)
+
+
 class MatchConsumer(AsyncWebsocketConsumer):
     match: Match
     viewer: Viewer
     groups_joined: tuple[str, ...] = ()
+    seat_in: gallery.Gallery | None = None  # a spectator's gallery on this worker
     version_read_at = float("-inf")
     version_seen = 0
     closing = False  # the connection closed under us: nothing more is sent on it
+    busy = False  # handling a message: what the gallery hands over meanwhile waits its turn
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
@@ -86,10 +105,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
             await self.close(code=protocol.CLOSE_UNKNOWN_MATCH)
             return
-        groups = [
-            group_name(self.match.pk, self.viewer),
-            *chat.groups_for(self.match.pk, self.viewer),
-        ]
+        groups = chat.groups_for(self.match.pk, self.viewer)
+        if self.viewer.is_spectator:
+            self.backlog: deque[dict[str, Any]] = deque(maxlen=BACKLOG_LIMIT)
+            await self._enter_gallery()
+        else:
+            groups.insert(0, group_name(self.match.pk, self.viewer))
         user = self.scope.get("user")
         if getattr(user, "is_authenticated", False):
             groups.append(user_group_name(user.pk))
@@ -116,8 +137,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
         await self._send_error(error, message_id)
 
+    async def _enter_gallery(self) -> None:
+        """A spectator hears the match through its worker's gallery (games/core/gallery.py)."""
+        group = group_name(self.match.pk, self.viewer)
+        try:
+            self.seat_in = await gallery.enter(group, self, self.channel_layer)
+        except Exception:  # the layer is recovering: serve anyway; pongs carry the version
+            log.warning("could not join %s; the client heals through pings", group)
+
     async def _rejoin_groups(self) -> None:
         """A restarted Redis forgets group members (the core layer): join again."""
+        if self.viewer.is_spectator:
+            if self.seat_in is None:
+                await self._enter_gallery()
+            else:
+                try:
+                    await self.seat_in.rejoin()
+                except Exception:
+                    log.warning("could not join %s again", self.seat_in.group)
         for group in self.groups_joined:
             try:
                 await self.channel_layer.group_add(group, self.channel_name)
@@ -135,15 +172,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return self.version_seen
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, without its hop to the thread that applies changes before every
-        message (``aclose_old_connections``): every database call here goes through
-        ``database_sync_to_async``, which closes stale connections itself, while the hop cost
-        each frame a round trip through that one thread per socket, 500 of them queued behind
-        each other (and behind the actions) for a match with 500 spectators on a worker."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        """Handle one message, then what the gallery handed over meanwhile (a spectator)."""
+        self.busy = True
+        try:
+            await dispatch_without_hop(self, message)
+        finally:
+            self.busy = False
+        if self.seat_in is not None:
+            while self.backlog and not self.busy:
+                await self.dispatch(self.backlog.popleft())
+
+    async def from_gallery(self, message: dict[str, Any]) -> None:
+        """A message of the spectators' group, from this worker's gallery: handled now, or,
+        while this socket is handling something else (connecting, catching up, answering a
+        ping), right after it, as a message on its own channel would have been."""
+        if self.busy:
+            self.backlog.append(message)  # the oldest go first past BACKLOG_LIMIT
+        else:
+            await self.dispatch(message)
 
     def _current_version(self) -> int:
         return Match.objects.filter(pk=self.match.pk).values_list("version", flat=True).first() or 0
@@ -163,6 +209,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.match = Match(pk=match.pk, public_id=match.public_id)
 
     async def disconnect(self, code: int) -> None:
+        if self.seat_in is not None:
+            seat_in, self.seat_in = self.seat_in, None
+            await gallery.leave(seat_in, self)
         for group in self.groups_joined:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)

@@ -109,6 +109,10 @@ class Viewer:
             return f"seat-{self.seat}"
         return "host" if self.is_host else "spectators"
 
+    @property
+    def is_spectator(self) -> bool:
+        return self.seat is None and not self.is_host
+
     @classmethod
     def spectator(cls) -> Viewer:
         return cls()

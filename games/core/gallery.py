@@ -1,0 +1,139 @@
+"""The spectators of a match on one worker: one place in the channel layer for all of them.
+
+A match's spectators are the many: hundreds of sockets on a worker. In the layer's group each
+would have its own channel, so each frame would be handed to every spectator's consumer on its
+own (a copy of the message decoded, a queue woken, a task made and a wait set up per socket, all
+of them before the first socket is written to). A gallery is in the spectators' group once per
+worker: it takes each message once and hands it to its spectators' consumers in turn, each the
+way that consumer would have handled it from its own channel (after whatever it is handling
+now: ``Spectator.from_gallery``).
+
+Nothing here is state of a match: a gallery holds only the sockets open on its worker, which
+live and die with the worker anyway. Every other audience (a seat, the host) and every other
+group (chat, a user's sockets) stays one channel per socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+from weakref import WeakKeyDictionary
+
+log = logging.getLogger(__name__)
+
+
+class Spectator(Protocol):
+    async def from_gallery(self, message: dict[str, Any]) -> None:
+        """Handle a message of the gallery's group as if it came on the consumer's channel."""
+
+
+class Gallery:
+    """The sockets on this worker of one group, behind one channel of the layer."""
+
+    def __init__(self, group: str, layer: Any) -> None:
+        self.group = group
+        self.layer = layer
+        self.members: dict[Spectator, None] = {}  # in the order they came
+        self.channel = ""
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.listening: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        """Join the group and start listening; ``opened`` tells those who came meanwhile."""
+        try:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(self.group, self.channel)
+        except BaseException as error:
+            self.opened.set_exception(error)
+            self.opened.exception()  # retrieved: those waiting get it, no one else must
+            raise
+        self.listening = asyncio.create_task(self._listen(), name=f"gallery {self.group}")
+        self.opened.set_result(None)
+
+    async def rejoin(self) -> None:
+        """Join the group again (a restarted Redis forgets its members)."""
+        if self.channel:
+            await self.layer.group_add(self.group, self.channel)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the layer is recovering; its viewers heal through their pings
+                log.warning("the gallery of %s could not receive", self.group, exc_info=True)
+                await asyncio.sleep(1)
+                continue
+            await self.hand_out(message)
+
+    async def hand_out(self, message: dict[str, Any]) -> None:
+        """``message`` to every member, one after another; one that fails is logged and the
+        others still get it."""
+        for member in tuple(self.members):
+            try:
+                await member.from_gallery(message)
+            except Exception:
+                log.exception("a spectator of %s failed on %s", self.group, message.get("type"))
+
+    async def close(self) -> None:
+        if self.listening is not None:
+            self.listening.cancel()
+        if self.channel:
+            try:
+                await self.layer.group_discard(self.group, self.channel)
+            except Exception:  # the membership expires with the layer's group
+                log.warning("the gallery could not leave %s", self.group)
+
+
+# This worker's galleries, by group; each event loop (a worker's, a test's) has its own.
+_galleries: WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Gallery]] = WeakKeyDictionary()
+
+
+def _here() -> dict[str, Gallery]:
+    return _galleries.setdefault(asyncio.get_running_loop(), {})
+
+
+async def enter(group: str, member: Spectator, layer: Any) -> Gallery:
+    """Seat ``member`` in the gallery of ``group`` (opening it for the first spectator); once this
+    returns, every message sent to the group reaches it. Raises when the layer cannot be joined;
+    the member is then in no gallery. A spectator who came while the first one's socket was
+    opening the gallery, and was closed meanwhile, opens it again itself."""
+    galleries = _here()
+    while True:
+        gallery = galleries.get(group)
+        if gallery is None:
+            gallery = galleries[group] = Gallery(group, layer)
+            gallery.members[member] = None
+            try:
+                await gallery.open()
+            except BaseException:
+                if galleries.get(group) is gallery:
+                    del galleries[group]
+                raise
+            return gallery
+        gallery.members[member] = None
+        try:
+            await asyncio.shield(gallery.opened)
+        except asyncio.CancelledError:
+            gallery.members.pop(member, None)
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # this socket is the one closing
+            continue  # the opener's was: try again
+        except BaseException:
+            gallery.members.pop(member, None)
+            raise
+        return gallery
+
+
+async def leave(gallery: Gallery, member: Spectator) -> None:
+    """``member`` leaves; the last one out closes the gallery."""
+    gallery.members.pop(member, None)
+    if gallery.members:
+        return
+    galleries = _here()
+    if galleries.get(gallery.group) is gallery:
+        del galleries[gallery.group]
+    await gallery.close()

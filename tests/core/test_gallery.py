@@ -1,0 +1,219 @@
+"""The spectators' gallery (games/core/gallery.py): one place in the channel layer per worker for
+a match's spectators, each socket still handling what it is handed as from its own channel."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+import pytest
+from channels.layers import get_channel_layer
+
+from games.core import gallery
+from games.core.broadcast import group_name
+from games.core.consumers import BACKLOG_LIMIT, MatchConsumer
+from games.core.gamedef import Viewer
+from tests.core import test_consumers
+from tests.core.test_consumers import add, connect, receive
+
+pytestmark = pytest.mark.django_db(transaction=True)
+tally = test_consumers.tally  # the same match: two seats, a host
+
+
+async def test_a_frame_reaches_every_spectator_through_one_message_of_the_layer(tally, monkeypatch):
+    match, ada, _bob, _host = tally
+    handed_out = []
+    hand_out = gallery.Gallery.hand_out
+
+    async def counted(self: gallery.Gallery, message: dict[str, Any]) -> None:
+        handed_out.append((self.group, message["type"], len(self.members)))
+        await hand_out(self, message)
+
+    monkeypatch.setattr(gallery.Gallery, "hand_out", counted)
+    ada_ws = await connect(match, ada)
+    watchers = [await connect(match, None) for _ in range(4)]
+    for socket in (ada_ws, *watchers):
+        assert (await receive(socket))["type"] == "full"
+    await add(ada_ws, match.version, "g1")
+    for socket in watchers:
+        update = await receive(socket)
+        assert (update["type"], update["version"]) == ("update", match.version + 1)
+    spectators = group_name(match.pk, Viewer.spectator())
+    assert handed_out == [(spectators, "match.frame", 4)]
+    for socket in (ada_ws, *watchers):
+        await socket.disconnect()
+
+
+async def test_seats_and_the_host_keep_a_channel_each_and_the_last_spectator_closes_the_gallery(
+    tally, monkeypatch
+):
+    match, ada, _bob, host = tally
+    joined: list[str] = []
+    layer = get_channel_layer()
+    group_add = layer.group_add
+
+    async def recorded(group: str, channel: str) -> None:
+        joined.append(group)
+        await group_add(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", recorded)
+    sockets = [await connect(match, user) for user in (ada, host, None, None, None)]
+    for socket in sockets:
+        await receive(socket)
+    spectators = group_name(match.pk, Viewer.spectator())
+    assert joined.count(spectators) == 1  # the gallery, once for three spectators
+    assert joined.count(group_name(match.pk, Viewer(seat=0))) == 1
+    assert joined.count(group_name(match.pk, Viewer.host())) == 1
+    opened = gallery._here()[spectators]
+    assert len(opened.members) == 3
+    for socket in sockets[2:]:
+        await socket.disconnect()
+    assert spectators not in gallery._here()
+    assert opened.listening is not None and opened.listening.done()
+    watcher = await connect(match, None)  # a new spectator opens a new gallery
+    await receive(watcher)
+    assert gallery._here()[spectators] is not opened
+    await add(sockets[0], match.version, "g2")
+    assert (await receive(watcher))["version"] == match.version + 1
+    for socket in (*sockets[:2], watcher):
+        await socket.disconnect()
+
+
+class Probe(MatchConsumer):
+    """A consumer whose handlers only note what they were handed, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.noted: list[str] = []
+        self.backlog = deque(maxlen=BACKLOG_LIMIT)
+
+    async def probe_note(self, message: dict[str, Any]) -> None:
+        self.noted.append(message["text"])
+        if message.get("then"):  # while handling this one, the gallery hands over another
+            await self.from_gallery({"type": "probe.note", "text": message["then"]})
+
+    async def probe_fail(self, message: dict[str, Any]) -> None:
+        raise RuntimeError("a socket's handler failed")
+
+
+async def test_a_spectator_busy_with_a_message_gets_the_gallerys_after_it_in_order():
+    probe = Probe()
+    probe.seat_in = object()  # type: ignore[assignment]  (in a gallery)
+    await probe.dispatch({"type": "probe.note", "text": "ping", "then": "frame 5"})
+    assert probe.noted == ["ping", "frame 5"]
+    probe.busy = True  # connecting: what the gallery hands over waits its turn
+    await probe.from_gallery({"type": "probe.note", "text": "frame 6"})
+    await probe.from_gallery({"type": "probe.note", "text": "frame 7"})
+    assert probe.noted == ["ping", "frame 5"]
+    probe.busy = False
+    await probe.dispatch({"type": "probe.note", "text": "connected"})
+    assert probe.noted == ["ping", "frame 5", "connected", "frame 6", "frame 7"]
+    assert not probe.backlog
+    probe.busy = True  # a socket stuck far behind keeps only the newest, and resyncs
+    for version in range(8, 8 + BACKLOG_LIMIT + 5):
+        await probe.from_gallery({"type": "probe.note", "text": f"frame {version}"})
+    probe.busy = False
+    await probe.dispatch({"type": "probe.note", "text": "pong"})
+    assert probe.noted[5:] == ["pong"] + [f"frame {v}" for v in range(13, 8 + BACKLOG_LIMIT + 5)]
+
+
+async def test_a_spectator_that_fails_does_not_keep_the_frame_from_the_others():
+    class Layer:
+        async def new_channel(self) -> str:
+            return "gallery-channel"
+
+        async def group_add(self, group: str, channel: str) -> None:
+            pass
+
+        async def group_discard(self, group: str, channel: str) -> None:
+            pass
+
+        async def receive(self, channel: str) -> dict[str, Any]:
+            await asyncio.Event().wait()  # nothing comes
+            raise AssertionError
+
+    first, failing, last = Probe(), Probe(), Probe()
+    seats = []
+    for probe in (first, failing, last):
+        seats.append(await gallery.enter("match.1.spectators", probe, Layer()))
+    assert seats[0] is seats[1] is seats[2]
+    await seats[0].hand_out({"type": "probe.note", "text": "v2"})
+    failing_gallery = seats[1]
+    failing.probe_note = failing.probe_fail  # type: ignore[method-assign]
+    await failing_gallery.hand_out({"type": "probe.note", "text": "v3"})
+    assert first.noted == last.noted == ["v2", "v3"]
+    assert failing.noted == ["v2"]
+    for probe in (first, failing, last):
+        await gallery.leave(seats[0], probe)
+    assert "match.1.spectators" not in gallery._here()
+
+
+async def test_a_gallery_the_layer_refuses_is_joined_again_on_a_later_ping(tally, monkeypatch):
+    """The layer is down as a spectator connects: it is served all the same, and its next
+    ping (whose version tells it is behind) puts it in the gallery."""
+    match, ada, bob, _host = tally
+    enter = gallery.enter
+    refusals = [ConnectionError("the layer is down")]
+
+    async def flaky(group: str, member: Any, layer: Any) -> gallery.Gallery:
+        if refusals:
+            raise refusals.pop()
+        return await enter(group, member, layer)
+
+    monkeypatch.setattr(gallery, "enter", flaky)
+    watcher = await connect(match, None)
+    assert (await receive(watcher))["type"] == "full"
+    spectators = group_name(match.pk, Viewer.spectator())
+    assert spectators not in gallery._here()
+    ada_ws = await connect(match, ada)
+    await receive(ada_ws)
+    await add(ada_ws, match.version, "g3")
+    assert await watcher.receive_nothing(timeout=0.3)  # not in the group: it missed the frame
+    await watcher.send_json_to({"type": "ping"})
+    pong = await receive(watcher)
+    assert (pong["type"], pong["version"]) == ("pong", match.version + 1)
+    assert len(gallery._here()[spectators].members) == 1
+    bob_ws = await connect(match, bob)  # the tally's turns alternate
+    await receive(bob_ws)
+    await add(bob_ws, match.version + 1, "g4")
+    assert (await receive(watcher))["version"] == match.version + 2
+    for socket in (watcher, ada_ws, bob_ws):
+        await socket.disconnect()
+
+
+async def test_a_spectator_waiting_on_an_opener_that_closed_opens_the_gallery_itself():
+    """The first spectator's socket closes while it is opening the gallery; one that came
+    meanwhile and waits for it opens the gallery itself and hears the group."""
+    calls: list[int] = []
+    added: list[str] = []
+
+    class SlowLayer:
+        async def new_channel(self) -> str:
+            calls.append(1)
+            if len(calls) == 1:
+                await asyncio.Event().wait()  # the first opener waits here until it is closed
+            return f"gallery-{len(calls)}"
+
+        async def group_add(self, group: str, channel: str) -> None:
+            added.append(channel)
+
+        async def group_discard(self, group: str, channel: str) -> None:
+            pass
+
+        async def receive(self, channel: str) -> dict[str, Any]:
+            await asyncio.Event().wait()
+            raise AssertionError
+
+    closing, waiting = Probe(), Probe()
+    opener = asyncio.create_task(gallery.enter("match.2.spectators", closing, SlowLayer()))
+    await asyncio.sleep(0)
+    waiter = asyncio.create_task(gallery.enter("match.2.spectators", waiting, SlowLayer()))
+    await asyncio.sleep(0)
+    opener.cancel()
+    seat = await asyncio.wait_for(waiter, 1)
+    assert opener.cancelled()
+    assert list(seat.members) == [waiting] and added == ["gallery-2"]
+    await seat.hand_out({"type": "probe.note", "text": "v4"})
+    assert waiting.noted == ["v4"] and closing.noted == []
+    await gallery.leave(seat, waiting)
