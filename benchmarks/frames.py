@@ -35,12 +35,13 @@ def _setup() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    # As a worker runs: what it loaded frozen out of the collector's sight, the young generation
-    # collected less often (manage.py serve). Collections land in the CPU measured per action.
+    # As a worker runs (manage.py serve): warmed up, what it loaded frozen out of the collector's
+    # sight, the young generation collected less often. Collections land in the CPU measured.
     from django.conf import settings
 
-    from games.core.management.commands.serve import settle_garbage_collector
+    from games.core.management.commands.serve import settle_garbage_collector, warm_up
 
+    warm_up()
     settle_garbage_collector(settings.GC_GEN0_THRESHOLD)
 
 
@@ -68,7 +69,12 @@ class _Clock:
         self.current += timedelta(seconds=seconds)
 
 
-def measure(game_key: str, events: int) -> dict[str, Any]:
+# The match every run plays (the same deal, the same bot moves: runs differ only in the machine's
+# time); --seed 0 plays a new one each run.
+SEED = 1129
+
+
+def measure(game_key: str, events: int, seed: int | None = SEED) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from games.core import clock as core_clock
@@ -77,7 +83,7 @@ def measure(game_key: str, events: int) -> dict[str, Any]:
     fake = _Clock()
     core_clock.now = fake  # type: ignore[assignment]
     host = get_user_model().objects.create_user(f"host-{game_key}-{os.getpid()}-{id(fake)}")
-    played = play(game_key, host, fake.advance, events=events)
+    played = play(game_key, host, fake.advance, events=events, seed=seed or None)
     by_audience: dict[str, list[Any]] = {}
     for sent in played.frames:
         by_audience.setdefault(sent.audience, []).append(sent)
@@ -203,12 +209,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=80)
     parser.add_argument("--games", default="")
+    parser.add_argument("--seed", type=int, default=SEED, help="the matches' seed; 0: random")
     args = parser.parse_args()
     _setup()
     from tests.bot_matches import TABLES
 
     games = args.games.split(",") if args.games else sorted(TABLES)
-    print(report([measure(game, args.events) for game in games]))
+    print(report([measure(game, args.events, args.seed) for game in games]))
 
 
 if __name__ == "__main__":

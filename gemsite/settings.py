@@ -209,9 +209,11 @@ WS_RATE_BURST = env_int("WS_RATE_BURST", 20)
 # 10,000 against 20,000, with 500 spectators of each real game on a worker (reports/fanout.md):
 # its longest collections 19-35 ms against 40-90, delivery p99 lower, the same CPU per action.
 GC_GEN0_THRESHOLD = env_int("GC_GEN0_THRESHOLD", 10_000)
-# Young collections between two of the middle generation. More (50) made each of those long: with
-# a thousand spectators on a worker, one went over 50 young collections' survivors (0.3 s).
-GC_GEN1_EVERY = env_int("GC_GEN1_EVERY", 10)
+# Young collections between two of the middle generation: each of those goes over what that many
+# young collections left alive. With a thousand spectators on each of two workers, 50 made one
+# 0.3 s long; on a slower machine 10 made them 62-71 ms of CPU (103-123 ms waiting for a core)
+# and 3 made them 42-44 ms (83-96 ms), reports/fanout.md.
+GC_GEN1_EVERY = env_int("GC_GEN1_EVERY", 3)
 # How long a thread drawing frames may hold the interpreter before the event loop (which writes
 # to every socket) takes it back, in microseconds (Python's own default: 5,000; serve.py).
 GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000)

@@ -88,11 +88,13 @@ def play(
     step_seconds: float = 4,
     commits: Callable[..., AbstractContextManager[Any]] | None = None,
     on_event: Callable[[Played], None] | None = None,
+    seed: int | None = None,
 ) -> Played:
     """Play a match of ``game_key`` with its bots for up to ``events`` events (or its end).
     Inside a test's transaction, ``commits`` is pytest-django's
     ``django_capture_on_commit_callbacks``: what would run on commit runs at the end of it.
-    ``on_event`` is called after each event's frames are recorded."""
+    ``on_event`` is called after each event's frames are recorded. ``seed``: the match's
+    seed (the same match every time), else a random one."""
     table = TABLES[game_key]
     roles = ["EC", "DMO"] if len(table.levels) == 2 and game_key != "seven-gem-swap" else None
     match = services.create_match(
@@ -102,6 +104,9 @@ def play(
         settings=table.settings,
         roles=roles or [""] * len(table.levels),
     )
+    if seed is not None:  # before the seats fill: the match starts from it
+        match.seed = seed
+        match.save(update_fields=["seed"])
     for index, level in enumerate(table.levels):
         services.seat_bot(match, index, level)
     played = Played(Match.objects.with_seats().get(pk=match.pk))

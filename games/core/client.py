@@ -48,15 +48,18 @@ class ArenaClient:
         with self.opener.open(self.base_url + path, timeout=10) as response:
             return response.read().decode()
 
-    def post_form(self, path: str, fields: dict[str, str]) -> str:
-        """POST a form the way a browser does, with the CSRF token from the page itself."""
-        page = self.get(path)
+    def post_form(self, path: str, fields: dict[str, str], *, on: str | None = None) -> str:
+        """POST a form to ``path`` the way a browser does, with the CSRF token of the page the
+        form is on: ``on`` (a match page's host console posting to its operation's address),
+        or ``path`` itself."""
+        page_path = on or path
+        page = self.get(page_path)
         match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
         if match is None:
-            raise ClientError(f"no CSRF token on {path}")
+            raise ClientError(f"no CSRF token on {page_path}")
         data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": match.group(1)}).encode()
         request = urllib.request.Request(
-            self.base_url + path, data=data, headers={"Referer": self.base_url + path}
+            self.base_url + path, data=data, headers={"Referer": self.base_url + page_path}
         )
         with self.opener.open(request, timeout=10) as response:
             return response.read().decode()

@@ -7,11 +7,13 @@ import os
 import sys
 
 import pytest
+from django.conf import settings
 
 from games.core.management.commands.serve import (
     log_garbage_collections,
     settle_garbage_collector,
     share_the_interpreter,
+    warm_up,
 )
 
 
@@ -28,7 +30,8 @@ def test_a_settled_worker_freezes_its_start_up_objects_and_collects_less_often()
     gc.unfreeze()
     settle_garbage_collector(20_000)
     assert gc.get_freeze_count() > 0
-    assert gc.get_threshold() == (20_000, 10, 50)
+    assert gc.get_threshold() == (20_000, settings.GC_GEN1_EVERY, 50)
+    assert settings.GC_GEN1_EVERY == 3
 
 
 @pytest.mark.usefixtures("restored_collector")
@@ -37,6 +40,23 @@ def test_a_zero_threshold_keeps_pythons_collection_schedule():
     settle_garbage_collector(0)
     assert gc.get_freeze_count() > 0
     assert gc.get_threshold() == before
+
+
+def test_a_warmed_up_worker_has_its_addresses_and_every_games_panels_loaded():
+    from django.template import engines
+    from django.urls import clear_url_caches, get_resolver
+
+    from games.core.registry import all_games
+
+    clear_url_caches()
+    engine = engines["django"].engine
+    for loader in engine.template_loaders:
+        loader.reset()
+    warm_up()
+    assert get_resolver()._populated  # the host console's first reverse() costs nothing more
+    cached = set().union(*(loader.get_template_cache for loader in engine.template_loaders))
+    expected = {f"{g.template_dir}/_panels.html" for g in all_games() if g.template_dir}
+    assert {"core/_panels.html", *expected} <= cached
 
 
 def test_gc_pause_log_records_each_collection_of_the_process(tmp_path):
@@ -59,7 +79,6 @@ def test_gc_pause_log_records_each_collection_of_the_process(tmp_path):
 
 
 def test_a_worker_lets_a_drawing_thread_hold_the_interpreter_a_millisecond_at_most():
-    from django.conf import settings
 
     before = sys.getswitchinterval()
     try:
