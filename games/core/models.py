@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.db import models
+from django.db import connections, models
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.urls import reverse
@@ -92,6 +94,102 @@ class MatchQuerySet(models.QuerySet):
             models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
         )
 
+    def locked(
+        self, pk: int, *, client_action_id: str | None = None, user_id: int | None = None
+    ) -> Match:
+        """The match ``pk`` locked for update (where the database locks rows), with its seats
+        and their users (names and emails: what an action reads of them), and ``rows_live``:
+        whether it was live. With a client action id and its user, ``earlier_version`` is the
+        version of the event that user's seat already sent with that id (ids are unique per
+        seat).
+
+        Every action, clock and host operation takes this lock, so it is two plain statements
+        written once (_locking_statements): 0.6 ms of CPU against 1.5 for a Pointsweeper match
+        with querysets, which build their SQL each time."""
+        db = self.db
+        match_sql, seats_sql = _locking_statements(db, bool(client_action_id and user_id))
+        params: list[Any] = [Match.Status.LIVE.value]
+        if client_action_id and user_id is not None:
+            params += [client_action_id, user_id]
+        found = list(Match.objects.using(db).raw(match_sql, [*params, pk]))
+        if not found:
+            raise Match.DoesNotExist(f"no match {pk}")
+        match = found[0]
+        user_model = Seat.user.field.related_model
+        seats = list(Seat.objects.using(db).raw(seats_sql, [pk]))
+        for seat in seats:
+            # The user as a seat shows it (display_name) and notifications write to it (its
+            # email); any other field reads itself when asked for.
+            names = (seat.user_id, seat.user_username, seat.user_first_name, seat.user_email)
+            del seat.user_username, seat.user_first_name, seat.user_email
+            user = user_model.from_db(db, ["id", "username", "first_name", "email"], names)
+            Seat.user.field.set_cached_value(seat, user if seat.user_id is not None else None)
+        match.keep_seats(seats)
+        return match
+
+
+@functools.cache
+def _row_fields() -> tuple[models.Field, ...]:
+    """The fields ``Match.save_row`` writes: every column but the primary key."""
+    return tuple(f for f in Match._meta.concrete_fields if not f.primary_key)
+
+
+@functools.cache
+def _update_statement(db: str) -> str:
+    q = connections[db].ops.quote_name
+    columns = ", ".join(f"{q(f.column)} = %s" for f in _row_fields())
+    return f"UPDATE {q(Match._meta.db_table)} SET {columns} WHERE {q('id')} = %s"
+
+
+@functools.cache
+def _event_fields() -> tuple[models.Field, ...]:
+    return tuple(f for f in Event._meta.concrete_fields if not f.primary_key)
+
+
+@functools.cache
+def _insert_statement(db: str) -> str:
+    connection = connections[db]
+    q = connection.ops.quote_name
+    columns = ", ".join(q(f.column) for f in _event_fields())
+    marks = ", ".join(["%s"] * len(_event_fields()))
+    returned = connection.features.can_return_columns_from_insert
+    returning = f" RETURNING {q('id')}" if returned else ""
+    return f"INSERT INTO {q(Event._meta.db_table)} ({columns}) VALUES ({marks}){returning}"
+
+
+@functools.cache
+def _locking_statements(db: str, with_client_action: bool) -> tuple[str, str]:
+    """The SQL of ``MatchQuerySet.locked``: the match row (and the earlier version of a client
+    action id), then its seats with their users' names."""
+    connection = connections[db]
+    q = connection.ops.quote_name
+    table, seats, events = (q(model._meta.db_table) for model in (Match, Seat, Event))
+    users = q(Seat.user.field.related_model._meta.db_table)
+    columns = ", ".join(f"{table}.{q(f.column)}" for f in Match._meta.concrete_fields)
+    select = f"SELECT {columns}, {table}.{q('status')} = %s AS rows_live"
+    if with_client_action:
+        their_seat = (
+            f"SELECT s.{q('index')} FROM {seats} s WHERE s.{q('match_id')} = "
+            f"{table}.{q('id')} AND s.{q('user_id')} = %s"
+        )
+        select += (
+            f", (SELECT e.{q('version')} FROM {events} e WHERE e.{q('match_id')} = "
+            f"{table}.{q('id')} AND e.{q('client_action_id')} = %s AND e.{q('seat')} = "
+            f"({their_seat} LIMIT 1) LIMIT 1) AS earlier_version"
+        )
+    match_sql = f"{select} FROM {table} WHERE {table}.{q('id')} = %s"
+    if connection.features.has_select_for_update:
+        match_sql += " FOR UPDATE"
+    seat_columns = ", ".join(f"s.{q(f.column)}" for f in Seat._meta.concrete_fields)
+    seats_sql = (
+        f"SELECT {seat_columns}, u.{q('username')} AS user_username, "
+        f"u.{q('first_name')} AS user_first_name, u.{q('email')} AS user_email "
+        f"FROM {seats} s LEFT JOIN {users} u "
+        f"ON u.{q('id')} = s.{q('user_id')} WHERE s.{q('match_id')} = %s "
+        f"ORDER BY s.{q('index')}"
+    )
+    return match_sql, seats_sql
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -168,6 +266,31 @@ class Match(models.Model):
             return events.filter(version=self.finished_version).first()
         # Finished before the version was kept: the first event at the moment it finished.
         return events.filter(created_at=self.finished_at).order_by("version").first()
+
+    def save_row(self) -> None:
+        """Write every field of this match's existing row, as ``save()`` would, by one UPDATE
+        statement written once: every action writes the row, and ``save()`` builds the
+        statement each time (0.7 ms of CPU for a Pointsweeper match; this takes 0.3, most of
+        it the state's JSON)."""
+        connection = connections[self._state.db or "default"]
+        fields = _row_fields()
+        values = [f.get_db_prep_save(f.pre_save(self, False), connection) for f in fields]
+        with connection.cursor() as cursor:
+            cursor.execute(_update_statement(connection.alias), [*values, self.pk])
+
+    def keep_seats(self, seats: list[Seat]) -> None:
+        """Hold ``seats`` (this match's, in index order, their users read with them) as
+        ``with_seats`` would have: ``self.seats.all()`` gives them without a query and each
+        seat's match is this one."""
+        for seat in seats:
+            Seat.match.field.set_cached_value(seat, self)
+        # As prefetch_related keeps what it read (django/db/models/query.py, prefetch_one_level).
+        held = self.seats.get_queryset()
+        held._result_cache = seats
+        held._prefetch_done = True
+        if not hasattr(self, "_prefetched_objects_cache"):
+            self._prefetched_objects_cache = {}
+        self._prefetched_objects_cache[Seat.match.field.remote_field.cache_name] = held
 
     def seat_infos(self) -> list[SeatInfo]:
         return [seat.info() for seat in self.seats.all()]
@@ -264,6 +387,20 @@ class Event(models.Model):
     # committed (its worker died right after the ack) is sent again by the scheduler.
     sent_at = models.DateTimeField(null=True, blank=True)
 
+    def insert_row(self, db: str = "default") -> None:
+        """Write this new event's row, as ``save()`` would, by one INSERT statement written
+        once (every action appends one; building the statement each time cost more than
+        writing it)."""
+        connection = connections[db]
+        fields = _event_fields()
+        values = [f.get_db_prep_save(f.pre_save(self, True), connection) for f in fields]
+        with connection.cursor() as cursor:
+            cursor.execute(_insert_statement(db), values)
+            returned = connection.features.can_return_columns_from_insert
+            self.pk = cursor.fetchone()[0] if returned else cursor.lastrowid
+        self._state.adding = False
+        self._state.db = db
+
     class Meta:
         ordering = ["match", "version"]
         constraints = [
@@ -333,6 +470,46 @@ class Snapshot(models.Model):
         return f"snapshot v{self.version}"
 
 
+class DeadlineQuerySet(models.QuerySet):
+    def change(
+        self, match_pk: int, version: int, cancelled: list[str], due: dict[str, datetime]
+    ) -> None:
+        """Cancel the pending rows of the clocks ``cancelled`` and write a row for each clock
+        in ``due`` (set at ``version``): two plain statements, as an action that moves a turn
+        clock does this every time (the querysets' statements cost 0.5 ms more to build)."""
+        connection = connections[self.db]
+        q = connection.ops.quote_name
+        table = q(Deadline._meta.db_table)
+        with connection.cursor() as cursor:
+            if cancelled:
+                marks = ", ".join(["%s"] * len(cancelled))
+                cursor.execute(
+                    f"UPDATE {table} SET {q('cancelled')} = %s WHERE {q('match_id')} = %s "
+                    f"AND {q('key')} IN ({marks}) AND {q('fired_at')} IS NULL "
+                    f"AND {q('cancelled')} = %s",
+                    [True, match_pk, *cancelled, False],
+                )
+            if due:
+                due_at = Deadline._meta.get_field("due_at")
+                rows = ", ".join(["(%s, %s, %s, NULL, %s, %s)"] * len(due))
+                values = [
+                    value
+                    for key, at in due.items()
+                    for value in (
+                        match_pk,
+                        key,
+                        due_at.get_db_prep_save(at, connection),
+                        False,
+                        version,
+                    )
+                ]
+                cursor.execute(
+                    f"INSERT INTO {table} ({q('match_id')}, {q('key')}, {q('due_at')}, "
+                    f"{q('fired_at')}, {q('cancelled')}, {q('set_at_version')}) VALUES {rows}",
+                    values,
+                )
+
+
 class Deadline(models.Model):
     """A clock of a match as an absolute time. Fired exactly once by whichever scheduler wins."""
 
@@ -342,6 +519,8 @@ class Deadline(models.Model):
     fired_at = models.DateTimeField(null=True, blank=True)
     cancelled = models.BooleanField(default=False)
     set_at_version = models.PositiveIntegerField()
+
+    objects = DeadlineQuerySet.as_manager()
 
     class Meta:
         ordering = ["due_at"]

@@ -117,6 +117,30 @@ def _keep(game: GameDefinition, state: State, move: Move) -> Outcome:
     return Outcome(state=state, kind=move.rule)
 
 
+def seated(state: State, seat: int, name: str, is_bot: bool) -> State:
+    """``state`` with ``seat``'s new occupant named in the game's list of seats (every game keeps
+    one, each entry with its ``index`` and ``name``): a bot or a substitute the host let in plays
+    on under their own name, in the players' table as in the result."""
+    seats = state.get("seats") if state else None
+    if not isinstance(seats, list):
+        return state
+    renamed = []
+    for entry in seats:
+        if isinstance(entry, dict) and entry.get("index") == seat:
+            entry = {**entry, "name": name}
+            if "is_bot" in entry:
+                entry["is_bot"] = is_bot
+        renamed.append(entry)
+    return {**state, "seats": renamed}
+
+
+def _seated(game: GameDefinition, state: State, move: Move) -> Outcome:
+    inputs = move.inputs
+    return Outcome(
+        state=seated(state, inputs["seat"], inputs["name"], inputs["is_bot"]), kind=move.rule
+    )
+
+
 def _shift(game: GameDefinition, state: State, move: Move) -> Outcome:
     shift = timedelta(microseconds=move.inputs["microseconds"])
     return Outcome(state=game.shift_clocks(state, shift, move.inputs.get("clock")), kind="shift")
@@ -144,7 +168,8 @@ RULES: dict[str, Callable[[GameDefinition, State, Move], Outcome]] = {
     "start": _start,
     "act": _act,
     "timeout": _timeout,
-    "keep": _keep,  # a seat taken or replaced, a pause, a rematch: the state stays as it was
+    "keep": _keep,  # a seat taken before the start, a pause, a rematch: the state stays as it was
+    "seated": _seated,  # a running match's seat taken by a bot or a substitute: named anew
     "shift": _shift,  # a resume (every clock) or the host's change to one clock
     "abort": _abort,
     "end_round": _end_round,

@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Q, Subquery
 
 from games.core import broadcast, clock, ledger
 from games.core.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
@@ -70,7 +69,7 @@ def _append(
         match.result = outcome.result
         match.finished_at = now
         match.finished_version = match.version
-    event = Event.objects.create(
+    event = Event(
         match=match,
         version=match.version,
         kind=outcome.kind,
@@ -84,10 +83,11 @@ def _append(
         informational=outcome.informational,
         created_at=now,
     )
+    event.insert_row(match._state.db or "default")
     event.state = outcome.state
     if match.version % SNAPSHOT_EVERY == 0 or not move.replayable:
         keep_snapshot(match, match.version, outcome.state)
-    match.save()
+    match.save_row()
     _sync_deadlines(match, clocks_before)
     match.rows_live = match.status == Match.Status.LIVE
     ledger.credit_prizes(match, outcome.prizes, version=match.version)
@@ -119,17 +119,8 @@ def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
     """Mirror the clocks of the state into Deadline rows, touching only those that changed."""
     wanted = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
     changed = [key for key, due in before.items() if wanted.get(key) != due]
-    if changed:
-        Deadline.objects.filter(
-            match=match, key__in=changed, fired_at=None, cancelled=False
-        ).update(cancelled=True)
-    new = [
-        Deadline(match=match, key=key, due_at=due, set_at_version=match.version)
-        for key, due in wanted.items()
-        if before.get(key) != due
-    ]
-    if new:
-        Deadline.objects.bulk_create(new)
+    new = {key: due for key, due in wanted.items() if before.get(key) != due}
+    Deadline.objects.change(match.pk, match.version, changed, new)
 
 
 def _lock(match_id: int, *, client_action_id: str | None = None, user: Any = None) -> Match:
@@ -137,17 +128,9 @@ def _lock(match_id: int, *, client_action_id: str | None = None, user: Any = Non
     query finds the version of the event that user's seat already sent with that id
     (``earlier_version``): ids are unique per seat, so two players' ids never answer for each
     other."""
-    rows = Match.objects.select_for_update(of=("self",)).with_seats()
-    rows = rows.annotate(rows_live=Q(status=Match.Status.LIVE))
-    if client_action_id and getattr(user, "pk", None) is not None:
-        their_seat = Seat.objects.filter(match=OuterRef(OuterRef("pk")), user=user.pk)
-        earlier = Event.objects.filter(
-            match=OuterRef("pk"),
-            client_action_id=client_action_id,
-            seat=Subquery(their_seat.values("index")[:1]),
-        )
-        rows = rows.annotate(earlier_version=Subquery(earlier.values("version")[:1]))
-    return rows.get(pk=match_id)
+    return Match.objects.locked(
+        match_id, client_action_id=client_action_id, user_id=getattr(user, "pk", None)
+    )
 
 
 def _earlier_event(match_pk: int, seat: int, client_action_id: str | None) -> int | None:
@@ -519,14 +502,26 @@ def seat_bot(match: Match, seat_index: int, level: str) -> Seat:
         return seat
 
 
+def _seating(match: Match, seat: Seat, name: str, now: datetime) -> Move:
+    """The move of ``seat`` taken by ``name``: in a running match the game names its new
+    occupant (a substitute, a bot the host seated), who plays on as themselves; before the
+    start the game has no seats yet to name."""
+    if match.status == Match.Status.OPEN or not match.state:
+        return Move("keep", now)
+    inputs = {"seat": seat.index, "name": name, "is_bot": bool(seat.bot_level)}
+    return Move("seated", now, inputs=inputs)
+
+
 def _seat_taken(match: Match, seat: Seat, name: str) -> None:
     """Log the seat as taken; with auto_start, the last seat taken starts the match."""
     public = {"seat": seat.index, "name": name}
     if match.status != Match.Status.OPEN:
         public["substitute"] = True  # the host freed this seat of a running match
     now = clock.now()
-    outcome = Outcome(state=match.state, kind="seat_taken", public=public)
-    _append(match, outcome, Move("keep", now), now=now)
+    move = _seating(match, seat, name, now)
+    outcome = play(match.game, match.state, move)
+    outcome.kind, outcome.public = "seat_taken", public
+    _append(match, outcome, move, now=now)
     if match.status != Match.Status.OPEN:
         return
     if match.settings.get("auto_start", True) and all(s.is_taken for s in match.seats.all()):
@@ -815,9 +810,12 @@ def host_replace_seat(
             "by": seat.player_name if bot_level else "invite",
             **_said(reason),
         }
-        outcome = Outcome(state=locked.state, kind="seat_replaced", public=public)
         now = clock.now()
-        _append(locked, outcome, Move("keep", now), actor=actor, now=now)
+        # A bot plays on at once; a substitute is named when they take the seat.
+        move = _seating(locked, seat, seat.player_name, now) if bot_level else Move("keep", now)
+        outcome = play(locked.game, locked.state, move)
+        outcome.kind, outcome.public = "seat_replaced", public
+        _append(locked, outcome, move, actor=actor, now=now)
         return seat
 
 

@@ -136,7 +136,9 @@ def host_words(event: dict[str, Any], state: State) -> str | None:
         said = f"The host corrected the result: {data.get('summary') or 'see the result'}"
     else:
         return None
-    reason = data.get("host_reason")
+    reason = str(data.get("host_reason") or "").strip().rstrip(".")
+    if said.endswith("."):  # a game's summary, in sentences of its own
+        return f"{said} The host's reason: {reason}." if reason else said
     return f"{said}: {reason}." if reason else f"{said}."
 
 

@@ -11,7 +11,7 @@ import pytest
 from games.core import services
 from games.core.gamedef import ActionError, Viewer, state_deadlines
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.replaying import describe
+from games.core.replaying import describe, rebuild
 from games.seven_gem_swap import engine as sgs_engine
 
 pytestmark = pytest.mark.django_db
@@ -249,8 +249,11 @@ def test_a_wrong_award_is_corrected_by_reversing_entries_and_writing_new_ones(cl
     event = match.events.last()
     assert (event.kind, event.actor) == ("result_corrected", host)
     words = describe(match.game, event.seen_by(Viewer.spectator()), match.state)
-    assert words.startswith("The host corrected the result:")
-    assert words.endswith(": I awarded the wrong player.")
+    summary = match.result["summary"]
+    assert summary.endswith(".")
+    assert words == (
+        f"The host corrected the result: {summary} The host's reason: I awarded the wrong player."
+    )
 
 
 def test_a_correction_of_a_correction_reverses_only_what_stands(clock, seven):
@@ -284,19 +287,33 @@ def test_a_seat_is_replaced_by_a_substitute_through_a_new_invite(clock, seven, m
     carol = make_user("carol")
     with pytest.raises(ActionError):
         services.take_seat(match, carol, old_token)
+    assert seat_names(fresh(match).state) == ["Ada", "Bob"]  # until someone takes the seat
     services.take_seat(match, carol, seat.invite_token)
     match = fresh(match)
     assert match.seat_of(carol).index == 1 and match.status == Match.Status.LIVE
     kinds = list(match.events.order_by("-version").values_list("kind", flat=True)[:2])
     assert kinds == ["seat_taken", "seat_replaced"]
+    # The game names Carol in Bob's seat (its table, its result), and a rebuild plays it again.
+    assert seat_names(match.state) == ["Ada", "Carol"]
+    assert rebuild(match, match.version) == match.state
+
+
+def seat_names(state: dict) -> list[str]:
+    return [seat["name"] for seat in state["seats"]]
 
 
 def test_a_seat_is_replaced_by_a_bot_that_plays_on(clock, seven):
     match, (ada, bob), host = seven
     services.host_replace_seat(match, host, 1, bot_level="club", reason="Bob left")
-    assert fresh(match).seats.get(index=1).bot_level == "club"
+    match = fresh(match)
+    assert match.seats.get(index=1).bot_level == "club"
+    assert match.state["seats"][1] == {"index": 1, "name": "Club bot 2", "is_bot": True}
+    assert rebuild(match, match.version) == match.state
     clock.advance(30)
     assert services.run_bots() >= 1
+    # Awarded now, the result and the game's own summary name the same player.
+    services.host_adjudicate(match, host, {"winner": 1})
+    assert fresh(match).result["summary"].startswith("The host awarded the match to Club bot 2.")
 
 
 # --- the host's audit log ------------------------------------------------------------------------

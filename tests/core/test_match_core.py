@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
@@ -139,6 +139,36 @@ def test_the_host_sees_each_seats_private_part_under_its_seat(tally_match):
     host_data = event.seen_by(Viewer.host())["data"]
     assert set(host_data["private"]) == {"0"}
     assert "note" not in event.seen_by(Viewer(seat=1))["data"]
+
+
+def test_the_lock_reads_the_match_and_its_seats_as_the_querysets_do(tally_match):
+    """Match.objects.locked: the row with every field, the seats in order with their users'
+    names and emails (what an action reads) without another query, and a client action id
+    already used by that user's seat."""
+    match, ada, bob, _ = tally_match
+    ada.first_name, ada.email = "Ada <L>", "ada@example.org"
+    ada.save()
+    services.submit_action(match, ada, {"type": "add", "amount": 2}, client_action_id="a1")
+    expected = Match.objects.with_seats().get(pk=match.pk)
+    with transaction.atomic():
+        locked = Match.objects.locked(match.pk, client_action_id="a1", user_id=ada.pk)
+        with CaptureQueriesContext(connection) as queries:
+            seats = [(s.index, s.user_id, s.player_name, s.user.email) for s in locked.seats.all()]
+            assert all(seat.match is locked for seat in locked.seats.all())
+        assert queries.captured_queries == []
+        assert seats == [
+            (s.index, s.user_id, s.player_name, s.user.email) for s in expected.seats.all()
+        ]
+        assert seats[0][2] == "Ada <L>" and seats[0][3] == "ada@example.org"
+        for field in Match._meta.concrete_fields:
+            assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
+        assert locked.rows_live and locked.earlier_version == match.version + 1
+        assert (
+            Match.objects.locked(match.pk, client_action_id="a1", user_id=bob.pk).earlier_version
+            is None
+        )
+    with transaction.atomic(), pytest.raises(Match.DoesNotExist):
+        Match.objects.locked(10**9)
 
 
 def test_an_action_takes_at_most_six_queries(tally_match):

@@ -14,7 +14,7 @@ from games.core.gamedef import SeatInfo, Viewer
 from games.core.models import Match
 from games.core.registry import get_game, listed_games
 from games.core.replaying import replay_step
-from games.core.words import generic_description, marks_where, round_marks
+from games.core.words import generic_description, host_words, marks_where, round_marks
 
 pytestmark = pytest.mark.django_db
 
@@ -269,3 +269,18 @@ def test_marks_stand_where_the_game_names_an_event():
         return f"Level {data['level_up']}" if data.get("level_up") else None
 
     assert marks_where(events, level) == [(1, "Start"), (2, "Level 2")]
+
+
+def test_a_host_operation_and_its_reason_read_as_one_sentence_each():
+    paused = {"kind": "paused", "data": {"host_reason": "Bob's connection dropped."}}
+    assert host_words(paused, {}) == (
+        "The host paused the match; every clock stops: Bob's connection dropped."
+    )
+    summary = "The host awarded the match to Bob. Ada is the Elimination Candidate."
+    corrected = {"kind": "result_corrected", "data": {"summary": summary}}
+    assert host_words(corrected, {}) == f"The host corrected the result: {summary}"
+    corrected["data"]["host_reason"] = "I awarded the wrong player"
+    assert host_words(corrected, {}) == (
+        f"The host corrected the result: {summary} The host's reason: I awarded the wrong player."
+    )
+    assert host_words({"kind": "claimed", "data": {}}, {}) is None
