@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import json
 import re
 from collections.abc import Sequence
 
@@ -68,9 +67,24 @@ def _cut(html: str) -> Cut:
 
 def diff(before: str, after: str) -> list[Op]:
     """The operations that turn ``before`` into ``after``: the tags that changed are found first
-    (few to match), then each changed tag that kept its shape sends only its changed tokens."""
+    (few to match), then each changed tag that kept its shape sends only its changed tokens.
+    Only the middle that changed is cut into tokens and tags: the HTML both start and end with,
+    whole tags, is found by comparing the texts (a board of 15 KB with three cells changed
+    took 0.5 ms when all of it was cut)."""
     if before == after:
         return []
+    head = _shared_head(before, after)
+    tail = _shared_tail(before, after, head)
+    if not head and not tail:
+        return _tag_diff(before, after)
+    # Every token ends at a ">" or a quote: the head's tokens are counted by them.
+    skipped = before.count(">", 0, head) + before.count('"', 0, head)
+    middle = _tag_diff(before[head : len(before) - tail], after[head : len(after) - tail])
+    return [[start + skipped, count, text] for start, count, text in middle]
+
+
+def _tag_diff(before: str, after: str) -> list[Op]:
+    """``diff`` of two texts cut whole into tokens and tags."""
     old_tokens, old, old_at = _cut(before)
     new_tokens, new, new_at = _cut(after)
     runs: list[tuple[int, int, int, int]] = []
@@ -92,6 +106,33 @@ def diff(before: str, after: str) -> list[Op]:
                 if old_tokens[o1 + t] != new_tokens[n1 + t]
             )
     return _operations(_joined(runs, old_tokens), new_tokens)
+
+
+def _shared_head(a: str, b: str) -> int:
+    """The length of the longest start of ``a`` and ``b`` made of whole tags (ending at a
+    ">"), found by halving (each comparison of two slices runs at C speed)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[low:middle] == b[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return a.rfind(">", 0, low) + 1
+
+
+def _shared_tail(a: str, b: str, head: int) -> int:
+    """The length of the longest end of ``a`` and ``b`` after their shared ``head`` that starts
+    just after a ">" (whole tags, as the head)."""
+    low, high = 0, min(len(a), len(b)) - head
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[len(a) - middle : len(a) - low] == b[len(b) - middle : len(b) - low]:
+            low = middle
+        else:
+            high = middle - 1
+    cut = a.find(">", len(a) - low)
+    return 0 if cut == -1 else len(a) - cut - 1
 
 
 def _changed(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int, int]]:
@@ -184,8 +225,9 @@ def _joined(
     for run in runs:
         if joined:
             i1, i2, j1, _ = joined[-1]
-            gap = sum(len(token) for token in old[i2 : run[0]])
-            if gap <= JOIN_GAP_CHARS:
+            # Every token has a character at least: more tokens than that are a longer gap.
+            near = run[0] - i2 <= JOIN_GAP_CHARS
+            if near and sum(len(token) for token in old[i2 : run[0]]) <= JOIN_GAP_CHARS:
                 joined[-1] = (i1, run[1], j1, run[3])
                 continue
         joined.append(run)
@@ -206,8 +248,9 @@ def apply(before: str, ops: list[Op]) -> str:
     return "".join(parts)
 
 
-def worth_sending(ops: list[Op], after: str) -> bool:
+def worth_sending(patch: str, after: str) -> bool:
     """A patch is sent only when it is shorter than the HTML it stands for by a margin (a tenth)
     that pays for applying it; a block added to a panel (a form appearing) still goes as a
-    patch, not with the rest of the panel again. Both are measured as they travel, in JSON."""
-    return len(json.dumps(ops, separators=(",", ":"))) < 0.9 * len(json.dumps(after))
+    patch, not with the rest of the panel again. Both are measured as they travel: ``patch``
+    is the operations' JSON text, ``after`` the HTML as the inside of a JSON string."""
+    return len(patch) < 0.9 * (len(after) + 2)

@@ -196,9 +196,9 @@ def _panel_entries(
         old = (before or {}).get(panel_id)
         if old is not None and old != html:
             if (old, html) not in patches:
-                ops = htmlpatch.diff(old, html)
-                worth = htmlpatch.worth_sending(ops, html)
-                patches[old, html] = [_digest(old), _dumps(ops)] if worth else ["", ""]
+                ops = _dumps(htmlpatch.diff(old, html))
+                worth = htmlpatch.worth_sending(ops, _escaped(html))
+                patches[old, html] = [_digest(old), ops] if worth else ["", ""]
             base, patch = patches[old, html]
         entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch))
     return tuple(entries), rendered

@@ -44,7 +44,27 @@ def test_a_changed_cell_of_a_board_is_sent_as_its_new_class_and_gem_alone():
     assert [text for _start, _count, text in ops] == ['cell gem-blue"', 'C5, blue">B</button>']
     assert htmlpatch.apply(before, ops) == after
     assert len(json.dumps(ops)) < 80
-    assert htmlpatch.worth_sending(ops, after)
+    assert htmlpatch.worth_sending(*as_sent(ops, after))
+
+
+def test_only_the_changed_middle_of_a_panel_is_cut_and_its_operations_count_the_whole():
+    """The tags both texts start and end with are found by comparing the texts: the middle
+    alone is cut into tokens, and the operations still count tokens of the whole HTML."""
+    row = '<tr><td class="a" title="x">1</td><td>2</td></tr>'
+    before = "<table>" + row * 200 + '<tr><td class="old">3</td></tr>' + row * 200 + "</table>"
+    after = before.replace('class="old">3', 'class="new">4')
+    htmlpatch._CUTS.clear()
+    ops = htmlpatch.diff(before, after)
+    assert htmlpatch.apply(before, ops) == after
+    assert [text for _start, _count, text in ops] == ['new">4</td>']
+    # its start: every token of the 200 rows and of '<tr><td class="' before it
+    assert ops[0][0] == len(htmlpatch.tokens(before[: before.index('old">3')]))
+    assert all(len(html) < 100 for html in htmlpatch._CUTS._kept)
+
+
+def as_sent(ops: list, after: str) -> tuple[str, str]:
+    """A patch and the HTML it stands for as a frame carries them (JSON text)."""
+    return json.dumps(ops, separators=(",", ":")), json.dumps(after)[1:-1]
 
 
 def test_a_patch_that_does_not_fit_the_html_is_refused():
@@ -76,10 +96,10 @@ def test_a_form_appearing_in_a_small_panel_goes_as_a_patch_not_with_the_panel_ag
     assert htmlpatch.apply(before, ops) == after
     # Most of the new panel is the form; the patch adds it where it goes and nothing else.
     assert len(json.dumps(ops, separators=(",", ":"))) > 0.7 * len(after)
-    assert htmlpatch.worth_sending(ops, after)
+    assert htmlpatch.worth_sending(*as_sent(ops, after))
     # A patch that would be as long as the panel itself is not worth sending.
     rewritten = [[0, len(htmlpatch.tokens(before)), after]]
-    assert not htmlpatch.worth_sending(rewritten, after)
+    assert not htmlpatch.worth_sending(*as_sent(rewritten, after))
 
 
 @pytest.mark.parametrize("seed", range(5))

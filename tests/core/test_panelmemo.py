@@ -166,3 +166,46 @@ def test_a_grid_is_drawn_with_its_coordinates_escaped_and_one_cell_in_the_tab_or
     assert 'class="cell gem-red proved" data-cell="B2" aria-label="B2, red &lt;gem&gt;"' in html
     assert html.count('tabindex="0"') == 1 and html.count('tabindex="-1"') == 3
     assert 'data-cell="A1" aria-label="A1, red &lt;gem&gt;" tabindex="0"' in html
+
+
+class _Seat:
+    name = "Ada"
+
+    def title(self) -> str:
+        return "EC"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "gv.score",
+        "gv.board.rows",
+        "gv.missing",
+        "gv.items",
+        "gv.cells.0",
+        "seat.name",
+        "seat.title",
+        "gv.counted",
+        "'literal'",
+        "3",
+        "nothing.at.all",
+        "gv.score.real",
+    ],
+)
+def test_a_key_reads_each_input_as_the_template_would(path):
+    """key_of's quick path through plain dicts gives what Django's own lookup gives, and every
+    other kind of lookup (a method, an index, an attribute, a missing key) is Django's."""
+    context = Context(
+        {
+            "gv": {"score": 7, "board": {"rows": [1, 2]}, "cells": ["a", "b"], "counted": len},
+            "seat": _Seat(),
+        }
+    )
+    variable = Variable(path)
+    try:
+        expected = variable.resolve(context)
+    except Exception as error:  # noqa: BLE001 - the same error either way
+        with pytest.raises(type(error)):
+            panelmemo._resolved(variable, context)
+        return
+    assert panelmemo._resolved(variable, context) == expected

@@ -100,6 +100,26 @@ def test_the_host_sees_every_submission(client, live_match):
     assert f"{gem} ULD" in html
 
 
+def status_title(client, match) -> str:
+    html = client.get(match.get_absolute_url()).content.decode()
+    return re.search(r'<p class="sgs-phase"><b>([^<]*)</b>', html).group(1)
+
+
+def test_a_match_the_host_ends_early_says_how_far_it_went(client, live_match):
+    match = in_round(live_match)
+    host = live_match[3]
+    services.host_end_round(match, host, reason="everyone has sent")
+    assert status_title(client, match) == "Round 2 of 8"
+    services.host_adjudicate(match, host, {"winner": 0})
+    assert status_title(client, match) == "The match ended after round 1 of 8"
+
+
+def test_a_match_awarded_before_its_first_round_says_so(client, live_match):
+    match, _, _, host = live_match
+    services.host_adjudicate(match, host, {"winner": 1})
+    assert status_title(client, match) == "The match ended before round 1"
+
+
 def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
     match = in_round(live_match)
     for viewer in (Viewer(seat=0), Viewer.host(), Viewer.spectator()):

@@ -6,11 +6,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django import template
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.bejeweled2 import engine
 from games.bejeweled2.flow import piece_css, piece_label
+from games.core.templatetags.arena import escaped as escape
 
 register = template.Library()
 

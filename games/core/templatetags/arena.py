@@ -7,6 +7,7 @@ by id, so that a live update can carry only the panels an event changed.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from functools import lru_cache
@@ -15,7 +16,7 @@ from typing import Any
 from django import template
 from django.template.base import Parser, Token
 from django.template.context import Context
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from games.core import panelmemo, viewpatch
@@ -53,6 +54,30 @@ def _grid_html(grid_json: str) -> str:
     return grid_html(with_coordinates(grid_cells(json.loads(grid_json))))
 
 
+def escaped(value: object) -> str:
+    """``value`` escaped as Django's ``escape`` does, without its check for lazy text on every
+    call (a board draws four for each of its cells): the panels drawn in Python use it."""
+    return html.escape(str(value))
+
+
+def hidden(hide: Any) -> str:
+    """The ``hidden`` attribute of an element drawn in Python, when ``hide``."""
+    return " hidden" if hide else ""
+
+
+def oob_attribute(context: Any) -> str:
+    """The out-of-band swap attribute of a panel drawn in Python for a live frame."""
+    return ' hx-swap-oob="true"' if context.get("oob") else ""
+
+
+def is_in(item: Any, container: Any) -> bool:
+    """``{% if item in container %}``: false when the test cannot be made (no container)."""
+    try:
+        return item in container
+    except Exception:  # as Django's {% if %}: a test that fails is false
+        return False
+
+
 def grid_html(grid: dict) -> str:
     """A clickable game grid: ``grid`` = {name, caption, letters, lines: [{number, cells:
     [{cell, text, css, label, marks}]}]} (with_coordinates). Cells are buttons:
@@ -60,26 +85,26 @@ def grid_html(grid: dict) -> str:
     and row numbers are the cells' own names (A-H / 1-8, A-J / 1-10, a-h / 8-1). Written out
     here rather than as a template: every board of every frame is drawn by it."""
     caption = grid.get("caption")
-    label = f' aria-label="{escape(caption)}"' if caption else ""
+    label = f' aria-label="{escaped(caption)}"' if caption else ""
     parts = [
-        f'\n<table class="gem-grid" data-grid="{escape(grid.get("name", ""))}" role="grid" '
+        f'\n<table class="gem-grid" data-grid="{escaped(grid.get("name", ""))}" role="grid" '
         f'style="--cols: {len(grid["letters"])}; --rows: {len(grid["rows"])}"{label}>\n  ',
-        f"<caption>{escape(caption)}</caption>" if caption else "",
+        f"<caption>{escaped(caption)}</caption>" if caption else "",
         "\n  <thead><tr><td></td>",
-        *(f"<th>{escape(letter)}</th>" for letter in grid["letters"]),
+        *(f"<th>{escaped(letter)}</th>" for letter in grid["letters"]),
         "</tr></thead>\n  <tbody>",
     ]
     for row, line in enumerate(grid["lines"]):
-        parts.append(f"\n    <tr><th>{escape(line['number'])}</th>")
+        parts.append(f"\n    <tr><th>{escaped(line['number'])}</th>")
         for column, c in enumerate(line["cells"]):
-            marks = f" {escape(c['marks'])}" if c.get("marks") else ""
-            name = escape(c.get("label") or c["cell"])
+            marks = f" {escaped(c['marks'])}" if c.get("marks") else ""
+            name = escaped(c.get("label") or c["cell"])
             tab = "0" if row == 0 and column == 0 else "-1"
             parts.append(
-                f'<td><button type="button" class="cell {escape(c.get("css", ""))}{marks}" '
-                f'data-cell="{escape(c["cell"])}" aria-label="{name}" '
-                f'tabindex="{tab}"><span class="gem" aria-hidden="true">{escape(c.get("text", ""))}'
-                "</span></button></td>"
+                f'<td><button type="button" class="cell {escaped(c.get("css", ""))}{marks}" '
+                f'data-cell="{escaped(c["cell"])}" aria-label="{name}" '
+                f'tabindex="{tab}"><span class="gem" aria-hidden="true">'
+                f"{escaped(c.get('text', ''))}</span></button></td>"
             )
         parts.append("</tr>")
     parts.append("\n  </tbody>\n</table>\n")
