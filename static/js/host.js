@@ -26,6 +26,32 @@
     }
   }, true);
 
+  // A control the server took (an empty answer) is done: its form goes back to its defaults and
+  // its box folds, whether or not the frame with the new console came first (the page keeps what
+  // the host is typing across frames: match.js, data-keep-input). When that frame replaced the
+  // form while it was being sent, htmx answers to the form it sent, no longer on the page: the
+  // answer is heard on that form, and a refusal is shown in the console the page now has.
+  function answered(sent, detail) {
+    const answer = detail.xhr ? detail.xhr.responseText.trim() : "";
+    const action = sent.getAttribute("action");
+    if (!sent.isConnected && detail.xhr && detail.xhr.status === 200) {
+      const shown = document.getElementById("host-error");
+      if (shown) shown.innerHTML = answer; // the server escaped it, as htmx would swap it
+    }
+    if (!detail.successful || answer !== "") return;
+    for (const form of document.querySelectorAll("form.host-op")) {
+      if (form !== sent && form.getAttribute("action") !== action) continue;
+      form.reset();
+      const box = form.closest("details");
+      if (box) box.open = false;
+    }
+  }
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const sent = event.detail && event.detail.elt;
+    if (!(sent instanceof HTMLFormElement) || !sent.classList.contains("host-op")) return;
+    sent.addEventListener("htmx:afterRequest", (done) => answered(sent, done.detail), { once: true });
+  });
+
   function tick() {
     for (const clock of document.querySelectorAll(".host-clocks [data-deadline]")) {
       const seconds = Math.max(0, Math.ceil((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));

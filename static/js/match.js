@@ -265,12 +265,62 @@
       const region = fresh.dataset.region === "core" ? "core" : "game";
       const box = region === "core" ? (document.getElementById("match-core") || root) : root;
       const old = document.getElementById(fresh.id);
+      if (old && old.hasAttribute("data-keep-input")) carryInput(old, fresh);
       if (old) old.replaceWith(fresh);
       else if (previous[region]) previous[region].after(fresh);
       else box.appendChild(fresh);
       previous[region] = fresh;
       if (window.htmx) window.htmx.process(fresh);
       document.dispatchEvent(new CustomEvent("gem:swapped", { detail: fresh }));
+    }
+  }
+
+  // In a panel marked data-keep-input (the host console), what the viewer was doing goes on in
+  // the panel a frame puts in its place: the boxes they opened or closed, what they chose or
+  // typed and the field they were in. A form is known by its action, a field by its name in it.
+  function fieldKey(field) {
+    const form = field.closest("form");
+    return (form ? form.getAttribute("action") || "" : "") + " " + field.name;
+  }
+  function edited(field) {
+    if (field.tagName === "SELECT") return [...field.options].some((o) => o.selected !== o.defaultSelected);
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    return field.value !== field.defaultValue;
+  }
+  function carryInput(old, fresh) {
+    const boxes = new Map();
+    for (const box of old.querySelectorAll("details")) {
+      const form = box.querySelector("form[action]");
+      if (form) boxes.set(form.getAttribute("action"), box.open);
+    }
+    for (const box of fresh.querySelectorAll("details")) {
+      const form = box.querySelector("form[action]");
+      if (form && boxes.has(form.getAttribute("action"))) box.open = boxes.get(form.getAttribute("action"));
+    }
+    const twins = new Map();
+    for (const field of fresh.querySelectorAll("input[name], select[name], textarea[name]")) {
+      twins.set(fieldKey(field), field);
+    }
+    const active = document.activeElement;
+    for (const field of old.querySelectorAll("input[name], select[name], textarea[name]")) {
+      if (field.type === "hidden") continue;
+      const twin = twins.get(fieldKey(field));
+      if (!twin || twin.tagName !== field.tagName) continue;
+      if (edited(field)) {
+        if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
+        else if (field.tagName !== "SELECT" || [...twin.options].some((o) => o.value === field.value)) {
+          twin.value = field.value;
+        }
+      }
+      if (field === active) {
+        let start = null, end = null;
+        try { start = field.selectionStart; end = field.selectionEnd; } catch (_) { /* not a text field */ }
+        queueMicrotask(() => {
+          if (!twin.isConnected) return;
+          twin.focus({ preventScroll: true });
+          if (typeof start === "number") twin.setSelectionRange(start, end);
+        });
+      }
     }
   }
 
@@ -291,11 +341,15 @@
   }
 
   // Seats taken while the page is open: the seat strip and the invite list follow.
+  // A bot the host seats in place of a player: the strip names it at once.
   function noteEvent(event) {
-    if (event.kind !== "seat_taken" || !event.data) return;
+    if (!event.data) return;
+    const taker = event.kind === "seat_taken" ? event.data.name
+      : event.kind === "seat_replaced" && event.data.by !== "invite" ? event.data.by : null;
+    if (!taker) return;
     const index = String(event.data.seat);
     const name = document.querySelector(`.seat-strip [data-seat="${index}"] .name`);
-    if (name && event.data.name) name.textContent = event.data.name;
+    if (name) name.textContent = taker;
     const invite = document.querySelector(`.invites [data-seat="${index}"]`);
     if (invite) invite.remove();
   }

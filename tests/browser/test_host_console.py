@@ -82,6 +82,9 @@ def test_every_host_operation_from_the_match_page(login_context, seated_match):
     form.locator("button").click()
     assert asked[-1] == "Free Seat 2: Bob? Bob can no longer play this match."
     expect(host.locator("#host-panel select[name=seat]")).to_contain_text("Club bot 2")
+    for page in (ada, spectator):  # the seat strip and the players' table name the bot
+        expect(page.locator('.seat-strip [data-seat="1"] .name')).to_have_text("Club bot 2")
+        expect(page.locator("#sgs-players")).to_contain_text("Club bot 2")
 
     # Award: the question names the winner and what follows for the other.
     form = console_form(host, "Award")
@@ -115,6 +118,64 @@ def test_every_host_operation_from_the_match_page(login_context, seated_match):
         "clock_changed",
     ]
     shoot_both_sizes(host, "host-console-log")
+
+
+def test_a_frame_keeps_what_the_host_is_typing_and_a_done_control_folds(
+    login_context, seated_match
+):
+    match = seven_in_round(seated_match)
+    host = login_context("hostess")
+    answer_dialogs(host, [])
+    host.goto(match.get_absolute_url())
+    expect(host.locator("#connection")).to_have_text("connected")
+    form = console_form(host, "Replace a player")
+    form.locator("select[name=seat]").select_option(label="Seat 2: Bob")
+    reason = form.locator("input[name=reason]")
+    reason.fill("Bob the season")
+    reason.press("Home")
+    for _ in range(4):
+        reason.press("ArrowRight")
+
+    # The match is paused from elsewhere (the dashboard): the console the frame brings offers
+    # Resume, and the host's box, choice, words and cursor are where they were.
+    services.host_pause(match, match.host, reason="a break")
+    expect(host.locator("#host-panel .host-resume button")).to_be_visible()
+    box = host.locator("#host-panel details.host-replace")
+    expect(box).to_have_attribute("open", "")
+    expect(box.locator("select[name=seat]")).to_have_value("1")
+    expect(box.locator("input[name=reason]")).to_have_value("Bob the season")
+    expect(box.locator("input[name=reason]")).to_be_focused()
+    host.keyboard.type("left ")
+    expect(box.locator("input[name=reason]")).to_have_value("Bob left the season")
+
+    # A refusal that comes back after a frame replaced the form it answers is shown all the same,
+    # and the refused form keeps what the host wrote.
+    held = []
+    host.route("**/host/clock/", lambda route: held.append(route))
+    clock_box = console_form(host, "Give a clock more or less time")
+    clock_box.locator("input[name=minutes]").fill("0")
+    clock_box.locator("input[name=reason]").fill("nothing at all")
+    clock_box.locator("button").click()
+    host.wait_for_timeout(200)
+    assert len(held) == 1
+    services.host_resume(match, match.host)
+    expect(host.locator("#host-panel .host-pause button")).to_be_visible()
+    held[0].continue_()
+    expect(host.locator("#host-error")).to_have_text(
+        "give the clock more (say 5) or less (say -5) minutes"
+    )
+    expect(clock_box.locator("input[name=minutes]")).to_have_value("0")
+    expect(clock_box.locator("input[name=reason]")).to_have_value("nothing at all")
+
+    # Sent and done: the box folds and its form is empty again.
+    box.locator("select[name=by]").select_option("club")
+    box.locator("button").click()
+    expect(host.locator("#host-panel select[name=seat]")).to_contain_text("Club bot 2")
+    box = host.locator("#host-panel details.host-replace")
+    expect(box).not_to_have_attribute("open", "")
+    expect(box.locator("input[name=reason]")).to_have_value("")
+    bob_seat = Match.objects.get(pk=match.pk).seats.get(index=1)
+    assert (bob_seat.user, bob_seat.bot_level) == (None, "club")
 
 
 def test_the_host_aborts_with_a_reason_and_the_players_read_it(login_context, seated_match):
