@@ -294,7 +294,9 @@
     const action = event.detail.action;
     if (!action || (action.type !== "submit" && action.type !== "bid")) return;
     const form = document.querySelector(action.type === "bid" ? ".sgs-bid-form" : "#sgs-play .sgs-compose");
-    if (action.type === "submit") played = null; // nothing was played
+    // Nothing was played, unless a later submission is on its way (a refusal of an earlier
+    // one can arrive after the player fixed it and sent it again).
+    if (action === lastSubmit) played = null;
     if (!form) return;
     event.preventDefault();
     notSent(form, event.detail.message);
@@ -361,10 +363,11 @@
       clearTimeout(sendTimer); // the submission replaces the draft
       dirty = false;
       played = compose.gem;
-      window.gemArena.send({
+      lastSubmit = {
         type: "submit", round: compose.round, gem: compose.gem, moves: compose.moves,
         card: compose.card || null, premove: compose.premove,
-      });
+      };
+      window.gemArena.send(lastSubmit);
       const state = form.querySelector(".sgs-draft-state");
       if (state) state.textContent = "Sending…";
     } else if (form.matches(".sgs-bid-form")) {
@@ -387,10 +390,16 @@
       if (g && g.board && !(window.gemSteps && window.gemSteps.playing)) paintNow(g);
     }
     if (id === "sgs-play" || id === "sgs-board") { syncCompose(); render(); }
+    // A resync's full frame brings the sent submission without an update event.
+    const me = game() && game().me;
+    if (id === "sgs-play" && played && me && me.submission && me.submission.gem === played) {
+      focusPlayed();
+    }
   });
 
   const RESOLVED = ["round_resolved", "round_time_up"];
   let played = null; // the gem cell of the sequence this page submitted, to focus once it is in
+  let lastSubmit = null; // the last submission this page sent
 
   document.addEventListener("gem:update", (event) => {
     const happened = event.detail && event.detail.event;
