@@ -9,6 +9,7 @@ import pytest
 from django.db import connections
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+PATIENCE_MS = 30_000  # how long a page, a click or an expectation may take before it fails
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -33,9 +34,10 @@ def browser():
         pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium)")
     from playwright.sync_api import expect, sync_playwright
 
-    # The live worker, the browsers and the test share two cores: wait for the page as a patient
-    # player would (assertions still fail when the page never gets there).
-    expect.set_options(timeout=15_000)
+    # The live worker, the browsers and the test share two cores with three other test processes,
+    # each perhaps driving its own browser: wait for the page as a patient player would
+    # (assertions still fail when the page never gets there; a CI run saw loads of over 10 s).
+    expect.set_options(timeout=PATIENCE_MS)
 
     # Playwright's sync API keeps an event loop in the test thread; the ORM calls the tests make
     # between browser steps are still plain synchronous calls.
@@ -62,7 +64,7 @@ def login_context(browser, live_worker):
 
     def make(username: str | None, password: str = "pw-for-tests-1"):
         context = browser.new_context(base_url=live_worker.url)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(PATIENCE_MS)
         contexts.append(context)
         page = context.new_page()
         if username:

@@ -201,14 +201,14 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     analysis = spectator.locator('#gp-history [data-grid="analysis-1"]')
     spectator.click('#gp-history [data-gp-animate][data-turn="1"][data-which="best"]')
     expect(analysis.locator(f'[data-cell="{legal[-1]}"]')).to_have_attribute(
-        "data-played", str(len(legal)), timeout=15_000
+        "data-played", str(len(legal)), timeout=30_000
     )
     expect(spectator.locator("#gp-history .gp-analysis-caption")).to_contain_text("the best path")
     shoot(spectator, "spectator-round-result")
     # Turn 2 is drawn on the board it was played on: the EC's cells empty, the DMO's path on it.
     spectator.click('#gp-history [data-gp-animate][data-turn="2"][data-which="played"]')
     expect(analysis.locator(f'[data-cell="{dragged[-1]}"]')).to_have_attribute(
-        "data-played", str(len(dragged)), timeout=15_000
+        "data-played", str(len(dragged)), timeout=30_000
     )
     for cell in legal:
         expect(analysis.locator(f'[data-cell="{cell}"]')).to_have_class("cell gp-empty")

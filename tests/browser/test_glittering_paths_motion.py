@@ -207,7 +207,7 @@ def test_a_path_plays_cell_by_cell_with_rising_notes_at_each_viewers_speed(
     )
     mid = watcher.evaluate(totals)
     assert [(float(t), v) for t, v in mid] == [(float(score), "hidden"), (0, "visible")], mid
-    watcher.wait_for_function("!window.gemSteps.playing", timeout=15_000)
+    watcher.wait_for_function("!window.gemSteps.playing", timeout=30_000)
     after = watcher.evaluate(totals)
     assert [(float(t), v) for t, v in after] == [(float(score), "visible"), (0, "visible")], after
     assert watcher.evaluate("document.documentElement.dataset.scoreHeld") is None

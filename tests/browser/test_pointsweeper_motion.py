@@ -225,7 +225,7 @@ def test_moves_slide_burst_and_sound_keep_the_focus_and_never_move_the_board(
     expect(quiet.locator("#ps-board .ps-token, #ps-board .ps-scan")).to_have_count(0)
     expect(spectator.locator("#ps-board [data-cell$='1'].ps-tile")).to_have_count(8)
     expect(spectator.locator("#ps-board .ps-token")).to_have_count(0)
-    spectator.wait_for_function("!gemSteps.playing", timeout=15_000)
+    spectator.wait_for_function("!gemSteps.playing", timeout=30_000)
     assert spectator.evaluate(shown) == "visible"
     expect(spectator.locator(score)).to_contain_text("15 points")
     assert serious_axe_violations(page) == []
@@ -277,6 +277,6 @@ def test_a_move_arriving_while_another_plays_ends_on_its_own_board(login_context
     services.submit_action(match, erin, claim)
     until({"spectator": spectator}, "#ps-board .ps-token")
     expect(spectator.locator("#ps-log")).to_contain_text("claimed with R1 a1–c1")
-    spectator.wait_for_function("!gemSteps.playing", timeout=15_000)
+    spectator.wait_for_function("!gemSteps.playing", timeout=30_000)
     expect(spectator.locator("#ps-board .ps-token")).to_have_count(0)
     expect(spectator.locator("#ps-board .cell.ps-tile")).to_have_count(3)
