@@ -40,6 +40,7 @@ from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.contract import Setting, settled
 from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.words import counted
 
 MIN_SEATS = 1
 MAX_SEATS = 1
@@ -337,7 +338,7 @@ def _summary(state: State, reason: str) -> str:
         title = PUZZLES[state["puzzle"]].title
         if state["solved"]:
             moves = state["moves"]
-            text = f"Puzzle {state['puzzle'] + 1}, {title}, solved in {moves} move(s)"
+            text = f"Puzzle {state['puzzle'] + 1}, {title}, solved in {counted(moves, 'move')}"
             if state["assisted"]:
                 text += " after the solution was shown"
             if mode == "cognito":
@@ -346,7 +347,7 @@ def _summary(state: State, reason: str) -> str:
         return f"Puzzle {state['puzzle'] + 1}, {title}, not solved: {REASONS[reason]}."
     return (
         f"{MODE_TITLES[mode]} game over, {REASONS[reason]}: {state['score']:,} points, "
-        f"level {state['level']}, {state['moves']} move(s)."
+        f"level {state['level']}, {counted(state['moves'], 'move')}."
     )
 
 
@@ -817,7 +818,7 @@ def piece_label(piece: str) -> str:
     if piece in engine.POWER_GEMS:
         return f"{engine.COLOUR_NAMES[piece.upper()]} power gem"
     if piece in engine.BOMBS:
-        return f"bomb, {piece} move(s) left"
+        return f"bomb, {counted(int(piece), 'move')} left"
     return PIECE_LABELS.get(piece, piece)
 
 

@@ -13,7 +13,7 @@ from games.bejeweled2 import bot, engine, flow
 from games.bejeweled2.flow import board_grid
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
-from games.core.words import event_parts, generic_description, marks_where
+from games.core.words import counted, event_parts, generic_description, marks_where
 
 
 class Bejeweled2(FlowGame):
@@ -84,7 +84,9 @@ class Bejeweled2(FlowGame):
                 text += f" It cost {data['bar_cost']:,} of the bar."
             return text
         if kind == "undone":
-            return f"The last move is taken back ({data.get('moves', 0)} move(s) stand)."
+            moves = data.get("moves", 0)
+            stand = "stands" if moves == 1 else "stand"
+            return f"The last move is taken back ({counted(moves, 'move')} {stand})."
         if kind == "restarted":
             return "The puzzle is put back as it started."
         if kind == "solution":

@@ -49,6 +49,7 @@ from games.core.flowkit import (
     set_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.words import counted
 
 GAME = "bejeweled-2-race"
 MIN_SEATS = 2
@@ -600,13 +601,13 @@ def _race_facts(state: State) -> dict[str, Any]:
     }
     if mode == "puzzles":
         facts["limit"] = (
-            f"{state['puzzle_count']} puzzle(s) from number {state['puzzle_first'] + 1}; "
+            f"{counted(state['puzzle_count'], 'puzzle')} from number {state['puzzle_first'] + 1}; "
             f"the first to solve them all wins ({state['minutes']} min at most)"
         )
     elif mode == "classic_moves":
         facts["limit"] = f"{state['moves_budget']} moves each ({state['minutes']} min at most)"
     elif mode == "classic_time":
-        facts["limit"] = f"{state['minutes']} minute(s)"
+        facts["limit"] = counted(state["minutes"], "minute")
     else:
         facts["limit"] = f"until every bar runs empty ({state['minutes']} min at most)"
     return facts

@@ -82,6 +82,11 @@ def generic_description(event: dict[str, Any], state: State) -> str:
     return f"{head} ({'; '.join(facts)})." if facts else f"{head}."
 
 
+def counted(count: int, word: str) -> str:
+    """3, "move" -> "3 moves"; 1, "move" -> "1 move" (words whose plural adds an s)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def span_words(seconds: int) -> str:
     """90 -> "1 minute 30 seconds", 3600 -> "1 hour": a clock change as a host says it."""
     seconds = abs(int(seconds))
@@ -89,7 +94,7 @@ def span_words(seconds: int) -> str:
     for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
         count, seconds = divmod(seconds, size)
         if count:
-            parts.append(f"{count} {unit}{'s' if count != 1 else ''}")
+            parts.append(counted(count, unit))
     return " ".join(parts[:2]) or "0 seconds"
 
 

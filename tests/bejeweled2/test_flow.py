@@ -343,7 +343,7 @@ def test_clearing_the_board_solves_the_puzzle_and_ends_the_match() -> None:
     assert outcome.result["solved"] is True and outcome.result["winner"] == 0
     assert outcome.result["next_puzzle"] == FIRST_STEPS + 1
     assert outcome.result["mode"] == "puzzle"
-    assert "solved in 3 move(s)" in outcome.result["summary"]
+    assert "solved in 3 moves" in outcome.result["summary"]
 
 
 def test_no_new_gems_fall_in_a_puzzle() -> None:
@@ -660,3 +660,8 @@ def test_one_whole_puzzle_match_from_start_to_result_with_a_failure_and_a_restar
         state = outcome.state
     assert outcome.result["solved"] is True
     assert state["phase"] == "over" and flow.view(state, Viewer(seat=0))["actions"] == []
+
+
+def test_a_bomb_is_labelled_with_the_moves_it_has_left():
+    assert flow.piece_label("1") == "bomb, 1 move left"
+    assert flow.piece_label("7") == "bomb, 7 moves left"

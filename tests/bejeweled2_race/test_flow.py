@@ -223,6 +223,20 @@ def test_a_pause_moves_every_bar_and_the_time_limit():
         )
 
 
+def test_the_race_tells_its_limit_in_plain_words():
+    def limit(**settings) -> str:
+        return flow.view(begin(2, **settings), Viewer(seat=0))["race"]["limit"]
+
+    assert limit(mode="classic_time", minutes=1) == "1 minute"
+    assert limit(mode="classic_time", minutes=20) == "20 minutes"
+    assert limit(mode="puzzles", puzzle_first=0, puzzle_count=1, minutes=10).startswith(
+        "1 puzzle from number 1;"
+    )
+    assert limit(mode="puzzles", puzzle_first=4, puzzle_count=3, minutes=10).startswith(
+        "3 puzzles from number 5;"
+    )
+
+
 def test_the_puzzle_race_is_won_by_the_first_to_solve_the_set():
     state = begin(3, mode="puzzles", puzzle_first=0, puzzle_count=2, minutes=10)
     assert board(state, 0) == engine.format_board(engine.parse_board(PUZZLES[0].board))
