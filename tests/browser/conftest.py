@@ -62,8 +62,9 @@ def login_context(browser, live_worker):
     """A fresh browser context logged in as ``username`` (or a guest when None)."""
     contexts = []
 
-    def make(username: str | None, password: str = "pw-for-tests-1"):
-        context = browser.new_context(base_url=live_worker.url)
+    def make(username: str | None, password: str = "pw-for-tests-1", **options):
+        """``options``: the browser context's own (a ``locale``, a ``timezone_id``...)."""
+        context = browser.new_context(base_url=live_worker.url, **options)
         context.set_default_timeout(PATIENCE_MS)
         contexts.append(context)
         page = context.new_page()

@@ -7,6 +7,9 @@ axe-core on each page. Screenshots: test-artifacts/season-*.png."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 from playwright.sync_api import expect
 
@@ -86,7 +89,7 @@ def test_a_host_runs_a_season(login_context, make_user):
     hostess = season.format.hosts.get()
     services.host_adjudicate(main, hostess, {"winner": 0, "reason": "a walk-through"})
     services.host_adjudicate(main, hostess, {"elimination_candidate": 1, "reason": "a coin"})
-    bob = login_context("bob")
+    bob = login_context("bob", locale="en-GB", timezone_id="Asia/Tokyo")  # Bob plays from Tokyo
     bob.goto(episode.get_absolute_url())
     form = bob.locator("form.nominate")
     for _ in range(20):
@@ -97,6 +100,13 @@ def test_a_host_runs_a_season(login_context, make_user):
     expect(bob.locator(".nomination")).to_contain_text("Bob is the Elimination Candidate")
     expect(form.locator("label")).to_have_text(["Cy"])
     expect(bob.locator(".nomination")).to_contain_text("Ada Lovelace holds a Token of Life")
+    # The nomination's deadline is told in Bob's own time, the UTC time kept as its title.
+    episode.refresh_from_db()
+    due = bob.locator(".nomination time")
+    assert datetime.fromisoformat(due.get_attribute("datetime")) == episode.nomination_due
+    in_tokyo = episode.nomination_due.astimezone(ZoneInfo("Asia/Tokyo"))
+    expect(due).to_contain_text(in_tokyo.strftime("%H:%M"))
+    expect(due).to_have_attribute("title", f"{episode.nomination_due:%Y-%m-%d %H:%M} UTC")
     checked(bob, "season-nomination")
     form.get_by_label("Cy").check()
     form.get_by_role("button", name="Nominate").click()
