@@ -11,12 +11,13 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.core.templatetags.arena import escaped as escape
 from games.core.templatetags.arena import hidden, left_at, role
+from games.core.words import counted
 
 register = template.Library()
 
 
 def _plural(count: Any, word: str) -> str:
-    return f"{escape(count)} {word}{'' if count == 1 else 's'}"
+    return escape(counted(count, word))
 
 
 def entry_text(entry: dict[str, Any]) -> str:
