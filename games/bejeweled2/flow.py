@@ -159,6 +159,7 @@ SETTINGS = (
             (index, f"{index + 1}. World {index // WORLD_SIZE + 1}: {p.title}")
             for index, p in enumerate(PUZZLES)
         ),
+        shown_when=("mode", tuple(key for key, mode in MODES.items() if mode.puzzles)),
     ),
     Setting(
         "idle_minutes",

@@ -30,6 +30,9 @@ class Setting:
     lines: int = 0
     # An extra rule for this setting: returns the value as kept or raises ValueError.
     check: Callable[[Any], Any] | None = None
+    # The form asks for it only while another setting has one of these values (a pasted board
+    # when boards are pasted): ("boards", ("pasted",)). Its value is kept (and checked) anyway.
+    shown_when: tuple[str, tuple[Any, ...]] | None = None
 
     @property
     def kind(self) -> str:

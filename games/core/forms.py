@@ -31,7 +31,17 @@ class SignupForm(UserCreationForm):
 
 
 def _field(setting: Setting) -> forms.Field:
-    """The form field that asks the host for ``setting`` (games/core/contract.py)."""
+    """The form field that asks the host for ``setting`` (games/core/contract.py); one shown
+    only for some values of another (``shown_when``) says so to static/js/settings_form.js."""
+    field = _asking(setting)
+    if setting.shown_when is not None:
+        name, values = setting.shown_when
+        field.widget.attrs["data-shown-when"] = name
+        field.widget.attrs["data-shown-values"] = " ".join(str(value) for value in values)
+    return field
+
+
+def _asking(setting: Setting) -> forms.Field:
     common: dict[str, Any] = {"label": setting.label, "help_text": setting.help}
     kind = setting.kind
     if kind == "bool":

@@ -51,6 +51,7 @@ UNVERSIONED_ACTIONS: frozenset[str] = frozenset()
 
 BOARD_HELP = "8 lines of 8 values, rank 8 first: -2 to 5 for a tile, M for a mine (10 mines)."
 SIDES = (("DMO", "the DMO"), ("EC", "the EC"))
+PASTED = ("boards", ("pasted",))  # the boards' fields are asked for only when pasted
 SETTINGS = (
     Setting(
         "boards",
@@ -61,9 +62,9 @@ SETTINGS = (
             ("pasted", "I paste the three boards below"),
         ),
     ),
-    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP),
-    Setting("board_2", "Board 2", "", lines=8),
-    Setting("board_3", "Board 3", "", lines=8),
+    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP, shown_when=PASTED),
+    Setting("board_2", "Board 2", "", lines=8, shown_when=PASTED),
+    Setting("board_3", "Board 3", "", lines=8, shown_when=PASTED),
     Setting(
         "move_seconds",
         "Time for each move (seconds)",

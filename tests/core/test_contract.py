@@ -112,3 +112,34 @@ def test_every_view_is_json_and_a_spectator_sees_no_seats_secret(key):
         json.dumps(game.view(state, Viewer(seat=seat.index)))
     json.dumps(game.view(state, Viewer.host()))
     assert "seed" not in spectator and "draft" not in spectator
+
+
+@pytest.mark.parametrize("key", [*GAMES, "bejeweled-2-race"])
+def test_a_setting_asked_only_for_some_values_of_another_names_real_ones(key):
+    game = get_game(key)
+    table = {setting.name: setting for setting in game.setting_table()}
+    form = MatchSettingsForm.for_game(game)()
+    for setting in table.values():
+        attrs = form.fields[setting.name].widget.attrs
+        if setting.shown_when is None:
+            assert "data-shown-when" not in attrs, setting.name
+            continue
+        name, values = setting.shown_when
+        assert values and set(values) <= {value for value, _ in table[name].choices}
+        assert attrs["data-shown-when"] == name
+        assert attrs["data-shown-values"].split() == [str(value) for value in values]
+
+
+def test_the_forms_ask_for_pasted_boards_moves_and_puzzles_only_where_they_apply():
+    def shown_when(key: str) -> dict[str, tuple]:
+        table = get_game(key).setting_table()
+        return {s.name: s.shown_when for s in table if s.shown_when is not None}
+
+    pasted = ("boards", ("pasted",))
+    assert shown_when("pointsweeper") == {f"board_{n}": pasted for n in (1, 2, 3)}
+    assert shown_when("bejeweled-2-race") == {
+        "moves": ("mode", ("classic_moves",)),
+        "puzzle_first": ("mode", ("puzzles",)),
+        "puzzle_count": ("mode", ("puzzles",)),
+    }
+    assert shown_when("bejeweled-2") == {"puzzle": ("mode", ("puzzle", "cognito"))}
