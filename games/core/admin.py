@@ -27,6 +27,11 @@ from games.core.gamedef import Viewer, seat_label, state_deadlines
 from games.core.models import Deadline, Event, Match, Seat
 from games.core.rendering import render_panels, view_of
 
+# The dashboard is the hosts' own page, named in their words rather than Django's.
+admin.site.site_header = "Gem Arena host dashboard"
+admin.site.site_title = "Gem Arena hosts"
+admin.site.index_title = "Matches, seasons and players"
+
 # --- clocks, written for a host watching them ------------------------------------------------
 
 

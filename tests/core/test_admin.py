@@ -496,3 +496,10 @@ def test_every_games_live_match_has_a_console_and_a_board(
     board = client.get(reverse("admin:core_match_board", args=[match.pk])).content.decode()
     for sheet in game.stylesheets:
         assert sheet in board
+
+
+def test_the_dashboard_is_named_for_the_hosts(host_client):
+    page = host_client.get(reverse("admin:index")).content.decode()
+    assert "Gem Arena host dashboard" in page
+    assert "<title>Matches, seasons and players | Gem Arena hosts</title>" in page
+    assert "Django administration" not in page
