@@ -225,9 +225,14 @@ SCHEDULER_POLL_SECONDS = float(env_str("SCHEDULER_POLL_SECONDS", "0.5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"cancelled_cleanup": {"()": "gemsite.logfilters.CancelledCleanup"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "daphne": {"level": "WARNING"},
+        "django.channels.server": {"level": "WARNING"},
+        "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
+    },
 }
 
 # Notifications (games/notifications, docs/notifications.md). Mail goes through Django's mail:
