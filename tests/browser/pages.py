@@ -11,6 +11,23 @@ ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / "static" / "vendor" / "axe-core-4.14.1.min.js"
 PHONE = {"width": 375, "height": 812}
 DESKTOP = {"width": 1280, "height": 800}
+PATIENCE_MS = 30_000  # how long a page, a click or an expectation may take before it fails
+
+
+def settled(page: Any, promise: str, seconds: float = PATIENCE_MS / 1000) -> Any:
+    """The value ``promise`` (a page expression) resolves to, or a failure after ``seconds``
+    that says where the page was: its version, connection and step player."""
+    return page.evaluate(
+        f"""() => Promise.race([{promise}, new Promise((_, fail) => setTimeout(() => {{
+             const root = document.getElementById('match-root');
+             const where = JSON.stringify({{
+               version: root && root.dataset.version,
+               connection: (document.getElementById('connection') || {{}}).textContent,
+               playing: window.gemSteps && gemSteps.playing,
+               last: window.gemSteps && gemSteps.last,
+               speed: window.gemSteps && gemSteps.speedName}});
+             fail(new Error('not settled: {promise} ' + where)); }}, {seconds * 1000}))])"""
+    )
 
 
 def shoot_both_sizes(page: Any, name: str) -> None:

@@ -23,6 +23,7 @@ from tests.browser.pages import (
     assert_coordinates_on_every_board,
     board_coordinates,
     serious_axe_violations,
+    settled,
 )
 from tests.browser.test_pointsweeper import NO_MINE_ON_RANK_1
 
@@ -33,14 +34,6 @@ FAST_FRAMES = 60
 at most this many animation frames (about 0.6 s of frames: about 36 at 60 a second)."""
 
 CELL = 'section#ps-board [data-grid="board"] [data-cell="{}"]'
-
-
-def settled(page, promise: str, seconds: float = 20):
-    """The value ``promise`` (a page expression) resolves to, or a failure after ``seconds``."""
-    return page.evaluate(
-        f"""() => Promise.race([{promise}, new Promise((_, fail) =>
-             setTimeout(() => fail(new Error('not settled: {promise}')), {seconds * 1000}))])"""
-    )
 
 
 def keys_to(page, cell: str) -> None:

@@ -23,6 +23,7 @@ from tests.browser.pages import (
     PHONE,
     assert_coordinates_on_every_board,
     serious_axe_violations,
+    settled,
 )
 from tests.browser.test_seven_gem_swap import a_gem_with_room
 
@@ -31,14 +32,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 FAST_FRAMES = 80
 """At fast speed a round of two players (the grid before, the gems sliding, two scoring groups
 bursting: four frames, 0.95 s) plays in at most this many animation frames (57 at 60 a second)."""
-
-
-def settled(page, promise: str, seconds: float = 20):
-    """The value ``promise`` (a page expression) resolves to, or a failure after ``seconds``."""
-    return page.evaluate(
-        f"""() => Promise.race([{promise}, new Promise((_, fail) =>
-             setTimeout(() => fail(new Error('not settled: {promise}')), {seconds * 1000}))])"""
-    )
 
 
 def keys_to(page, cell: str) -> None:

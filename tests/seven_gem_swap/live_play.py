@@ -112,10 +112,11 @@ async def everyone_sees(sockets: dict[str, MatchSocket], version: int) -> None:
 
 
 async def play_match(
-    url: str, *, seats: int = 7, bot_seats: tuple[int, ...] = (), clock: int = 20, pages=None
+    url: str, *, seats: int = 7, bot_seats: tuple[int, ...] = (), clock: int = 600, pages=None
 ) -> Played:  # type: ignore[no-untyped-def]
     """Play a whole match; ``pages(played, round)`` is awaited once a round, in the middle of
-    it (some sequences are in, others not yet)."""
+    it (some sequences are in, others not yet). Each round ends when every seat is in: its
+    ``clock`` only has to outlast a loaded machine (a CI run saw 20 s run out mid-round)."""
     match = await asyncio.to_thread(create_through_the_page, url, seats, bot_seats, clock)
     humans = [i for i in range(seats) if i not in bot_seats]
     clients: dict[str, ArenaClient] = {}
