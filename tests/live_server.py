@@ -131,6 +131,11 @@ def worker_environment(*, scheduler_poll: float = 0.05) -> dict[str, str]:
     # test users' passwords, so a worker on other settings could not log them in).
     env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE
     env["SCHEDULER_POLL_SECONDS"] = str(scheduler_poll)
+    # Panels drawn from memory are checked against a fresh drawing in this process's tests,
+    # on every audience of every game's bot matches (tests/core/test_frames.py); a worker
+    # serving a browser draws each only once, as in production (the check cost a fifth of a
+    # live test's time).
+    env["PANEL_MEMO_CHECK"] = "0"
     # Workers pool their database connections, as in production (only pytest's own process
     # does not: gemsite/test_settings.py). A stopped worker's connections close with it.
     env["DB_POOL_SIZE"] = "10"
@@ -158,6 +163,7 @@ class Worker:
         # would block a worker that logs a lot; ``log()`` reads it for a failing test.
         self.log_path = Path(tempfile.gettempdir()) / f"gem-arena-worker-{self.port}.log"
         self.log_path.write_text("")
+        self.log_from = 0  # where ``log()`` starts reading (``mark_log``)
 
     @property
     def url(self) -> str:
@@ -188,8 +194,18 @@ class Worker:
         raise RuntimeError(f"worker did not start listening in {START_SECONDS} s")
 
     def log(self) -> str:
-        """What the worker (every start of it) has written to its standard error."""
-        return self.log_path.read_text(errors="replace")
+        """What the worker (every start of it) has written to its standard error since the
+        last ``mark_log`` (a worker shared by a process's tests: what this test's part made)."""
+        with self.log_path.open("rb") as log:
+            log.seek(self.log_from)
+            return log.read().decode(errors="replace")
+
+    def mark_log(self) -> None:
+        self.log_from = self.log_path.stat().st_size
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connections
 
+from tests.browser.pages import PATIENCE_MS
+from tests.next_test import next_test_uses
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-PATIENCE_MS = 30_000  # how long a page, a click or an expectation may take before it fails
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -26,35 +29,64 @@ CHROMIUM_FLAGS = [
 ]
 
 
+class SharedBrowser:
+    """Chromium under Playwright's sync API, started when a test asks for it and kept for the
+    tests right after it that ask for it too (a start costs over a second of a core). It stops
+    before any other test: Playwright's sync API holds an event loop in this thread while it
+    runs, which would break the asyncio tests that come after it."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+
+    def open(self) -> Any:
+        if self.browser is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            # The live worker, the browsers and the test share two cores with three other test
+            # processes, each perhaps driving its own browser: wait for the page as a patient
+            # player would (assertions still fail when the page never gets there; a CI run saw
+            # loads of over 10 s).
+            expect.set_options(timeout=PATIENCE_MS)
+            # Playwright's sync API keeps an event loop in the test thread; the ORM calls the
+            # tests make between browser steps are still plain synchronous calls.
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
+            )
+        return self.browser
+
+    def close(self) -> None:
+        if self.browser is not None:
+            try:
+                self.browser.close()
+                self.playwright.stop()
+            finally:
+                self.browser = self.playwright = None
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture(scope="session")
+def shared_browser():
+    shared = SharedBrowser()
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def browser():
-    """Per test: Playwright's sync API holds an event loop in this thread while it runs, which
-    would break the asyncio tests that come after it."""
+def browser(request, shared_browser):
+    """Chromium for this test, with no contexts of an earlier test left open."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium)")
-    from playwright.sync_api import expect, sync_playwright
-
-    # The live worker, the browsers and the test share two cores with three other test processes,
-    # each perhaps driving its own browser: wait for the page as a patient player would
-    # (assertions still fail when the page never gets there; a CI run saw loads of over 10 s).
-    expect.set_options(timeout=PATIENCE_MS)
-
-    # Playwright's sync API keeps an event loop in the test thread; the ORM calls the tests make
-    # between browser steps are still plain synchronous calls.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    browser = shared_browser.open()
     try:
-        yield from _launch(sync_playwright)
-    finally:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-def _launch(sync_playwright):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS
-        )
         yield browser
-        browser.close()
+    finally:
+        for context in browser.contexts:
+            context.close()
+        if not next_test_uses(request, "browser"):
+            shared_browser.close()
 
 
 @pytest.fixture
