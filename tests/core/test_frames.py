@@ -27,11 +27,29 @@ from tests.bot_matches import TABLES, play
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def bot_matches(django_db_setup, django_db_blocker):
+    """Each game's match of 30 events, played once for this file's tests (a play takes a few
+    seconds): committed, so that each test's own transaction sees it; deleted after them."""
+    from django.contrib.auth import get_user_model
+
+    from tests.conftest import FakeClock
+
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
+        clock = FakeClock()
+        patch.setattr("games.core.clock.now", clock)
+        host = get_user_model().objects.create_user("frames-hostess")
+        matches = {game: play(game, host, clock.advance, events=30) for game in sorted(TABLES)}
+    yield matches
+    with django_db_blocker.unblock():
+        for played in matches.values():
+            played.match.delete()
+        host.delete()
+
+
 @pytest.fixture(params=sorted(TABLES))
-def played(request, clock, make_user, django_capture_on_commit_callbacks):
-    host = make_user("hostess")
-    commits = django_capture_on_commit_callbacks
-    return play(request.param, host, clock.advance, events=30, commits=commits)
+def played(request, bot_matches):
+    return bot_matches[request.param]
 
 
 def test_no_update_frame_carries_the_whole_view_and_each_patch_makes_the_next_view(played):
