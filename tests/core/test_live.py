@@ -9,6 +9,7 @@ import re
 
 import pytest
 import websockets
+from django.conf import settings
 
 from games.core import services
 from games.core.client import ArenaClient, Refused
@@ -258,7 +259,12 @@ async def test_a_flood_of_messages_is_rate_limited_with_a_clear_error(live_worke
         limited = await socket_.recv_until("error", code="rate_limited")
         assert limited["message"] == "too many messages; slow down"
         pongs = [f for f in socket_.frames if f["type"] == "pong"]
-        assert 15 <= len(pongs) <= 25
+    # The burst passes at once; past it, only what the bucket gained while the pings were
+    # answered (a loaded machine answers them more slowly, so a few more get through).
+    answering = (pongs[-1]["server_time"] - pongs[0]["server_time"]) / 1000
+    refilled = settings.WS_RATE_PER_SECOND * answering
+    assert settings.WS_RATE_BURST <= len(pongs) <= settings.WS_RATE_BURST + refilled + 1
+    assert len(pongs) < 30
 
 
 async def test_a_draft_survives_a_worker_restart_and_reaches_no_one_else(live_worker, open_tally):
