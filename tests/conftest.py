@@ -5,7 +5,7 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
-from tests.next_test import NEXT_TEST, next_test_uses
+from tests.next_test import NEXT_TEST
 
 # The files that take longest go first, longest first (their durations in a clean run), so
 # that `make test`'s processes (pytest-xdist, whole files each) do not end on one of them alone;
@@ -143,37 +143,22 @@ def tally_match(seated_match):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    item.stash[NEXT_TEST] = nextitem  # the live worker's teardown reads it
-
-
-@pytest.fixture(scope="session")
-def shared_worker(django_db_setup):
-    """The Daphne worker that a run of consecutive live tests in this test process shares (a
-    start costs a few seconds of a core: Django's imports and the worker's warm-up). It stops
-    before a test that does not ask for it (its scheduler would fire that test's clocks), and
-    before the test database is dropped. Each test's data is its own all the same:
-    ``transactional_db`` empties the tables after it, and ids are never given twice."""
-    from tests.live_server import Worker
-
-    worker = Worker()
-    yield worker
-    worker.stop()
-    worker.log_path.unlink(missing_ok=True)
+    item.stash[NEXT_TEST] = nextitem  # the shared browser's teardown reads it
 
 
 @pytest.fixture
-def live_worker(request, transactional_db, shared_worker):
-    """A real Daphne worker (with its scheduler) serving the test database: the one shared by
-    consecutive live tests, started again if a test before stopped or killed it. Its ``log()``
-    is what it wrote during this test."""
-    if not shared_worker.running:
-        shared_worker.start()
-    shared_worker.mark_log()
-    yield shared_worker
-    if not next_test_uses(request, "live_worker"):
-        shared_worker.stop()
+def live_worker(transactional_db):
+    """One real Daphne worker (with its scheduler) serving the test database. Each test has its
+    own: a worker kept for the next test would read the tables while the test database is
+    emptied after this one, and the two deadlock (seen in a full run)."""
+    from tests.live_server import Worker
+
+    worker = Worker().start()
+    yield worker
+    worker.stop()
     # pytest shows what a test printed only when it failed: the worker's log, for the reason.
-    print(f"--- worker log ---\n{shared_worker.log()[-8000:]}")
+    print(f"--- worker log ---\n{worker.log()[-8000:]}")
+    worker.log_path.unlink(missing_ok=True)
 
 
 @pytest.fixture

@@ -163,7 +163,6 @@ class Worker:
         # would block a worker that logs a lot; ``log()`` reads it for a failing test.
         self.log_path = Path(tempfile.gettempdir()) / f"gem-arena-worker-{self.port}.log"
         self.log_path.write_text("")
-        self.log_from = 0  # where ``log()`` starts reading (``mark_log``)
 
     @property
     def url(self) -> str:
@@ -194,18 +193,8 @@ class Worker:
         raise RuntimeError(f"worker did not start listening in {START_SECONDS} s")
 
     def log(self) -> str:
-        """What the worker (every start of it) has written to its standard error since the
-        last ``mark_log`` (a worker shared by a process's tests: what this test's part made)."""
-        with self.log_path.open("rb") as log:
-            log.seek(self.log_from)
-            return log.read().decode(errors="replace")
-
-    def mark_log(self) -> None:
-        self.log_from = self.log_path.stat().st_size
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.poll() is None
+        """What the worker (every start of it) has written to its standard error."""
+        return self.log_path.read_text(errors="replace")
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:

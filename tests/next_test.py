@@ -1,5 +1,5 @@
-"""What runs after the current test in this test process: fixtures that are costly to start (a
-live worker, a browser) stay up for a next test that asks for them too, and stop otherwise."""
+"""What runs after the current test in this test process: a fixture that is costly to start (the
+browser) stays up for a next test that asks for it too, and stops otherwise."""
 
 from __future__ import annotations
 

@@ -114,8 +114,10 @@ def tab_to(page, selector: str, limit: int = 150) -> None:
 
 
 def shoot_mid_path(page, name: str) -> dict:
-    """A screenshot while a path made is lit cell by cell; what the page showed at that moment:
-    whether the board panel is animating and how many cells are lit."""
+    """A screenshot while a path made is lit cell by cell; what the page showed at that moment
+    (read at once, not after the screenshot, which a loaded machine may take past the path's
+    end): whether the board panel is animating, how many cells are lit, and each player's total
+    with its visibility."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.bring_to_front()  # a window in the back may get no animation frames at all
     seen = page.wait_for_function(
@@ -124,6 +126,8 @@ def shoot_mid_path(page, name: str) -> dict:
              return now && parseInt(now.dataset.played, 10) >= 2 && {
                animating: document.getElementById('gp-board').classList.contains('animating'),
                lit: document.querySelectorAll('#gp-board .gp-played').length,
+               totals: [...document.querySelectorAll('#gp-status .total')].map(
+                 (t) => [t.textContent.trim(), getComputedStyle(t).visibility]),
              };
            }""",
         timeout=30_000,
@@ -205,7 +209,7 @@ def test_a_path_plays_cell_by_cell_with_rising_notes_at_each_viewers_speed(
         "[...document.querySelectorAll('#gp-status .total')]"
         ".map((t) => [t.textContent.trim(), getComputedStyle(t).visibility])"
     )
-    mid = watcher.evaluate(totals)
+    mid = seen["totals"]
     assert [(float(t), v) for t, v in mid] == [(float(score), "hidden"), (0, "visible")], mid
     watcher.wait_for_function("!window.gemSteps.playing", timeout=30_000)
     after = watcher.evaluate(totals)

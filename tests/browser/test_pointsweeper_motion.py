@@ -70,13 +70,19 @@ def shoot_board(pages, name: str) -> None:
 
 
 def watch_for(pages, selector: str) -> None:
-    """Each page notes the first animation frame that shows ``selector`` (set before the move)."""
+    """Each page notes the first moment ``selector`` is in it (set before the move): as the
+    element is added (a mutation observer), not on animation frames, which a window in the
+    back may not get."""
     for page in pages.values():
         page.evaluate(
             """(selector) => { window.seen = window.seen || {};
-                 window.seen[selector] = new Promise((resolve) => { const look = () =>
-                   document.querySelector(selector) ? resolve(true) : requestAnimationFrame(look);
-                   look(); }); }""",
+                 window.seen[selector] = new Promise((resolve) => {
+                   if (document.querySelector(selector)) { resolve(true); return; }
+                   const observer = new MutationObserver(() => {
+                     if (document.querySelector(selector)) { observer.disconnect(); resolve(true); }
+                   });
+                   observer.observe(document.body,
+                     {childList: true, subtree: true, attributeFilter: ["class"]}); }); }""",
             selector,
         )
 

@@ -54,15 +54,32 @@ def grid_box(page) -> dict:
 
 
 def watch_for(page, selector: str) -> None:
-    """The page notes the first animation frame that shows ``selector``: whether the players'
-    scores were shown then (``window.seen`` resolves to their visibility)."""
+    """The page notes the first moment ``selector`` is in it: whether the players' scores were
+    shown then (``window.seen`` resolves to their visibility). Read as the element is added (a
+    mutation observer), not on animation frames, which a window in the back may not get."""
     page.evaluate(
-        """(selector) => { window.seen = new Promise((resolve) => { const look = () =>
-             document.querySelector(selector) ? resolve(getComputedStyle(
-               document.querySelector('#sgs-players .sgs-score')).visibility)
-             : requestAnimationFrame(look);
-             look(); }); }""",
+        """(selector) => { window.seen = new Promise((resolve) => {
+             const look = () => { if (!document.querySelector(selector)) return false;
+               resolve(getComputedStyle(
+                 document.querySelector('#sgs-players .sgs-score')).visibility);
+               return true; };
+             if (look()) return;
+             const observer = new MutationObserver(() => { if (look()) observer.disconnect(); });
+             observer.observe(document.body,
+               {childList: true, subtree: true, attributeFilter: ['class']}); }); }""",
         selector,
+    )
+
+
+def watch_slides(page) -> None:
+    """``window.sliding`` resolves once the page sets a gem of the grid moving (a Web
+    Animation started on it), however few animation frames the window gets."""
+    page.evaluate(
+        """() => { window.sliding = new Promise((resolve) => {
+             const animate = Element.prototype.animate;
+             Element.prototype.animate = function (...args) {
+               if (this.matches('.gem') && this.closest('[data-grid="sgs"]')) resolve(true);
+               return animate.apply(this, args); }; }); }"""
     )
 
 
@@ -145,13 +162,7 @@ def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
         watcher.evaluate("gemSteps.setSpeed('slow')")
         watcher.evaluate("document.querySelector('#sgs-board').scrollIntoView()")
         watch_for(watcher, ".steps-ghost")
-        watcher.evaluate(
-            """() => { window.sliding = new Promise((resolve) => { const look = () =>
-                 [...document.querySelectorAll('[data-grid="sgs"] .gem')].some(
-                   (gem) => gem.getAnimations().length)
-                 ? resolve(true) : requestAnimationFrame(look);
-                 look(); }); }"""
-        )
+        watch_slides(watcher)
     still = browser.new_context(base_url=live_worker.url, reduced_motion="reduce")
     quiet = still.new_page()
     quiet.goto(url)
