@@ -331,9 +331,9 @@ async def closing_connections():
 async def connect(match, user) -> WebsocketCommunicator:
     socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/")
     socket.scope["user"] = user or AnonymousUser()
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=30)
     assert connected
-    assert json.loads(await socket.receive_from(timeout=3))["type"] == "full"
+    assert json.loads(await socket.receive_from(timeout=30))["type"] == "full"
     return socket
 
 
@@ -341,7 +341,7 @@ async def frames(socket: WebsocketCommunicator) -> list[dict]:
     """Every frame that reaches ``socket`` until it has been quiet for a moment."""
     got = []
     while not await socket.receive_nothing(timeout=0.3):
-        got.append(json.loads(await socket.receive_from(timeout=1)))
+        got.append(json.loads(await socket.receive_from(timeout=30)))
     return got
 
 
@@ -409,7 +409,7 @@ async def test_a_muted_spectator_gets_an_error_frame_and_no_one_hears_them(socke
     await sam_ws.send_json_to(
         {"type": "chat", "id": "c2", "channel": "spectators", "text": "let me talk"}
     )
-    error = json.loads(await sam_ws.receive_from(timeout=3))
+    error = json.loads(await sam_ws.receive_from(timeout=30))
     assert error["type"] == "error" and error["code"] == "chat_muted" and error["id"] == "c2"
     assert await sockets["guest"].receive_nothing(timeout=0.3)
 
@@ -435,7 +435,7 @@ async def test_a_player_who_tries_to_mute_gets_an_error_frame(sockets):
     await sockets["ada"].send_json_to(
         {"type": "chat", "id": "m1", "op": "mute", "channel": "players"}
     )
-    error = json.loads(await sockets["ada"].receive_from(timeout=3))
+    error = json.loads(await sockets["ada"].receive_from(timeout=30))
     assert (error["code"], error["id"]) == ("chat_host_only", "m1")
 
 
@@ -444,12 +444,12 @@ async def test_the_history_op_sends_the_channels_the_viewer_may_read(sockets, ro
     match, ada, *_ = room
     await sync_to_async(chat.post)(match, ada, "players", "table talk")
     await sockets["sam"].send_json_to({"type": "chat", "id": "h1", "op": "history"})
-    reply = json.loads(await sockets["sam"].receive_from(timeout=3))
+    reply = json.loads(await sockets["sam"].receive_from(timeout=30))
     assert reply["id"] == "h1" and reply["history"] == {"spectators": []}
-    posted = json.loads(await sockets["bob"].receive_from(timeout=3))  # told as it was posted
+    posted = json.loads(await sockets["bob"].receive_from(timeout=30))  # told as it was posted
     assert posted["message"]["text"] == "table talk"
     await sockets["bob"].send_json_to({"type": "chat", "id": "h2", "op": "history"})
-    reply = json.loads(await sockets["bob"].receive_from(timeout=3))
+    reply = json.loads(await sockets["bob"].receive_from(timeout=30))
     assert chat_lines([{"message": m} for m in reply["history"]["players"]]) == ["table talk"]
 
 

@@ -35,13 +35,13 @@ async def connect(match, user, query: str = "") -> WebsocketCommunicator:
         URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/?{query}"
     )
     socket.scope["user"] = user or AnonymousUser()
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=30)
     assert connected
     return socket
 
 
 async def receive(socket: WebsocketCommunicator) -> dict:
-    return json.loads(await socket.receive_from(timeout=3))
+    return json.loads(await socket.receive_from(timeout=30))
 
 
 async def test_a_draft_reaches_its_seat_and_the_host_and_no_one_else(tally):
@@ -364,7 +364,7 @@ async def test_a_connect_while_the_database_is_down_is_closed_with_4503(tally, m
     monkeypatch.setattr(MatchConsumer, "_load", down)
     socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/")
     socket.scope["user"] = ada
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=30)
     assert connected
     assert (await receive(socket))["code"] == "unavailable"
     closed = await socket.receive_output(timeout=3)

@@ -398,7 +398,7 @@ def no_rate_limit(settings):
 async def _open(match: Any, user: Any) -> WebsocketCommunicator:
     socket_ = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/")
     socket_.scope["user"] = user
-    connected, _ = await socket_.connect()
+    connected, _ = await socket_.connect(timeout=30)
     assert connected
     assert json.loads(await socket_.receive_from(timeout=10))["type"] == "full"
     return socket_

@@ -302,13 +302,13 @@ async def test_a_socket_opened_before_logout_is_closed_by_it(
         f"/ws/m/{match.public_id}/?format=json",
         headers=[(b"cookie", cookie.encode()), (b"origin", b"http://testserver")],
     )
-    connected, _ = await socket_.connect()
+    connected, _ = await socket_.connect(timeout=30)
     assert connected
     try:
-        full = await socket_.receive_json_from(timeout=5)
+        full = await socket_.receive_json_from(timeout=30)
         assert full["type"] == "full" and full["view"]["viewer"]["seat"] == 0
         await sync_to_async(client.post)(reverse("logout"))
-        ended = await socket_.receive_json_from(timeout=5)
+        ended = await socket_.receive_json_from(timeout=30)
         assert ended["type"] == "error" and ended["code"] == "session_ended"
         closed = await socket_.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": 4401}

@@ -42,13 +42,13 @@ def paths_match(make_user):
 async def connect(match, user) -> WebsocketCommunicator:
     socket = WebsocketCommunicator(URLRouter(websocket_urlpatterns), f"/ws/m/{match.public_id}/")
     socket.scope["user"] = user or AnonymousUser()
-    connected, _ = await socket.connect()
+    connected, _ = await socket.connect(timeout=30)
     assert connected
     return socket
 
 
 async def receive(socket: WebsocketCommunicator) -> dict:
-    return json.loads(await socket.receive_from(timeout=5))
+    return json.loads(await socket.receive_from(timeout=30))
 
 
 async def frames_until_update(socket: WebsocketCommunicator) -> list[dict]:
