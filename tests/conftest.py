@@ -5,7 +5,6 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
-from tests.next_test import NEXT_TEST
 
 # The files that take longest go first, longest first (their durations in a clean run), so
 # that `make test`'s processes (pytest-xdist, whole files each) do not end on one of them alone;
@@ -139,11 +138,6 @@ def tally_match(seated_match):
     """A started fixture-game match: (match, seat 0 user, seat 1 user, host)."""
     match, (ada, bob), host = seated_match("fixture-tally", "ada", "bob")
     return match, ada, bob, host
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    item.stash[NEXT_TEST] = nextitem  # the shared browser's teardown reads it
 
 
 @pytest.fixture

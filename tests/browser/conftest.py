@@ -10,7 +10,6 @@ import pytest
 from django.db import connections
 
 from tests.browser.pages import PATIENCE_MS
-from tests.next_test import next_test_uses
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -27,6 +26,16 @@ CHROMIUM_FLAGS = [
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
 ]
+
+
+NEXT_TEST = pytest.StashKey["pytest.Item | None"]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """A browser test notes the test that runs after it in this process (its teardown reads
+    it to keep the browser for that test or stop it)."""
+    item.stash[NEXT_TEST] = nextitem
 
 
 class SharedBrowser:
@@ -85,7 +94,8 @@ def browser(request, shared_browser):
     finally:
         for context in browser.contexts:
             context.close()
-        if not next_test_uses(request, "browser"):
+        following = request.node.stash.get(NEXT_TEST, None)
+        if following is None or "browser" not in following.fixturenames:
             shared_browser.close()
 
 
