@@ -221,6 +221,9 @@ GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000)
 RESYNC_MAX_EVENTS = env_int("RESYNC_MAX_EVENTS", 200)
 # How often the scheduler looks for due deadlines when none is known to be due sooner.
 SCHEDULER_POLL_SECONDS = float(env_str("SCHEDULER_POLL_SECONDS", "0.5"))
+# A function drawing new matches' seeds in place of the secure random source (tests only:
+# gemsite/test_settings.py).
+MATCH_SEED_SOURCE: str | None = None
 
 LOGGING = {
     "version": 1,

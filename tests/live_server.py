@@ -130,6 +130,8 @@ def worker_environment(*, scheduler_poll: float = 0.25) -> dict[str, str]:
     clock it knows of fires on time whatever the poll): every 0.05 s, an idle worker kept 30%
     of a core busy, every 0.25 s 8%."""
     env = {**os.environ, "GEM_EXTRA_GAMES": "tests.fixture_game", "DEBUG": "1"}
+    # The worker draws the running test's seeds too (tests/seeds.py), a sequence of its own.
+    env["GEM_TEST_SEED_SALT"] = "worker"
     # The settings module the tests run on (gemsite.test_settings: its password hasher made the
     # test users' passwords, so a worker on other settings could not log them in).
     env["DJANGO_SETTINGS_MODULE"] = settings.SETTINGS_MODULE

@@ -9,13 +9,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.bejeweled2 import flow, standings
 from games.bejeweled2.game import GAME
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core import services
+from games.core import clock, services
 
 
 def _puzzle_choice(request: HttpRequest, progress: dict[str, Any] | None) -> int:
@@ -79,7 +78,7 @@ def play(request: HttpRequest) -> HttpResponse:
         if progress and progress["next"] is not None
         else None,
         "live": standings.live_games(),
-        "leaderboards": standings.leaderboards(standings.period_start(period, timezone.now())),
+        "leaderboards": standings.leaderboards(standings.period_start(period, clock.now())),
         "periods": standings.PERIODS,
         "period": period,
         "period_title": standings.PERIODS[period],

@@ -47,8 +47,10 @@ def swap_best(match: Match, user, seat: int) -> None:
 def swap_last(match: Match, user, seat: int) -> None:
     """A legal move other than the best one (so that the board differs from a best mover's)."""
     here = board_of(match, seat)
-    best = tuple(engine.best_move(here))
-    a, b = next(m for m in reversed(engine.legal_moves(here)) if tuple(m) != best)
+    best = set(engine.best_move(here))
+    others = [m for m in reversed(engine.legal_moves(here)) if set(m) != best]
+    assert others, f"the board has no legal move but the best one; draw another seed:\n{here}"
+    a, b = others[0]
     services.submit_action(match, user, {"type": "swap", "a": a, "b": b})
     match.refresh_from_db()
 
