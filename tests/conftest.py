@@ -1,55 +1,110 @@
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
 
-# The files that take longest go first, longest first (their durations in a clean run), so
-# that `make test`'s processes (pytest-xdist, whole files each) do not end on one of them alone;
-# then any other browser, live or privacy file; then the rest, in their usual order.
-_LONGEST_FIRST = (
-    "tests/core/test_fuzz.py",
-    "tests/seven_gem_swap/test_privacy.py",
-    "tests/browser/test_host_console.py",
-    "tests/core/test_live.py",
-    "tests/browser/test_bejeweled2.py",
-    "tests/browser/test_match_page.py",
-    "tests/browser/test_every_game_page.py",
-    "tests/browser/test_bejeweled2_modes.py",
-    "tests/core/test_rebuilding.py",
-    "tests/browser/test_seven_gem_swap.py",
-    "tests/seven_gem_swap/test_live.py",
-    "tests/browser/test_pointsweeper_motion.py",
-    "tests/core/test_faults.py",
-    "tests/browser/test_death_match_keyboard.py",
-    "tests/core/test_client.py",
-    "tests/browser/test_season.py",
-    "tests/browser/test_death_match_motion.py",
-    "tests/browser/test_death_match_phases.py",
-    "tests/browser/test_pointsweeper.py",
-    "tests/core/test_host_fuzz.py",
-)
-_LONG_KINDS = ("tests/browser/", "/test_live.py", "/test_privacy.py")
+# The files that take longest go first, longest first, so that `make test`'s processes
+# (pytest-xdist, whole files each) do not end on one of them alone. Their times are those of the
+# last whole run, which writes them to tests/durations.json (commit it with a change that moves
+# them); a file not yet timed counts as NEW_FILE_SECONDS.
+DURATIONS = Path(__file__).with_name("durations.json")
+NEW_FILE_SECONDS = 20.0
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def _recorded_durations() -> dict[str, float]:
+    try:
+        return {str(k): float(v) for k, v in json.loads(DURATIONS.read_text()).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    def weight(item: pytest.Item) -> int:
-        path = item.nodeid.split("::", 1)[0]
-        if path in _LONGEST_FIRST:
-            return _LONGEST_FIRST.index(path)
-        kind = next((i for i, part in enumerate(_LONG_KINDS) if part in path), len(_LONG_KINDS))
-        return len(_LONGEST_FIRST) + kind
+    recorded = _recorded_durations()
+
+    def weight(item: pytest.Item) -> float:
+        return -recorded.get(_file_of(item.nodeid), NEW_FILE_SECONDS)
 
     items.sort(key=weight)  # stable: each file's tests keep their order
 
 
+_spent_by_file: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each file's time (setup, call and teardown of its tests), in the process that reports
+    the run (with pytest-xdist, the controller receives every worker's reports)."""
+    path = _file_of(report.nodeid)
+    _spent_by_file[path] = _spent_by_file.get(path, 0.0) + report.duration
+
+
+def _whole_run(config: pytest.Config) -> bool:
+    """A run of the whole suite as `make test` runs it (no selection of files or tests)."""
+    option = config.option
+    if option.keyword or option.markexpr or getattr(option, "lf", False):
+        return False
+    tests = Path(__file__).parent
+    return all(Path(arg).resolve() == tests for arg in config.args)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    if hasattr(config, "workerinput") or not _whole_run(config) or not _spent_by_file:
+        return
+    if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        return  # interrupted: the times are partial
+    spent = {path: round(seconds, 1) for path, seconds in _spent_by_file.items()}
+    DURATIONS.write_text(
+        json.dumps(dict(sorted(spent.items(), key=lambda kv: -kv[1])), indent=1) + "\n"
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """With GEM_REQUIRE_ALL set (CI: .ci/run), a skipped test fails: a run missing a tool or a
+    service (chromium, nginx, Redis) must not pass having tested less than it says."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("GEM_REQUIRE_ALL") and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped in a run that must run every test (GEM_REQUIRE_ALL): {reason}"
+
+
+@pytest.fixture(autouse=True)
+def _seeded_matches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every match the test (or a live worker it starts) makes draws its seed from the test's
+    own name (tests/seeds.py): the same boards on every run."""
+    from tests import seeds
+
+    monkeypatch.setenv("GEM_TEST_SEED", request.node.nodeid)
+    seeds.restart()
+
+
 # Property tests check outcomes, never speed: a loaded 2-core machine must not fail them on time.
+# The default run draws the same examples every time (derandomize: a failure can be run again);
+# `make soak` draws new ones, and more (the "soak" profile, GEM_FUZZ_SCALE).
 hypothesis_settings.register_profile(
-    "arena", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "arena",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
-hypothesis_settings.load_profile("arena")
+hypothesis_settings.register_profile(
+    "soak", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "arena"))
 
 
 @pytest.fixture

@@ -135,7 +135,7 @@ def test_it_finds_the_exhaustive_count_on_a_whole_board(seed: int, offer) -> Non
         assert search_best_claim(start, *offer, compiled)[0] == expected
 
 
-@pytest.mark.skipif(not solver_bits.COMPILED, reason="numba is not installed")
+@pytest.mark.skipif(not solver_bits.COMPILED, reason="numba is not installed (pip install numba)")
 def test_the_compiled_search_finds_what_the_interpreted_search_finds() -> None:
     # Whole boards with Swap or Rotate (Pick takes the Python search seconds to minutes there),
     # and every powerup on the bottom two rows of a board.

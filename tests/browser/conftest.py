@@ -87,7 +87,9 @@ def shared_browser():
 def browser(request, shared_browser):
     """Chromium for this test, with no contexts of an earlier test left open."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no chromium at {CHROMIUM} (.ci/run installs Debian's chromium)")
+        pytest.skip(
+            f"browser: no chromium at {CHROMIUM}; apt-get install chromium (or set CHROMIUM_PATH)"
+        )
     browser = shared_browser.open()
     try:
         yield browser

@@ -13,7 +13,8 @@ from gemsite.env import database_from_url
 pytestmark = pytest.mark.django_db(transaction=True)
 
 needs_postgres = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="counts PostgreSQL's connections"
+    connection.vendor != "postgresql",
+    reason="PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/gemarena",
 )
 
 

@@ -156,7 +156,8 @@ async def test_deadlines_due_across_scheduler_kills_each_fire_once(make_user):
 # --- Redis restarted mid-match -------------------------------------------------------------------
 
 needs_redis_server = pytest.mark.skipif(
-    shutil.which("redis-server") is None, reason="needs the redis-server binary"
+    shutil.which("redis-server") is None,
+    reason="Redis: no redis-server binary; apt-get install redis-server",
 )
 
 

@@ -233,7 +233,10 @@ async def test_a_worker_restart_loses_no_event_and_still_fires_clocks(
 
 
 @pytest.mark.redis
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it)")
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="Redis: set REDIS_URL=redis://127.0.0.1:6379/0 (.ci/run does)",
+)
 async def test_two_workers_on_redis_deliver_a_move_to_a_spectator_on_the_other(open_tally):
     first, second = Worker().start(), Worker(scheduler=False).start()
     try:

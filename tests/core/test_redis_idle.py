@@ -17,7 +17,10 @@ PASSWORD = "pw-for-tests-1"
 # staying idle this long spans several of those reads.
 IDLE_SECONDS = 22
 
-needs_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL")
+needs_redis = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="Redis: set REDIS_URL=redis://127.0.0.1:6379/0 (.ci/run does)",
+)
 
 
 def test_the_layers_sockets_outwait_its_blocking_read():

@@ -27,8 +27,11 @@ def test_the_site_config_points_the_upstream_at_local_workers():
 
 
 @pytest.mark.redis
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI sets it)")
-@pytest.mark.skipif(find_nginx() is None, reason="nginx is not installed (.ci/run installs it)")
+@pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="Redis: set REDIS_URL=redis://127.0.0.1:6379/0 (.ci/run does)",
+)
+@pytest.mark.skipif(find_nginx() is None, reason="nginx: apt-get install nginx")
 async def test_a_match_plays_through_nginx_with_a_spectator_on_the_other_worker(make_user):
     host = await in_db(lambda: make_user("hostess", is_staff=True))
     await in_db(lambda: (make_user("ada"), make_user("bob")))
