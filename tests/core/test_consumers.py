@@ -12,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games.core import services
 from gemsite.routing import websocket_urlpatterns
+from tests.sockets import frames_before, pong_comes_next, receive, version_is
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,25 +41,27 @@ async def connect(match, user, query: str = "") -> WebsocketCommunicator:
     return socket
 
 
-async def receive(socket: WebsocketCommunicator) -> dict:
-    return json.loads(await socket.receive_from(timeout=30))
+def is_chat_line(frame: dict) -> bool:
+    return frame["type"] == "chat" and "message" in frame
 
 
 async def test_a_draft_reaches_its_seat_and_the_host_and_no_one_else(tally):
     match, ada, bob, host = tally
     sockets = [await connect(match, user) for user in (ada, bob, None, host)]
     ada_ws, bob_ws, watcher, host_ws = sockets
-    for socket in sockets:
-        assert (await receive(socket))["type"] == "full"
+    fulls = [await receive(socket) for socket in sockets]
+    assert [full["type"] for full in fulls] == ["full"] * 4
     await ada_ws.send_json_to({"type": "draft", "draft": {"amount": 2}})
     assert await receive(ada_ws) == {"type": "draft", "draft": {"amount": 2}}
     assert await receive(host_ws) == {"type": "draft", "draft": {"amount": 2}, "seat": 0}
-    assert await bob_ws.receive_nothing(timeout=0.3)
-    assert await watcher.receive_nothing(timeout=0.3)
     again = await connect(match, ada)  # a reload
     assert (await receive(again))["view"]["draft"] == {"amount": 2}
     spectator_again = await connect(match, None)
     assert "amount" not in json.dumps(await receive(spectator_again))
+    # Ada's next move reaches bob and the spectator after anything sent to them before it.
+    await sync_to_async(services.submit_action)(match, ada, {"type": "add", "amount": 1})
+    for socket in (bob_ws, watcher):
+        assert await frames_before(socket, version_is(fulls[0]["version"] + 1)) == []
     for socket in (*sockets, again, spectator_again):
         await socket.disconnect()
 
@@ -125,7 +128,7 @@ async def test_an_update_older_than_the_full_frame_is_not_sent(tally):
     for group, message in await sync_to_async(old_messages)():
         if group.endswith("spectators"):
             await watcher.send_input(message)
-    assert await watcher.receive_nothing(timeout=0.3)
+    await pong_comes_next(watcher)
     await watcher.disconnect()
 
 
@@ -169,7 +172,7 @@ async def test_characters_the_database_cannot_keep_are_refused_as_a_bad_message(
     await socket.send_to(text_data=text)
     error = await receive(socket)
     assert error["code"] == "bad_message", error  # not "unavailable": the database is fine
-    assert await socket.receive_nothing(timeout=0.3)
+    await pong_comes_next(socket)
     await sync_to_async(match.refresh_from_db)()
     assert match.version == full["version"]
     await socket.disconnect()
@@ -194,9 +197,10 @@ async def test_a_glittering_paths_draft_with_a_nul_is_refused_and_kept_nowhere(m
         await receive(socket)
     await rita_ws.send_to(text_data='{"type": "draft", "draft": {"cells": ["A1\\u0000"]}}')
     assert (await receive(rita_ws))["code"] == "bad_message"
-    assert await host_ws.receive_nothing(timeout=0.3)
     drafts = Seat.objects.filter(match=match).exclude(draft=None)
     assert not await sync_to_async(drafts.exists)()
+    await host_ws.send_json_to({"type": "chat", "id": "c1", "channel": "players", "text": "ok"})
+    assert not [f for f in await frames_before(host_ws, is_chat_line) if f["type"] == "draft"]
     for socket in (rita_ws, host_ws):
         await socket.disconnect()
 
@@ -220,9 +224,10 @@ async def test_a_game_that_keeps_no_drafts_refuses_even_an_empty_one(make_user):
         await receive(socket)
     await ada_ws.send_json_to({"type": "draft", "draft": {}})
     assert (await receive(ada_ws))["code"] == "no_drafts"
-    assert await host_ws.receive_nothing(timeout=0.3)
     drafts = Seat.objects.filter(match=match).exclude(draft=None)
     assert not await sync_to_async(drafts.exists)()
+    await host_ws.send_json_to({"type": "chat", "id": "c1", "channel": "players", "text": "ok"})
+    assert not [f for f in await frames_before(host_ws, is_chat_line) if f["type"] == "draft"]
     for socket in (ada_ws, host_ws):
         await socket.disconnect()
 
@@ -267,7 +272,7 @@ async def test_a_viewer_only_behind_is_sent_only_what_its_connection_has_not_sen
     # The ack named a version the page did not hold yet, so it asked (dropping nothing) while
     # the update was on its way: the update is not sent again.
     await socket.send_json_to({"type": "resync", "since": full["version"], "behind": True})
-    assert await socket.receive_nothing(timeout=0.3)
+    await pong_comes_next(socket)
     await socket.disconnect()
 
 
@@ -284,7 +289,7 @@ async def test_a_viewer_behind_a_lost_broadcast_gets_it_when_it_asks(tally, monk
     monkeypatch.setattr(broadcast, "send", lost)
     await add(socket, full["version"], "b2")
     ack = await receive(socket)
-    assert await socket.receive_nothing(timeout=0.3)
+    await pong_comes_next(socket)  # the update was lost
     await socket.send_json_to({"type": "resync", "since": full["version"], "behind": True})
     update = await receive(socket)
     assert update["type"] == "update" and update["version"] == ack["version"]

@@ -1,0 +1,47 @@
+"""Checks that nothing arrives at an in-process socket (channels' WebsocketCommunicator), made
+without a time window: each waits for a frame that must come after the one that must not.
+
+- ``pong_comes_next``: for what the socket's own consumer would send in answer to what it was
+  just sent (an error, a resend). The consumer handles its socket's messages one at a time, so
+  its answer to a ping comes after anything it sent for the messages before it.
+- ``frames_before``: for what another connection's action would send to this one. Every frame
+  for a connection reaches it through its one layer channel, in the order the site sent them
+  (games/core/broadcast.py), so a frame the test makes the site send afterwards (the next
+  version, a chat line) arrives after anything sent before it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from channels.testing import WebsocketCommunicator
+
+PATIENCE_SECONDS = 30  # a frame that must come: how long a loaded machine may take to send it
+
+
+async def receive(socket: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await socket.receive_from(timeout=PATIENCE_SECONDS))
+
+
+async def pong_comes_next(socket: WebsocketCommunicator) -> None:
+    """The socket's next frame is the answer to a ping sent now: nothing came before it."""
+    await socket.send_json_to({"type": "ping"})
+    frame = await receive(socket)
+    assert frame["type"] == "pong", f"a frame came before the pong: {frame}"
+
+
+async def frames_before(
+    socket: WebsocketCommunicator, last: Callable[[dict[str, Any]], bool]
+) -> list[dict[str, Any]]:
+    """The frames that reach ``socket`` before the first one ``last`` accepts (which must come
+    within PATIENCE_SECONDS), in order."""
+    got = []
+    while not last(frame := await receive(socket)):
+        got.append(frame)
+    return got
+
+
+def version_is(version: int) -> Callable[[dict[str, Any]], bool]:
+    """Accepts the update frame of ``version``."""
+    return lambda frame: frame.get("type") == "update" and frame.get("version") == version
