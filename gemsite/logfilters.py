@@ -15,3 +15,18 @@ class CancelledCleanup(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
         return not isinstance(error, asyncio.CancelledError)
+
+
+class OneLineRefusals(logging.Filter):
+    """A request refused with a 4xx (a 403 from PermissionDenied: a player on a host's page, a
+    staff user on a dashboard page they may not use) is logged as its one line, "Forbidden
+    (Permission denied): /path", without the traceback Django attaches: the refusal is the
+    site working, and any signed-in user could otherwise fill the log at 35 lines a request.
+    A 5xx keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500:
+            record.exc_info = None
+            record.exc_text = None
+        return True

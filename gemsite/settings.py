@@ -225,13 +225,17 @@ SCHEDULER_POLL_SECONDS = float(env_str("SCHEDULER_POLL_SECONDS", "0.5"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"cancelled_cleanup": {"()": "gemsite.logfilters.CancelledCleanup"}},
+    "filters": {
+        "cancelled_cleanup": {"()": "gemsite.logfilters.CancelledCleanup"},
+        "one_line_refusals": {"()": "gemsite.logfilters.OneLineRefusals"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "daphne": {"level": "WARNING"},
         "django.channels.server": {"level": "WARNING"},
         "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
+        "django.request": {"filters": ["one_line_refusals"]},
     },
 }
 
