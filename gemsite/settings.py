@@ -228,13 +228,14 @@ LOGGING = {
     "filters": {
         "cancelled_cleanup": {"()": "gemsite.logfilters.CancelledCleanup"},
         "one_line_refusals": {"()": "gemsite.logfilters.OneLineRefusals"},
+        "layer_outage": {"()": "gemsite.logfilters.LayerOutage"},
     },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "daphne": {"level": "WARNING"},
         "django.channels.server": {"level": "WARNING"},
-        "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
+        "channels_redis.pubsub": {"filters": ["cancelled_cleanup", "layer_outage"]},
         "django.request": {"filters": ["one_line_refusals"]},
     },
 }

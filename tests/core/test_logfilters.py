@@ -73,3 +73,35 @@ def test_a_server_error_keeps_its_traceback(caplog: pytest.LogCaptureFixture) ->
         )
     (record,) = caplog.records
     assert record.exc_info is not None and record.exc_info[1].args == ("a fault",)
+
+
+# --- the channel layer's reader during a Redis outage (issue 34, item 10) -------------------------
+
+
+def test_the_layer_readers_failures_during_an_outage_are_one_line(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """channels_redis's reader logs a traceback each second while Redis is down (51 in the
+    probe's outage); the outage is said once instead, and another fault is still logged."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from games.core import outage
+
+    monkeypatch.setattr(outage, "CHANNEL_LAYER", outage.Outage("Redis (the channel layer)"))
+    caplog.set_level(logging.INFO)
+    reader = logging.getLogger("channels_redis.pubsub")
+    for _ in range(5):
+        try:
+            raise RedisConnectionError("Error 111 connecting to 127.0.0.1:6379.")
+        except RedisConnectionError:
+            reader.exception("Unexpected exception in receive task")
+
+    (said,) = caplog.records
+    assert said.name == "games.core.outage" and said.exc_info is None
+    assert said.getMessage().startswith("Redis (the channel layer) cannot be reached")
+
+    try:
+        raise KeyError("a bug")
+    except KeyError:
+        reader.exception("Unexpected exception in receive task")
+    assert caplog.records[-1].exc_info is not None
