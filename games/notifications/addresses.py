@@ -141,6 +141,8 @@ class _Pinned(http.client.HTTPConnection):
 class _PinnedTLS(_Pinned):
     """The same over TLS: the certificate is checked against the URL's name."""
 
+    default_port = 443  # the Host header names a port only when it is not this one
+
     def connect(self) -> None:
         super().connect()
         context = ssl.create_default_context()

@@ -252,3 +252,17 @@ def test_names_reach_the_post_as_plain_text_that_pings_no_one(receiver, dns, set
         shown = field.replace("\u200b", "").replace("\\", "")
         shown = shown.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
         assert CAST_NAME in shown
+
+
+def test_the_dashboards_form_refuses_a_private_address_too(client, host_page, dns):
+    season, _ = host_page
+    add = reverse("admin:notifications_seasonwebhook_add")
+    response = client.post(
+        add, {"season": season.pk, "url": "http://169.254.169.254/", "kinds": "[]"}
+    )
+
+    assert response.status_code == 200  # the form again, with its error
+    assert "a webhook posts only to public addresses" in response.content.decode()
+    assert not SeasonWebhook.objects.exists()
+    client.post(add, {"season": season.pk, "url": "https://chat.example/h", "kinds": "[]"})
+    assert SeasonWebhook.objects.get().url == "https://chat.example/h"
