@@ -266,3 +266,66 @@ def test_the_dashboards_form_refuses_a_private_address_too(client, host_page, dn
     assert not SeasonWebhook.objects.exists()
     client.post(add, {"season": season.pk, "url": "https://chat.example/h", "kinds": "[]"})
     assert SeasonWebhook.objects.get().url == "https://chat.example/h"
+
+
+def self_signed(name: str, folder) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """A certificate for ``name`` and its key, as files in ``folder``."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return str(cert_path), str(key_path)
+
+
+def test_over_https_the_certificate_is_checked_against_the_urls_name(
+    receiver, dns, settings, tmp_path, monkeypatch
+):
+    """The post connects to the checked address and asks for the URL's name in TLS (SNI): a
+    certificate for that name is accepted, one for another name is not."""
+    import ssl
+
+    cert, key = self_signed("chat.test", tmp_path)
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(cert, key)
+    receiver.socket = served.wrap_socket(receiver.socket, server_side=True)
+    trusting = ssl.create_default_context
+    monkeypatch.setattr(ssl, "create_default_context", lambda: trusting(cafile=cert))
+    settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.0/8"]
+    dns.add("other.test", ["127.0.0.1"])
+
+    row = send(post_row(f"https://chat.test:{receiver.port}/ok"))
+    assert row.status == Delivery.Status.SENT, row.last_error
+    assert [(path, host) for path, host, _ in receiver.posts] == [
+        ("/ok", f"chat.test:{receiver.port}")
+    ]
+
+    wrong = send(post_row(f"https://other.test:{receiver.port}/ok"))
+    assert "CERTIFICATE_VERIFY_FAILED" in wrong.last_error
+    assert len(receiver.posts) == 1
