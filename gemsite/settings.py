@@ -228,13 +228,18 @@ MATCH_SEED_SOURCE: str | None = None
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"cancelled_cleanup": {"()": "gemsite.logfilters.CancelledCleanup"}},
+    "filters": {
+        "cancelled_cleanup": {"()": "gemsite.logfilters.CancelledCleanup"},
+        "one_line_refusals": {"()": "gemsite.logfilters.OneLineRefusals"},
+        "layer_outage": {"()": "gemsite.logfilters.LayerOutage"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "daphne": {"level": "WARNING"},
         "django.channels.server": {"level": "WARNING"},
-        "channels_redis.pubsub": {"filters": ["cancelled_cleanup"]},
+        "channels_redis.pubsub": {"filters": ["cancelled_cleanup", "layer_outage"]},
+        "django.request": {"filters": ["one_line_refusals"]},
     },
 }
 
@@ -270,3 +275,10 @@ NOTIFY_RETRY_SECONDS = [
 ]
 # Receivers served at once by one deliverer (each receiver one at a time).
 NOTIFY_DELIVERY_THREADS = env_int("NOTIFY_DELIVERY_THREADS", 4)
+# A season's webhook posts only to public addresses (games/notifications/addresses.py). A site
+# whose chat server is on its own network lists that network here, comma-separated, e.g.
+# "10.0.0.0/8" or "192.168.1.20/32" (or "127.0.0.1/32" for one on this machine). Checked at
+# start: a network that does not parse stops the site.
+WEBHOOK_ALLOWED_NETWORKS = env_list("WEBHOOK_ALLOWED_NETWORKS", [])
+for _network in WEBHOOK_ALLOWED_NETWORKS:
+    ipaddress.ip_network(_network, strict=False)

@@ -82,7 +82,10 @@ timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
 
 
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
+    """Checked as strictly as the ``add`` it prepares: anything else refuses it."""
     amount = draft.get("amount")
+    if set(draft) != {"amount"}:
+        raise ActionError("a draft is {'amount': 1, 2 or 3}", code="bad_draft")
     if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= 3:
         raise ActionError("a drafted amount is 1, 2 or 3", code="bad_draft")
     return {"amount": amount}

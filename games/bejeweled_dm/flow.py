@@ -639,11 +639,21 @@ def complete_pick(state: State, chosen: Any) -> dict[str, str] | None:
 
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
     """The powerups a seat has ticked but not sent, ``{"pick": {type: name}}`` (any types so
-    far), kept as ``{"round": n, "pick": {...}}``. Only the pick phase has drafts."""
+    far), kept as ``{"round": n, "pick": {...}}``; a draft naming another round is refused (it
+    would be sealed as this round's pick). Only the pick phase has drafts."""
     if state.get("phase") != "pick":
         raise ActionError("only powerup picks are kept as drafts", code="no_draft")
     if set(draft) - {"round", "pick"} or not isinstance(draft.get("pick"), dict):
         raise ActionError("a draft is {'pick': {type: powerup}}", code="bad_draft")
+    if "round" in draft:
+        meant = draft["round"]
+        if not isinstance(meant, int) or isinstance(meant, bool):
+            raise ActionError("a draft's round is a round number", code="bad_draft")
+        if meant != state["round"]:
+            raise ActionError(
+                f"that pick was for round {meant}; round {state['round']} is being picked",
+                code="wrong_round",
+            )
     ticked = draft["pick"]
     if set(ticked) - set(TYPES):
         raise ActionError(f"the powerup types are {', '.join(TYPES)}", code="bad_draft")

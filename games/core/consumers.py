@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.core import broadcast, chat, gallery, protocol, services
+from games.core import broadcast, chat, gallery, outage, protocol, services
 from games.core.broadcast import group_name, user_group_name
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match
@@ -80,6 +80,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
     version_seen = 0
     closing = False  # the connection closed under us: nothing more is sent on it
     busy = False  # handling a message: what the gallery hands over meanwhile waits its turn
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
+        the layer subscribes each new channel) is refused with CLOSE_UNAVAILABLE, which the
+        page reconnects on, rather than failing before its handshake (an HTTP 500 and a
+        traceback per attempt); the outage is logged once (games/core/outage.py)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception as error:
+            if hasattr(self, "channel_name"):
+                raise  # the layer gave the socket its channel: any later fault is not this
+            outage.CHANNEL_LAYER.failed(error)
+            await outage.refuse(receive, send, protocol.CLOSE_UNAVAILABLE)
 
     async def connect(self) -> None:
         public_id = self.scope["url_route"]["kwargs"]["public_id"]

@@ -626,7 +626,9 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
     """A seat's path being drawn, ``{"cells": [...]}``, checked on the board as it stands: kept
     with the rule the path breaks so far (``"problem"``, None when none), whether it could be
     submitted as it is (``"complete"``), the sentence the page shows under it (``"verdict"``)
-    and the round and turn whose board it was checked on. It says nothing of the score (the page
+    and the round and turn whose board it was checked on. A path breaking a rule is a draft
+    (the page says which rule, as it is drawn); a cell that is not one of the board's is not,
+    and refuses the draft, which then changes nothing. It says nothing of the score (the page
     never tells one: docs/rules/glittering-paths.md). Only the drafting seat and the host see it."""
     if not isinstance(draft, dict) or set(draft) - {"cells"}:
         raise ActionError("a draft is {'cells': [cell names]}", code="bad_draft")
@@ -638,6 +640,15 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
     names = [c.strip().upper() for c in cells]
     colour = _colour(_seat(seat))
     board = state.get("board") or ""
+    if names and not board:
+        raise ActionError("there is no board to draw a path on yet", code="bad_cell")
+    if names:
+        shape = engine.parse_board(board)
+        for name in names:
+            try:
+                engine.parse_cell(name, shape)
+            except ValueError as error:  # not a cell of this board: never drawn on the page
+                raise ActionError(str(error), code="bad_cell") from None
     problem = engine.path_problem(board, colour, names, partial=True) if board else None
     complete = bool(board) and problem is None and len(names) >= 3 and len(names) % 2 == 1
     return {

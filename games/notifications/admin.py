@@ -1,12 +1,31 @@
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 
+from games.notifications.addresses import RefusedAddress
 from games.notifications.models import Delivery, SeasonWebhook
+from games.notifications.services import check_webhook_url
+
+
+class SeasonWebhookForm(forms.ModelForm):
+    """The dashboard's form checks the URL as the host's page does (public addresses only)."""
+
+    class Meta:
+        model = SeasonWebhook
+        fields = "__all__"
+
+    def clean_url(self) -> str:
+        try:
+            return check_webhook_url(self.cleaned_data.get("url") or "")
+        except RefusedAddress as refused:
+            raise ValidationError(str(refused)) from None
 
 
 @admin.register(SeasonWebhook)
 class SeasonWebhookAdmin(admin.ModelAdmin):
+    form = SeasonWebhookForm
     list_display = ["season", "url", "updated_at"]
 
 

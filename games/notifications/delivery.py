@@ -19,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import urllib.request
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
@@ -35,7 +36,7 @@ from django.urls import reverse
 from games.core import clock
 from games.core.gamedef import Viewer, state_deadlines
 from games.core.models import Deadline, Event, Match
-from games.notifications import decide, kinds
+from games.notifications import addresses, decide, kinds
 from games.notifications.models import Delivery, Reminder
 from games.notifications.retries import retry_delay
 from games.notifications.services import notify
@@ -181,24 +182,59 @@ def mail_of(delivery: Delivery) -> mail.EmailMessage:
     )
 
 
-def webhook_body(delivery: Delivery) -> dict[str, str]:
+# "@" starting a word: a mention in Discord (@everyone, @here) and Mattermost (@channel, @all,
+# @here, @user). A zero-width space after it leaves the words as they read and pings no one.
+MENTION = re.compile(r"@(?=\w)")
+# What Discord's markdown would read as markup: emphasis, code, spoilers, quotes, masked links,
+# headings, emoji (:name:) and mentions, channels or custom emoji in <...>.
+DISCORD_MARKUP = re.compile(r"([\\*_~`|<>\[\]#:])")
+
+
+def _no_mentions(words: str) -> str:
+    return MENTION.sub("@\u200b", words)
+
+
+def slack_text(words: str) -> str:
+    """Words for Slack and Mattermost as plain text: Slack's escaping of &, < and > (so
+    ``<!channel>`` or ``<@U024BE7LH>`` in a name is shown, not a mention) and no @-mentions."""
+    escaped = words.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _no_mentions(escaped)
+
+
+def discord_text(words: str) -> str:
+    """Words for Discord as plain text: its markup characters escaped, no @-mentions."""
+    return _no_mentions(DISCORD_MARKUP.sub(r"\\\1", words))
+
+
+def webhook_body(delivery: Delivery) -> dict[str, Any]:
     """The post in the form chat services take for incoming webhooks ("text" for Slack and
-    Mattermost, "content" for Discord): the public text and its link, nothing else."""
+    Mattermost, "content" for Discord): the public text and its link, nothing else. Names in it
+    (a cast member's, a match's title) are said as plain text and ping no one: each field is
+    escaped for its services, Slack is told not to read markup (``mrkdwn``) and Discord to
+    parse no mentions (``allowed_mentions``); the others ignore what is not theirs."""
     link = f" {settings.SITE_URL}{delivery.url}" if delivery.url else ""
-    words = f"{delivery.public_text}{link}"
-    return {"text": words, "content": words}
+    words = delivery.public_text
+    return {
+        "text": slack_text(words) + slack_text(link),
+        "content": discord_text(words) + link,
+        "mrkdwn": False,
+        "allowed_mentions": {"parse": []},
+    }
 
 
 def post_webhook(delivery: Delivery) -> None:
-    request = urllib.request.Request(
+    """Post to the webhook at an address checked now (addresses.py): a private address, a URL
+    with credentials or a redirect is a failed attempt."""
+    status = addresses.post(
         delivery.destination,
-        data=json.dumps(webhook_body(delivery)).encode(),
-        headers={"Content-Type": "application/json", "Idempotency-Key": delivery_id(delivery)},
-        method="POST",
+        json.dumps(webhook_body(delivery)).encode(),
+        {"Content-Type": "application/json", "Idempotency-Key": delivery_id(delivery)},
+        settings.NOTIFY_SEND_TIMEOUT,
     )
-    with urllib.request.urlopen(request, timeout=settings.NOTIFY_SEND_TIMEOUT) as answer:
-        if not 200 <= answer.status < 300:
-            raise OSError(f"the webhook answered {answer.status}")
+    if 300 <= status < 400:
+        raise OSError(f"the webhook answered {status}, a redirect; redirects are not followed")
+    if not 200 <= status < 300:
+        raise OSError(f"the webhook answered {status}")
 
 
 def send_job(job: Job) -> None:

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from games.core import clock
 from games.core.models import Match, Season
-from games.notifications import kinds
+from games.notifications import addresses, kinds
 from games.notifications.models import Delivery, Notification, OptOut, SeasonWebhook
 
 MAX_TEXT = 300
@@ -175,13 +175,22 @@ def may_set_webhook(season: Season, user: Any) -> bool:
     return is_season_host(season, user)
 
 
+def check_webhook_url(url: str) -> str:
+    """The URL as kept, if the site may post to it: a web address whose server is at public
+    addresses only (addresses.py, checked again at each post); ValidationError or
+    RefusedAddress, whose message says why, otherwise. An empty URL stops the posts."""
+    url = url.strip()
+    if url:
+        URLValidator(schemes=["http", "https"])(url)
+        addresses.resolve(url)
+    return url
+
+
 def set_season_webhook(season: Season, actor: Any, url: str, posted: set[str]) -> SeasonWebhook:
     """A host sets where the season's public notifications go (an empty URL stops them)."""
     if not may_set_webhook(season, actor):
         raise PermissionDenied("only the season's hosts set its webhook")
-    url = url.strip()
-    if url:
-        URLValidator(schemes=["http", "https"])(url)
+    url = check_webhook_url(url)
     unknown = posted - set(kinds.KINDS)
     if unknown:
         raise ValueError(f"unknown notification kind {sorted(unknown)[0]!r}")

@@ -727,53 +727,83 @@ ACTIONS = {"bid": bid, "submit": submit}
 act = dispatcher(ACTIONS)
 
 
+DRAFT_FIELDS = ("round", "gem", "moves", "card", "premove")
+
+
 def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
     """A submission being composed, kept only for its seat: ``gem``, ``moves``, ``card``,
-    ``premove`` and ``round`` (so that a page never restores last round's draft), each optional,
-    each checked as far as it goes. Once a round's gem is chosen the draft also keeps its
-    ``preview`` (``sequence_preview``): what the sequence would do if no one else moved, for
-    its seat's page (and the host, who sees every draft). A deadline never plays a draft: only
-    a sent submission counts."""
+    ``premove`` and ``round`` (so that a page never restores last round's draft), at least one
+    of them, each checked as the submission checks it (an empty ``gem``, ``moves`` or ``card``
+    is one not chosen yet); anything else refuses the draft, and a refused draft changes
+    nothing. Once a round's gem is chosen the draft also keeps its ``preview``
+    (``sequence_preview``): what the sequence would do if no one else moved, for its seat's
+    page (and the host, who sees every draft). A deadline never plays a draft: only a sent
+    submission counts."""
     key = _check_seat(state, seat)
     if not isinstance(draft, dict):
         raise ActionError("a draft is an object", code="bad_draft")
+    unknown = sorted(str(field) for field in set(draft) - set(DRAFT_FIELDS))
+    if unknown or not draft:
+        said = f"{unknown[0]!r} is not part of one" if unknown else "this one holds nothing"
+        raise ActionError(f"a draft holds {', '.join(DRAFT_FIELDS)}; {said}", code="bad_draft")
     composing = state.get("phase") == "round"
     cleaned: dict[str, Any] = {}
-    if draft.get("gem"):
-        if composing:
-            cleaned["gem"] = _own_gem(state, key, draft["gem"])
-        else:
-            try:
-                cleaned["gem"] = engine.cell_name(engine.parse_cell(draft["gem"]))
-            except ValueError as error:
-                raise ActionError(str(error), code="bad_gem") from None
-    if draft.get("moves"):
-        try:
-            cleaned["moves"] = engine.parse_moves(draft["moves"])
-        except ValueError as error:
-            raise ActionError(str(error), code="bad_moves") from None
-    card = draft.get("card")
-    if card:
-        if not isinstance(card, str) or card.strip().upper() not in engine.COLOURS:
-            raise ActionError(f"{card!r} is not a colour card", code="bad_card")
-        if state.get("played") and card.strip().upper() in state["played"].get(key, []):
-            raise ActionError("that card is already played", code="card_played")
-        cleaned["card"] = card.strip().upper()
-    if "premove" in draft:
-        cleaned["premove"] = bool(draft["premove"])
     meant = draft.get("round")
-    if isinstance(meant, int) and not isinstance(meant, bool):
+    if "round" in draft:
+        if not isinstance(meant, int) or isinstance(meant, bool):
+            raise ActionError("a draft's round is a round number", code="bad_draft")
         if meant != state.get("round"):
             raise ActionError(
                 f"that draft was for round {meant}; round {state.get('round')} is being played",
                 code="wrong_round",
             )
         cleaned["round"] = meant
+    gem = _chosen(draft, "gem", "a gem is a cell name like C4")
+    if gem:
+        if composing:
+            cleaned["gem"] = _own_gem(state, key, gem)
+        else:
+            try:
+                cleaned["gem"] = engine.cell_name(engine.parse_cell(gem))
+            except ValueError as error:
+                raise ActionError(str(error), code="bad_gem") from None
+    if "moves" in draft:
+        try:
+            moves = engine.parse_moves(draft["moves"])
+        except ValueError as error:
+            raise ActionError(str(error), code="bad_moves") from None
+        if moves:
+            cleaned["moves"] = moves
+    card = _chosen(draft, "card", "a colour card is one of R O Y G B I V")
+    if card:
+        card = card.upper()
+        if composing and state.get("round") == 1:
+            raise ActionError("no colour card is played in round 1", code="no_card_yet")
+        if card not in engine.COLOURS or len(card) != 1:
+            raise ActionError(f"{card!r} is not a colour card; use R O Y G B I V", code="bad_card")
+        if state.get("played") and card in state["played"].get(key, []):
+            raise ActionError("that card is already played", code="card_played")
+        cleaned["card"] = card
+    if "premove" in draft:
+        premove = draft["premove"]
+        if premove is not None and not isinstance(premove, bool):
+            raise ActionError("premove is true or false", code="bad_premove")
+        cleaned["premove"] = bool(premove)
     if composing and "gem" in cleaned:
         cleaned["preview"] = sequence_preview(
             state, key, cleaned["gem"], cleaned.get("moves", ""), cleaned.get("card")
         )
     return cleaned
+
+
+def _chosen(draft: dict[str, Any], field: str, what: str) -> str:
+    """A draft's text field, stripped ("" when absent, empty or None: not chosen yet)."""
+    value = draft.get(field)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ActionError(f"{what}, not {value!r}", code="bad_draft")
+    return value.strip()
 
 
 # --- what a viewer sees --------------------------------------------------------------------------

@@ -45,12 +45,15 @@
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "?since=" + version);
     socket.onopen = () => {
-      retry = 0;
       setConnection("live", "connected");
       document.dispatchEvent(new CustomEvent("gem:open"));
     };
     socket.onmessage = (message) => {
       const frame = JSON.parse(message.data);
+      // Served: the next drop reconnects quickly again. A socket refused at once (4503: the
+      // server cannot reach Redis or its database) sends no frame, or only its error, so
+      // reconnects keep backing off through an outage instead of coming every half second.
+      if (frame.type !== "error") retry = 0;
       handle(frame);
       // Other page parts that ride on this socket (the chat) read every frame from here.
       document.dispatchEvent(new CustomEvent("gem:frame", { detail: frame }));

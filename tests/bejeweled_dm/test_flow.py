@@ -660,6 +660,15 @@ def test_a_draft_may_name_only_allowed_powerups():
     assert error.value.code == "bad_pick"
 
 
+@pytest.mark.parametrize("meant", [0, 2, "1", True, None])
+def test_a_draft_for_another_round_is_refused_not_kept_as_this_ones(meant):
+    """A pick drafted for round 0 (or a round that is not a number) was kept as this round's
+    draft, to be sealed as this round's pick (issue 34, item 12)."""
+    with pytest.raises(ActionError) as error:
+        flow.clean_draft(picking(), DMO, {"round": meant, "pick": {"starter": "Rotate"}})
+    assert error.value.code in {"wrong_round", "bad_draft"}
+
+
 def test_drafts_are_kept_only_while_picking():
     with pytest.raises(ActionError) as error:
         flow.clean_draft(started(), EC, {"pick": {"starter": "Swap"}})

@@ -490,6 +490,18 @@ def test_a_draft_names_the_turn_whose_board_it_was_checked_on() -> None:
     assert (draft["round"], draft["turn"]) == (1, 2) and draft["complete"]
 
 
+@pytest.mark.parametrize(
+    "cells", [["ZZ99"], ["A1", "ZZ99"], ["A0"], ["A99"], ["K1"], ["A1", ""], ["1A"]]
+)
+def test_a_draft_with_a_cell_not_on_the_board_is_refused(cells: list[str]) -> None:
+    """The page draws only cells of the board: anything else is not a path being drawn (issue
+    34, item 12; "ZZ99" was kept, with its problem as the verdict)."""
+    with pytest.raises(ActionError) as refused:
+        flow.clean_draft(tiny(), 0, {"cells": cells})
+    assert refused.value.code == "bad_cell"
+    assert "cell" in refused.value.message
+
+
 def test_a_malformed_draft_is_refused() -> None:
     with pytest.raises(ActionError):
         flow.clean_draft(tiny(), 0, {"cells": "A1"})

@@ -65,7 +65,7 @@ def test_a_forged_unsubscribe_link_is_refused(client, ada):
     assert not OptOut.objects.exists()
 
 
-def test_only_a_host_sets_the_seasons_webhook(client, ada, make_user):
+def test_only_a_host_sets_the_seasons_webhook(client, ada, make_user, fake_dns):
     season = Season.objects.create(name="S1")
     url = reverse("notifications:season_webhook", args=[season.pk])
     assert client.post(url, {"url": "http://chat.example/h"}).status_code == 403

@@ -247,3 +247,56 @@ def test_two_bots_of_one_level_are_told_apart(clock, sgs):
     view = match.game.view(match.state, Viewer.spectator())
     names = [p["name"] for p in view["players"]]
     assert names[1:] == ["Club bot 2", "Club bot 3"]
+
+
+# Drafts that are not what the page composes (issue 34, item 12): each is refused and leaves the
+# seat's draft as it was. The page always sends {round, gem, moves, premove} and, from round 2,
+# the card chosen.
+JUNK_DRAFTS = [
+    {},
+    {"pad": "x" * 200},
+    {"gem": 0, "moves": []},
+    {"premove": "no"},
+    {"round": 1, "gem": "{gem}", "moves": "ur", "pad": 1},
+    {"round": "1", "gem": "{gem}"},
+    {"round": True, "gem": "{gem}"},
+    {"round": 1, "gem": "{gem}", "moves": 5},
+    {"round": 1, "gem": ["{gem}"]},
+    {"round": 1, "gem": "{gem}", "premove": 1},
+    {"round": 1, "gem": "{gem}", "card": "R"},  # no card is played in round 1
+    {"round": 1, "gem": "{gem}", "card": 7},
+]
+
+
+@pytest.mark.parametrize("junk", JUNK_DRAFTS, ids=lambda junk: repr(junk)[:40])
+def test_a_junk_draft_is_refused_and_the_draft_kept_stays(clock, sgs, junk):
+    match, users, _ = sgs()
+    bid_all(match, users)
+    gem = own_gem(state_of(match), 0)
+    draft = {"round": 1, "gem": gem, "moves": "ur", "premove": True}
+    kept = services.save_draft(match, users[0], draft)
+    junk = {k: (gem if v == "{gem}" else [gem] if v == ["{gem}"] else v) for k, v in junk.items()}
+
+    with pytest.raises(ActionError) as refused:
+        services.save_draft(match, users[0], junk)
+
+    assert refused.value.code in {
+        "bad_draft",
+        "bad_moves",
+        "bad_premove",
+        "bad_card",
+        "no_card_yet",
+    }
+    assert refused.value.message
+    assert match.seats.get(index=0).draft == kept
+    assert kept["premove"] is True and kept["moves"] == "UR"
+
+
+def test_a_draft_being_composed_may_leave_the_gem_and_moves_empty(clock, sgs):
+    """What the page sends before the player chose anything is a draft, not junk."""
+    match, users, _ = sgs()
+    bid_all(match, users)
+    kept = services.save_draft(
+        match, users[0], {"round": 1, "gem": "", "moves": "", "premove": False}
+    )
+    assert kept == {"round": 1, "premove": False}
