@@ -7,7 +7,6 @@ banner never covers the game's numbers and bar."""
 from __future__ import annotations
 
 import re
-import time
 from datetime import timedelta
 
 import pytest
@@ -18,6 +17,7 @@ from games.bejeweled2 import engine, flow, solver
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.models import Match, Seat
 from tests.browser.pages import DESKTOP, PHONE, shoot_both_sizes
+from tests.waiting import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,12 +76,13 @@ def start(page, mode: str, puzzle: int | None = None) -> Match:
 
 def moves_made(match: Match, count: int) -> Match:
     """The match once the server has played ``count`` moves (polled, as the page's frames are)."""
-    for _ in range(200):
+
+    def played() -> bool:
         match.refresh_from_db()
-        if match.state["moves"] >= count:
-            return match
-        time.sleep(0.05)
-    raise AssertionError(f"the server never played move {count}: {match.state['moves']}")
+        return match.state["moves"] >= count
+
+    until(played, f"the server to play move {count}")
+    return match
 
 
 def click_swap(page, match: Match, move: tuple[str, str] | None = None) -> Match:

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from games.core import services
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_sizes
+from tests.waiting import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -156,7 +157,7 @@ def test_a_frame_keeps_what_the_host_is_typing_and_a_done_control_folds(
     clock_box.locator("input[name=minutes]").fill("0")
     clock_box.locator("input[name=reason]").fill("nothing at all")
     clock_box.locator("button").click()
-    host.wait_for_timeout(200)
+    until(lambda: held, "the console's clock request", page=host)
     assert len(held) == 1
     services.host_resume(match, match.host)
     expect(host.locator("#host-panel .host-pause button")).to_be_visible()

@@ -40,6 +40,8 @@ def test_the_replay_opens_at_the_last_round_and_steps_by_keys_marks_and_autoplay
     marks = replay_step(match, Viewer.spectator(), None).marks
     last_round = marks[-1][0]
     page = login_context(None)
+    # The page's timers run on a clock the test can move on by hand (it runs on by itself too).
+    page.clock.install()
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"/m/{match.public_id}/replay/")
     expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round))
@@ -70,9 +72,14 @@ def test_the_replay_opens_at_the_last_round_and_steps_by_keys_marks_and_autoplay
     )
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
-    paused_at = version_of(page)
-    page.wait_for_timeout(1200)
-    assert version_of(page) == paused_at
+    # Paused, autoplay steps no more: five seconds of the page's clock (twelve steps at this
+    # speed) run every timer due in them, and none clicks the next step.
+    page.evaluate(
+        """() => { window.nextClicks = 0; document.addEventListener("click", (event) => {
+            if (event.target.closest('a[data-step="next"]')) window.nextClicks += 1; }, true); }"""
+    )
+    page.clock.run_for(5000)
+    assert page.evaluate("window.nextClicks") == 0
     assert not page.locator(".replay-panels #match-status").is_visible()
 
 

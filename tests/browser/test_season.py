@@ -16,7 +16,9 @@ from playwright.sync_api import expect
 from games.core import services
 from games.core.models import Match, Season
 from games.seasons import services as seasons
+from games.seasons.models import Episode
 from tests.browser.pages import serious_axe_violations, shoot_both_sizes
+from tests.waiting import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -90,13 +92,12 @@ def test_a_host_runs_a_season(login_context, make_user):
     services.host_adjudicate(main, hostess, {"winner": 0, "reason": "a walk-through"})
     services.host_adjudicate(main, hostess, {"elimination_candidate": 1, "reason": "a coin"})
     bob = login_context("bob", locale="en-GB", timezone_id="Asia/Tokyo")  # Bob plays from Tokyo
+    until(
+        lambda: Episode.objects.filter(pk=episode.pk, phase=Episode.Phase.NOMINATION).exists(),
+        "the scheduler to open Bob's nomination",
+    )
     bob.goto(episode.get_absolute_url())
     form = bob.locator("form.nominate")
-    for _ in range(20):
-        if form.count():
-            break
-        bob.wait_for_timeout(250)
-        bob.reload()
     expect(bob.locator(".nomination")).to_contain_text("Bob is the Elimination Candidate")
     expect(form.locator("label")).to_have_text(["Cy"])
     expect(bob.locator(".nomination")).to_contain_text("Ada Lovelace holds a Token of Life")

@@ -6,7 +6,6 @@ every sequence."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -15,6 +14,7 @@ from games.core import services
 from games.core.models import Match, Seat
 from games.seven_gem_swap import engine
 from tests.browser.pages import shoot_both_sizes
+from tests.waiting import until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,14 +39,8 @@ def a_gem_with_room(board: str, colour: str, *, changing: bool = False) -> tuple
     raise AssertionError(f"no {colour} gem with room on {board!r}")
 
 
-def wait_for(check, timeout: float = 10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out")
+def wait_for(check, what: str = "the server's state"):  # type: ignore[no-untyped-def]
+    return until(check, what)
 
 
 def test_a_sequence_is_composed_replaced_and_submitted_by_clicks(login_context, seated_match):

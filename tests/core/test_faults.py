@@ -14,11 +14,13 @@ import sys
 import time
 
 import pytest
+from django.utils import timezone
 
 from games.core import services
 from games.core.client import ArenaClient, Refused
 from games.core.models import Deadline, Event, Match
 from tests.live_server import ROOT, Worker, free_port, in_db, worker_environment
+from tests.waiting import until_async
 
 PASSWORD = "pw-for-tests-1"
 
@@ -78,10 +80,12 @@ async def test_a_killed_worker_loses_nothing_and_its_clock_fires_once(make_user)
             await in_db(lambda: seat_both(match, ada, bob))  # it starts: ada's 4 s clock runs
             await asyncio.to_thread(worker.restart)  # SIGKILL mid-turn, a new worker on the port
             # The watcher reconnects by itself and gets ada's skipped turn from the new worker.
-            while True:
+            for _ in range(100):  # a handful of frames come first (full, seats, the start)
                 frame = await watcher.recv(timeout=30)
                 if frame.get("type") == "update" and frame["event"]["kind"] == "turn_skipped":
                     break
+            else:
+                raise AssertionError("100 frames and no skipped turn")
             assert watcher.reconnects >= 1
     finally:
         await asyncio.to_thread(worker.stop)
@@ -128,16 +132,24 @@ async def test_deadlines_due_across_scheduler_kills_each_fire_once(make_user):
     due = await in_db(
         lambda: list(Deadline.objects.filter(match__in=matches).values_list("pk", flat=True))
     )
-    await asyncio.sleep(1.5)  # every first turn clock is now due, and no scheduler runs
+    last_due = await in_db(lambda: max(d.due_at for d in Deadline.objects.filter(pk__in=due)))
+    await asyncio.sleep(max(0.0, (last_due - timezone.now()).total_seconds()) + 0.05)
+    # Every first turn clock is now due, and no scheduler runs.
     first = start_scheduler()
-    while await in_db(lambda: fired_count(due)) == 0:
-        await asyncio.sleep(0.01)
+
+    async def fired() -> int:
+        return await in_db(lambda: fired_count(due))
+
+    await until_async(fired, "the first scheduler to fire a clock")
     first.send_signal(signal.SIGKILL)  # mid-batch, as likely as not
     first.wait(10)
     racing = [start_scheduler(), start_scheduler()]  # the restart, and a second one racing it
     try:
-        while await in_db(lambda: fired_count(due)) < len(due):
-            await asyncio.sleep(0.05)
+
+        async def all_fired() -> bool:
+            return await fired() == len(due)
+
+        await until_async(all_fired, f"the restarted schedulers to fire all {len(due)} clocks")
     finally:
         for scheduler in racing:
             scheduler.send_signal(signal.SIGKILL)
@@ -242,8 +254,6 @@ async def test_after_a_redis_restart_every_client_is_current_again(make_user, mo
 
 async def until_due(match: Match) -> None:
     """Sleep until the match's pending clock is due (no scheduler runs to fire it)."""
-    from django.utils import timezone
-
     due = await in_db(
         lambda: Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
     )
