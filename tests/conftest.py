@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,11 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
+
+# Where this process names the running test for the live workers it starts (tests/seeds.py).
+os.environ["GEM_TEST_SEED_FILE"] = str(
+    Path(tempfile.gettempdir()) / f"gem-arena-test-{os.getpid()}.seed"
+)
 
 # The files that take longest go first, longest first, so that `make test`'s processes
 # (pytest-xdist, whole files each) do not end on one of them alone. Their times are those of the
@@ -88,7 +94,7 @@ def _seeded_matches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     from tests import seeds
 
     monkeypatch.setenv("GEM_TEST_SEED", request.node.nodeid)
-    seeds.restart()
+    seeds.name_the_test(request.node.nodeid)
 
 
 # Property tests check outcomes, never speed: a loaded 2-core machine must not fail them on time.
@@ -195,19 +201,53 @@ def tally_match(seated_match):
     return match, ada, bob, host
 
 
-@pytest.fixture
-def live_worker(transactional_db):
-    """One real Daphne worker (with its scheduler) serving the test database. Each test has its
-    own: a worker kept for the next test would read the tables while the test database is
-    emptied after this one, and the two deadlock (seen in a full run)."""
+@pytest.fixture(scope="session", autouse=True)
+def _flush_without_truncate() -> None:
+    """Empty the test database after a test with DELETE, not TRUNCATE (PostgreSQL). A live
+    worker serves a whole file (``live_worker``) and reads the tables between tests (its
+    scheduler looks for clocks); TRUNCATE needs every table to itself and deadlocked with such a
+    read (seen in a full run), while DELETE takes row locks only. Django's foreign keys on
+    PostgreSQL are checked at commit, so the tables empty in any order in one transaction."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):  # type: ignore[no-untyped-def]
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
+    yield
+    DatabaseOperations.sql_flush = truncate  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="module")
+def _file_worker(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The live worker of a test file, started by its first live test (starting one costs about
+    3 s of a core: ninety starts a run when each test had its own)."""
     from tests.live_server import Worker
 
-    worker = Worker().start()
+    worker = Worker()
     yield worker
     worker.stop()
+    worker.log_path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def live_worker(transactional_db, _file_worker):  # type: ignore[no-untyped-def]
+    """A real Daphne worker (with its scheduler) serving the test database, shared by the
+    file's tests (started again if a test stopped or killed it). Its ``log()`` is what it wrote
+    during this test."""
+    worker = _file_worker
+    if not worker.running():
+        worker.start()
+    worker.mark_log()
+    yield worker
     # pytest shows what a test printed only when it failed: the worker's log, for the reason.
     print(f"--- worker log ---\n{worker.log()[-8000:]}")
-    worker.log_path.unlink(missing_ok=True)
 
 
 @pytest.fixture

@@ -168,6 +168,7 @@ class Worker:
         # would block a worker that logs a lot; ``log()`` reads it for a failing test.
         self.log_path = Path(tempfile.gettempdir()) / f"gem-arena-worker-{self.port}.log"
         self.log_path.write_text("")
+        self.log_mark = 0
 
     @property
     def url(self) -> str:
@@ -198,8 +199,18 @@ class Worker:
         raise RuntimeError(f"worker did not start listening in {START_SECONDS} s")
 
     def log(self) -> str:
-        """What the worker (every start of it) has written to its standard error."""
-        return self.log_path.read_text(errors="replace")
+        """What the worker (every start of it) has written to its standard error since
+        ``mark_log`` (or since it was made)."""
+        with self.log_path.open("rb") as log:
+            log.seek(self.log_mark)
+            return log.read().decode(errors="replace")
+
+    def mark_log(self) -> None:
+        """From now on, ``log()`` starts here (a worker serving several tests)."""
+        self.log_mark = self.log_path.stat().st_size
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:
