@@ -24,18 +24,25 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Four processes (pytest-xdist) on two cores: the browser and live tests spend much of their time
-# waiting on animations and clocks, which the others fill. Each process has its own test database
-# and channel prefix (gemsite/test_settings.py); a file's tests stay in one process, sharing its
-# fixtures; the longest files go first (tests/conftest.py).
+# pytest-xdist processes, whole files each, the longest first (tests/conftest.py): one more than
+# the cores, so that a process waiting on an animation or a clock leaves its core to another (four
+# on two cores, each with a browser and a worker, overloaded them). Each process has its own test
+# database and channel prefix (gemsite/test_settings.py).
+TEST_PROCESSES ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
+
 test: lint
-	$(BIN)/python -m pytest -n 4 --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile
 
 bench: $(INSTALLED)
 	$(BIN)/python -m benchmarks.run
 
-# The fault scripts at length (benchmarks/soak.py): its own PostgreSQL cluster and redis-server.
+# Long randomised runs: the property tests drawing new examples (hypothesis's "soak" profile), the
+# fuzzers ten times as long, then the fault scripts at length (benchmarks/soak.py: its own
+# PostgreSQL cluster and redis-server).
 soak: $(INSTALLED)
+	HYPOTHESIS_PROFILE=soak GEM_FUZZ_SCALE=10 $(BIN)/python -m pytest -n $(TEST_PROCESSES) \
+		--dist loadfile -o timeout=3600 tests/*/test_engine.py tests/bejeweled_dm/test_solver.py \
+		tests/core/test_fuzz.py tests/core/test_host_fuzz.py
 	$(BIN)/python -m benchmarks.soak
 
 # The production shape without Docker: nginx (docker/nginx.conf) in front of two Daphne workers
