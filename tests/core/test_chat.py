@@ -4,6 +4,7 @@ the live frames (in-process consumer with channels' WebsocketCommunicator)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -12,10 +13,11 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
-from games.core import chat, protocol
+from games.core import chat, protocol, services
 from games.core.gamedef import ActionError
 from games.core.models import ChatMessage, Match
 from gemsite.routing import websocket_urlpatterns
+from tests.sockets import frames_before, receive, version_is
 
 
 @pytest.fixture
@@ -337,16 +339,41 @@ async def connect(match, user) -> WebsocketCommunicator:
     return socket
 
 
-async def frames(socket: WebsocketCommunicator) -> list[dict]:
-    """Every frame that reaches ``socket`` until it has been quiet for a moment."""
-    got = []
-    while not await socket.receive_nothing(timeout=0.3):
-        got.append(json.loads(await socket.receive_from(timeout=30)))
-    return got
+def _barrier(match: Match) -> Callable[[dict], bool]:
+    """Something the site now sends every socket of the match: the host's pause (or resume) of
+    a live match, else (the match over, when everyone reads the spectators' chat) a line the
+    host writes there. Returns what accepts its frame."""
+    match.refresh_from_db()
+    before = match.version
+    if match.status == Match.Status.PAUSED:
+        services.host_resume(match, match.host)
+    elif match.status == Match.Status.LIVE:
+        services.host_pause(match, match.host, reason="a moment")
+    else:
+        chat.post(match, match.host, "spectators", "(barrier)")
+        return lambda frame: chat_lines([frame]) == ["(barrier)"]
+    return version_is(before + 1)
+
+
+async def frames(
+    match: Match, sockets: dict[str, WebsocketCommunicator], sent: tuple[str, str]
+) -> dict[str, list]:
+    """The frames that reach each socket once the chat frame ``sent`` (the sender's name, the
+    frame's id) is answered, up to a frame the test then makes the site send every socket
+    (``_barrier``): the site sends it after whatever it sent them before."""
+    sender, frame_id = sent
+    answered = []
+    while (frame := await receive(sockets[sender])).get("id") != frame_id:
+        answered.append(frame)
+    answered.append(frame)
+    last = await sync_to_async(_barrier)(match)
+    received = {name: await frames_before(socket, last) for name, socket in sockets.items()}
+    received[sender] = [*answered, *received[sender]]
+    return received
 
 
 def chat_lines(received: list[dict]) -> list[str]:
-    return [frame["message"]["text"] for frame in received if "message" in frame]
+    return [f["message"]["text"] for f in received if f.get("type") == "chat" and "message" in f]
 
 
 @pytest.fixture
@@ -365,11 +392,11 @@ async def sockets(room, closing_connections):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_players_message_never_reaches_a_spectators_socket(sockets):
+async def test_a_players_message_never_reaches_a_spectators_socket(room, sockets):
     await sockets["ada"].send_json_to(
         {"type": "chat", "id": "c1", "channel": "players", "text": "table talk"}
     )
-    received = {name: await frames(socket) for name, socket in sockets.items()}
+    received = await frames(room[0], sockets, ("ada", "c1"))
     assert {"type": "chat", "id": "c1", "ok": True} in received["ada"]
     for name in ("ada", "bob", "host"):
         assert chat_lines(received[name]) == ["table talk"]
@@ -377,41 +404,44 @@ async def test_a_players_message_never_reaches_a_spectators_socket(sockets):
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_spectators_message_reaches_spectators_and_the_host_not_the_players(sockets):
+async def test_a_spectators_message_reaches_spectators_and_the_host_not_the_players(room, sockets):
     await sockets["sam"].send_json_to(
         {"type": "chat", "id": "c1", "channel": "spectators", "text": "go ada"}
     )
-    received = {name: await frames(socket) for name, socket in sockets.items()}
+    received = await frames(room[0], sockets, ("sam", "c1"))
     for name in ("sam", "guest", "host"):
         assert chat_lines(received[name]) == ["go ada"]
     assert received["ada"] == [] and received["bob"] == []
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_live_message_is_sent_as_typed_for_the_page_to_show_as_text(sockets):
+async def test_a_live_message_is_sent_as_typed_for_the_page_to_show_as_text(room, sockets):
     await sockets["ada"].send_json_to(
         {"type": "chat", "id": "c1", "channel": "players", "text": "<script>x()</script>"}
     )
-    line = next(f for f in await frames(sockets["bob"]) if "message" in f)["message"]
+    received = await frames(room[0], sockets, ("ada", "c1"))
+    line = next(f for f in received["bob"] if "message" in f)["message"]
     assert line["text"] == "<script>x()</script>"
     assert line["author"] == "Ada" and line["badge"] == "Seat 1"
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_muted_spectator_gets_an_error_frame_and_no_one_hears_them(sockets):
+async def test_a_muted_spectator_gets_an_error_frame_and_no_one_hears_them(room, sockets):
     host_ws, sam_ws = sockets["host"], sockets["sam"]
     sam_id = await sync_to_async(_user_id)("sam")
     await host_ws.send_json_to({"type": "chat", "id": "m1", "op": "mute", "user": sam_id})
-    assert {"type": "chat", "id": "m1", "ok": True} in await frames(host_ws)
-    mutes = [f["mutes"] for f in await frames(sam_ws)]
+    received = await frames(room[0], sockets, ("host", "m1"))
+    assert {"type": "chat", "id": "m1", "ok": True} in received["host"]
+    mutes = [f["mutes"] for f in received["sam"]]
     assert mutes == [{"users": [{"id": sam_id, "name": "Sam"}], "channels": []}]
-    await frames(sockets["guest"])  # the guest learns of the mute too
+    assert [f["mutes"] for f in received["guest"]] == mutes  # the guest learns of it too
     await sam_ws.send_json_to(
         {"type": "chat", "id": "c2", "channel": "spectators", "text": "let me talk"}
     )
-    error = json.loads(await sam_ws.receive_from(timeout=30))
-    assert error["type"] == "error" and error["code"] == "chat_muted" and error["id"] == "c2"
-    assert await sockets["guest"].receive_nothing(timeout=0.3)
+    received = await frames(room[0], sockets, ("sam", "c2"))
+    error = next(frame for frame in received["sam"] if frame.get("id") == "c2")
+    assert error["type"] == "error" and error["code"] == "chat_muted"
+    assert not any(chat_lines(frames_) for frames_ in received.values())
 
 
 def _user_id(username: str) -> int:
@@ -421,12 +451,13 @@ def _user_id(username: str) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_mute_reaches_every_socket_of_the_match(sockets):
+async def test_a_mute_reaches_every_socket_of_the_match(room, sockets):
     await sockets["host"].send_json_to(
         {"type": "chat", "id": "m1", "op": "mute", "channel": "spectators"}
     )
-    for name, socket in sockets.items():
-        mutes = [f["mutes"] for f in await frames(socket) if "mutes" in f]
+    received = await frames(room[0], sockets, ("host", "m1"))
+    for name in sockets:
+        mutes = [f["mutes"] for f in received[name] if "mutes" in f]
         assert mutes == [{"users": [], "channels": ["spectators"]}], name
 
 
@@ -450,7 +481,7 @@ async def test_the_history_op_sends_the_channels_the_viewer_may_read(sockets, ro
     assert posted["message"]["text"] == "table talk"
     await sockets["bob"].send_json_to({"type": "chat", "id": "h2", "op": "history"})
     reply = json.loads(await sockets["bob"].receive_from(timeout=30))
-    assert chat_lines([{"message": m} for m in reply["history"]["players"]]) == ["table talk"]
+    assert [m["text"] for m in reply["history"]["players"]] == ["table talk"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -460,4 +491,5 @@ async def test_after_the_match_the_players_hear_the_spectators(sockets, room):
     await sockets["sam"].send_json_to(
         {"type": "chat", "id": "c1", "channel": "spectators", "text": "well played"}
     )
-    assert chat_lines(await frames(sockets["ada"])) == ["well played"]
+    received = await frames(match, sockets, ("sam", "c1"))
+    assert chat_lines(received["ada"]) == ["well played"]
