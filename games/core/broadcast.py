@@ -227,9 +227,20 @@ async def send(outbox: Outbox) -> None:
 
 
 async def _send_events(announcements: list[Announcement]) -> None:
-    """Each frame goes as soon as it is drawn (in a worker thread), the spectators' first: the
-    many do not wait for every seat's frame to be drawn."""
-    match_pk = announcements[0].match.pk
+    """Each match's events in its own version order: a scheduler step (bots, clocks) commits
+    events of several matches into one outbox, and each match's versions are waited for,
+    marked sent and released apart (taken as one match's, the others' were never released:
+    their next send waited ORDER_WAIT_SECONDS and the heal sent them again)."""
+    by_match: dict[int, list[Announcement]] = {}
+    for announcement in announcements:
+        by_match.setdefault(announcement.match.pk, []).append(announcement)
+    for match_pk, of_match in by_match.items():
+        await _send_match_events(match_pk, of_match)
+
+
+async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
+    """Each frame goes as soon as it is drawn (in a worker thread), the acting seat's first,
+    then the spectators': the many do not wait for every seat's frame to be drawn."""
     mine = {announcement.event.version for announcement in announcements}
     next_message = database_sync_to_async(_next_message, thread_sensitive=False)
     try:
