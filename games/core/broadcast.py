@@ -226,6 +226,22 @@ async def send(outbox: Outbox) -> None:
             log.exception("%s layer messages lost", len(outbox.messages))
 
 
+# The sends under way apart from the connection that committed them (``send_apart``).
+_sending: set[asyncio.Task[None]] = set()
+
+
+def send_apart(outbox: Outbox) -> None:
+    """Send ``outbox`` in a task of its own: the connection whose action committed it goes on
+    handling its messages (its own update among them) while the event's frames are drawn. The
+    send outlives the connection: a player who closes the tab right after acting still tells
+    everyone else."""
+    if not outbox:
+        return
+    task = asyncio.get_running_loop().create_task(send(outbox))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
 async def _send_events(announcements: list[Announcement]) -> None:
     """Each match's events in its own version order: a scheduler step (bots, clocks) commits
     events of several matches into one outbox, and each match's versions are waited for,

@@ -377,12 +377,13 @@ def frames_drawn(
     announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn: the spectators (the many) first, then the seats and the
-    host. What each audience was sent is kept once the last is drawn."""
+    be sent before the next is drawn: the acting seat's first (its player sees the move at
+    once), then the spectators (the many), then the other seats and the host. What each
+    audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     sent = {}
-    for viewer in audiences(match) if viewers is None else viewers:
+    for viewer in audiences(match, event.seat) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
         after = sent_view(match, view)
         seen = event.seen_by(viewer)
@@ -437,8 +438,11 @@ def _notice_drawn(match: Match) -> str | None:
     return known[1] if known is not None and known[0] == match.version else None
 
 
-def audiences(match: Match) -> list[Viewer]:
+def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
     """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
-    the spectators (the many), each seat, the host."""
+    the ``acting`` seat (the one whose move it is, if any), the spectators (the many), each
+    other seat, the host."""
     seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
-    return [Viewer.spectator(), *seats, Viewer.host()]
+    first = [viewer for viewer in seats if viewer.seat == acting]
+    others = [viewer for viewer in seats if viewer.seat != acting]
+    return [*first, Viewer.spectator(), *others, Viewer.host()]
