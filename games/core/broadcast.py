@@ -168,6 +168,8 @@ def heal_unsent(now: datetime | None = None) -> int:
         if async_to_sync(send_messages)(render(announcements)):
             mark_sent(match.pk, {event.version for event in events})
             healed += len(events)
+    if healed:
+        log.info("sent again %s events their workers had not sent in %s", healed, HEAL_AFTER)
     return healed
 
 

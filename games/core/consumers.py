@@ -8,6 +8,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -18,10 +19,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.core import broadcast, chat, gallery, protocol, services
+from games.core import broadcast, chat, clock, gallery, protocol, services
 from games.core.broadcast import group_name, user_group_name
 from games.core.gamedef import ActionError, Viewer
-from games.core.models import Match
+from games.core.models import Event, Match
 from games.core.rendering import Announcement, Frame, full_frame, update_frames
 from games.core.replaying import state_at
 
@@ -40,8 +41,8 @@ log = logging.getLogger(__name__)
 
 
 # Versions being drawn again for the spectators of this worker (one drawing for all of them):
-# (match, audience, with html, since, until) -> the frames.
-_drawing_again: dict[tuple[int, str, bool, int, int], asyncio.Future[list[Frame]]] = {}
+# (match, audience, with html, since, until) -> the frames (None: still on their way).
+_drawing_again: dict[tuple[int, str, bool, int, int], asyncio.Future[list[Frame] | None]] = {}
 
 
 class TokenBucket:
@@ -467,22 +468,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self.gap_filling = asyncio.create_task(self._fill_gap())
 
     async def _fill_gap(self) -> None:
-        """The versions before the first held frame never came (their worker died before
-        sending them, the layer lost them): draw them again from the event log, then send the
-        held frames after them. Spectators on this worker missing the same versions share one
-        drawing."""
+        """The versions before the first held frame have not come: while the process that
+        committed them is still sending them (a loaded worker), wait on; once they were sent and
+        lost (the layer) or their worker died (not sent, and the scheduler's heal did not send
+        them either), draw them here from the event log and send them before the held frames.
+        The drawing is done without holding ``ordering``: the frames that come meanwhile (a
+        spectator's from its gallery) are not kept waiting. Spectators on this worker missing
+        the same versions share one drawing."""
         try:
+            if not self.held or self.sent_version < 0:
+                return
+            since, until = self.sent_version, min(self.held) - 1
+            if until <= since:
+                return
+            frames = await self._frames_missing(since, until)
+            if frames is None:
+                return  # still on their way: wait another HOLD_SECONDS
             async with self.ordering:
-                if not self.held or self.sent_version < 0:
-                    return
-                since, until = self.sent_version, min(self.held) - 1
-                if until > since:
-                    log.info("match %s: v%s-%s drawn again", self.match.pk, since + 1, until)
-                    self.gap_fills += until - since
-                    for frame in await self._frames_between(since, until):
-                        await self._in_order(frame)
-                if self.held and min(self.held) == self.sent_version + 1:
-                    await self._in_order(self.held[min(self.held)])
+                log.info("match %s: v%s-%s drawn again", self.match.pk, since + 1, until)
+                self.gap_fills += 1
+                for frame in frames:
+                    await self._in_order(frame)
         except Exception:  # the viewer asks at its next ping (the pong names a newer version)
             log.exception("match %s: a missing version could not be drawn", self.match.pk)
         finally:
@@ -490,16 +496,32 @@ class MatchConsumer(AsyncWebsocketConsumer):
             if self.held and not self.closing:
                 self._wait_for_gap()
 
-    async def _frames_between(self, since: int, until: int) -> list[Frame]:
+    async def _frames_missing(self, since: int, until: int) -> list[Frame] | None:
         key = (self.match.pk, self.viewer.audience, self.with_html, since, until)
         drawing = _drawing_again.get(key)
         if drawing is None or not self.viewer.is_spectator:
-            draw = database_sync_to_async(self._frames_since, thread_sensitive=False)
+            draw = database_sync_to_async(self._frames_unless_coming, thread_sensitive=False)
             drawing = asyncio.ensure_future(draw(since, until))
             if self.viewer.is_spectator:
                 _drawing_again[key] = drawing
                 drawing.add_done_callback(lambda _: _drawing_again.pop(key, None))
         return await asyncio.shield(drawing)
+
+    def _frames_unless_coming(self, since: int, until: int) -> list[Frame] | None:
+        """The frames of versions ``since`` + 1 to ``until``, or None while any of them is still
+        on its way: not marked sent yet, committed less than the heal's delay (and a hold) ago
+        (its worker is drawing it, or the scheduler sends it again if that worker died)."""
+        recent = clock.now() - broadcast.HEAL_AFTER - timedelta(seconds=HOLD_SECONDS)
+        coming = Event.objects.filter(
+            match_id=self.match.pk,
+            version__gt=since,
+            version__lte=until,
+            sent_at=None,
+            created_at__gt=recent,
+        )
+        if coming.exists():
+            return None
+        return self._frames_since(since, until)
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(frame))

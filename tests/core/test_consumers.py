@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -470,9 +471,10 @@ async def test_a_version_that_never_comes_is_drawn_again_before_the_one_after_it
 ):
     """The frame of version 5 is lost (its worker died after committing it): the socket that
     got 6 draws 5 again from the event log, then sends 6; the viewer needs no resync."""
-    from games.core import consumers
+    from games.core import broadcast, consumers
 
     monkeypatch.setattr(consumers, "HOLD_SECONDS", 0.05)
+    monkeypatch.setattr(broadcast, "HEAL_AFTER", timedelta(0))  # its worker is taken for dead
     match, ada, bob, _ = tally
     socket = await connect(match, ada)
     await receive(socket)
