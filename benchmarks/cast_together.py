@@ -6,7 +6,10 @@ A 13-seat Bejeweled 2 race (Classic, 30 moves each) on the production shape: two
 signed-in page sockets (html frames), seat n on worker n % 2; 200 spectators hold page sockets,
 half on each worker. Every player sends a legal swap (the best on its own board) at each beat
 of the pace, all of them within 0.1 s of the beat (seeded jitter): a swap every 1.5 s, then
-every 0.7 s, each pace on a match of its own.
+every 0.7 s, each pace on a match of its own. Then a 7-seat Seven Gem Swap match on the same
+shape and the same 200 spectators: every seat bids, then submits its sequence of each of the
+eight rounds, within a second of the round's start (seeded draws), so that each round closes
+with all seven in that second.
 
 Reported per pace: versions lost (a socket got a later version before it, so the page would
 drop it and resync) at any socket and at every spectator, the resyncs the clients asked for,
@@ -34,6 +37,8 @@ from benchmarks import _live
 from benchmarks._live import ms, percentile
 
 SEATS = 13
+SEVEN = 7  # the Seven Gem Swap table: every seat submits within SUBMIT_SECONDS of a round's start
+SUBMIT_SECONDS = 1.0
 MOVES = 30
 PACES = (1.5, 0.7)
 JITTER_SECONDS = 0.1
@@ -150,10 +155,12 @@ async def spectator(url: str, origin: str, stream: Stream, done: asyncio.Event) 
 @dataclass
 class Pace:
     seconds: float
+    label: str
     sent: dict[int, float] = field(default_factory=dict)  # version -> its swap's sending
     acks: list[float] = field(default_factory=list)
     own: list[float] = field(default_factory=list)
     refused: int = 0
+    behind: int = 0  # the seats' "behind" asks (docs/protocol.md): not resyncs, counted apart
     seats: list[Stream] = field(default_factory=list)
     spectators: list[Stream] = field(default_factory=list)
     cpu: dict[str, float] = field(default_factory=dict)
@@ -176,23 +183,82 @@ async def read_until(socket: Any, when: float) -> None:
             return
 
 
-async def seat_plays(seat: int, socket: Any, pace: Pace, start: float, moves: int) -> None:
+async def timed_act(socket: Any, action: dict[str, Any], pace: Pace) -> None:
+    """Act; note the ack and the own update (the acked version's frame at this socket)."""
+    sent = time.time()
+    try:
+        version = await socket.act(action, timeout=TIMEOUT)
+    except Exception:  # refused (a race seat's moves used up): counted
+        pace.refused += 1
+        return
+    pace.acks.append(time.time() - sent)
+    pace.sent[version] = sent
+    await socket.wait_version(version, timeout=TIMEOUT)
+    pace.own.append(time.time() - sent)
+
+
+async def race_seat_plays(seat: int, socket: Any, pace: Pace, start: float, moves: int) -> None:
     rng = random.Random(4000 + seat)
     for beat in range(moves):
         await read_until(socket, start + beat * pace.seconds + rng.uniform(0, JITTER_SECONDS))
         swap = best_swap(socket)
         if swap is None:
             return
-        sent = time.time()
+        await timed_act(socket, swap, pace)
+
+
+def make_seven(title: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    from games.core import services
+
+    users = get_user_model().objects
+    match = services.create_match(
+        host=users.get(username="cast-host"),
+        game_key="seven-gem-swap",
+        title=title,
+        settings={"bid_seconds": 600, "round_seconds": 600},
+        roles=[""] * SEVEN,
+    )
+    for seat in match.seats.order_by("index"):
+        services.take_seat(match, users.get(username=f"racer{seat.index}"), seat.invite_token)
+    match.refresh_from_db()
+    assert match.status == "live", match.status
+    return match
+
+
+async def read_view(socket: Any, done: Any) -> None:
+    deadline = time.time() + TIMEOUT
+    while not done(socket.latest_view().get("game", {})):
+        if time.time() > deadline:
+            raise RuntimeError(f"a seat stuck at version {socket.version}")
         try:
-            version = await socket.act(swap, timeout=TIMEOUT)
-        except Exception:  # refused (the seat's moves are used up): counted
-            pace.refused += 1
+            await socket.recv(1.0)
+        except TimeoutError:
             continue
-        pace.acks.append(time.time() - sent)
-        pace.sent[version] = sent
-        await socket.wait_version(version, timeout=TIMEOUT)
-        pace.own.append(time.time() - sent)
+
+
+async def seven_seat_plays(seat: int, socket: Any, pace: Pace, start: float, rounds: int) -> None:
+    """A sealed bid, then a sequence each round, each within a second of its start."""
+    from games.seven_gem_swap import engine
+
+    rng = random.Random(7000 + seat)
+    await read_until(socket, start + rng.uniform(0, pace.seconds))
+    colours = "".join(rng.sample(engine.COLOURS, 3))
+    await timed_act(socket, {"type": "bid", "bid": -rng.randint(0, 9), "colours": colours}, pace)
+    for number in range(1, rounds + 1):
+        await read_view(socket, lambda game, n=number: game.get("round") == n)
+        await read_until(socket, time.time() + rng.uniform(0, pace.seconds))
+        game = socket.latest_view()["game"]
+        cells = engine.parse_board(game["board"]).cells
+        submission = {
+            "type": "submit",
+            "round": number,
+            "gem": engine.cell_name(cells.index(game["me"]["colour"])),
+            "moves": "".join(rng.choice("UDLR") for _ in range(rng.randint(4, 12))),
+            "card": game["me"]["cards_left"][0] if number >= 2 else None,
+        }
+        await timed_act(socket, submission, pace)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -207,13 +273,18 @@ def machine_busy() -> tuple[float, float]:
     return sum(values) - idle, sum(values)
 
 
-async def play_pace(
-    workers: list[Any], processes: dict[str, int], seconds: float, spectators: int, moves: int
+async def play(
+    workers: list[Any],
+    processes: dict[str, int],
+    match: Any,
+    pace: Pace,
+    spectators: int,
+    plays: Any,
 ) -> Pace:
+    """Open the seats' and spectators' sockets on ``match``; run ``plays(seat, socket, pace,
+    start)`` for every seat at once; measure."""
     from games.core.client import ArenaClient
 
-    match = await asyncio.to_thread(make_race, f"Cast at {seconds} s", moves)
-    pace = Pace(seconds)
     done = asyncio.Event()
     watchers = []
     for n in range(spectators):
@@ -223,7 +294,7 @@ async def play_pace(
         url = f"ws://127.0.0.1:{worker.port}/ws/m/{match.public_id}/"
         watchers.append(asyncio.create_task(spectator(url, worker.url, stream, done)))
     sockets = {}
-    for seat in range(SEATS):
+    for seat in range(len(match.state["seats"])):
         client = ArenaClient(workers[seat % 2].url)
         await asyncio.to_thread(client.login, f"racer{seat}", _live.PASSWORD)
         sockets[seat] = client.match_socket(match.public_id, json_only=False)
@@ -243,12 +314,17 @@ async def play_pace(
             await asking(since)
 
         socket.resync = counted
+        behind = socket._behind
+
+        async def asked(seat: int = seat, behind: Any = behind) -> None:
+            pace.behind += 1  # an ack's update not there within a second, or a pong ahead
+            await behind()
+
+        socket._behind = asked
     before = {name: cpu_seconds(pid) for name, pid in processes.items()}
     own_before, machine_before, clock = os.times(), machine_busy(), time.monotonic()
     start = time.time() + 1.0
-    await asyncio.gather(
-        *(seat_plays(seat, socket, pace, start, moves) for seat, socket in sockets.items())
-    )
+    await asyncio.gather(*(plays(seat, socket, pace, start) for seat, socket in sockets.items()))
     pace.last = max(socket.version for socket in sockets.values())
     for socket in sockets.values():
         await socket.wait_version(pace.last, timeout=TIMEOUT)
@@ -296,7 +372,7 @@ def row(pace: Pace) -> list[str]:
     return [
         f"{len(reached_none)} of {len(versions)}",
         f"{len(lost_anywhere)} ({lost_pairs} socket-versions)",
-        str(resyncs),
+        f"{resyncs} ({pace.behind} behind asks)",
         f"{ms(percentile(pace.acks, 0.5))} / {ms(percentile(pace.acks, 0.95))} / "
         f"{ms(percentile(pace.acks, 0.99))}",
         f"{ms(percentile(pace.own, 0.5))} / {ms(percentile(pace.own, 0.95))} / "
@@ -327,6 +403,7 @@ async def measure(quick: bool) -> str:
 
     spectators = 40 if quick else 200
     moves = 8 if quick else MOVES
+    rounds = 2 if quick else 8
     os.environ["CHANNEL_LAYER"] = LAYER
     workers = [Worker(scheduler=False), Worker(scheduler=False)]
     scheduler, scheduler_log = spawn_scheduler()
@@ -341,9 +418,24 @@ async def measure(quick: bool) -> str:
             "scheduler": scheduler.pid,
         }
         for seconds in PACES:
-            pace = await play_pace(workers, processes, seconds, spectators, moves)
-            print(f"pace {seconds}: {row(pace)}", file=sys.stderr, flush=True)
+            match = await asyncio.to_thread(make_race, f"Cast at {seconds} s", moves)
+
+            async def racing(seat: int, socket: Any, pace: Pace, start: float) -> None:
+                await race_seat_plays(seat, socket, pace, start, moves)
+
+            pace = Pace(seconds, f"race, a swap every {seconds} s")
+            await play(workers, processes, match, pace, spectators, racing)
+            print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
             paces.append(pace)
+        match = await asyncio.to_thread(make_seven, "Seven at once")
+
+        async def submitting(seat: int, socket: Any, pace: Pace, start: float) -> None:
+            await seven_seat_plays(seat, socket, pace, start, rounds)
+
+        pace = Pace(SUBMIT_SECONDS, f"Seven Gem Swap, {SEVEN} seats within {SUBMIT_SECONDS} s")
+        await play(workers, processes, match, pace, spectators, submitting)
+        print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
+        paces.append(pace)
     finally:
         for worker in workers:
             await asyncio.to_thread(worker.stop)
@@ -365,15 +457,15 @@ async def measure(quick: bool) -> str:
         f"tracebacks in the workers' logs: {logs.count('Traceback')}",
     ]
     header = [
-        "| pace | versions reaching no spectator | versions lost at any socket | resyncs "
+        "| run | versions reaching no spectator | versions lost at any socket | resyncs "
         "| ack p50 / p95 / p99 ms | own update p50 / p95 / p99 ms "
         "| spectator delivery p50 / p95 / p99 ms | swaps refused |",
         "| --- | --: | --: | --: | --: | --: | --: | --: |",
     ]
-    rows = [f"| a swap every {pace.seconds} s | " + " | ".join(row(pace)) + " |" for pace in paces]
+    rows = [f"| {pace.label} | " + " | ".join(row(pace)) + " |" for pace in paces]
     names = list(paces[0].cpu)
     cpu = [
-        "| process | " + " | ".join(f"every {pace.seconds} s" for pace in paces) + " |",
+        "| process | " + " | ".join(pace.label for pace in paces) + " |",
         "| --- | " + " | ".join("--:" for _ in paces) + " |",
         *(
             f"| {name} | " + " | ".join(f"{100 * pace.cpu[name]:.0f}" for pace in paces) + " |"
