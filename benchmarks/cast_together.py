@@ -44,7 +44,7 @@ PACES = (1.5, 0.7)
 JITTER_SECONDS = 0.1
 LAYER = "pubsub"
 VERSION = re.compile(r'^\{"type":"(\w+)","version":(\d+)')
-TIMEOUT = 60.0
+TIMEOUT = 180.0  # a loaded machine: the run measures, it does not fail on time
 
 
 def run(quick: bool) -> str:

@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
+from django.db.models import Q
 
 from games.core import broadcast, chat, clock, gallery, protocol, services
 from games.core.broadcast import group_name, user_group_name
@@ -93,6 +94,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     closing = False  # the connection closed under us: nothing more is sent on it
     busy = False  # handling a message: what the gallery hands over meanwhile waits its turn
     gap_waits = 0  # frames held for an earlier version (each sent once it came)
+    expected = 0  # a version the viewer was told of (an ack, a pong) and awaits
     gap_fills = 0  # versions that never came within HOLD_SECONDS, drawn again here
 
     async def connect(self) -> None:
@@ -361,9 +363,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # The viewer dropped nothing; a frame (an ack, a pong) named a version it does not
             # hold yet. What this connection sent is on its way: send only what came after it
             # (nothing, unless a broadcast was lost).
+            # A version still on its way (its worker is drawing it, a frame held here waits
+            # for it) is waited for like a gap, not drawn twice.
             held = max(since, self.sent_version)
-            if await self._version_now(fresh=True) > held:
-                await self._catch_up(held)
+            now = await self._version_now(fresh=True)
+            if now > held:
+                missing = await self._frames_missing(held, now)
+                if missing is None:
+                    self.expected = max(self.expected, now)
+                    self._wait_for_gap()
+                    return
+                async with self.ordering:
+                    self.sent_version = max(self.sent_version, held)  # the viewer holds it
+                    for frame in missing:
+                        await self._in_order(frame)
             return
         # The viewer says what it holds (it may have dropped frames): send from there, with
         # every panel again.
@@ -443,7 +456,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._write_frame(following)
         for version in [version for version in self.held if version <= self.sent_version]:
             del self.held[version]
-        if self.held:
+        if self.held or self.expected > self.sent_version:
             self._wait_for_gap()
         else:
             self._stop_waiting_for_gap()
@@ -476,9 +489,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
         spectator's from its gallery) are not kept waiting. Spectators on this worker missing
         the same versions share one drawing."""
         try:
-            if not self.held or self.sent_version < 0:
+            if self.sent_version < 0:
                 return
-            since, until = self.sent_version, min(self.held) - 1
+            since = self.sent_version
+            until = min(self.held) - 1 if self.held else self.expected
             if until <= since:
                 return
             frames = await self._frames_missing(since, until)
@@ -493,7 +507,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
             log.exception("match %s: a missing version could not be drawn", self.match.pk)
         finally:
             self.gap_filling = None
-            if self.held and not self.closing:
+            waiting = self.held or self.expected > self.sent_version
+            if waiting and not self.closing:
                 self._wait_for_gap()
 
     async def _frames_missing(self, since: int, until: int) -> list[Frame] | None:
@@ -509,15 +524,16 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     def _frames_unless_coming(self, since: int, until: int) -> list[Frame] | None:
         """The frames of versions ``since`` + 1 to ``until``, or None while any of them is still
-        on its way: not marked sent yet, committed less than the heal's delay (and a hold) ago
-        (its worker is drawing it, or the scheduler sends it again if that worker died)."""
-        recent = clock.now() - broadcast.HEAL_AFTER - timedelta(seconds=HOLD_SECONDS)
+        on its way: sent to the layer less than a hold ago (a loaded worker hands it on), or not
+        sent yet and committed less than the heal's delay and a hold ago (its worker is drawing
+        it, or the scheduler sends it again if that worker died)."""
+        now, hold = clock.now(), timedelta(seconds=HOLD_SECONDS)
         coming = Event.objects.filter(
+            Q(sent_at=None, created_at__gt=now - broadcast.HEAL_AFTER - hold)
+            | Q(sent_at__gt=now - hold),
             match_id=self.match.pk,
             version__gt=since,
             version__lte=until,
-            sent_at=None,
-            created_at__gt=recent,
         )
         if coming.exists():
             return None
