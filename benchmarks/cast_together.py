@@ -44,6 +44,7 @@ PACES = (1.5, 0.7)
 JITTER_SECONDS = 0.1
 LAYER = "pubsub"
 VERSION = re.compile(r'^\{"type":"(\w+)","version":(\d+)')
+CONNECT_AT_ONCE = 20
 TIMEOUT = 180.0  # a loaded machine: the run measures, it does not fail on time
 
 
@@ -109,20 +110,35 @@ class Stream:
         return first
 
 
-async def spectator(url: str, origin: str, stream: Stream, done: asyncio.Event) -> None:
-    """A page socket of a spectator: records each update; a gap is answered as the page does
-    (match.js): the frame dropped, a resync asked from the version held."""
+async def connected(url: str, origin: str) -> Any:
     import websockets
 
     for attempt in range(10):  # a loaded worker may fail a handshake: try again
         try:
-            connection = await websockets.connect(url, origin=origin, max_size=2**23)
-            break
-        except (OSError, websockets.InvalidHandshake):
+            return await websockets.connect(url, origin=origin, max_size=2**23)
+        except (OSError, websockets.InvalidHandshake, websockets.InvalidMessage):
             if attempt == 9:
                 raise
             await asyncio.sleep(1.0 + attempt)
-    held = -1
+    raise AssertionError("unreachable")
+
+
+async def spectator(
+    url: str, origin: str, stream: Stream, done: asyncio.Event, gate: asyncio.Semaphore
+) -> None:
+    """A page socket of a spectator: records each update; a gap is answered as the page does
+    (match.js): the frame dropped, a resync asked from the version held. ``gate`` lets a few
+    connect at a time (a flood of handshakes makes a loaded worker drop some)."""
+    import websockets
+
+    async with gate:
+        connection = await connected(url, origin)
+        while not stream.first:
+            text = await asyncio.wait_for(connection.recv(), TIMEOUT)
+            found = VERSION.search(text[:80])
+            if found is not None and found.group(1) == "full":
+                stream.first = int(found.group(2))
+    held = stream.first
     try:
         while not done.is_set():
             try:
@@ -286,19 +302,27 @@ async def play(
     from games.core.client import ArenaClient
 
     done = asyncio.Event()
+    gate = asyncio.Semaphore(CONNECT_AT_ONCE)
     watchers = []
     for n in range(spectators):
         worker = workers[n % 2]
         stream = Stream(f"spectator {n}")
         pace.spectators.append(stream)
         url = f"ws://127.0.0.1:{worker.port}/ws/m/{match.public_id}/"
-        watchers.append(asyncio.create_task(spectator(url, worker.url, stream, done)))
+        watchers.append(asyncio.create_task(spectator(url, worker.url, stream, done, gate)))
     sockets = {}
     for seat in range(len(match.state["seats"])):
         client = ArenaClient(workers[seat % 2].url)
         await asyncio.to_thread(client.login, f"racer{seat}", _live.PASSWORD)
         sockets[seat] = client.match_socket(match.public_id, json_only=False)
-        await sockets[seat].__aenter__()
+        for attempt in range(10):  # a loaded worker may fail a handshake: try again
+            try:
+                await sockets[seat].__aenter__()
+                break
+            except Exception:
+                if attempt == 9:
+                    raise
+                await asyncio.sleep(1.0 + attempt)
         await sockets[seat].recv_until("full", timeout=TIMEOUT)
     deadline = time.time() + TIMEOUT
     while sum(1 for s in pace.spectators if s.first) < spectators:
