@@ -473,8 +473,9 @@ async def measure(quick: bool) -> str:
     load_after = os.getloadavg()
     healed = sum(int(n) for n in re.findall(r"sent again (\d+) events", scheduler_said))
     repairs = [
-        f"versions a connection drew again (not come within its hold): "
-        f"{logs.count('drawn again')} drawings",
+        f"fills (a connection's missing versions, sent over a hold ago and still not come, "
+        f"drawn again: a worker's spectators share one drawing, each counted): "
+        f"{logs.count('drawn again')}",
         f"a worker's own earlier version given up on after 2 s (sent out of order): "
         f"{logs.count('never sent')}",
         f"events the scheduler sent again (not marked sent 2 s after commit): {healed}",
