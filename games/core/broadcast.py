@@ -168,6 +168,8 @@ def heal_unsent(now: datetime | None = None) -> int:
         if async_to_sync(send_messages)(render(announcements)):
             mark_sent(match.pk, {event.version for event in events})
             healed += len(events)
+    if healed:
+        log.info("sent again %s events their workers had not sent in %s", healed, HEAL_AFTER)
     return healed
 
 
@@ -226,10 +228,37 @@ async def send(outbox: Outbox) -> None:
             log.exception("%s layer messages lost", len(outbox.messages))
 
 
+# The sends under way apart from the connection that committed them (``send_apart``).
+_sending: set[asyncio.Task[None]] = set()
+
+
+def send_apart(outbox: Outbox) -> None:
+    """Send ``outbox`` in a task of its own: the connection whose action committed it goes on
+    handling its messages (its own update among them) while the event's frames are drawn. The
+    send outlives the connection: a player who closes the tab right after acting still tells
+    everyone else."""
+    if not outbox:
+        return
+    task = asyncio.get_running_loop().create_task(send(outbox))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
 async def _send_events(announcements: list[Announcement]) -> None:
-    """Each frame goes as soon as it is drawn (in a worker thread), the spectators' first: the
-    many do not wait for every seat's frame to be drawn."""
-    match_pk = announcements[0].match.pk
+    """Each match's events in its own version order: a scheduler step (bots, clocks) commits
+    events of several matches into one outbox, and each match's versions are waited for,
+    marked sent and released apart (taken as one match's, the others' were never released:
+    their next send waited ORDER_WAIT_SECONDS and the heal sent them again)."""
+    by_match: dict[int, list[Announcement]] = {}
+    for announcement in announcements:
+        by_match.setdefault(announcement.match.pk, []).append(announcement)
+    for match_pk, of_match in by_match.items():
+        await _send_match_events(match_pk, of_match)
+
+
+async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
+    """Each frame goes as soon as it is drawn (in a worker thread), the acting seat's first,
+    then the spectators': the many do not wait for every seat's frame to be drawn."""
     mine = {announcement.event.version for announcement in announcements}
     next_message = database_sync_to_async(_next_message, thread_sensitive=False)
     try:

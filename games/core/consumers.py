@@ -3,10 +3,12 @@ everything to services and rendering. The seat always comes from the session, ne
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -16,21 +18,32 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError
+from django.db.models import Q
 
-from games.core import broadcast, chat, gallery, outage, protocol, services
+from games.core import broadcast, chat, clock, gallery, outage, protocol, services
 from games.core.broadcast import group_name, user_group_name
 from games.core.gamedef import ActionError, Viewer
-from games.core.models import Match
+from games.core.models import Event, Match
 from games.core.rendering import Announcement, Frame, full_frame, update_frames
 from games.core.replaying import state_at
 
 RESYNC_LIMIT = 200
+# How long a frame that skips a version waits for the one missing before the connection draws
+# that version again from the event log. Frames of one match come from every worker that
+# commits its events, so the next version may arrive second (from the other worker, mostly
+# within tens of milliseconds): it is waited for, never dropped (docs/protocol.md, "Order").
+HOLD_SECONDS = 1.0
 # The gallery's messages a spectator's socket keeps while it handles something else; past this,
 # the oldest are dropped, as the layer drops them from a full channel (the viewer sees the
 # version gap and resyncs).
 BACKLOG_LIMIT = 100
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+
+
+# Versions being drawn again for the spectators of this worker (one drawing for all of them):
+# (match, audience, with html, since, until) -> the frames (None: still on their way).
+_drawing_again: dict[tuple[int, str, bool, int, int], asyncio.Future[list[Frame] | None]] = {}
 
 
 class TokenBucket:
@@ -80,6 +93,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
     version_seen = 0
     closing = False  # the connection closed under us: nothing more is sent on it
     busy = False  # handling a message: what the gallery hands over meanwhile waits its turn
+    gap_waits = 0  # frames held for an earlier version (each sent once it came)
+    expected = 0  # a version the viewer was told of (an ack, a pong) and awaits
+    gap_fills = 0  # versions that never came within HOLD_SECONDS, drawn again here
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
@@ -104,6 +120,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # holds: an update is sent only if newer, with only the panels that changed.
         self.sent_version = -1
         self.panels_sent: dict[str, str] = {}
+        # Frames that came before a version this connection has not sent yet, by version, and
+        # what sends them in order: one frame at a time, whoever sends it.
+        self.held: dict[int, Frame] = {}
+        self.ordering = asyncio.Lock()
+        self.gap_timer: asyncio.TimerHandle | None = None
+        self.gap_filling: asyncio.Task[None] | None = None
         try:
             found = await database_sync_to_async(self._load, thread_sensitive=False)(public_id)
         except DatabaseError:
@@ -222,6 +244,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self.match = Match(pk=match.pk, public_id=match.public_id)
 
     async def disconnect(self, code: int) -> None:
+        self._stop_waiting_for_gap()
+        if self.gap_filling is not None:
+            self.gap_filling.cancel()
         if self.seat_in is not None:
             seat_in, self.seat_in = self.seat_in, None
             await gallery.leave(seat_in, self)
@@ -307,7 +332,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 }
             )
         finally:
-            await broadcast.send(outbox)
+            # Sent apart from this socket's own messages: while the event's frames are drawn,
+            # this socket goes on handling what comes to it, its own update first of all (the
+            # acting seat's frame is drawn first).
+            broadcast.send_apart(outbox)
 
     async def _change(self, outbox: broadcast.Outbox, change: Callable[..., T], *args, **kw) -> T:
         """Run ``change`` in the thread that applies changes; what it commits waits in
@@ -348,34 +376,51 @@ class MatchConsumer(AsyncWebsocketConsumer):
             # The viewer dropped nothing; a frame (an ack, a pong) named a version it does not
             # hold yet. What this connection sent is on its way: send only what came after it
             # (nothing, unless a broadcast was lost).
+            # A version still on its way (its worker is drawing it, a frame held here waits
+            # for it) is waited for like a gap, not drawn twice.
             held = max(since, self.sent_version)
-            if await self._version_now(fresh=True) > held:
-                await self._catch_up(held)
+            now = await self._version_now(fresh=True)
+            if now > held:
+                missing = await self._frames_missing(held, now)
+                if missing is None:
+                    self.expected = max(self.expected, now)
+                    self._wait_for_gap()
+                    return
+                async with self.ordering:
+                    self.sent_version = max(self.sent_version, held)  # the viewer holds it
+                    for frame in missing:
+                        await self._in_order(frame)
             return
         # The viewer says what it holds (it may have dropped frames): send from there, with
         # every panel again.
-        self.panels_sent = {}
-        self.sent_version = since
+        async with self.ordering:
+            self.panels_sent = {}
+            self.sent_version = since
         await self._catch_up(since)
 
     async def _catch_up(self, since: int | None) -> None:
         frames = await database_sync_to_async(self._frames_since, thread_sensitive=False)(since)
-        if since is not None and not (frames and frames[0].full):
-            self.sent_version = max(self.sent_version, since)  # the viewer holds ``since``
-        for frame in frames:
-            await self._send_frame(frame)
+        async with self.ordering:
+            if since is not None and not (frames and frames[0].full):
+                self.sent_version = max(self.sent_version, since)  # the viewer holds ``since``
+            for frame in frames:
+                await self._in_order(frame)
 
-    def _frames_since(self, since: int | None) -> list[Frame]:
-        """What a viewer holding ``since`` lacks: an update frame per event after it (each a
-        patch of the view before it), or the full frame when ``since`` is nothing to patch
-        (None or 0: the viewer holds no view), newer than the match or too far behind."""
+    def _frames_since(self, since: int | None, until: int | None = None) -> list[Frame]:
+        """What a viewer holding ``since`` lacks (up to version ``until``, else all): an update
+        frame per event after it (each a patch of the view before it), or the full frame when
+        ``since`` is nothing to patch (None or 0: the viewer holds no view), newer than the
+        match or too far behind."""
         match = Match.objects.with_seats().get(pk=self.match.pk)
         missed = match.version - since if since else None
         if missed is None or missed < 0 or missed > RESYNC_LIMIT:
             return [full_frame(match, self.viewer, with_html=self.with_html)]
         frames = []
         before = state_at(match, since)
-        for event in match.events.filter(version__gt=since).order_by("version"):
+        events = match.events.filter(version__gt=since)
+        if until is not None:
+            events = events.filter(version__lte=until)
+        for event in events.order_by("version"):
             after = state_at(match, event.version)
             announcement = Announcement(match, event, before, after)
             frames.extend(
@@ -386,7 +431,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return frames
 
     async def match_frame(self, message: dict[str, Any]) -> None:
-        await self._send_frame(Frame.from_message(message))
+        async with self.ordering:
+            await self._in_order(Frame.from_message(message))
 
     async def match_draft(self, message: dict[str, Any]) -> None:
         frame = {"type": "draft", "draft": message["draft"]}
@@ -405,11 +451,106 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
         await self.close(code=protocol.CLOSE_SESSION_ENDED)
 
-    async def _send_frame(self, frame: Frame) -> None:
-        if frame.version <= self.sent_version and not frame.full:
-            return  # the viewer already holds this version (a frame raced the connect)
+    async def _in_order(self, frame: Frame) -> None:
+        """Send ``frame`` in version order (holding ``ordering``): a version this connection
+        sent is not sent again; one that skips a version waits for it (at most HOLD_SECONDS,
+        then the missing versions are drawn again here), and goes right after it."""
+        if not frame.full:
+            if frame.version <= self.sent_version:
+                return  # the viewer already holds this version (a frame raced the connect)
+            if self.sent_version >= 0 and frame.version > self.sent_version + 1:
+                if frame.version not in self.held:
+                    self.gap_waits += 1
+                self.held[frame.version] = frame
+                self._wait_for_gap()
+                return
+        await self._write_frame(frame)
+        while (following := self.held.pop(self.sent_version + 1, None)) is not None:
+            await self._write_frame(following)
+        for version in [version for version in self.held if version <= self.sent_version]:
+            del self.held[version]
+        if self.held or self.expected > self.sent_version:
+            self._wait_for_gap()
+        else:
+            self._stop_waiting_for_gap()
+
+    async def _write_frame(self, frame: Frame) -> None:
         self.sent_version = max(self.sent_version, frame.version)
         await self.send(text_data=frame.text(self.with_html, self.panels_sent))
+
+    def _wait_for_gap(self) -> None:
+        if self.gap_timer is None and self.gap_filling is None:
+            loop = asyncio.get_running_loop()
+            self.gap_timer = loop.call_later(HOLD_SECONDS, self._gap_timed_out)
+
+    def _stop_waiting_for_gap(self) -> None:
+        if self.gap_timer is not None:
+            self.gap_timer.cancel()
+            self.gap_timer = None
+
+    def _gap_timed_out(self) -> None:
+        self.gap_timer = None
+        if not self.closing:
+            self.gap_filling = asyncio.create_task(self._fill_gap())
+
+    async def _fill_gap(self) -> None:
+        """The versions before the first held frame have not come: while the process that
+        committed them is still sending them (a loaded worker), wait on; once they were sent and
+        lost (the layer) or their worker died (not sent, and the scheduler's heal did not send
+        them either), draw them here from the event log and send them before the held frames.
+        The drawing is done without holding ``ordering``: the frames that come meanwhile (a
+        spectator's from its gallery) are not kept waiting. Spectators on this worker missing
+        the same versions share one drawing."""
+        try:
+            if self.sent_version < 0:
+                return
+            since = self.sent_version
+            until = min(self.held) - 1 if self.held else self.expected
+            if until <= since:
+                return
+            frames = await self._frames_missing(since, until)
+            if frames is None:
+                return  # still on their way: wait another HOLD_SECONDS
+            async with self.ordering:
+                log.info("match %s: v%s-%s drawn again", self.match.pk, since + 1, until)
+                self.gap_fills += 1
+                for frame in frames:
+                    await self._in_order(frame)
+        except Exception:  # the viewer asks at its next ping (the pong names a newer version)
+            log.exception("match %s: a missing version could not be drawn", self.match.pk)
+        finally:
+            self.gap_filling = None
+            waiting = self.held or self.expected > self.sent_version
+            if waiting and not self.closing:
+                self._wait_for_gap()
+
+    async def _frames_missing(self, since: int, until: int) -> list[Frame] | None:
+        key = (self.match.pk, self.viewer.audience, self.with_html, since, until)
+        drawing = _drawing_again.get(key)
+        if drawing is None or not self.viewer.is_spectator:
+            draw = database_sync_to_async(self._frames_unless_coming, thread_sensitive=False)
+            drawing = asyncio.ensure_future(draw(since, until))
+            if self.viewer.is_spectator:
+                _drawing_again[key] = drawing
+                drawing.add_done_callback(lambda _: _drawing_again.pop(key, None))
+        return await asyncio.shield(drawing)
+
+    def _frames_unless_coming(self, since: int, until: int) -> list[Frame] | None:
+        """The frames of versions ``since`` + 1 to ``until``, or None while any of them is still
+        on its way: sent to the layer less than a hold ago (a loaded worker hands it on), or not
+        sent yet and committed less than the heal's delay and a hold ago (its worker is drawing
+        it, or the scheduler sends it again if that worker died)."""
+        now, hold = clock.now(), timedelta(seconds=HOLD_SECONDS)
+        coming = Event.objects.filter(
+            Q(sent_at=None, created_at__gt=now - broadcast.HEAL_AFTER - hold)
+            | Q(sent_at__gt=now - hold),
+            match_id=self.match.pk,
+            version__gt=since,
+            version__lte=until,
+        )
+        if coming.exists():
+            return None
+        return self._frames_since(since, until)
 
     async def _send(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=protocol.dumps(frame))

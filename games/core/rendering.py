@@ -268,15 +268,25 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool =
         log.warning("the panel cache could not be written", exc_info=True)
 
 
-def _kept(match: Match, version: int, viewer: Viewer) -> Sent | None:
+def _kept(
+    match: Match, version: int, viewer: Viewer, read: dict[int, Any] | None = None
+) -> Sent | None:
+    """What ``viewer``'s audience was sent at ``version``: this worker's latest, or the shared
+    cache's record (read once per event's drawing when ``read`` keeps it: one record holds
+    every audience, and the other worker drew every other version of a match played on two)."""
     latest = _recent.get((match.public_id, viewer.audience))
     if latest is not None and latest[0] == version:
         return latest[1]
-    try:
-        stored = cache.get(_panels_key(match, version))
-    except Exception:  # the cache only saves work: draw them again
-        log.warning("the panel cache could not be read", exc_info=True)
-        return None
+    if read is not None and version in read:
+        stored = read[version]
+    else:
+        try:
+            stored = cache.get(_panels_key(match, version))
+        except Exception:  # the cache only saves work: draw them again
+            log.warning("the panel cache could not be read", exc_info=True)
+            return None
+        if read is not None:
+            read[version] = stored
     try:
         mine = stored["audiences"][viewer.audience]
         panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
@@ -286,11 +296,11 @@ def _kept(match: Match, version: int, viewer: Viewer) -> Sent | None:
 
 
 def _panels_before(
-    match: Match, viewer: Viewer, version: int, state: State
+    match: Match, viewer: Viewer, version: int, state: State, read: dict[int, Any] | None = None
 ) -> dict[str, str] | None:
     """The viewer's panels at ``version`` (the version before an event): kept, or drawn again
     from ``state``; None when there is no state before (the match's first event)."""
-    kept = _kept(match, version, viewer)
+    kept = _kept(match, version, viewer, read)
     if kept is not None:
         return kept.panels
     if not state:
@@ -377,16 +387,18 @@ def frames_drawn(
     announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn: the spectators (the many) first, then the seats and the
-    host. What each audience was sent is kept once the last is drawn."""
+    be sent before the next is drawn: the acting seat's first (its player sees the move at
+    once), then the spectators (the many), then the other seats and the host. What each
+    audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
+    read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
     sent = {}
-    for viewer in audiences(match) if viewers is None else viewers:
+    for viewer in audiences(match, event.seat) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
         after = sent_view(match, view)
         seen = event.seen_by(viewer)
-        kept = _kept(match, event.version - 1, viewer) if announcement.before else None
+        kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
         if kept is not None and kept.game is not None:
             before = kept.game
         else:
@@ -403,7 +415,7 @@ def frames_drawn(
             _know_notice(match, event, kept)
             held = kept.panels if kept is not None else None
             if held is None:
-                held = _panels_before(match, viewer, event.version - 1, announcement.before)
+                held = _panels_before(match, viewer, event.version - 1, announcement.before, read)
             panels, rendered = _panel_entries(match, view, event.version, held, patches)
             sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
             # Every panel the viewer's page should hold now: one no longer here goes away.
@@ -437,8 +449,11 @@ def _notice_drawn(match: Match) -> str | None:
     return known[1] if known is not None and known[0] == match.version else None
 
 
-def audiences(match: Match) -> list[Viewer]:
+def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
     """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
-    the spectators (the many), each seat, the host."""
+    the ``acting`` seat (the one whose move it is, if any), the spectators (the many), each
+    other seat, the host."""
     seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
-    return [Viewer.spectator(), *seats, Viewer.host()]
+    first = [viewer for viewer in seats if viewer.seat == acting]
+    others = [viewer for viewer in seats if viewer.seat != acting]
+    return [*first, Viewer.spectator(), *others, Viewer.host()]

@@ -228,3 +228,28 @@ async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version
     await asyncio.wait_for(fifth, 10)
     await asyncio.wait_for(stepping, 10)
     assert layer.sent == [4, 5]
+
+
+async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_them(
+    layer, monkeypatch
+):
+    """A scheduler step (bots' moves, clocks) commits events of several matches into one outbox:
+    each match's versions are sent in its own order and marked sent for that match, so the next
+    version of any of them goes out without waiting for the 2 s give-up (issue 34, item 9)."""
+    marked: list[tuple[int, list[int]]] = []
+    monkeypatch.setattr(broadcast, "mark_sent", lambda pk, vs: marked.append((pk, sorted(vs))))
+    monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
+    with broadcast.deferred() as outbox:
+        for match_pk, version in ((7, 4), (8, 9), (9, 2), (8, 10)):
+            told = SimpleNamespace(
+                match=SimpleNamespace(pk=match_pk), event=SimpleNamespace(version=version)
+            )
+            broadcast.announce(told)  # type: ignore[arg-type]
+    await asyncio.wait_for(broadcast.send(outbox), 10)
+    assert sorted(marked) == [(7, [4]), (8, [9, 10]), (9, [2])]
+    with broadcast.deferred() as later:
+        told = SimpleNamespace(match=SimpleNamespace(pk=8), event=SimpleNamespace(version=11))
+        broadcast.announce(told)  # type: ignore[arg-type]
+    await asyncio.wait_for(broadcast.send(later), 10)  # nothing of match 8 holds it back
+    assert layer.sent == [4, 9, 10, 2, 11]
+    assert not broadcast._unsent

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -420,3 +421,72 @@ async def test_a_frame_reaches_the_spectators_without_a_hop_to_the_database_thre
     assert hops == []
     for socket in (ada_ws, *watchers):
         await socket.disconnect()
+
+
+def committed_unsent(match, users) -> list[int]:
+    """Each of ``users`` adds 1 in turn; their events are committed and never broadcast (as if
+    another worker committed them and its frames were still on their way): their versions."""
+    from unittest import mock
+
+    from games.core import broadcast
+
+    with mock.patch.object(broadcast, "announce", lambda announcement: None):
+        return [
+            services.submit_action(match, user, {"type": "add", "amount": 1}).version
+            for user in users
+        ]
+
+
+def seat_messages(match, seat: int, versions: list[int]) -> dict[int, dict]:
+    """The layer message of each version's frame for ``seat``, as the broadcast draws it."""
+    from games.core import broadcast
+    from games.core.gamedef import Viewer
+    from games.core.models import Event, Match
+    from games.core.rendering import Announcement
+
+    current = Match.objects.with_seats().get(pk=match.pk)
+    group = broadcast.group_name(match.pk, Viewer(seat=seat))
+    messages = {}
+    for version in versions:
+        event = Event.objects.get(match=current, version=version)
+        for to, message in broadcast.render([Announcement.stored(current, event)]):
+            if to == group:
+                messages[version] = message
+    return messages
+
+
+async def test_a_frame_that_skips_a_version_waits_for_it_and_goes_after_it(tally):
+    """Two workers committed versions 5 and 6; 6's frame arrives first: the socket sends 5,
+    then 6, each once (issue 40)."""
+    match, ada, bob, _ = tally
+    socket = await connect(match, ada)
+    await receive(socket)
+    versions = await sync_to_async(committed_unsent)(match, [ada, bob])
+    messages = await sync_to_async(seat_messages)(match, 0, versions)
+    for version in reversed(versions):
+        await socket.send_input(messages[version])
+    assert [(await receive(socket))["version"] for _ in versions] == versions
+    await socket.send_input(messages[versions[0]])  # a late copy: already sent
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+async def test_a_version_that_never_comes_is_drawn_again_before_the_one_after_it(
+    tally, monkeypatch
+):
+    """The frame of version 5 is lost (its worker died after committing it): the socket that
+    got 6 draws 5 again from the event log, then sends 6; the viewer needs no resync."""
+    from games.core import broadcast, consumers
+
+    monkeypatch.setattr(consumers, "HOLD_SECONDS", 0.05)
+    monkeypatch.setattr(broadcast, "HEAL_AFTER", timedelta(0))  # its worker is taken for dead
+    match, ada, bob, _ = tally
+    socket = await connect(match, ada)
+    await receive(socket)
+    versions = await sync_to_async(committed_unsent)(match, [ada, bob])
+    messages = await sync_to_async(seat_messages)(match, 0, versions)
+    await socket.send_input(messages[versions[1]])
+    frames = [await receive(socket) for _ in versions]
+    assert [(f["type"], f["version"]) for f in frames] == [("update", v) for v in versions]
+    assert frames[0]["event"]["seat"] == 0
+    await socket.disconnect()
