@@ -14,6 +14,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.urls import reverse
 
+from games.core import authority
 from games.core.gamedef import GameDefinition, SeatInfo, Viewer
 from games.core.registry import get_game
 
@@ -301,14 +302,9 @@ class Match(models.Model):
         return next((seat for seat in self.seats.all() if seat.user_id == user.pk), None)
 
     def viewer_for(self, user: Any) -> Viewer:
-        """The server decides who the user is in this match: a seat, the host, or a spectator."""
-        seat = self.seat_of(user)
-        if seat is not None:
-            return Viewer(seat=seat.index)
-        is_host = bool(
-            getattr(user, "is_authenticated", False) and (user.pk == self.host_id or user.is_staff)
-        )
-        return Viewer(is_host=is_host)
+        """The server decides who the user is in this match: a seat, the host, or a spectator
+        (games/core/authority.py)."""
+        return authority.viewer_for(self, user)
 
 
 class Seat(models.Model):
