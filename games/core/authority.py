@@ -16,7 +16,7 @@ built on it; the seasons app tells it once, when it loads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q, QuerySet
@@ -93,7 +93,7 @@ def seat_holders(match: Match) -> tuple[int | None, ...]:
     return tuple(seat.user_id for seat in seats)
 
 
-def still_right(viewer: Viewer, user_pk: int | None, holders: list[int | None]) -> bool:
+def still_right(viewer: Viewer, user_pk: int | None, holders: Sequence[int | None]) -> bool:
     """Whether a connection of ``user_pk`` drawn for ``viewer`` is still right, given who holds
     each seat now: a seat's connection while its user holds that seat, any other while its user
     holds none."""
