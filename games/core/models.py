@@ -434,6 +434,19 @@ class Event(models.Model):
     def state(self, value: dict[str, Any]) -> None:
         self._state_after = value
 
+    def replaces_a_sealed_move(self) -> bool:
+        """Whether this event replaced its seat's sealed move (a bid, a submission) of the same
+        round: the game's private part for the seat says ``"replaced": true``."""
+        if self.seat is None:
+            return False
+        return (self.private or {}).get(str(self.seat), {}).get("replaced") is True
+
+    def kept_from(self, viewer: Viewer) -> bool:
+        """Whether the event log ``viewer`` reads (an export, a replay) leaves this event out: a
+        replaced sealed move is its seat's and the host's to know; anyone else would read the
+        seat's sealed move twice in one round, and know it was replaced."""
+        return self.replaces_a_sealed_move() and not (viewer.is_host or viewer.seat == self.seat)
+
     def seen_by(self, viewer: Viewer) -> dict[str, Any]:
         """The event as ``viewer`` may see it: public data plus that seat's private part."""
         data = dict(self.public)
