@@ -179,8 +179,9 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return [path("reverse/", view, name="core_ledgerentry_reverse"), *super().get_urls()]
 
     def reverse_view(self, request: HttpRequest) -> HttpResponse:
-        """Ask for the reason, then write one reversal per entry (all or none)."""
-        if not self.has_add_permission(request):
+        """Ask for the reason, then write one reversal per entry (all or none): of the entries
+        the host may read (``get_queryset``: their seasons', their matches')."""
+        if not self.has_module_permission(request):
             raise PermissionDenied
         ids = [int(pk) for pk in request.GET.get("ids", "").split(",") if pk.strip().isdigit()]
         readable = self.get_queryset(request).filter(pk__in=ids)
