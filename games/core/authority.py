@@ -66,6 +66,16 @@ def may_run(match: Match, user: Any) -> bool:
     return match.season_id is not None and match.season_id in seasons_hosted(user)
 
 
+def may_seat(match: Match, user: Any) -> bool:
+    """Whether ``user`` may fill ``match``'s open seats (read their invite links, seat a bot):
+    whoever may run it, and its host even from one of its seats while it has not started
+    (before the start there is nothing secret to see and nothing to decide, and a host who
+    plays must still invite the others)."""
+    if may_run(match, user):
+        return True
+    return match.status == match.Status.OPEN and _signed_in(user) and user.pk == match.host_id
+
+
 def runnable(matches: QuerySet[Match], user: Any) -> QuerySet[Match]:
     """``matches`` narrowed to those ``user`` may run (``may_run`` as a query: the dashboard's
     lists)."""

@@ -340,3 +340,27 @@ def test_a_host_writes_adjustments_only_in_a_season_they_host(client, cast):
     assert not LedgerEntry.objects.filter(reason="a gift from another season").exists()
     client_of(client, cast.users[SPECTATOR])
     assert refused(client.get(reverse("admin:core_ledgerentry_add")))
+
+
+def test_a_host_who_plays_fills_the_open_match_then_runs_nothing(client, cast, clock):
+    """Before the start there is nothing secret and nothing to decide: the host who sat down
+    in their own match still reads the other seat's invite link and may seat a bot in it; once
+    it runs they see it from their seat only and run nothing."""
+    host = cast.users[HOST]
+    match = services.create_match(
+        host=host, game_key="fixture-tally", title="Mine", settings={}, roles=["EC", "DMO"]
+    )
+    mine, other = match.seats.order_by("index")
+    services.take_seat(match, host, mine.invite_token)
+    client_of(client, host)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert other.get_invite_url() in page and "Seat a bot" in page
+    assert refused(client.post(reverse("host_operation", args=[match.public_id, "abort"])))
+    response = client.post(reverse("seat_bot", args=[match.public_id, 1]), {"level": "peek"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.LIVE
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert audience_on(page) == "seat-0" and "host.js" not in page
+    form = {"reason": "mine", "seat": "1", "by": "invite"}
+    assert refused(client.post(reverse("host_operation", args=[match.public_id, "replace"]), form))
