@@ -8,10 +8,11 @@ and runs nothing in it, not even a match they host or a season they co-host: the
 only view they get of it. There is no exception for a game played alone (a solo Bejeweled 2
 game, whose host holds its one seat): a pause would stop its Action bar at will and an award or
 a correction would write its score, and its scores go to the public high-score tables. The
-player ends their own game with the game's "End game".
+player ends their own game with the game's "End game". Before a match starts, its host may
+still fill it from one of its seats (``may_seat``: the invite links, a bot in an open seat).
 
-The seasons app says who hosts a season (``tell_seasons_hosted``): the core does not import the apps
-built on it; the seasons app tells it once, when it loads.
+The seasons app says who hosts a season (``tell_seasons_hosted``): the core does not import the
+apps built on it; the seasons app tells it once, when it loads.
 """
 
 from __future__ import annotations
