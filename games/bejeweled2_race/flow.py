@@ -24,10 +24,12 @@ Clocks (``state["deadlines"]``, fired by the core's scheduler): ``race`` (the ti
 ``bar-<seat>`` (when that seat's Action bar runs empty; recomputed on every move of the seat).
 
 Privacy lives in ``view``: a seat sees its own board and nothing of another's (not its moves,
-which would rebuild its board from the shared seed) until the race is over; spectators and the
-host see every board, small, with the live ranking; the host may show the ranking (places and
-scores, never boards) to the players. An event carries the move, its steps and the board only in
-the mover's private part; its public part names the seat and nothing else.
+which would rebuild its board from the shared seed) until the race is over; the host sees every
+board, small, with the live ranking, may show the ranking (places and scores, never boards) to
+the players, and chooses what spectators see while the race runs (the public link is open to
+anyone, a player too: by default what the players see). An event carries the move, its steps
+and the board only in the mover's private part; its public part names the seat and nothing
+else.
 """
 
 from __future__ import annotations
@@ -155,7 +157,39 @@ SETTINGS = (
         False,
         help="Places and scores only: a player never sees another's board before the end.",
     ),
+    Setting(
+        "spectators",
+        "What spectators see while the race runs",
+        "as_players",
+        choices=(
+            ("as_players", "What the players see: the live ranking if it is shown to them"),
+            ("ranking", "The live ranking (places and scores), no board"),
+            ("held_back", "Every board, held back a few moves"),
+            ("live", "Every board live, with the live ranking"),
+        ),
+        help="Anyone may open the public link signed out, a player too: whatever spectators "
+        "see, a player can see. Every board the same moves make the same, so a rival's board "
+        "shows the moves to copy, even a few moves late; keep boards off for a fair race, "
+        "unless no player can watch. Everyone sees every board at the end; the host always "
+        "sees them live.",
+    ),
+    Setting(
+        "held_back_moves",
+        "Moves a board is held back from spectators",
+        3,
+        low=1,
+        high=20,
+        shown_when=("spectators", ("held_back",)),
+    ),
 )
+
+SPECTATOR_WORDS = {
+    "as_players": "spectators see what the players see",
+    "ranking": "spectators see the live ranking",
+    "held_back": "spectators see every board, held back {n} moves",
+    "live": "spectators see every board live",
+}
+"""The spectators' setting in the words of the race's head line."""
 
 
 def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -194,6 +228,8 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "puzzle_first": settings["puzzle_first"],
         "puzzle_count": settings["puzzle_count"] if settings["mode"] == "puzzles" else None,
         "show_ranking": settings["show_ranking"],
+        "spectators": settings["spectators"],
+        "held_back": settings["held_back_moves"] if settings["spectators"] == "held_back" else 0,
         "phase": "racing",
         "started_at": iso(now),
         "boards": {},
@@ -212,6 +248,8 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
             "points": 0,
             "moves": 0,
         }
+        if state["held_back"]:
+            state["runners"][key]["trail"] = []
         _mirror_bar(state, key)
     set_clock(state, RACE, now, 60 * settings["minutes"])
     public = {"mode": state["mode"], "seats": len(seats)}
@@ -327,6 +365,8 @@ def _play(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
     new["boards"][key] = played.state
     played.state["deadlines"].pop(bj2.IDLE, None)
     runner = new["runners"][key]
+    if new.get("held_back"):
+        runner["trail"] = [*runner["trail"], _trail_entry(state, key)][-new["held_back"] :]
     private = dict(played.public)
     public: dict[str, Any] = {"seat": seat}
     if played.kind == "puzzle_solved":
@@ -598,6 +638,44 @@ def _small_board(state: State, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _trail_entry(state: State, key: str) -> dict[str, Any]:
+    """Seat ``key``'s board as it stands before its next move: what spectators are shown of it
+    once ``held_back`` more moves are made (a small board's own part)."""
+    game = state["boards"][key]
+    runner = state["runners"][key]
+    return {
+        "rows": game["board"].split("\n"),
+        "score": race_score(state, key),
+        "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
+        "moves": runner["moves"] + game["moves"],
+        "level": game["level"],
+        "stuck": game["phase"] == "failed",
+        "puzzle": game["puzzle"] + 1 if game["puzzle"] is not None else None,
+    }
+
+
+def _held_back_board(state: State, row: dict[str, Any]) -> dict[str, Any]:
+    """One seat's small board as spectators see it while boards are held back: as it was
+    ``held_back`` of its moves ago (the start board before that many), without its bar."""
+    board = _small_board(state, row)
+    trail = state["runners"][row["key"]].get("trail")
+    return {**board, **(trail[0] if trail else {}), "bar": None, "held_back": True}
+
+
+def shown_of_others(state: State, viewer: Viewer) -> str:
+    """What ``viewer`` sees of the seats' races while it runs: ``all`` (every board live and
+    the ranking: the host, and everyone once the race is over), ``held_back`` (every board some
+    moves late), ``ranking`` (places and scores) or ``nothing``. A seat sees the ranking only
+    if the host shows it; spectators what the host's ``spectators`` setting says (a race begun
+    before it was a setting: what the players see)."""
+    if state["phase"] == "over" or viewer.is_host:
+        return "all"
+    chosen = state.get("spectators", "as_players") if viewer.seat is None else "as_players"
+    if chosen == "as_players":
+        return "ranking" if state["show_ranking"] else "nothing"
+    return {"live": "all", "ranking": "ranking", "held_back": "held_back"}[chosen]
+
+
 def _race_facts(state: State) -> dict[str, Any]:
     mode = state["mode"]
     facts = {
@@ -611,6 +689,9 @@ def _race_facts(state: State) -> dict[str, Any]:
         "puzzle_count": state["puzzle_count"],
         "puzzle_first": state["puzzle_first"] + 1 if mode == "puzzles" else None,
         "show_ranking": state["show_ranking"],
+        "spectators": SPECTATOR_WORDS[state.get("spectators", "as_players")].format(
+            n=state.get("held_back", 0)
+        ),
         "over": state["phase"] == "over",
         "out": sum(1 for runner in state["runners"].values() if runner["done"]),
     }
@@ -637,19 +718,24 @@ def _table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The one gate. A seat, while the race runs: its own board (Bejeweled 2's view of it, as
-    its page draws it), the race's facts and, when the host allows it, the ranking (no boards).
-    Spectators and the host: every board, small, and the live ranking. Once the race is over
-    everyone sees everything. The match seed (which foretells every refill) is shown to no one."""
+    its page draws it), the race's facts and, when the host allows it, the ranking and its
+    place (no boards). Spectators: what the host's ``spectators`` setting shows
+    (``shown_of_others``). The host: every board, small, and the live ranking. Once the race is
+    over everyone sees everything. The match seed (which foretells every refill) is shown to no
+    one."""
     rows = ranking(state, _host_winner(state))
-    over = state["phase"] == "over"
-    everything = over or viewer.seat is None
+    shown_rows = sorted(rows, key=lambda r: r["seat"])
+    others = shown_of_others(state, viewer)
+    boards = None
+    if others == "all":
+        boards = [_small_board(state, row) for row in shown_rows]
+    elif others == "held_back":
+        boards = [_held_back_board(state, row) for row in shown_rows]
     shown: dict[str, Any] = {
         "game": "bejeweled2_race",
         "race": _race_facts(state),
-        "ranking": _table(rows) if everything or state["show_ranking"] else None,
-        "boards": [_small_board(state, row) for row in sorted(rows, key=lambda r: r["seat"])]
-        if everything
-        else None,
+        "ranking": _table(rows) if others in ("all", "ranking") else None,
+        "boards": boards,
         "result": copy_json(state["result"]),
     }
     key = str(viewer.seat) if viewer.seat is not None else None
@@ -661,7 +747,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         mine["runner"] = copy_json(state["runners"][key])
         reason = mine["runner"]["reason"]
         mine["runner"]["status"] = REASONS[reason] if reason else "racing"
-        mine["place"] = next(row["place"] for row in rows if row["key"] == key)
+        if shown["ranking"] is not None:  # a place is the ranking's: told only with it
+            mine["place"] = next(row["place"] for row in rows if row["key"] == key)
         shown = {**mine, **shown, "seat": viewer.seat, "phase": mine["phase"]}
     else:
         shown["phase"] = state["phase"]

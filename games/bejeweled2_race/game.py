@@ -66,7 +66,9 @@ class Bejeweled2Race(FlowGame):
     controls_help = (
         "Everyone plays the same board with the same new gems: the same swaps give the same board.",
         "Click a gem, then a side-by-side gem to swap them (or drag one onto its neighbour).",
-        "You see only your own board; the ranking shows when the host allows it, and at the end.",
+        "You see only your own board; the ranking shows when the host allows it, and at the end. "
+        "Spectators (the public link, signed out too) see what the host chose: by default no "
+        "more than the players.",
         "Stop racing ends your race with your score so far; a dropped player keeps theirs too.",
         "Keyboard: Tab to the board, arrow keys to move, Enter to choose each gem.",
     )

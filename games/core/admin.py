@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -22,7 +23,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
-from games.core import clock, console
+from games.core import authority, clock, console
 from games.core.gamedef import Viewer, seat_label, state_deadlines
 from games.core.models import Deadline, Event, Match, Seat
 from games.core.rendering import render_panels, view_of
@@ -115,10 +116,22 @@ def _json_line(data: Any) -> str:
 # --- inlines: seats, clocks and events, all read-only ----------------------------------------
 
 
+def _may_run(request: HttpRequest, match: Any) -> bool:
+    """Who may run a match reads it here (games/core/authority.py), whatever their Django
+    permissions: a host who holds none still runs their own matches; a staff user runs no one
+    else's."""
+    return authority.may_run(match, request.user)
+
+
 class _ReadOnlyInline(admin.TabularInline):
     extra = 0
     max_num = 0
     can_delete = False
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Shown on the change page of a match (``obj``) its reader may run; without one (the
+        rows' query), the match's page has decided already."""
+        return obj is None or _may_run(request, obj)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -237,12 +250,24 @@ class MatchAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a match is created on the "New match" page, with its seats
 
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """The list shows each host the matches they may run; a match, only to them."""
+        if obj is None:
+            return self.has_module_permission(request)
+        return _may_run(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_view_permission(request, obj)  # the title; the rest is host operations
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        """Only a match that never started may be deleted: any other's log and ledger entries
-        are its history (abort it instead)."""
+        """Only a match that never started may be deleted, by whoever may run it: any other's
+        log and ledger entries are its history (abort it instead)."""
         if obj is None or obj.status != Match.Status.OPEN:
             return False
-        return super().has_delete_permission(request, obj)
+        return _may_run(request, obj)
 
     # --- what the page shows -------------------------------------------------------------
 
@@ -294,7 +319,10 @@ class MatchAdmin(admin.ModelAdmin):
         return _json_block(match.state)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        return super().get_queryset(request).select_related("host").with_seats()
+        """The matches the host may run: none they hold a seat in (a player sees their match
+        only from their seat)."""
+        matches = super().get_queryset(request).select_related("host").with_seats()
+        return authority.runnable(matches, request.user)
 
     # --- the host console on the change page ---------------------------------------------
 
@@ -324,6 +352,8 @@ class MatchAdmin(admin.ModelAdmin):
         scripts, live over the match's websocket; framed by the change page (its own document,
         so the site's styles leave the dashboard's alone)."""
         match = get_object_or_404(Match.objects.with_seats(), pk=pk)
+        if not _may_run(request, match):
+            raise PermissionDenied("only those who run this match see its board")
         view = view_of(match, Viewer.host())
         panels = render_panels(match, view, version=match.version, oob=False)
         context = {"match": match, "view": view, "panels": panels}

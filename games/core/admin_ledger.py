@@ -13,15 +13,15 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games.core import ledger
+from games.core import authority, ledger
 from games.core.gamedef import ActionError
-from games.core.models import LedgerEntry, Season
+from games.core.models import LedgerEntry, Match, Season
 
 
 class AdjustmentForm(forms.ModelForm):
@@ -87,6 +87,42 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     list_select_related = ("user", "season", "match", "made_by", "reverses", "reversed_by")
     actions = ("reverse_entries",)
 
+    # Who reads and writes which entries: a season's hosts its season's, a match's host its
+    # match's, a superuser all; no one the entries of a running match they hold a seat in (a
+    # live match's charges tell who premoved). games/core/authority.py says who runs what.
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[LedgerEntry]:
+        entries = super().get_queryset(request)
+        user = request.user
+        if not user.is_superuser:
+            entries = entries.filter(
+                Q(season__in=authority.seasons_hosted(user)) | Q(match__host=user)
+            )
+        ended = [Match.Status.FINISHED, Match.Status.ABORTED]
+        return entries.exclude(Q(match__seats__user=user) & ~Q(match__status__in=ended))
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self.has_module_permission(request)
+        return self.get_queryset(request).filter(pk=obj.pk).exists()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """An adjustment is written in a season its writer hosts (a superuser: any)."""
+        user = request.user
+        return self.has_module_permission(request) and (
+            user.is_superuser or bool(authority.seasons_hosted(user))
+        )
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_foreignkey(db_field, request, **kwargs)
+        if db_field.name == "season" and not request.user.is_superuser:
+            field.queryset = field.queryset.filter(pk__in=authority.seasons_hosted(request.user))
+            field.required = True
+        return field
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         """An entry shown whole; the add form asks only for an adjustment's fields."""
         return ("match", "made_by", "reverses", "created_at") if obj is not None else ()
@@ -143,11 +179,13 @@ class LedgerEntryAdmin(admin.ModelAdmin):
         return [path("reverse/", view, name="core_ledgerentry_reverse"), *super().get_urls()]
 
     def reverse_view(self, request: HttpRequest) -> HttpResponse:
-        """Ask for the reason, then write one reversal per entry (all or none)."""
-        if not self.has_add_permission(request):
+        """Ask for the reason, then write one reversal per entry (all or none): of the entries
+        the host may read (``get_queryset``: their seasons', their matches')."""
+        if not self.has_module_permission(request):
             raise PermissionDenied
         ids = [int(pk) for pk in request.GET.get("ids", "").split(",") if pk.strip().isdigit()]
-        entries = list(LedgerEntry.objects.filter(pk__in=ids).select_related("user", "match"))
+        readable = self.get_queryset(request).filter(pk__in=ids)
+        entries = list(readable.select_related("user", "match"))
         form = ReverseForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid() and entries:
             try:
@@ -173,6 +211,13 @@ class SeasonAdmin(admin.ModelAdmin):
 
     list_display = ("name", "is_current", "created_at")
     actions = ("make_current",)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        """Only a superuser makes a season the current one (new matches of every host join it)."""
+        found = super().get_actions(request)
+        if not request.user.is_superuser:
+            found.pop("make_current", None)
+        return found
 
     @admin.action(description="Make the selected season the current one")
     def make_current(self, request: HttpRequest, queryset: Any) -> None:

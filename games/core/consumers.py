@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.db.models import Q
 
-from games.core import broadcast, chat, clock, gallery, outage, protocol, services
+from games.core import authority, broadcast, chat, clock, gallery, outage, protocol, services
 from games.core.broadcast import group_name, user_group_name
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import Event, Match
@@ -92,6 +92,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     version_read_at = float("-inf")
     version_seen = 0
     closing = False  # the connection closed under us: nothing more is sent on it
+    user_pk: int | None = None  # the signed-in user's, from the session
     busy = False  # handling a message: what the gallery hands over meanwhile waits its turn
     gap_waits = 0  # frames held for an earlier version (each sent once it came)
     expected = 0  # a version the viewer was told of (an ack, a pong) and awaits
@@ -140,27 +141,69 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
             await self.close(code=protocol.CLOSE_UNKNOWN_MATCH)
             return
-        groups = chat.groups_for(self.match.pk, self.viewer)
-        if self.viewer.is_spectator:
-            self.backlog: deque[dict[str, Any]] = deque(maxlen=BACKLOG_LIMIT)
-            await self._enter_gallery()
-        else:
-            groups.insert(0, group_name(self.match.pk, self.viewer))
-        user = self.scope.get("user")
-        if getattr(user, "is_authenticated", False):
-            groups.append(user_group_name(user.pk))
-        for group in groups:
-            try:
-                await self.channel_layer.group_add(group, self.channel_name)
-            except Exception:  # the layer is recovering: serve anyway; pongs carry the version
-                log.warning("could not join %s; the client heals through pings", group)
-        self.groups_joined = tuple(groups)
+        await self._join_audience()
         await self.accept()
         try:
             await self._catch_up(_version_param(query.get("since", [None])[0]))
         except DatabaseError:
             await self._unavailable(None)
             await self.close(code=protocol.CLOSE_UNAVAILABLE)
+
+    async def _join_audience(self) -> None:
+        """Join the groups of this connection's viewer: its audience's frames (a spectator's
+        through the gallery), the chat channels it may read, and its user's sockets."""
+        groups = chat.groups_for(self.match.pk, self.viewer)
+        if self.viewer.is_spectator:
+            self.backlog: deque[dict[str, Any]] = deque(maxlen=BACKLOG_LIMIT)
+            await self._enter_gallery()
+        else:
+            groups.insert(0, group_name(self.match.pk, self.viewer))
+        if self.user_pk is not None:
+            groups.append(user_group_name(self.user_pk))
+        for group in groups:
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:  # the layer is recovering: serve anyway; pongs carry the version
+                log.warning("could not join %s; the client heals through pings", group)
+        self.groups_joined = tuple(groups)
+
+    async def _leave_audience(self) -> None:
+        """Leave every group ``_join_audience`` joined (the gallery too)."""
+        if self.seat_in is not None:
+            seat_in, self.seat_in = self.seat_in, None
+            await gallery.leave(seat_in, self)
+        for group in self.groups_joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # the group expires by itself
+                log.warning("could not leave %s", group)
+        self.groups_joined = ()
+
+    async def _decide_again(self) -> None:
+        """The seats changed hands (a frame said so, or a catch-up found it): who this
+        connection's user is in the match is decided again from the database, and if it
+        changed (a replaced player is a spectator now, a substitute or a host who sat down is
+        their seat), the connection leaves its old audience, joins the new one and sends the
+        new viewer's whole view, before anything else."""
+        load = database_sync_to_async(self._viewer_now, thread_sensitive=False)
+        viewer = await load()
+        if viewer == self.viewer:
+            return
+        await self._leave_audience()
+        async with self.ordering:  # what was held for the old viewer is not theirs to see now
+            self.held.clear()
+            self.expected = 0
+            self._stop_waiting_for_gap()
+            if self.gap_filling is not None:
+                self.gap_filling.cancel()  # it draws the old viewer's frames
+            self.viewer = viewer
+            self.panels_sent = {}
+        await self._join_audience()
+        await self._catch_up(None)
+
+    def _viewer_now(self) -> Viewer:
+        match = Match.objects.filter(pk=self.match.pk).with_seats().get()
+        return match.viewer_for(self.scope.get("user"))
 
     async def _unavailable(self, message_id: str | None) -> None:
         """The database cannot be reached: nothing changed; the client tries again later."""
@@ -233,7 +276,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         match = Match.objects.filter(public_id=public_id).with_seats().first()
         if match is None:
             return False
-        self.viewer = match.viewer_for(self.scope.get("user"))
+        user = self.scope.get("user")
+        self.user_pk = user.pk if getattr(user, "is_authenticated", False) else None
+        self.viewer = match.viewer_for(user)
         self._hold_key_of(match)
         return True
 
@@ -247,14 +292,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         self._stop_waiting_for_gap()
         if self.gap_filling is not None:
             self.gap_filling.cancel()
-        if self.seat_in is not None:
-            seat_in, self.seat_in = self.seat_in, None
-            await gallery.leave(seat_in, self)
-        for group in self.groups_joined:
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # the group expires by itself
-                log.warning("could not leave %s", group)
+        await self._leave_audience()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.closing:
@@ -400,18 +438,24 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _catch_up(self, since: int | None) -> None:
         frames = await database_sync_to_async(self._frames_since, thread_sensitive=False)(since)
+        if frames is None:  # the seats changed hands: this viewer is no longer right
+            await self._decide_again()
+            return
         async with self.ordering:
             if since is not None and not (frames and frames[0].full):
                 self.sent_version = max(self.sent_version, since)  # the viewer holds ``since``
             for frame in frames:
                 await self._in_order(frame)
 
-    def _frames_since(self, since: int | None, until: int | None = None) -> list[Frame]:
+    def _frames_since(self, since: int | None, until: int | None = None) -> list[Frame] | None:
         """What a viewer holding ``since`` lacks (up to version ``until``, else all): an update
         frame per event after it (each a patch of the view before it), or the full frame when
         ``since`` is nothing to patch (None or 0: the viewer holds no view), newer than the
-        match or too far behind."""
+        match or too far behind. None when the connection's viewer is no longer its user's (the
+        seats changed hands)."""
         match = Match.objects.with_seats().get(pk=self.match.pk)
+        if match.viewer_for(self.scope.get("user")) != self.viewer:
+            return None
         missed = match.version - since if since else None
         if missed is None or missed < 0 or missed > RESYNC_LIMIT:
             return [full_frame(match, self.viewer, with_html=self.with_html)]
@@ -431,10 +475,20 @@ class MatchConsumer(AsyncWebsocketConsumer):
         return frames
 
     async def match_frame(self, message: dict[str, Any]) -> None:
+        """A frame of an audience this connection was in: sent (in version order) only if it is
+        for this connection's viewer as the seats stand now (``authority.still_right``); a frame
+        that says the seats changed hands decides the viewer again first."""
+        frame = Frame.from_message(message)
+        if not authority.still_right(self.viewer, self.user_pk, frame.holders):
+            await self._decide_again()
+        if frame.audience != self.viewer.audience:
+            return  # another audience's frame, left in this channel before it moved
         async with self.ordering:
-            await self._in_order(Frame.from_message(message))
+            await self._in_order(frame)
 
     async def match_draft(self, message: dict[str, Any]) -> None:
+        if not (self.viewer.is_host or self.viewer.seat == message["seat"]):
+            return  # the seat's, sent before this connection's viewer moved
         frame = {"type": "draft", "draft": message["draft"]}
         if self.viewer.is_host:
             frame["seat"] = message["seat"]
@@ -550,6 +604,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         )
         if coming.exists():
             return None
+        # None too when the seats changed hands: the frame saying so decides the viewer again.
         return self._frames_since(since, until)
 
     async def _send(self, frame: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils.module_loading import import_string
 
+from games.core import authority
 from games.core.gamedef import GameDefinition, SeatInfo, Viewer
 from games.core.registry import get_game
 
@@ -306,14 +307,9 @@ class Match(models.Model):
         return next((seat for seat in self.seats.all() if seat.user_id == user.pk), None)
 
     def viewer_for(self, user: Any) -> Viewer:
-        """The server decides who the user is in this match: a seat, the host, or a spectator."""
-        seat = self.seat_of(user)
-        if seat is not None:
-            return Viewer(seat=seat.index)
-        is_host = bool(
-            getattr(user, "is_authenticated", False) and (user.pk == self.host_id or user.is_staff)
-        )
-        return Viewer(is_host=is_host)
+        """The server decides who the user is in this match: a seat, the host, or a spectator
+        (games/core/authority.py)."""
+        return authority.viewer_for(self, user)
 
 
 class Seat(models.Model):
@@ -442,6 +438,19 @@ class Event(models.Model):
     @state.setter
     def state(self, value: dict[str, Any]) -> None:
         self._state_after = value
+
+    def replaces_a_sealed_move(self) -> bool:
+        """Whether this event replaced its seat's sealed move (a bid, a submission) of the same
+        round: the game's private part for the seat says ``"replaced": true``."""
+        if self.seat is None:
+            return False
+        return (self.private or {}).get(str(self.seat), {}).get("replaced") is True
+
+    def kept_from(self, viewer: Viewer) -> bool:
+        """Whether the event log ``viewer`` reads (an export, a replay) leaves this event out: a
+        replaced sealed move is its seat's and the host's to know; anyone else would read the
+        seat's sealed move twice in one round, and know it was replaced."""
+        return self.replaces_a_sealed_move() and not (viewer.is_host or viewer.seat == self.seat)
 
     def seen_by(self, viewer: Viewer) -> dict[str, Any]:
         """The event as ``viewer`` may see it: public data plus that seat's private part."""

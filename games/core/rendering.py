@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from games.core import htmlpatch, viewpatch
+from games.core.authority import seat_holders
 from games.core.gamedef import State, Viewer
 from games.core.lru import Lru
 from games.core.models import Event, Match
@@ -131,6 +132,11 @@ class Frame:
     head: str
     panels: tuple[Panel, ...]
     full: bool = False
+    # Whom it is drawn for: the audience, and the user holding each seat as it was drawn
+    # (authority.seat_holders); a connection whose viewer they contradict is decided again
+    # before it sends anything (games/core/consumers.py).
+    audience: str = ""
+    holders: tuple[int | None, ...] = ()
 
     def text(self, with_html: bool, sent: dict[str, str] | None) -> str:
         """The frame as sent. ``sent`` maps panel ids to the hashes this connection has sent;
@@ -158,7 +164,8 @@ class Frame:
         """The frame as a layer message: one string (a connection's message allocates almost
         no objects, so hundreds of them queued at once wake no garbage collection) and its
         digest, under which a worker parses it once for all its connections."""
-        packed = _dumps([self.version, self.head, [astuple(p) for p in self.panels]])
+        panels = [astuple(p) for p in self.panels]
+        packed = _dumps([self.version, self.head, panels, self.audience, self.holders])
         digest = hashlib.blake2b(packed.encode(), digest_size=16).hexdigest()
         return {"version": self.version, "frame": packed, "digest": digest}
 
@@ -168,8 +175,14 @@ class Frame:
         connection of its audience)."""
         parsed = _parsed.get(message["digest"])
         if parsed is None:
-            version, head, panels = json.loads(message["frame"])
-            parsed = cls(version=version, head=head, panels=tuple(Panel(*p) for p in panels))
+            version, head, panels, audience, holders = json.loads(message["frame"])
+            parsed = cls(
+                version=version,
+                head=head,
+                panels=tuple(Panel(*p) for p in panels),
+                audience=audience,
+                holders=tuple(holders),
+            )
             _parsed.put(message["digest"], parsed)
         return parsed
 
@@ -371,7 +384,14 @@ def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame
         sent = Sent(rendered, head["view"]["game"], notice)
         _keep(match, match.version, {viewer: sent}, first=True)
         head["panel_ids"] = [panel.id for panel in panels]
-    return Frame(version=match.version, head=_dumps(head), panels=panels, full=True)
+    return Frame(
+        version=match.version,
+        head=_dumps(head),
+        panels=panels,
+        full=True,
+        audience=viewer.audience,
+        holders=seat_holders(match),
+    )
 
 
 def update_frames(
@@ -394,6 +414,7 @@ def frames_drawn(
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
     sent = {}
+    holders = seat_holders(match)
     for viewer in audiences(match, event.seat) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
         after = sent_view(match, view)
@@ -420,7 +441,8 @@ def frames_drawn(
             sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
-        yield viewer, Frame(version=event.version, head=_dumps(head), panels=panels)
+        frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
+        yield viewer, frame
     if sent:
         # A connection catching up draws its own audience alone: it adds to nothing kept.
         _keep(match, event.version, sent, first=viewers is not None)

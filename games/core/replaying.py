@@ -279,14 +279,23 @@ class ReplayStep:
     marks: list[Mark]
     mark: int | None
     round_events: list[dict[str, Any]]
+    # The versions of the events the viewer's log leaves out (``Event.kept_from``): stepping
+    # goes past them.
+    left_out: frozenset[int] = frozenset()
 
     @property
     def previous(self) -> int | None:
-        return self.version - 1 if self.version > 1 else None
+        version = self.version - 1
+        while version in self.left_out:
+            version -= 1
+        return version if version >= 1 else None
 
     @property
     def next(self) -> int | None:
-        return self.version + 1 if self.version < self.last else None
+        version = self.version + 1
+        while version in self.left_out:
+            version += 1
+        return version if version <= self.last else None
 
     @property
     def opening(self) -> int:
@@ -303,6 +312,8 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
     """The step ``requested`` (``?v=``), or the start of the last round when none is asked."""
     game = match.game
     rows = list(match.events.order_by("version"))
+    left_out = frozenset(row.version for row in rows if row.kept_from(viewer))
+    rows = [row for row in rows if row.version not in left_out]
     seen = [row.seen_by(viewer) for row in rows]
     marks = game.replay_marks(seen)
     last = match.version
@@ -311,6 +322,8 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
     except ValueError:
         version = last
     version = max(0, min(version, last))
+    while version in left_out:  # the viewer's view then is the one before it
+        version -= 1
     row = next((row for row in rows if row.version == version), None)
     state = state_at(match, version)
     event = row.seen_by(viewer) if row is not None else None
@@ -332,15 +345,19 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
         marks=marks,
         mark=mark,
         round_events=round_events,
+        left_out=left_out,
     )
 
 
 def described_events(match: Match, viewer: Viewer) -> list[dict[str, Any]]:
-    """Every event as ``viewer`` may see it, each with its sentence (the export)."""
+    """Every event as ``viewer`` may see it, each with its sentence (the export); none the
+    viewer's log leaves out (``Event.kept_from``)."""
     game = match.game
     names = match.state
     events = []
     for row in match.events.order_by("version"):
+        if row.kept_from(viewer):
+            continue
         seen = row.seen_by(viewer)
         seen["description"] = describe(game, seen, names)
         events.append(seen)

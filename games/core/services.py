@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.core import broadcast, clock, ledger
+from games.core import authority, broadcast, clock, ledger
 from games.core.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
 from games.core.models import (
     Deadline,
@@ -540,7 +540,7 @@ def _start(match: Match, actor: Any) -> None:
 
 
 # --- the host's operations ---------------------------------------------------------------------
-# Each checks that the actor hosts the match (the match's host or a staff user), runs under the
+# Each checks that the actor may run the match (authority.may_run), runs under the
 # match's lock, and is one event players read in words, with the host's reason. While a match is
 # paused its rules run at the moment it paused, so that every clock they set moves with the rest
 # when it resumes.
@@ -550,9 +550,9 @@ MIN_SECONDS_LEFT = 5
 
 
 def is_host(match: Match, user: Any) -> bool:
-    return bool(
-        getattr(user, "is_authenticated", False) and (user.pk == match.host_id or user.is_staff)
-    )
+    """Whether ``user`` may run ``match`` (games/core/authority.py: its host, its season's
+    hosts, a superuser; never a player holding one of its seats)."""
+    return authority.may_run(match, user)
 
 
 def _check_host(match: Match, actor: Any) -> None:

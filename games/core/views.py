@@ -19,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.core import audit, hosting, services
+from games.core import audit, authority, hosting, services
 from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Match, Season, Seat
@@ -155,6 +155,7 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
             "panels": panels,
             "view": view,
             "is_host": is_host,
+            "may_seat": authority.may_seat(match, request.user),
             "my_seat": match.seat_of(request.user),
             "bot_levels": bot_levels,
             "base_url": f"{request.scheme}://{request.get_host()}",
@@ -258,7 +259,7 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
 @login_required
 def seat_bot(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
     match = _match(public_id)
-    if not _is_host(request, match):
+    if not authority.may_seat(match, request.user):
         return HttpResponseForbidden("only the host can seat a bot")
     level = request.POST.get("level", "")
     if level not in match.game.bot_levels:

@@ -28,7 +28,8 @@ def seat_name(state: State, seat: Any) -> str:
         seat = int(seat)
     if not isinstance(seat, int) or isinstance(seat, bool):
         return str(seat)
-    for entry in state.get("seats") or []:
+    seats = state.get("seats")
+    for entry in seats if isinstance(seats, list) else []:  # a game may keep only a count
         if isinstance(entry, dict) and entry.get("index") == seat and entry.get("name"):
             return str(entry["name"])
     return f"Seat {seat + 1}"

@@ -9,7 +9,9 @@ class SeasonsConfig(AppConfig):
     verbose_name = "Seasons"
 
     def ready(self) -> None:
-        from games.core import scheduler
+        from games.core import authority, scheduler
         from games.seasons import services
 
         scheduler.register_clock(services.run_clocks)
+        # A season's hosts and co-hosts run its matches.
+        authority.tell_seasons_hosted(services.seasons_hosted_by)

@@ -52,6 +52,14 @@ def is_season_host(season: Season, user: Any) -> bool:
     return SeasonFormat.objects.filter(season=season, hosts=user).exists()
 
 
+def seasons_hosted_by(user: Any) -> set[int]:
+    """The keys of the seasons ``user`` hosts or co-hosts (staff users a season lists): what the
+    core asks to know who may run a season's matches (games/core/authority.py)."""
+    if not (getattr(user, "is_authenticated", False) and user.is_staff):
+        return set()
+    return set(SeasonFormat.objects.filter(hosts=user).values_list("season_id", flat=True))
+
+
 def check_season_host(season: Season, user: Any) -> None:
     if not is_season_host(season, user):
         raise ActionError("only the season's hosts can do that", code="forbidden")

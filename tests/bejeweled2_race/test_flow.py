@@ -356,7 +356,7 @@ def test_the_host_ends_the_race_now_or_names_its_winner():
 
 
 def test_a_seat_sees_only_its_own_board_until_the_end():
-    state = begin(3, mode="classic_time")
+    state = begin(3, mode="classic_time", spectators="live")
     state, _ = play(state, [(0, best), (1, worst), (2, best)])
     boards = {seat: board(state, seat) for seat in range(3)}
     assert len({boards[0], boards[1]}) == 2
@@ -390,6 +390,53 @@ def test_the_host_may_show_the_ranking_but_never_the_boards():
     assert [row["seat"] for row in view["ranking"]] == [0, 1, 2]  # in seat order
     assert view["place"] == 2 and view["race"]["show_ranking"]
     assert not any("rows" in row or "board" in row for row in view["ranking"])
+
+
+def test_a_seat_is_told_no_place_while_the_ranking_is_hidden():
+    state = begin(3, mode="classic_time")
+    state = act(state, 2, best(state, 2)).state
+    for seat in range(3):
+        view = flow.view(state, Viewer(seat=seat))
+        assert "place" not in view and view["ranking"] is None
+    over = flow.timeout(state, flow.RACE, at(300)).state
+    assert flow.view(over, Viewer(seat=0))["place"] in (1, 2)
+
+
+def test_spectators_see_by_default_what_the_players_see():
+    for show_ranking in (False, True):
+        state = begin(3, mode="classic_time", show_ranking=show_ranking)
+        state = act(state, 2, best(state, 2)).state
+        seen = flow.view(state, Viewer.spectator())
+        assert seen["boards"] is None
+        assert (seen["ranking"] is not None) is show_ranking
+        start = board(state, 0).split("\n")  # seats 0 and 1 have not moved
+        moved = [row for row in board(state, 2).split("\n") if row not in start]
+        assert moved and not any(row in json.dumps(seen) for row in moved)
+        host = flow.view(state, Viewer.host())
+        assert [b["rows"] for b in host["boards"]][2] == board(state, 2).split("\n")
+
+
+def test_spectators_may_see_the_ranking_only():
+    state = begin(3, mode="classic_time", spectators="ranking")
+    state = act(state, 2, best(state, 2)).state
+    seen = flow.view(state, Viewer.spectator())
+    assert seen["boards"] is None and min(seen["ranking"], key=lambda r: r["place"])["seat"] == 2
+    assert flow.view(state, Viewer(seat=0))["ranking"] is None  # the players' setting stands
+
+
+def test_held_back_boards_show_each_seat_as_it_was_that_many_moves_ago():
+    state = begin(2, mode="classic_time", spectators="held_back", held_back_moves=2)
+    start = board(state, 0)
+    after = []
+    for _ in range(3):
+        state = act(state, 0, best(state, 0)).state
+        after.append(board(state, 0))
+    seen = flow.view(state, Viewer.spectator())
+    mine = seen["boards"][0]
+    assert mine["rows"] == after[0].split("\n") and mine["held_back"] and mine["bar"] is None
+    assert seen["boards"][1]["rows"] == start.split("\n")  # no move yet: the start board
+    assert seen["ranking"] is None and after[-1].split("\n") != mine["rows"]
+    assert flow.view(state, Viewer.host())["boards"][0]["rows"] == after[-1].split("\n")
 
 
 def test_the_seed_is_shown_to_no_one():

@@ -62,6 +62,8 @@ def create_through_the_page(url: str) -> Match:
             "moves": str(MOVES),
             "puzzle_first": "0",
             "puzzle_count": "3",
+            "spectators": "live",  # a race on a stage: the spectators follow every board
+            "held_back_moves": "3",
         },
     )
     match = Match.objects.get(title="Websocket race")

@@ -96,7 +96,10 @@ def test_a_move_frame_tells_another_seat_nothing_of_the_mover_board(race):
             assert data["event"]["data"] == {"seat": 0}
         elif viewer.seat == 0:
             assert json.loads(frame.head)["event"]["data"]["steps"]
-        else:  # the host and spectators see every board, small
+        elif viewer.is_spectator:  # by default what the players see: no board
+            assert not any(row in text for row in fresh), viewer
+            assert json.loads(frame.head)["event"]["data"] == {"seat": 0}
+        else:  # the host sees every board, small
             held = {"game": match.game.view(before, viewer)}
             data = json.loads(frame.head)
             view = viewpatch.apply(json.loads(json.dumps(held)), data["patch"], data["event"])
@@ -186,6 +189,7 @@ def test_the_new_match_page_creates_a_race_for_thirteen(client, make_user):
     assert (
         page.status_code == 200 and "Show the live ranking to the players" in page.content.decode()
     )
+    assert "What spectators see while the race runs" in page.content.decode()
     response = client.post(
         "/matches/new/bejeweled-2-race/",
         {
@@ -196,9 +200,12 @@ def test_the_new_match_page_creates_a_race_for_thirteen(client, make_user):
             "moves": "30",
             "puzzle_first": "0",
             "puzzle_count": "3",
+            "spectators": "as_players",
+            "held_back_moves": "3",
         },
     )
     assert response.status_code == 302
     match = Match.objects.get(title="Race night")
     assert match.game_key == "bejeweled-2-race" and match.seats.count() == 13
     assert match.settings["mode"] == "classic_time" and match.settings["show_ranking"] is False
+    assert match.settings["spectators"] == "as_players"

@@ -141,5 +141,6 @@ def test_the_forms_ask_for_pasted_boards_moves_and_puzzles_only_where_they_apply
         "moves": ("mode", ("classic_moves",)),
         "puzzle_first": ("mode", ("puzzles",)),
         "puzzle_count": ("mode", ("puzzles",)),
+        "held_back_moves": ("spectators", ("held_back",)),
     }
     assert shown_when("bejeweled-2") == {"puzzle": ("mode", ("puzzle", "cognito"))}

@@ -262,3 +262,41 @@ def test_drawing_every_viewers_page_leaves_the_state_it_reads_as_it_was(live_mat
         render_panel_list(match, view_of(match, viewer), version=match.version, oob=True)
         render_panels(match, view_of(match, viewer), version=match.version, oob=False)
     assert match.state == kept
+
+
+# --- a replaced sealed submission in the exports and replays (issue 34, item 5) ----------------
+
+
+def own_gem(state: dict, seat: int) -> str:
+    colour = state["colours"][str(seat)]
+    return engine.cell_name(engine.parse_board(state["board"]).cells.index(colour))
+
+
+def test_a_replaced_submission_is_in_no_one_elses_export_or_replay(client, live_match):
+    match = in_round(live_match)
+    _, ada, bob, host = live_match
+    gem = own_gem(match.state, 0)
+    services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": ""})
+    services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": "", "card": None})
+    services.host_abort(match, host, reason="the export is read once it is over")
+    replaced = match.events.get(kind="submitted", seat=0, version=match.events.count() - 1)
+    assert replaced.replaces_a_sealed_move()
+
+    def ada_submitted(user) -> list[int]:
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        export = json.loads(client.get(f"/m/{match.public_id}/export.json").content)
+        events = export["events"]
+        return [e["version"] for e in events if (e["kind"], e["seat"]) == ("submitted", 0)]
+
+    assert ada_submitted(ada) == ada_submitted(host) == [replaced.version - 1, replaced.version]
+    for other in (bob, None):
+        assert ada_submitted(other) == [replaced.version - 1]
+        # The replay steps from the first submission to the abort, past the replacement.
+        page = client.get(f"/m/{match.public_id}/replay/?v={replaced.version - 1}").content
+        assert f"?v={replaced.version + 1}".encode() in page
+        assert f'?v={replaced.version}"'.encode() not in page
+        stepped = client.get(f"/m/{match.public_id}/replay/?v={replaced.version}").content
+        assert b'data-version="%d"' % (replaced.version - 1) in stepped
