@@ -129,12 +129,23 @@ def add_host(season: Season, actor: Any, username: str) -> Any:
     return user
 
 
+def is_over(season: Season) -> bool:
+    """The season has its winner: its cast is final."""
+    return CastMember.objects.filter(season=season, status=CastMember.Status.WINNER).exists()
+
+
+def check_not_over(season: Season) -> None:
+    if is_over(season):
+        raise ActionError("the season is over: its cast is final", code="season_over")
+
+
 def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> CastMember:
     """A player follows the season's invite link and asks to join under a display name; a host
-    admits them."""
+    admits them. Not once the season is over."""
     season_format = format_of(season)
     if invite_token != season_format.invite_token:
         raise ActionError("this invite link is not valid for this season", code="bad_invite")
+    check_not_over(season)
     if not getattr(user, "is_authenticated", False):
         raise ActionError("log in to join the season", code="not_logged_in")
     name = " ".join(str(name or "").split())
@@ -160,8 +171,11 @@ def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> Cast
 
 
 def admit(season: Season, actor: Any, member_id: int, admitted: bool = True) -> CastMember:
-    """A host admits a player who asked (they are in) or turns them away."""
+    """A host admits a player who asked (they are in) or turns them away; once the season is
+    over they can only be turned away."""
     check_season_host(season, actor)
+    if admitted:
+        check_not_over(season)
     with transaction.atomic():
         member = CastMember.objects.select_for_update().filter(season=season, pk=member_id).first()
         if member is None or member.status != CastMember.Status.ASKED:

@@ -96,6 +96,7 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
             context["me"] = CastMember.objects.filter(season=season, user=request.user).first()
     if is_host and _has_format(season):
         context["invite_url"] = request.build_absolute_uri(season.format.get_invite_url())
+        context["season_over"] = services.is_over(season)
         context["asked"] = CastMember.objects.filter(
             season=season, status=CastMember.Status.ASKED
         ).order_by("asked_at")
@@ -179,7 +180,13 @@ def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
             messages.success(request, "Asked. A host admits you to the cast.")
             return redirect(season)
     suggested = request.user.first_name or request.user.username
-    context = {"season": season, "mine": mine, "error": error, "suggested": suggested}
+    context = {
+        "season": season,
+        "mine": mine,
+        "error": error,
+        "suggested": suggested,
+        "over": services.is_over(season),
+    }
     return render(request, "seasons/season_join.html", context)
 
 
