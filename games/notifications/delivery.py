@@ -40,10 +40,12 @@ from games.notifications import addresses, decide, kinds
 from games.notifications.models import Delivery, Reminder
 from games.notifications.retries import retry_delay
 from games.notifications.services import notify
+from games.notifications.words import shortened
 
 log = logging.getLogger(__name__)
 
 CLAIM_AT_ONCE = 200
+SUBJECT_WORDS = 70  # a mail's subject after "Gem Arena: ", as mail programs show it
 PER_JOB = 20
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
@@ -171,7 +173,7 @@ def mail_of(delivery: Delivery) -> mail.EmailMessage:
         ]
     )
     return mail.EmailMessage(
-        subject=f"Gem Arena: {note.text[:70]}",
+        subject=f"Gem Arena: {shortened(note.text, SUBJECT_WORDS)}",
         body=body,
         to=[delivery.destination],
         headers={

@@ -16,6 +16,7 @@ from games.core import clock
 from games.core.models import Match, Season
 from games.notifications import addresses, kinds
 from games.notifications.models import Delivery, Notification, OptOut, SeasonWebhook
+from games.notifications.words import shortened
 
 MAX_TEXT = 300
 
@@ -116,7 +117,9 @@ def _post_to_webhook(
 
 
 def _clean(text: str | None) -> str:
-    return " ".join(str(text or "").split())[:MAX_TEXT]
+    """The words as kept: cut at a word with an ellipsis when too long (the notification's
+    link opens the page that says the rest)."""
+    return shortened(text, MAX_TEXT)
 
 
 # --- a player's choices, the in-site list, the season webhook ----------------------------------

@@ -25,6 +25,7 @@ from games.core.registry import UnknownGame, get_game
 from games.core.rendering import view_of
 from games.notifications import kinds
 from games.notifications.services import notify
+from games.notifications.words import shortened
 from games.seasons import rules
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
@@ -73,7 +74,7 @@ def _log(
         season=season,
         episode=episode,
         kind=kind,
-        text=text[:300],
+        text=shortened(text, 300),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         created_at=clock.now(),
     )
