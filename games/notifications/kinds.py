@@ -16,6 +16,7 @@ NOMINATED: Final = "nominated"
 ROUND_RESULT: Final = "round_result"
 ELIMINATED_OR_SAVED: Final = "eliminated_or_saved"
 EPISODE_STARTS: Final = "episode_starts"
+LEDGER_CHANGED: Final = "ledger_changed"
 # The host's kinds.
 SUBMISSIONS_MISSED: Final = "submissions_missed"
 TIE_TO_SETTLE: Final = "tie_to_settle"
@@ -29,6 +30,7 @@ PLAYER_KINDS: Final = {
     ROUND_RESULT: "A round's or match's result",
     ELIMINATED_OR_SAVED: "You were eliminated or saved",
     EPISODE_STARTS: "The season's next episode starts",
+    LEDGER_CHANGED: "A host gave or took your garnets or Tokens of Life",
 }
 HOST_KINDS: Final = {
     SUBMISSIONS_MISSED: "A deadline passed with submissions missing",

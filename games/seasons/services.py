@@ -26,7 +26,7 @@ from games.core.rendering import view_of
 from games.notifications import kinds
 from games.notifications.services import notify
 from games.notifications.words import shortened
-from games.seasons import rules
+from games.seasons import roles, rules
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
 log = logging.getLogger(__name__)
@@ -45,12 +45,8 @@ MAX_NAME = 40
 
 
 def is_season_host(season: Season, user: Any) -> bool:
-    """The season's hosts: the staff users it lists (a superuser runs every season)."""
-    if not (getattr(user, "is_authenticated", False) and user.is_staff):
-        return False
-    if user.is_superuser:
-        return True
-    return SeasonFormat.objects.filter(season=season, hosts=user).exists()
+    """The season's hosts and co-hosts, and superusers (games/seasons/roles.py)."""
+    return roles.runs_season(user, season)
 
 
 def check_season_host(season: Season, user: Any) -> None:
@@ -81,7 +77,8 @@ def _log(
 
 
 def _hosts(season: Season) -> list[Any]:
-    return list(format_of(season).hosts.all())
+    """Whom a notice for the season's hosts goes to: its hosts and co-hosts."""
+    return roles.season_hosts(season)
 
 
 # --- the season and its cast --------------------------------------------------------------------
@@ -116,18 +113,93 @@ def host_name(user: Any) -> str:
     return user.first_name or user.username
 
 
-def add_host(season: Season, actor: Any, username: str) -> Any:
-    """A co-host: another staff user who may run the season."""
+def add_cohost(season: Season, actor: Any, username: str) -> Any:
+    """Make a user co-host: they run the season as its hosts do (no staff status needed)."""
     from django.contrib.auth import get_user_model
 
     check_season_host(season, actor)
-    user = get_user_model().objects.filter(username=str(username).strip()).first()
-    if user is None or not user.is_staff:
-        raise ActionError("a co-host is a staff user: give their user name", code="not_staff")
+    user = get_user_model().objects.filter(username=str(username).strip(), is_active=True).first()
+    if user is None:
+        raise ActionError("there is no user by that name: give their user name", "no_user")
+    season_format = format_of(season)
+    if roles.runs_season(user, season) and not user.is_superuser:
+        raise ActionError(f"{host_name(user)} already runs the season", code="already_host")
     with transaction.atomic():
-        format_of(season).hosts.add(user)
-        _log(season, f"{host_name(user)} co-hosts the season.", "host_added", actor=actor)
+        season_format.cohosts.add(user)
+        _log(season, f"{host_name(user)} co-hosts the season.", "cohost_added", actor=actor)
     return user
+
+
+def remove_cohost(season: Season, actor: Any, user_id: int) -> Any:
+    """Take the co-host role back: they no longer run the season."""
+    check_season_host(season, actor)
+    season_format = format_of(season)
+    user = season_format.cohosts.filter(pk=user_id).first()
+    if user is None:
+        raise ActionError("that user is not a co-host of the season", code="not_cohost")
+    with transaction.atomic():
+        season_format.cohosts.remove(user)
+        _log(
+            season,
+            f"{host_name(user)} no longer co-hosts the season.",
+            "cohost_removed",
+            actor=actor,
+        )
+    return user
+
+
+def adjust_ledger(
+    season: Season, actor: Any, member_id: int, garnets: int, tokens: int, reason: str
+) -> Any:
+    """A host or co-host gives or takes a cast member's garnets and Tokens of Life (a bonus, a
+    fine), with a reason: a ledger entry signed by them, and the player is told."""
+    check_season_host(season, actor)
+    member = CastMember.objects.filter(season=season, pk=member_id).select_related("user").first()
+    if member is None:
+        raise ActionError("choose a player of the season's cast", code="not_cast")
+    if not str(reason or "").strip():
+        raise ActionError("give a reason: the player reads it", code="reason_needed")
+    with transaction.atomic():
+        entry = ledger.adjust(member.user, season, garnets, tokens, reason, actor=actor)
+        why = entry.reason.rstrip(".")
+        notify(
+            users=[member.user],
+            kind=kinds.LEDGER_CHANGED,
+            text=f"{adjustment_words(garnets, tokens)} in {season.name}: {why}.",
+            url=season.get_absolute_url(),
+            season=season,
+        )
+    return entry
+
+
+def adjustment_words(garnets: int, tokens: int) -> str:
+    """ "A host gave you 10 garnets and 1 Token of Life", "A host took 3 garnets from you"."""
+
+    def amount(count: int, one: str, many: str) -> str:
+        return f"{abs(count)} {one if abs(count) == 1 else many}"
+
+    given = [
+        amount(n, one, many)
+        for n, one, many in (
+            (garnets, "garnet", "garnets"),
+            (tokens, "Token of Life", "Tokens of Life"),
+        )
+        if n > 0
+    ]
+    taken = [
+        amount(n, one, many)
+        for n, one, many in (
+            (garnets, "garnet", "garnets"),
+            (tokens, "Token of Life", "Tokens of Life"),
+        )
+        if n < 0
+    ]
+    parts = []
+    if given:
+        parts.append(f"gave you {' and '.join(given)}")
+    if taken:
+        parts.append(f"took {' and '.join(taken)} from you")
+    return "A host " + " and ".join(parts)
 
 
 def is_over(season: Season) -> bool:
