@@ -17,6 +17,7 @@ ROUND_RESULT: Final = "round_result"
 ELIMINATED_OR_SAVED: Final = "eliminated_or_saved"
 EPISODE_STARTS: Final = "episode_starts"
 LEDGER_CHANGED: Final = "ledger_changed"
+SEASON_WON: Final = "season_won"
 # The host's kinds.
 SUBMISSIONS_MISSED: Final = "submissions_missed"
 TIE_TO_SETTLE: Final = "tie_to_settle"
@@ -31,6 +32,7 @@ PLAYER_KINDS: Final = {
     ELIMINATED_OR_SAVED: "You were eliminated or saved",
     EPISODE_STARTS: "The season's next episode starts",
     LEDGER_CHANGED: "A host gave or took your garnets or Tokens of Life",
+    SEASON_WON: "The season's winner",
 }
 HOST_KINDS: Final = {
     SUBMISSIONS_MISSED: "A deadline passed with submissions missing",
@@ -39,7 +41,14 @@ HOST_KINDS: Final = {
 }
 KINDS: Final = {**PLAYER_KINDS, **HOST_KINDS}
 # The kinds whose notifications have words anyone may read, which a season's webhook may post.
-PUBLIC_KINDS: Final = (MATCH_STARTED, ROUND_RESULT, ELIMINATED_OR_SAVED, EPISODE_STARTS, NOMINATED)
+PUBLIC_KINDS: Final = (
+    MATCH_STARTED,
+    ROUND_RESULT,
+    ELIMINATED_OR_SAVED,
+    EPISODE_STARTS,
+    NOMINATED,
+    SEASON_WON,
+)
 
 # Told once per match and person (the match core and a season may both tell a match's start).
 ONCE_PER_MATCH: Final = frozenset({MATCH_STARTED})

@@ -382,7 +382,20 @@ def start_final(
         )
         text = f"Episode {episode.number} is the final: {candidate.name} against {opponent.name}."
         _log(season, text, "final", episode=episode, actor=actor)
-        _create_death_match(episode, actor, game_key, settings)
+        match = _create_death_match(episode, actor, game_key, settings, announce=False)
+        said = (
+            f"Episode {episode.number} is the final: {candidate.name} against {opponent.name} "
+            f"in {match.game.title}; its winner wins {season.name}."
+        )
+        notify(
+            users=[candidate.user, opponent.user],
+            kind=kinds.EPISODE_STARTS,
+            text=f"{said} Your seat is waiting.",
+            url=match.get_absolute_url(),
+            season=season,
+            match=match,
+            public_text=said,
+        )
     return episode
 
 
@@ -567,7 +580,7 @@ def create_death_match(
 
 
 def _create_death_match(
-    episode: Episode, host: Any, game_key: str, settings: dict[str, Any]
+    episode: Episode, host: Any, game_key: str, settings: dict[str, Any], *, announce: bool = True
 ) -> Match:
     if episode.phase != Episode.Phase.DEATH_MATCH_SETUP:
         raise ActionError("the death match is set up once the opponent is named", "not_ready")
@@ -587,6 +600,8 @@ def _create_death_match(
         f"{opponent.name} (DMO) in {game.title}."
     )
     _log(episode.season, text, "death_match", episode=episode, actor=host)
+    if not announce:  # the final: its start says it (start_final)
+        return match
     notify(
         users=[candidate.user, opponent.user],
         kind=kinds.MATCH_STARTED,
@@ -806,6 +821,11 @@ def _eliminate(episode: Episode, loser: CastMember, winner: CastMember) -> None:
     )
     episode.eliminated = loser
     _end_episode(episode)
+    remaining = cast_in(season)
+    champion = rules.season_winner([member.pk for member in remaining])
+    if champion is not None:
+        _crown(episode, remaining[0], loser)
+        return
     text = (
         f"{winner.name} won the death match: {loser.name} is eliminated (episode {episode.number})."
     )
@@ -818,8 +838,39 @@ def _eliminate(episode: Episode, loser: CastMember, winner: CastMember) -> None:
         season=season,
         public_text=text,
     )
-    remaining = cast_in(season)
-    champion = rules.season_winner([member.pk for member in remaining])
-    if champion is not None:
-        CastMember.objects.filter(pk=champion).update(status=CastMember.Status.WINNER)
-        _log(season, f"{remaining[0].name} wins {season.name}.", "season_won", episode=episode)
+
+
+def _crown(episode: Episode, champion: CastMember, loser: CastMember) -> None:
+    """The final's winner wins the season: one announcement of the final's result and the
+    winner, the loser told they are out, the winner and the rest of the cast told who won."""
+    season = episode.season
+    CastMember.objects.filter(pk=champion.pk).update(status=CastMember.Status.WINNER)
+    text = f"{champion.name} won the final: {loser.name} is eliminated."
+    _log(season, text, "eliminated", episode=episode)
+    _log(season, f"{champion.name} wins {season.name}.", "season_won", episode=episode)
+    url = season.get_absolute_url()
+    notify(
+        users=[loser.user],
+        kind=kinds.ELIMINATED_OR_SAVED,
+        text=f"You were eliminated in the final: {champion.name} won it and wins {season.name}.",
+        url=url,
+        season=season,
+        public_text=f"{text} {champion.name} wins {season.name}.",
+    )
+    notify(
+        users=[champion.user],
+        kind=kinds.SEASON_WON,
+        text=f"You win {season.name}: you won the final against {loser.name}.",
+        url=url,
+        season=season,
+    )
+    others = CastMember.objects.filter(
+        season=season, status__in=[CastMember.Status.IN, CastMember.Status.ELIMINATED]
+    ).exclude(pk__in=[champion.pk, loser.pk])
+    notify(
+        users=[member.user for member in others.select_related("user")],
+        kind=kinds.SEASON_WON,
+        text=f"{champion.name} wins {season.name}.",
+        url=url,
+        season=season,
+    )

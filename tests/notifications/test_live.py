@@ -266,6 +266,20 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
         public_text="Episode 2 starts.",
     )
     notify(
+        users=[bob],
+        kind=kinds.LEDGER_CHANGED,
+        text="A host took 3 garnets from you in Live season: late.",
+        url="/",
+        season=season,
+    )
+    notify(
+        users=[ada],
+        kind=kinds.SEASON_WON,
+        text="You win Live season: you won the final against Bob.",
+        url="/",
+        season=season,
+    )
+    notify(
         users=[host],
         kind=kinds.NOMINATION_NOT_MADE,
         text="Ada let the nomination clock run out. Name the DMO.",
