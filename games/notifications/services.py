@@ -171,6 +171,13 @@ def mark_read(user: Any, now: datetime | None = None) -> int:
     return Notification.objects.unread().filter(user=user).update(read_at=now or clock.now())
 
 
+def mark_opened(note: Notification, now: datetime | None = None) -> None:
+    """The player opened the notification (its link in the list or its mail): it is read."""
+    if note.read_at is None:
+        note.read_at = now or clock.now()
+        Notification.objects.filter(pk=note.pk, read_at=None).update(read_at=note.read_at)
+
+
 def may_set_webhook(season: Season, user: Any) -> bool:
     """The season's hosts (games/seasons decides who they are)."""
     from games.seasons.services import is_season_host
