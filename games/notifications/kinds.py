@@ -22,6 +22,7 @@ SEASON_WON: Final = "season_won"
 SUBMISSIONS_MISSED: Final = "submissions_missed"
 TIE_TO_SETTLE: Final = "tie_to_settle"
 NOMINATION_NOT_MADE: Final = "nomination_not_made"
+CAST_ASKED: Final = "cast_asked"
 
 PLAYER_KINDS: Final = {
     MATCH_STARTED: "A match or round starts",
@@ -38,6 +39,7 @@ HOST_KINDS: Final = {
     SUBMISSIONS_MISSED: "A deadline passed with submissions missing",
     TIE_TO_SETTLE: "A tie to settle",
     NOMINATION_NOT_MADE: "A nomination was not made in time",
+    CAST_ASKED: "A player asks to join the season's cast",
 }
 KINDS: Final = {**PLAYER_KINDS, **HOST_KINDS}
 # The kinds whose notifications have words anyone may read, which a season's webhook may post.

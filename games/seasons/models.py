@@ -33,6 +33,8 @@ class SeasonFormat(models.Model):
         settings.AUTH_USER_MODEL, related_name="cohosted_seasons", blank=True
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_season_invite)
+    # The hosts close and reopen the cast invite link; the final closes it by itself.
+    invite_open = models.BooleanField(default=True)
     settings = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -219,6 +219,10 @@ def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> Cast
     if invite_token != season_format.invite_token:
         raise ActionError("this invite link is not valid for this season", code="bad_invite")
     check_not_over(season)
+    if not SeasonFormat.objects.filter(pk=season_format.pk, invite_open=True).exists():
+        raise ActionError(
+            "the cast invite link is closed: ask the season's host", code="invite_closed"
+        )
     if not getattr(user, "is_authenticated", False):
         raise ActionError("log in to join the season", code="not_logged_in")
     name = " ".join(str(name or "").split())
@@ -240,7 +244,26 @@ def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> Cast
                 f"{name} is taken in this season; choose another", "name_taken"
             ) from None
         _log(season, f"{name} asked to join the cast.", "asked", actor=user)
+        notify(
+            users=_hosts(season),
+            kind=kinds.CAST_ASKED,
+            text=f"{name} asks to join {season.name}: admit them or turn them away.",
+            url=season.get_absolute_url(),
+            season=season,
+        )
     return member
+
+
+def set_invite_open(season: Season, actor: Any, is_open: bool) -> None:
+    """A host closes the cast invite link (no one more asks to join) or reopens it."""
+    check_season_host(season, actor)
+    if is_open:
+        check_not_over(season)
+    with transaction.atomic():
+        changed = SeasonFormat.objects.filter(season=season).exclude(invite_open=is_open)
+        if changed.update(invite_open=is_open):
+            words = "reopened" if is_open else "closed"
+            _log(season, f"The cast invite link was {words}.", f"invite_{words}", actor=actor)
 
 
 def admit(season: Season, actor: Any, member_id: int, admitted: bool = True) -> CastMember:
@@ -845,6 +868,7 @@ def _crown(episode: Episode, champion: CastMember, loser: CastMember) -> None:
     winner, the loser told they are out, the winner and the rest of the cast told who won."""
     season = episode.season
     CastMember.objects.filter(pk=champion.pk).update(status=CastMember.Status.WINNER)
+    SeasonFormat.objects.filter(season=season).update(invite_open=False)
     text = f"{champion.name} won the final: {loser.name} is eliminated."
     _log(season, text, "eliminated", episode=episode)
     _log(season, f"{champion.name} wins {season.name}.", "season_won", episode=episode)

@@ -95,6 +95,9 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["episode"] = services.current_episode(season)
         if request.user.is_authenticated:
             context["me"] = CastMember.objects.filter(season=season, user=request.user).first()
+        context["asking"] = CastMember.objects.filter(
+            season=season, status=CastMember.Status.ASKED
+        ).count()
     if is_host and _has_format(season):
         context["invite_url"] = request.build_absolute_uri(season.format.get_invite_url())
         context["season_over"] = services.is_over(season)
@@ -192,6 +195,7 @@ def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
         "error": error,
         "suggested": suggested,
         "over": services.is_over(season),
+        "closed": not season.format.invite_open,
     }
     return render(request, "seasons/season_join.html", context)
 
@@ -285,6 +289,19 @@ def _cast_choices(season: Season) -> list[tuple[int, str]]:
         status__in=[CastMember.Status.ASKED, CastMember.Status.DECLINED]
     )
     return [(member.pk, member.name) for member in cast.order_by("name")]
+
+
+@require_POST
+@login_required
+def season_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """A host closes or reopens the cast invite link."""
+    season = _formatted(pk)
+    is_open = request.POST.get("open") == "yes"
+    try:
+        services.set_invite_open(season, request.user, is_open)
+    except ActionError as refusal:
+        return _done(request, season, refusal, "")
+    return _done(request, season, None, f"The invite link is {'open' if is_open else 'closed'}.")
 
 
 class EpisodeMatchForm(MatchSettingsForm):

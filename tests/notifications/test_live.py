@@ -281,6 +281,13 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
     )
     notify(
         users=[host],
+        kind=kinds.CAST_ASKED,
+        text="Dee asks to join Live season: admit them or turn them away.",
+        url="/",
+        season=season,
+    )
+    notify(
+        users=[host],
         kind=kinds.NOMINATION_NOT_MADE,
         text="Ada let the nomination clock run out. Name the DMO.",
         url="/",

@@ -7,6 +7,8 @@ import pytest
 from games.core import services
 from games.core.gamedef import ActionError
 from games.core.models import Match
+from games.notifications import kinds
+from games.notifications.models import Notification
 from games.seasons import services as seasons
 from games.seasons.models import CastMember
 
@@ -61,3 +63,42 @@ def test_the_invite_link_says_the_season_is_over(season_won, make_user, client):
     client.force_login(host)
     page = client.get(season.get_absolute_url()).content.decode()
     assert "Turn Fay away" in page and "Admit Fay" not in page
+
+
+def test_the_final_closes_the_invite_link(season_won):
+    season, _, _ = season_won
+    season.format.refresh_from_db()
+    assert not season.format.invite_open
+
+
+def test_a_host_closes_and_reopens_the_invite_link(season, client, make_user):
+    host = season.format.hosts.get()
+    client.force_login(host)
+    assert "Close the invite link" in client.get(season.get_absolute_url()).content.decode()
+    client.post(f"/seasons/{season.pk}/invite/", {"open": "no"})
+    gus = make_user("gus")
+    with pytest.raises(ActionError) as refused:
+        seasons.ask_to_join(season, gus, season.format.invite_token, "Gus")
+    assert refused.value.code == "invite_closed"
+    page = client.get(season.get_absolute_url()).content.decode()
+    assert "The invite link is closed" in page and "Reopen the invite link" in page
+    client.force_login(gus)
+    assert "closed" in client.get(season.format.get_invite_url()).content.decode()
+    client.force_login(host)
+    client.post(f"/seasons/{season.pk}/invite/", {"open": "yes"})
+    assert seasons.ask_to_join(season, gus, season.format.invite_token, "Gus").name == "Gus"
+    client.force_login(gus)
+    assert client.post(f"/seasons/{season.pk}/invite/", {"open": "no"}).status_code == 403
+
+
+def test_a_player_who_asked_waits_for_the_host_and_the_hosts_are_told(season, client, make_user):
+    host = season.format.hosts.get()
+    seasons.add_cohost(season, host, make_user("cyd").username)
+    gus = make_user("gus")
+    seasons.ask_to_join(season, gus, season.format.invite_token, "Gus")
+    told = Notification.objects.filter(kind=kinds.CAST_ASKED)
+    assert set(told.values_list("user__username", flat=True)) == {"hostess", "cyd"}
+    assert told.first().text == f"Gus asks to join {season.name}: admit them or turn them away."
+    client.force_login(gus)
+    page = client.get(season.get_absolute_url()).content.decode()
+    assert "You asked to join as Gus: waiting for the host" in page
