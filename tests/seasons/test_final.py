@@ -63,3 +63,15 @@ def test_the_winner_is_announced_and_told(finalists):
     }
     (out,) = Notification.objects.filter(user=bob.user, kind=kinds.ELIMINATED_OR_SAVED)
     assert out.text == "You were eliminated in the final: ada won it and wins ORG 9."
+
+
+def test_the_episodes_table_says_the_final_has_no_places_once_it_ended(finalists, client):
+    season, host, (ada, _, _) = finalists
+    episode = seasons.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
+    final = Match.objects.with_seats().get(pk=episode.death_match_id)
+    services.submit_action(final, ada.user, {"type": "add", "amount": 2})
+    seasons.run_clocks()
+
+    page = client.get(season.get_absolute_url()).content.decode()
+    assert "when it ends" not in page
+    assert "none: the final is a death match" in page
