@@ -463,6 +463,11 @@ def episode_nominate(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @login_required
 def episode_spend_token(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     episode = _episode(pk, number)
+    if request.POST.get("sure") != "yes":
+        unsure = ActionError(
+            "tick that you are sure: a Token of Life spent cannot be taken back", "not_sure"
+        )
+        return _done(request, episode, unsure, "")
     try:
         services.spend_token(episode, request.user)
     except ActionError as refusal:

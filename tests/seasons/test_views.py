@@ -155,7 +155,12 @@ def test_a_candidate_holding_a_token_may_spend_it_on_the_page(client, nominating
     host = episode.season.format.hosts.get()
     ledger.adjust(candidate.user, episode.season, 0, 1, "a gift", host)
     assert "Spend a Token of Life" in client.get(episode.get_absolute_url()).content.decode()
-    client.post(f"/seasons/{episode.season_id}/episodes/1/token/")
+    # One click does not spend it: the player says they are sure (it cannot be taken back).
+    page = client.post(f"/seasons/{episode.season_id}/episodes/1/token/", follow=True)
+    assert "tick that you are sure" in page.content.decode()
+    episode.refresh_from_db()
+    assert not episode.token_spent and episode.phase == Episode.Phase.NOMINATION
+    client.post(f"/seasons/{episode.season_id}/episodes/1/token/", {"sure": "yes"})
     episode.refresh_from_db()
     assert episode.token_spent and episode.phase == Episode.Phase.OVER
     page = client.get(episode.get_absolute_url()).content.decode()
