@@ -52,8 +52,10 @@ PUBLIC_KINDS: Final = (
     SEASON_WON,
 )
 
-# Told once per match and person (the match core and a season may both tell a match's start).
-ONCE_PER_MATCH: Final = frozenset({MATCH_STARTED})
+# A match's start, told once per match and person whichever tells it first: a season tells its
+# episode's (or death match's) start in its own words before its players are seated, and the
+# core's "has started" that follows adds nothing.
+ONCE_PER_MATCH: Final = frozenset({MATCH_STARTED, EPISODE_STARTS})
 
 # Where a notification goes. The in-site list and email are each player's to choose per kind;
 # the season webhook is the host's (it only ever carries a notification's public text).

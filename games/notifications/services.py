@@ -49,7 +49,9 @@ def notify(
     people = list({user.pk: user for user in users if getattr(user, "pk", None)}.values())
     once = match is not None and kind in kinds.ONCE_PER_MATCH
     if once and people:
-        told = Notification.objects.filter(match=match, kind=kind, user__in=people)
+        told = Notification.objects.filter(
+            match=match, kind__in=kinds.ONCE_PER_MATCH, user__in=people
+        )
         already = set(told.values_list("user_id", flat=True))
         people = [user for user in people if user.pk not in already]
     off = (
@@ -101,7 +103,9 @@ def _post_to_webhook(
     hook = SeasonWebhook.objects.filter(season=season).first()
     if hook is None or not hook.posts(kind) or not public_text:
         return
-    posted = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK, kind=kind, url=url[:300])
+    posted = Delivery.objects.filter(
+        channel=Delivery.Channel.WEBHOOK, kind__in=kinds.ONCE_PER_MATCH, url=url[:300]
+    )
     if once and posted.exists():
         return  # the match's start was posted already
     Delivery.objects.create(

@@ -11,6 +11,7 @@ same transaction.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -343,6 +344,19 @@ def start_episode(
         rules.check_main_match_size(len(players), game.min_seats, game.max_seats, game.title)
         number = (season.episodes.order_by("-number").values_list("number", flat=True).first()) or 0
         number += 1
+        text = f"Episode {number} starts: the main match is {game.title}, {len(players)} players."
+
+        def announce(match: Match) -> None:
+            notify(
+                users=[member.user for member in players],
+                kind=kinds.EPISODE_STARTS,
+                text=f"{text} Your seat is waiting.",
+                url=match.get_absolute_url(),
+                season=season,
+                match=match,
+                public_text=text,
+            )
+
         match = _seated_match(
             season,
             actor,
@@ -350,21 +364,12 @@ def start_episode(
             settings,
             title or f"{season.name}, episode {number}: main match",
             [(member, "") for member in players],
+            announce,
         )
         episode = Episode.objects.create(
             season=season, number=number, main_match=match, started_at=clock.now()
         )
-        text = f"Episode {number} starts: the main match is {game.title}, {len(players)} players."
         _log(season, text, "episode_started", episode=episode, actor=actor)
-        notify(
-            users=[member.user for member in players],
-            kind=kinds.EPISODE_STARTS,
-            text=f"{text} Your seat is waiting.",
-            url=match.get_absolute_url(),
-            season=season,
-            match=match,
-            public_text=text,
-        )
     return episode
 
 
@@ -405,20 +410,23 @@ def start_final(
         )
         text = f"Episode {episode.number} is the final: {candidate.name} against {opponent.name}."
         _log(season, text, "final", episode=episode, actor=actor)
-        match = _create_death_match(episode, actor, game_key, settings, announce=False)
         said = (
             f"Episode {episode.number} is the final: {candidate.name} against {opponent.name} "
-            f"in {match.game.title}; its winner wins {season.name}."
+            f"in {_game(game_key).title}; its winner wins {season.name}."
         )
-        notify(
-            users=[candidate.user, opponent.user],
-            kind=kinds.EPISODE_STARTS,
-            text=f"{said} Your seat is waiting.",
-            url=match.get_absolute_url(),
-            season=season,
-            match=match,
-            public_text=said,
-        )
+
+        def announce(match: Match) -> None:
+            notify(
+                users=[candidate.user, opponent.user],
+                kind=kinds.EPISODE_STARTS,
+                text=f"{said} Your seat is waiting.",
+                url=match.get_absolute_url(),
+                season=season,
+                match=match,
+                public_text=said,
+            )
+
+        _create_death_match(episode, actor, game_key, settings, announce=announce)
     return episode
 
 
@@ -429,8 +437,11 @@ def _seated_match(
     settings: dict[str, Any],
     title: str,
     seated: list[tuple[CastMember, str]],
+    announce: Callable[[Match], None],
 ) -> Match:
-    """A match of the season with each cast member in their seat (and role), in order."""
+    """A match of the season with each cast member in their seat (and role), in order.
+    ``announce`` tells its start in the season's words before anyone is seated: the core's
+    "has started", when the last seat starts it, then tells no one twice."""
     try:
         match = matches.create_match(
             host=host,
@@ -443,6 +454,7 @@ def _seated_match(
         raise ActionError(str(error), code="bad_settings") from None
     Match.objects.filter(pk=match.pk).update(season=season)
     match.season = season
+    announce(match)
     for (member, _), seat in zip(seated, match.seats.order_by("index"), strict=True):
         matches.take_seat(match, member.user, seat.invite_token)
     return Match.objects.with_seats().get(pk=match.pk)
@@ -603,8 +615,15 @@ def create_death_match(
 
 
 def _create_death_match(
-    episode: Episode, host: Any, game_key: str, settings: dict[str, Any], *, announce: bool = True
+    episode: Episode,
+    host: Any,
+    game_key: str,
+    settings: dict[str, Any],
+    *,
+    announce: Callable[[Match], None] | None = None,
 ) -> Match:
+    """The death match with the EC and the DMO seated in their roles; its start is told by
+    ``announce`` (the final's) or as a death match's."""
     if episode.phase != Episode.Phase.DEATH_MATCH_SETUP:
         raise ActionError("the death match is set up once the opponent is named", "not_ready")
     game = _game(game_key)
@@ -612,28 +631,35 @@ def _create_death_match(
         raise ActionError(f"{game.title} is not a death match", code="bad_game")
     candidate, opponent = episode.elimination_candidate, episode.opponent
     title = f"{episode.season.name}, episode {episode.number}: death match"
-    match = _seated_match(
-        episode.season, host, game_key, settings, title, [(candidate, "EC"), (opponent, "DMO")]
-    )
-    episode.death_match = match
-    episode.phase = Episode.Phase.DEATH_MATCH
-    episode.save()
     text = (
         f"Death match of episode {episode.number}: {candidate.name} (EC) against "
         f"{opponent.name} (DMO) in {game.title}."
     )
-    _log(episode.season, text, "death_match", episode=episode, actor=host)
-    if not announce:  # the final: its start says it (start_final)
-        return match
-    notify(
-        users=[candidate.user, opponent.user],
-        kind=kinds.MATCH_STARTED,
-        text=f"{text} Your seat is waiting.",
-        url=match.get_absolute_url(),
-        season=episode.season,
-        match=match,
-        public_text=text,
+
+    def as_death_match(match: Match) -> None:
+        notify(
+            users=[candidate.user, opponent.user],
+            kind=kinds.MATCH_STARTED,
+            text=f"{text} Your seat is waiting.",
+            url=match.get_absolute_url(),
+            season=episode.season,
+            match=match,
+            public_text=text,
+        )
+
+    match = _seated_match(
+        episode.season,
+        host,
+        game_key,
+        settings,
+        title,
+        [(candidate, "EC"), (opponent, "DMO")],
+        announce or as_death_match,
     )
+    episode.death_match = match
+    episode.phase = Episode.Phase.DEATH_MATCH
+    episode.save()
+    _log(episode.season, text, "death_match", episode=episode, actor=host)
     return match
 
 

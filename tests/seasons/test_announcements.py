@@ -1,0 +1,51 @@
+"""One announcement per happening: an episode's start is told once to each player and posted
+once (the season's words, not also the core's "has started"); so is a death match's start
+(issue 35, host needs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.models import Match
+from games.notifications import kinds
+from games.notifications.models import Delivery, Notification, SeasonWebhook
+from games.seasons import services as seasons
+
+pytestmark = pytest.mark.django_db
+
+STARTS = (kinds.MATCH_STARTED, kinds.EPISODE_STARTS)
+
+
+def test_an_episode_start_is_told_and_posted_once(season):
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
+    )
+    host = season.format.hosts.get()
+    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    match = Match.objects.get(pk=episode.main_match_id)
+    assert match.status == Match.Status.LIVE
+
+    told = Notification.objects.filter(match=match, kind__in=STARTS)
+    assert sorted(told.values_list("user__username", flat=True)) == ["ada", "bob", "cy"]
+    assert {note.text for note in told} == {
+        "Episode 1 starts: the main match is Seven Gem Swap, 3 players. Your seat is waiting."
+    }
+    posts = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK, kind__in=STARTS)
+    assert list(posts.values_list("public_text", flat=True)) == [
+        "Episode 1 starts: the main match is Seven Gem Swap, 3 players."
+    ]
+
+
+def test_a_death_match_start_is_told_in_the_seasons_words_once(nominating):
+    episode = nominating
+    candidate = episode.elimination_candidate
+    opponent = seasons.nomination_state(episode)["eligible"][0]
+    seasons.nominate(episode, candidate.user, opponent.pk)
+    host = episode.season.format.hosts.get()
+    match = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+
+    told = Notification.objects.filter(match=match, kind__in=STARTS)
+    assert sorted(told.values_list("user_id", flat=True)) == sorted(
+        [candidate.user_id, opponent.user_id]
+    )
+    assert all(note.text.startswith("Death match of episode 1:") for note in told)
