@@ -13,6 +13,7 @@ MATCH_STARTED: Final = "match_started"
 YOUR_TURN: Final = "your_turn"
 SUBMISSION_MISSING: Final = "submission_missing"
 NOMINATED: Final = "nominated"
+ELIMINATION_CANDIDATE: Final = "elimination_candidate"
 ROUND_RESULT: Final = "round_result"
 ELIMINATED_OR_SAVED: Final = "eliminated_or_saved"
 EPISODE_STARTS: Final = "episode_starts"
@@ -29,6 +30,7 @@ PLAYER_KINDS: Final = {
     YOUR_TURN: "It is your turn",
     SUBMISSION_MISSING: "Your move or sealed submission is still missing before a deadline",
     NOMINATED: "You were nominated",
+    ELIMINATION_CANDIDATE: "You are the Elimination Candidate (and your nomination deadline)",
     ROUND_RESULT: "A round's or match's result",
     ELIMINATED_OR_SAVED: "You were eliminated or saved",
     EPISODE_STARTS: "The season's next episode starts",
@@ -50,6 +52,7 @@ PUBLIC_KINDS: Final = (
     EPISODE_STARTS,
     NOMINATED,
     SEASON_WON,
+    ELIMINATION_CANDIDATE,
 )
 
 # A match's start, told once per match and person whichever tells it first: a season tells its

@@ -762,7 +762,7 @@ def _main_match_over(episode: Episode) -> None:
     _log(season, text, "elimination_candidate", episode=episode)
     notify(
         users=[candidate.user],
-        kind=kinds.ROUND_RESULT,
+        kind=kinds.ELIMINATION_CANDIDATE,
         text=f"You are the Elimination Candidate of episode {episode.number}: name your Death "
         f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
         url=episode.get_absolute_url(),

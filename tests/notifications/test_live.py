@@ -280,6 +280,14 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
         season=season,
     )
     notify(
+        users=[cy],
+        kind=kinds.ELIMINATION_CANDIDATE,
+        text="You are the Elimination Candidate of episode 2: name your DMO.",
+        url="/",
+        season=season,
+        public_text="Cy is the Elimination Candidate of episode 2.",
+    )
+    notify(
         users=[host],
         kind=kinds.CAST_ASKED,
         text="Dee asks to join Live season: admit them or turn them away.",

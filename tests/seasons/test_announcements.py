@@ -49,3 +49,28 @@ def test_a_death_match_start_is_told_in_the_seasons_words_once(nominating):
         [candidate.user_id, opponent.user_id]
     )
     assert all(note.text.startswith("Death match of episode 1:") for note in told)
+
+
+def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
+    """A player who turned results off still gets the Elimination Candidate's deadline."""
+    from games.core import services
+    from games.notifications.models import OptOut
+
+    for member in season.cast.all():
+        OptOut.objects.create(user=member.user, kind=kinds.ROUND_RESULT, channel=kinds.EMAIL)
+        OptOut.objects.create(user=member.user, kind=kinds.ROUND_RESULT, channel=kinds.SITE)
+    host = season.format.hosts.get()
+    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
+    result = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))
+    services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
+    seasons.run_clocks()
+    episode.refresh_from_db()
+
+    (note,) = Notification.objects.filter(kind=kinds.ELIMINATION_CANDIDATE)
+    assert note.user_id == episode.elimination_candidate.user_id and note.in_site
+    assert note.text.startswith("You are the Elimination Candidate of episode 1")
+    assert not Notification.objects.filter(
+        kind=kinds.ROUND_RESULT, text__contains="Elimination Candidate of episode"
+    ).exists()
