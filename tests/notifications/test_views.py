@@ -99,4 +99,3 @@ def test_opening_a_notification_marks_it_read(client, ada, make_user):
     client.force_login(make_user("bob"))
     assert client.get(reverse("notifications:open", args=[named.pk])).status_code == 404
     assert Notification.objects.get(pk=named.pk).read_at is None
-
