@@ -40,6 +40,8 @@ def test_a_co_host_runs_the_season_from_its_page(season, cohost, client, make_us
     client.force_login(cohost)
     page = client.get(f"/seasons/{season.pk}/").content.decode()
     assert "Cast invite link" in page
+    assert f'href="/seasons/{season.pk}/audit/"' in page  # the host log, no staff status
+    assert client.get(f"/seasons/{season.pk}/audit/").status_code == 200
     client.post(f"/seasons/{season.pk}/cast/{asked.pk}/admit/")
     assert CastMember.objects.get(pk=asked.pk).status == CastMember.Status.IN
     response = client.post(
