@@ -11,7 +11,9 @@ Message-ID and every post the same Idempotency-Key on each attempt, so a receive
 
 Receivers are served apart: each job holds the rows of one receiver (the mail server, or one
 webhook URL), one job per receiver at a time, jobs on a pool of threads. A hanging webhook holds
-one thread until its timeout; mail and other webhooks go on.
+one thread until its timeout; mail and other webhooks go on. A webhook's posts leave in the
+order they were written, retries included: a post that failed holds back the ones after it
+until it is sent or given up.
 """
 
 from __future__ import annotations
@@ -40,10 +42,12 @@ from games.notifications import addresses, decide, kinds
 from games.notifications.models import Delivery, Reminder
 from games.notifications.retries import retry_delay
 from games.notifications.services import notify
+from games.notifications.words import shortened
 
 log = logging.getLogger(__name__)
 
 CLAIM_AT_ONCE = 200
+SUBJECT_WORDS = 70  # a mail's subject after "Gem Arena: ", as mail programs show it
 PER_JOB = 20
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
@@ -71,14 +75,17 @@ def claim(now: datetime, *, busy: frozenset[str] = frozenset(), receivers: int =
         status=Delivery.Status.SENDING, lease_until__lte=now
     )
     with transaction.atomic():
-        rows = (
+        rows = list(
             Delivery.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(due)
             .select_related("notification__user")
-            .order_by("due_at", "pk")[:CLAIM_AT_ONCE]
+            .order_by("pk")[:CLAIM_AT_ONCE]
         )
         jobs: dict[str, Job] = {}
+        in_turn = _in_turn(rows)
         for row in rows:
+            if row.channel == Delivery.Channel.WEBHOOK and row.pk not in in_turn:
+                continue  # a post written before it has not left yet
             key = receiver_of(row)
             if key in busy:
                 continue
@@ -99,6 +106,37 @@ def claim(now: datetime, *, busy: frozenset[str] = frozenset(), receivers: int =
             row.status = Delivery.Status.SENDING
             row.lease_until = now + lease
     return list(jobs.values())
+
+
+def _in_turn(rows: list[Delivery]) -> set[int]:
+    """The webhook posts among ``rows`` whose turn it is: a webhook's posts leave in the order
+    they were written (their events' order), so a post goes only once every open post written
+    before it to the same URL goes with it (one that failed and waits for its retry, or is
+    being sent by another deliverer, holds back the ones after it until it is sent or given
+    up)."""
+    due = {row.pk for row in rows if row.channel == Delivery.Channel.WEBHOOK}
+    if not due:
+        return set()
+    open_posts = (
+        Delivery.objects.filter(
+            channel=Delivery.Channel.WEBHOOK,
+            status__in=[Delivery.Status.PENDING, Delivery.Status.SENDING],
+            destination__in={row.destination for row in rows if row.pk in due},
+            pk__lte=max(due),
+        )
+        .order_by("pk")
+        .values_list("destination", "pk")
+    )
+    turn: set[int] = set()
+    blocked: set[str] = set()
+    for destination, pk in open_posts:
+        if destination in blocked:
+            continue
+        if pk in due:
+            turn.add(pk)
+        else:
+            blocked.add(destination)
+    return turn
 
 
 def has_time_for(delivery: Delivery, now: datetime) -> bool:
@@ -171,7 +209,7 @@ def mail_of(delivery: Delivery) -> mail.EmailMessage:
         ]
     )
     return mail.EmailMessage(
-        subject=f"Gem Arena: {note.text[:70]}",
+        subject=f"Gem Arena: {shortened(note.text, SUBJECT_WORDS)}",
         body=body,
         to=[delivery.destination],
         headers={
@@ -242,16 +280,23 @@ def send_job(job: Job) -> None:
     if job.receiver == "mail":
         _send_mails(job.deliveries)
         return
-    for delivery in job.deliveries:
+    posts = sorted(job.deliveries, key=lambda row: row.pk)  # in the order they were written
+    for at, delivery in enumerate(posts):
         if not has_time_for(delivery, clock.now()):
-            put_back(delivery)
-            continue
+            _put_back_all(posts[at:])
+            return
         try:
             post_webhook(delivery)
         except Exception as error:  # noqa: BLE001 - any failure is retried
             mark_failed(delivery, _said(error), clock.now())
-        else:
-            mark_sent(delivery, clock.now())
+            _put_back_all(posts[at + 1 :])  # they wait for it: the receiver keeps the order
+            return
+        mark_sent(delivery, clock.now())
+
+
+def _put_back_all(deliveries: list[Delivery]) -> None:
+    for delivery in deliveries:
+        put_back(delivery)
 
 
 def _send_on_pool(job: Job) -> None:

@@ -36,8 +36,9 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
         return
     users = {seat.index: seat.user for seat in match.seats.all() if seat.user_id}
     url = match.get_absolute_url()
+    hosts = _hosts_of(match) if any(message.host for message in messages) else []
     for message in messages:
-        people = [match.host] if message.host else [users[s] for s in message.seats]
+        people = hosts if message.host else [users[s] for s in message.seats]
         notify(
             users=people,
             kind=message.kind,
@@ -47,6 +48,17 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
             public_text=message.public_text,
             now=event.created_at,
         )
+
+
+def _hosts_of(match: Match) -> list[Any]:
+    """Who a notice for the match's host goes to: its host and, for a season's match, the
+    season's hosts and co-hosts (a tie to settle, a deadline missed), each once."""
+    hosts = [match.host] if match.host_id else []
+    if match.season_id is not None:
+        from games.seasons.roles import season_hosts
+
+        hosts += [user for user in season_hosts(match.season) if user.pk != match.host_id]
+    return hosts
 
 
 def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFacts:

@@ -16,6 +16,7 @@ from games.core import clock
 from games.core.models import Match, Season
 from games.notifications import addresses, kinds
 from games.notifications.models import Delivery, Notification, OptOut, SeasonWebhook
+from games.notifications.words import shortened
 
 MAX_TEXT = 300
 
@@ -48,7 +49,9 @@ def notify(
     people = list({user.pk: user for user in users if getattr(user, "pk", None)}.values())
     once = match is not None and kind in kinds.ONCE_PER_MATCH
     if once and people:
-        told = Notification.objects.filter(match=match, kind=kind, user__in=people)
+        told = Notification.objects.filter(
+            match=match, kind__in=kinds.ONCE_PER_MATCH, user__in=people
+        )
         already = set(told.values_list("user_id", flat=True))
         people = [user for user in people if user.pk not in already]
     off = (
@@ -100,7 +103,9 @@ def _post_to_webhook(
     hook = SeasonWebhook.objects.filter(season=season).first()
     if hook is None or not hook.posts(kind) or not public_text:
         return
-    posted = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK, kind=kind, url=url[:300])
+    posted = Delivery.objects.filter(
+        channel=Delivery.Channel.WEBHOOK, kind__in=kinds.ONCE_PER_MATCH, url=url[:300]
+    )
     if once and posted.exists():
         return  # the match's start was posted already
     Delivery.objects.create(
@@ -116,7 +121,9 @@ def _post_to_webhook(
 
 
 def _clean(text: str | None) -> str:
-    return " ".join(str(text or "").split())[:MAX_TEXT]
+    """The words as kept: cut at a word with an ellipsis when too long (the notification's
+    link opens the page that says the rest)."""
+    return shortened(text, MAX_TEXT)
 
 
 # --- a player's choices, the in-site list, the season webhook ----------------------------------
@@ -166,6 +173,13 @@ def unsubscribe(user_id: int, kind: str) -> None:
 def mark_read(user: Any, now: datetime | None = None) -> int:
     """Mark every unread notification of ``user`` read."""
     return Notification.objects.unread().filter(user=user).update(read_at=now or clock.now())
+
+
+def mark_opened(note: Notification, now: datetime | None = None) -> None:
+    """The player opened the notification (its link in the list or its mail): it is read."""
+    if note.read_at is None:
+        note.read_at = now or clock.now()
+        Notification.objects.filter(pk=note.pk, read_at=None).update(read_at=note.read_at)
 
 
 def may_set_webhook(season: Season, user: Any) -> bool:

@@ -27,6 +27,15 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def open_notification(request: HttpRequest, pk: int) -> HttpResponse:
+    """A notification's link (in the list, in its mail): marked read, then where it points."""
+    note = get_object_or_404(Notification, pk=pk, user=request.user)
+    services.mark_opened(note)
+    where = note.url if note.url.startswith("/") and not note.url.startswith("//") else "/"
+    return redirect(where)
+
+
+@login_required
 @require_POST
 def read_all(request: HttpRequest) -> HttpResponse:
     services.mark_read(request.user)

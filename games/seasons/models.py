@@ -27,7 +27,14 @@ class SeasonFormat(models.Model):
 
     season = models.OneToOneField(Season, on_delete=models.CASCADE, related_name="format")
     hosts = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="hosted_seasons")
+    # A season role, given and taken by its hosts on the season's page: any user (no staff
+    # status), who runs the season as a host does (games/seasons/roles.py).
+    cohosts = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="cohosted_seasons", blank=True
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_season_invite)
+    # The hosts close and reopen the cast invite link; the final closes it by itself.
+    invite_open = models.BooleanField(default=True)
     settings = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 

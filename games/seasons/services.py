@@ -11,6 +11,7 @@ same transaction.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +26,8 @@ from games.core.registry import UnknownGame, get_game
 from games.core.rendering import view_of
 from games.notifications import kinds
 from games.notifications.services import notify
-from games.seasons import rules
+from games.notifications.words import shortened
+from games.seasons import roles, rules
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
 log = logging.getLogger(__name__)
@@ -44,20 +46,18 @@ MAX_NAME = 40
 
 
 def is_season_host(season: Season, user: Any) -> bool:
-    """The season's hosts: the staff users it lists (a superuser runs every season)."""
-    if not (getattr(user, "is_authenticated", False) and user.is_staff):
-        return False
-    if user.is_superuser:
-        return True
-    return SeasonFormat.objects.filter(season=season, hosts=user).exists()
+    """The season's hosts and co-hosts, and superusers (games/seasons/roles.py)."""
+    return roles.runs_season(user, season)
 
 
 def seasons_hosted_by(user: Any) -> set[int]:
-    """The keys of the seasons ``user`` hosts or co-hosts (staff users a season lists): what the
-    core asks to know who may run a season's matches (games/core/authority.py)."""
-    if not (getattr(user, "is_authenticated", False) and user.is_staff):
+    """The keys of the seasons ``user`` hosts or co-hosts (no staff status needed: co-hosting is
+    a season role, games/seasons/roles.py): what the core asks to know who may run a season's
+    matches (games/core/authority.py)."""
+    if not getattr(user, "is_authenticated", False):
         return set()
-    return set(SeasonFormat.objects.filter(hosts=user).values_list("season_id", flat=True))
+    formats = SeasonFormat.objects.filter(Q(hosts=user) | Q(cohosts=user))
+    return set(formats.values_list("season_id", flat=True))
 
 
 def check_season_host(season: Season, user: Any) -> None:
@@ -81,14 +81,15 @@ def _log(
         season=season,
         episode=episode,
         kind=kind,
-        text=text[:300],
+        text=shortened(text, 300),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         created_at=clock.now(),
     )
 
 
 def _hosts(season: Season) -> list[Any]:
-    return list(format_of(season).hosts.all())
+    """Whom a notice for the season's hosts goes to: its hosts and co-hosts."""
+    return roles.season_hosts(season)
 
 
 # --- the season and its cast --------------------------------------------------------------------
@@ -123,26 +124,116 @@ def host_name(user: Any) -> str:
     return user.first_name or user.username
 
 
-def add_host(season: Season, actor: Any, username: str) -> Any:
-    """A co-host: another staff user who may run the season."""
+def add_cohost(season: Season, actor: Any, username: str) -> Any:
+    """Make a user co-host: they run the season as its hosts do (no staff status needed)."""
     from django.contrib.auth import get_user_model
 
     check_season_host(season, actor)
-    user = get_user_model().objects.filter(username=str(username).strip()).first()
-    if user is None or not user.is_staff:
-        raise ActionError("a co-host is a staff user: give their user name", code="not_staff")
+    user = get_user_model().objects.filter(username=str(username).strip(), is_active=True).first()
+    if user is None:
+        raise ActionError("there is no user by that name: give their user name", "no_user")
+    season_format = format_of(season)
+    if roles.runs_season(user, season) and not user.is_superuser:
+        raise ActionError(f"{host_name(user)} already runs the season", code="already_host")
     with transaction.atomic():
-        format_of(season).hosts.add(user)
-        _log(season, f"{host_name(user)} co-hosts the season.", "host_added", actor=actor)
+        season_format.cohosts.add(user)
+        _log(season, f"{host_name(user)} co-hosts the season.", "cohost_added", actor=actor)
     return user
+
+
+def remove_cohost(season: Season, actor: Any, user_id: int) -> Any:
+    """Take the co-host role back: they no longer run the season."""
+    check_season_host(season, actor)
+    season_format = format_of(season)
+    user = season_format.cohosts.filter(pk=user_id).first()
+    if user is None:
+        raise ActionError("that user is not a co-host of the season", code="not_cohost")
+    with transaction.atomic():
+        season_format.cohosts.remove(user)
+        _log(
+            season,
+            f"{host_name(user)} no longer co-hosts the season.",
+            "cohost_removed",
+            actor=actor,
+        )
+    return user
+
+
+def adjust_ledger(
+    season: Season, actor: Any, member_id: int, garnets: int, tokens: int, reason: str
+) -> Any:
+    """A host or co-host gives or takes a cast member's garnets and Tokens of Life (a bonus, a
+    fine), with a reason: a ledger entry signed by them, and the player is told."""
+    check_season_host(season, actor)
+    member = CastMember.objects.filter(season=season, pk=member_id).select_related("user").first()
+    if member is None:
+        raise ActionError("choose a player of the season's cast", code="not_cast")
+    if not str(reason or "").strip():
+        raise ActionError("give a reason: the player reads it", code="reason_needed")
+    with transaction.atomic():
+        entry = ledger.adjust(member.user, season, garnets, tokens, reason, actor=actor)
+        why = entry.reason.rstrip(".")
+        notify(
+            users=[member.user],
+            kind=kinds.LEDGER_CHANGED,
+            text=f"{adjustment_words(garnets, tokens)} in {season.name}: {why}.",
+            url=season.get_absolute_url(),
+            season=season,
+        )
+    return entry
+
+
+def adjustment_words(garnets: int, tokens: int) -> str:
+    """ "A host gave you 10 garnets and 1 Token of Life", "A host took 3 garnets from you"."""
+
+    def amount(count: int, one: str, many: str) -> str:
+        return f"{abs(count)} {one if abs(count) == 1 else many}"
+
+    given = [
+        amount(n, one, many)
+        for n, one, many in (
+            (garnets, "garnet", "garnets"),
+            (tokens, "Token of Life", "Tokens of Life"),
+        )
+        if n > 0
+    ]
+    taken = [
+        amount(n, one, many)
+        for n, one, many in (
+            (garnets, "garnet", "garnets"),
+            (tokens, "Token of Life", "Tokens of Life"),
+        )
+        if n < 0
+    ]
+    parts = []
+    if given:
+        parts.append(f"gave you {' and '.join(given)}")
+    if taken:
+        parts.append(f"took {' and '.join(taken)} from you")
+    return "A host " + " and ".join(parts)
+
+
+def is_over(season: Season) -> bool:
+    """The season has its winner: its cast is final."""
+    return CastMember.objects.filter(season=season, status=CastMember.Status.WINNER).exists()
+
+
+def check_not_over(season: Season) -> None:
+    if is_over(season):
+        raise ActionError("the season is over: its cast is final", code="season_over")
 
 
 def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> CastMember:
     """A player follows the season's invite link and asks to join under a display name; a host
-    admits them."""
+    admits them. Not once the season is over."""
     season_format = format_of(season)
     if invite_token != season_format.invite_token:
         raise ActionError("this invite link is not valid for this season", code="bad_invite")
+    check_not_over(season)
+    if not SeasonFormat.objects.filter(pk=season_format.pk, invite_open=True).exists():
+        raise ActionError(
+            "the cast invite link is closed: ask the season's host", code="invite_closed"
+        )
     if not getattr(user, "is_authenticated", False):
         raise ActionError("log in to join the season", code="not_logged_in")
     name = " ".join(str(name or "").split())
@@ -164,12 +255,34 @@ def ask_to_join(season: Season, user: Any, invite_token: str, name: str) -> Cast
                 f"{name} is taken in this season; choose another", "name_taken"
             ) from None
         _log(season, f"{name} asked to join the cast.", "asked", actor=user)
+        notify(
+            users=_hosts(season),
+            kind=kinds.CAST_ASKED,
+            text=f"{name} asks to join {season.name}: admit them or turn them away.",
+            url=season.get_absolute_url(),
+            season=season,
+        )
     return member
 
 
-def admit(season: Season, actor: Any, member_id: int, admitted: bool = True) -> CastMember:
-    """A host admits a player who asked (they are in) or turns them away."""
+def set_invite_open(season: Season, actor: Any, is_open: bool) -> None:
+    """A host closes the cast invite link (no one more asks to join) or reopens it."""
     check_season_host(season, actor)
+    if is_open:
+        check_not_over(season)
+    with transaction.atomic():
+        changed = SeasonFormat.objects.filter(season=season).exclude(invite_open=is_open)
+        if changed.update(invite_open=is_open):
+            words = "reopened" if is_open else "closed"
+            _log(season, f"The cast invite link was {words}.", f"invite_{words}", actor=actor)
+
+
+def admit(season: Season, actor: Any, member_id: int, admitted: bool = True) -> CastMember:
+    """A host admits a player who asked (they are in) or turns them away; once the season is
+    over they can only be turned away."""
+    check_season_host(season, actor)
+    if admitted:
+        check_not_over(season)
     with transaction.atomic():
         member = CastMember.objects.select_for_update().filter(season=season, pk=member_id).first()
         if member is None or member.status != CastMember.Status.ASKED:
@@ -241,6 +354,19 @@ def start_episode(
         rules.check_main_match_size(len(players), game.min_seats, game.max_seats, game.title)
         number = (season.episodes.order_by("-number").values_list("number", flat=True).first()) or 0
         number += 1
+        text = f"Episode {number} starts: the main match is {game.title}, {len(players)} players."
+
+        def announce(match: Match) -> None:
+            notify(
+                users=[member.user for member in players],
+                kind=kinds.EPISODE_STARTS,
+                text=f"{text} Your seat is waiting.",
+                url=match.get_absolute_url(),
+                season=season,
+                match=match,
+                public_text=text,
+            )
+
         match = _seated_match(
             season,
             actor,
@@ -248,21 +374,12 @@ def start_episode(
             settings,
             title or f"{season.name}, episode {number}: main match",
             [(member, "") for member in players],
+            announce,
         )
         episode = Episode.objects.create(
             season=season, number=number, main_match=match, started_at=clock.now()
         )
-        text = f"Episode {number} starts: the main match is {game.title}, {len(players)} players."
         _log(season, text, "episode_started", episode=episode, actor=actor)
-        notify(
-            users=[member.user for member in players],
-            kind=kinds.EPISODE_STARTS,
-            text=f"{text} Your seat is waiting.",
-            url=match.get_absolute_url(),
-            season=season,
-            match=match,
-            public_text=text,
-        )
     return episode
 
 
@@ -303,7 +420,23 @@ def start_final(
         )
         text = f"Episode {episode.number} is the final: {candidate.name} against {opponent.name}."
         _log(season, text, "final", episode=episode, actor=actor)
-        _create_death_match(episode, actor, game_key, settings)
+        said = (
+            f"Episode {episode.number} is the final: {candidate.name} against {opponent.name} "
+            f"in {_game(game_key).title}; its winner wins {season.name}."
+        )
+
+        def announce(match: Match) -> None:
+            notify(
+                users=[candidate.user, opponent.user],
+                kind=kinds.EPISODE_STARTS,
+                text=f"{said} Your seat is waiting.",
+                url=match.get_absolute_url(),
+                season=season,
+                match=match,
+                public_text=said,
+            )
+
+        _create_death_match(episode, actor, game_key, settings, announce=announce)
     return episode
 
 
@@ -314,8 +447,11 @@ def _seated_match(
     settings: dict[str, Any],
     title: str,
     seated: list[tuple[CastMember, str]],
+    announce: Callable[[Match], None],
 ) -> Match:
-    """A match of the season with each cast member in their seat (and role), in order."""
+    """A match of the season with each cast member in their seat (and role), in order.
+    ``announce`` tells its start in the season's words before anyone is seated: the core's
+    "has started", when the last seat starts it, then tells no one twice."""
     try:
         match = matches.create_match(
             host=host,
@@ -328,6 +464,7 @@ def _seated_match(
         raise ActionError(str(error), code="bad_settings") from None
     Match.objects.filter(pk=match.pk).update(season=season)
     match.season = season
+    announce(match)
     for (member, _), seat in zip(seated, match.seats.order_by("index"), strict=True):
         matches.take_seat(match, member.user, seat.invite_token)
     return Match.objects.with_seats().get(pk=match.pk)
@@ -488,8 +625,15 @@ def create_death_match(
 
 
 def _create_death_match(
-    episode: Episode, host: Any, game_key: str, settings: dict[str, Any]
+    episode: Episode,
+    host: Any,
+    game_key: str,
+    settings: dict[str, Any],
+    *,
+    announce: Callable[[Match], None] | None = None,
 ) -> Match:
+    """The death match with the EC and the DMO seated in their roles; its start is told by
+    ``announce`` (the final's) or as a death match's."""
     if episode.phase != Episode.Phase.DEATH_MATCH_SETUP:
         raise ActionError("the death match is set up once the opponent is named", "not_ready")
     game = _game(game_key)
@@ -497,26 +641,35 @@ def _create_death_match(
         raise ActionError(f"{game.title} is not a death match", code="bad_game")
     candidate, opponent = episode.elimination_candidate, episode.opponent
     title = f"{episode.season.name}, episode {episode.number}: death match"
-    match = _seated_match(
-        episode.season, host, game_key, settings, title, [(candidate, "EC"), (opponent, "DMO")]
-    )
-    episode.death_match = match
-    episode.phase = Episode.Phase.DEATH_MATCH
-    episode.save()
     text = (
         f"Death match of episode {episode.number}: {candidate.name} (EC) against "
         f"{opponent.name} (DMO) in {game.title}."
     )
-    _log(episode.season, text, "death_match", episode=episode, actor=host)
-    notify(
-        users=[candidate.user, opponent.user],
-        kind=kinds.MATCH_STARTED,
-        text=f"{text} Your seat is waiting.",
-        url=match.get_absolute_url(),
-        season=episode.season,
-        match=match,
-        public_text=text,
+
+    def as_death_match(match: Match) -> None:
+        notify(
+            users=[candidate.user, opponent.user],
+            kind=kinds.MATCH_STARTED,
+            text=f"{text} Your seat is waiting.",
+            url=match.get_absolute_url(),
+            season=episode.season,
+            match=match,
+            public_text=text,
+        )
+
+    match = _seated_match(
+        episode.season,
+        host,
+        game_key,
+        settings,
+        title,
+        [(candidate, "EC"), (opponent, "DMO")],
+        announce or as_death_match,
     )
+    episode.death_match = match
+    episode.phase = Episode.Phase.DEATH_MATCH
+    episode.save()
+    _log(episode.season, text, "death_match", episode=episode, actor=host)
     return match
 
 
@@ -619,7 +772,7 @@ def _main_match_over(episode: Episode) -> None:
     _log(season, text, "elimination_candidate", episode=episode)
     notify(
         users=[candidate.user],
-        kind=kinds.ROUND_RESULT,
+        kind=kinds.ELIMINATION_CANDIDATE,
         text=f"You are the Elimination Candidate of episode {episode.number}: name your Death "
         f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
         url=episode.get_absolute_url(),
@@ -727,6 +880,11 @@ def _eliminate(episode: Episode, loser: CastMember, winner: CastMember) -> None:
     )
     episode.eliminated = loser
     _end_episode(episode)
+    remaining = cast_in(season)
+    champion = rules.season_winner([member.pk for member in remaining])
+    if champion is not None:
+        _crown(episode, remaining[0], loser)
+        return
     text = (
         f"{winner.name} won the death match: {loser.name} is eliminated (episode {episode.number})."
     )
@@ -739,8 +897,40 @@ def _eliminate(episode: Episode, loser: CastMember, winner: CastMember) -> None:
         season=season,
         public_text=text,
     )
-    remaining = cast_in(season)
-    champion = rules.season_winner([member.pk for member in remaining])
-    if champion is not None:
-        CastMember.objects.filter(pk=champion).update(status=CastMember.Status.WINNER)
-        _log(season, f"{remaining[0].name} wins {season.name}.", "season_won", episode=episode)
+
+
+def _crown(episode: Episode, champion: CastMember, loser: CastMember) -> None:
+    """The final's winner wins the season: one announcement of the final's result and the
+    winner, the loser told they are out, the winner and the rest of the cast told who won."""
+    season = episode.season
+    CastMember.objects.filter(pk=champion.pk).update(status=CastMember.Status.WINNER)
+    SeasonFormat.objects.filter(season=season).update(invite_open=False)
+    text = f"{champion.name} won the final: {loser.name} is eliminated."
+    _log(season, text, "eliminated", episode=episode)
+    _log(season, f"{champion.name} wins {season.name}.", "season_won", episode=episode)
+    url = season.get_absolute_url()
+    notify(
+        users=[loser.user],
+        kind=kinds.ELIMINATED_OR_SAVED,
+        text=f"You were eliminated in the final: {champion.name} won it and wins {season.name}.",
+        url=url,
+        season=season,
+        public_text=f"{text} {champion.name} wins {season.name}.",
+    )
+    notify(
+        users=[champion.user],
+        kind=kinds.SEASON_WON,
+        text=f"You win {season.name}: you won the final against {loser.name}.",
+        url=url,
+        season=season,
+    )
+    others = CastMember.objects.filter(
+        season=season, status__in=[CastMember.Status.IN, CastMember.Status.ELIMINATED]
+    ).exclude(pk__in=[champion.pk, loser.pk])
+    notify(
+        users=[member.user for member in others.select_related("user")],
+        kind=kinds.SEASON_WON,
+        text=f"{champion.name} wins {season.name}.",
+        url=url,
+        season=season,
+    )

@@ -14,6 +14,9 @@ urlpatterns = [
     path("<int:pk>/join/<str:token>/", views.season_join, name="season_join"),
     path("<int:pk>/cast/<int:member>/admit/", views.season_admit, name="season_admit"),
     path("<int:pk>/hosts/", views.season_add_host, name="season_add_host"),
+    path("<int:pk>/hosts/<int:user>/remove/", views.season_remove_host, name="season_remove_host"),
+    path("<int:pk>/invite/", views.season_invite, name="season_invite"),
+    path("<int:pk>/ledger/", views.season_adjust_ledger, name="season_adjust_ledger"),
     path(
         "<int:pk>/episodes/new/<str:game_key>/",
         views.season_new_episode,

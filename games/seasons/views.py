@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,7 +20,7 @@ from games.core.forms import MatchSettingsForm, setting_fields
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Season
 from games.core.registry import UnknownGame, get_game
-from games.seasons import rules, services, standings
+from games.seasons import roles, rules, services, standings
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
 
@@ -94,12 +95,20 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["episode"] = services.current_episode(season)
         if request.user.is_authenticated:
             context["me"] = CastMember.objects.filter(season=season, user=request.user).first()
+        context["asking"] = CastMember.objects.filter(
+            season=season, status=CastMember.Status.ASKED
+        ).count()
     if is_host and _has_format(season):
         context["invite_url"] = request.build_absolute_uri(season.format.get_invite_url())
+        context["season_over"] = services.is_over(season)
         context["asked"] = CastMember.objects.filter(
             season=season, status=CastMember.Status.ASKED
         ).order_by("asked_at")
         context["hosts"] = season.format.hosts.order_by("username")
+        context["cohosts"] = roles.cohosts(season)
+        adjustment = AdjustmentForm(auto_id="adjust_%s")
+        adjustment.fields["member"].choices = _cast_choices(season)
+        context["adjustment_form"] = adjustment
         context["main_games"] = services.main_match_games()
         context["death_games"] = services.death_match_games()
         context["players_in"] = len(services.cast_in(season))
@@ -122,7 +131,8 @@ def season_audit(request: HttpRequest, pk: int) -> HttpResponse:
     if not allowed:
         return HttpResponseForbidden("only the season's hosts can read its host log")
     rows = audit.season_log(season)
-    hosts_did = SeasonEvent.objects.filter(season=season, actor__is_staff=True)
+    runners = Q(actor__in=roles.season_hosts(season)) | Q(actor__is_superuser=True)
+    hosts_did = SeasonEvent.objects.filter(runners, season=season)
     rows += [
         {
             "at": event.created_at,
@@ -179,7 +189,14 @@ def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
             messages.success(request, "Asked. A host admits you to the cast.")
             return redirect(season)
     suggested = request.user.first_name or request.user.username
-    context = {"season": season, "mine": mine, "error": error, "suggested": suggested}
+    context = {
+        "season": season,
+        "mine": mine,
+        "error": error,
+        "suggested": suggested,
+        "over": services.is_over(season),
+        "closed": not season.format.invite_open,
+    }
     return render(request, "seasons/season_join.html", context)
 
 
@@ -208,12 +225,83 @@ def season_admit(request: HttpRequest, pk: int, member: int) -> HttpResponse:
 @require_POST
 @login_required
 def season_add_host(request: HttpRequest, pk: int) -> HttpResponse:
+    """A host or co-host makes a user co-host."""
     season = _formatted(pk)
     try:
-        services.add_host(season, request.user, request.POST.get("username", ""))
+        user = services.add_cohost(season, request.user, request.POST.get("username", ""))
     except ActionError as refusal:
         return _done(request, season, refusal, "")
-    return _done(request, season, None, "Co-host added.")
+    return _done(request, season, None, f"{services.host_name(user)} co-hosts the season.")
+
+
+@require_POST
+@login_required
+def season_remove_host(request: HttpRequest, pk: int, user: int) -> HttpResponse:
+    """A host or co-host takes the co-host role back."""
+    season = _formatted(pk)
+    try:
+        removed = services.remove_cohost(season, request.user, user)
+    except ActionError as refusal:
+        return _done(request, season, refusal, "")
+    return _done(request, season, None, f"{services.host_name(removed)} no longer co-hosts.")
+
+
+class AdjustmentForm(forms.Form):
+    """A bonus or a fine: garnets and Tokens of Life given (or taken, below 0), and why."""
+
+    member = forms.TypedChoiceField(coerce=int, label="Player")
+    garnets = forms.IntegerField(initial=0, required=False, min_value=-10_000, max_value=10_000)
+    tokens = forms.IntegerField(
+        initial=0, required=False, min_value=-10, max_value=10, label="Tokens of Life"
+    )
+    reason = forms.CharField(max_length=200, help_text="The player reads it in their ledger.")
+
+
+@require_POST
+@login_required
+def season_adjust_ledger(request: HttpRequest, pk: int) -> HttpResponse:
+    """A host or co-host gives or takes garnets and Tokens of Life; the player is told."""
+    season = _formatted(pk)
+    if not services.is_season_host(season, request.user):
+        return HttpResponseForbidden("only the season's hosts and co-hosts adjust its ledger")
+    form = AdjustmentForm(request.POST)
+    form.fields["member"].choices = _cast_choices(season)
+    if not form.is_valid():
+        said = "; ".join(str(error) for errors in form.errors.values() for error in errors)
+        return _done(request, season, ActionError(said, "bad_adjustment"), "")
+    data = form.cleaned_data
+    try:
+        entry = services.adjust_ledger(
+            season,
+            request.user,
+            data["member"],
+            data["garnets"] or 0,
+            data["tokens"] or 0,
+            data["reason"],
+        )
+    except ActionError as refusal:
+        return _done(request, season, refusal, "")
+    return _done(request, season, None, f"Written in the ledger and told: {entry.reason}.")
+
+
+def _cast_choices(season: Season) -> list[tuple[int, str]]:
+    cast = CastMember.objects.filter(season=season).exclude(
+        status__in=[CastMember.Status.ASKED, CastMember.Status.DECLINED]
+    )
+    return [(member.pk, member.name) for member in cast.order_by("name")]
+
+
+@require_POST
+@login_required
+def season_invite(request: HttpRequest, pk: int) -> HttpResponse:
+    """A host closes or reopens the cast invite link."""
+    season = _formatted(pk)
+    is_open = request.POST.get("open") == "yes"
+    try:
+        services.set_invite_open(season, request.user, is_open)
+    except ActionError as refusal:
+        return _done(request, season, refusal, "")
+    return _done(request, season, None, f"The invite link is {'open' if is_open else 'closed'}.")
 
 
 class EpisodeMatchForm(MatchSettingsForm):
@@ -375,6 +463,11 @@ def episode_nominate(request: HttpRequest, pk: int, number: int) -> HttpResponse
 @login_required
 def episode_spend_token(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     episode = _episode(pk, number)
+    if request.POST.get("sure") != "yes":
+        unsure = ActionError(
+            "tick that you are sure: a Token of Life spent cannot be taken back", "not_sure"
+        )
+        return _done(request, episode, unsure, "")
     try:
         services.spend_token(episode, request.user)
     except ActionError as refusal:

@@ -98,7 +98,7 @@ def test_a_host_runs_a_season(login_context, make_user):
     )
     bob.goto(episode.get_absolute_url())
     form = bob.locator("form.nominate")
-    expect(bob.locator(".nomination")).to_contain_text("Bob is the Elimination Candidate")
+    expect(bob.locator(".nomination")).to_contain_text("You are the Elimination Candidate")
     expect(form.locator("label")).to_have_text(["Cy"])
     expect(bob.locator(".nomination")).to_contain_text("Ada Lovelace holds a Token of Life")
     # The nomination's deadline is told in Bob's own time, the UTC time kept as its title.

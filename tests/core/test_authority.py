@@ -77,15 +77,15 @@ def cast(make_user) -> Cast:
         SPECTATOR: make_user("watcher"),
         ANONYMOUS: None,
         HOST: make_user("matchhost", is_staff=True),
-        CO_HOST: make_user("cohost", is_staff=True),
+        CO_HOST: make_user("cohost", is_staff=True),  # staff: the dashboard too
         OTHER_HOST: make_user("otherhost", is_staff=True),
         SUPERUSER: make_user("root", is_staff=True, is_superuser=True),
     }
     other = seasons.create_season(name="Season B", host=users[OTHER_HOST], settings={})
     lead = make_user("lead", is_staff=True)
     season = seasons.create_season(name="Season A", host=lead, settings={}, make_current=True)
-    seasons.add_host(season, lead, "cohost")
-    seasons.add_host(season, lead, "seated")  # a co-host who plays: the seat decides
+    seasons.add_cohost(season, lead, "cohost")
+    seasons.add_cohost(season, lead, "seated")  # a co-host who plays: the seat decides
     return Cast(users, season, other)
 
 

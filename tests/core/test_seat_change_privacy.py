@@ -154,7 +154,7 @@ def cast_and_match(make_user: Any, game_key: str) -> tuple[Match, dict[str | Non
     }
     lead = make_user("lead", is_staff=True)
     season = seasons.create_season(name="S", host=lead, settings={}, make_current=True)
-    seasons.add_host(season, lead, "stella")
+    seasons.add_cohost(season, lead, "stella")
     game = get_game(game_key)
     count = max(game.min_seats, min(2, game.max_seats))
     roles = [*game.roles, *[""] * count][:count]

@@ -266,6 +266,35 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
         public_text="Episode 2 starts.",
     )
     notify(
+        users=[bob],
+        kind=kinds.LEDGER_CHANGED,
+        text="A host took 3 garnets from you in Live season: late.",
+        url="/",
+        season=season,
+    )
+    notify(
+        users=[ada],
+        kind=kinds.SEASON_WON,
+        text="You win Live season: you won the final against Bob.",
+        url="/",
+        season=season,
+    )
+    notify(
+        users=[cy],
+        kind=kinds.ELIMINATION_CANDIDATE,
+        text="You are the Elimination Candidate of episode 2: name your DMO.",
+        url="/",
+        season=season,
+        public_text="Cy is the Elimination Candidate of episode 2.",
+    )
+    notify(
+        users=[host],
+        kind=kinds.CAST_ASKED,
+        text="Dee asks to join Live season: admit them or turn them away.",
+        url="/",
+        season=season,
+    )
+    notify(
         users=[host],
         kind=kinds.NOMINATION_NOT_MADE,
         text="Ada let the nomination clock run out. Name the DMO.",

@@ -79,3 +79,23 @@ def test_only_a_host_sets_the_seasons_webhook(client, ada, make_user, fake_dns):
     client.post(url, {"url": "ftp://chat.example/h"})
     hook.refresh_from_db()
     assert hook.url == "http://chat.example/h"
+
+
+def test_opening_a_notification_marks_it_read(client, ada, make_user):
+    notify(users=[ada], kind=kinds.YOUR_TURN, text="Final: it is your move.", url="/m/x/")
+    notify(users=[ada], kind=kinds.NOMINATED, text="You were named DMO.", url="/seasons/1/")
+    turn, named = (Notification.objects.get(kind=k) for k in (kinds.YOUR_TURN, kinds.NOMINATED))
+    opening = reverse("notifications:open", args=[turn.pk])
+    assert f'href="{opening}"' in client.get(reverse("notifications:list")).content.decode()
+
+    response = client.get(opening)
+
+    assert response.status_code == 302 and response["Location"] == "/m/x/"
+    assert list(Notification.objects.unread().values_list("pk", flat=True)) == [named.pk]
+    assert (
+        'Notifications <span class="badge">1</span>'
+        in client.get(reverse("lobby")).content.decode()
+    )
+    client.force_login(make_user("bob"))
+    assert client.get(reverse("notifications:open", args=[named.pk])).status_code == 404
+    assert Notification.objects.get(pk=named.pk).read_at is None

@@ -126,7 +126,7 @@ def test_a_whole_season(cast_season, clock):
     result = seasons.main_match_result(Match.objects.with_seats().get(pk=main.pk))
     ec_seat = next(s for s in main.seats.all() if s.user_id == ec.user_id).index
     assert result["elimination_candidate"] == ec_seat
-    assert told(season)[:2] == (kinds.ROUND_RESULT, {ec.user.username})
+    assert told(season)[:2] == (kinds.ELIMINATION_CANDIDATE, {ec.user.username})
     assert "name your Death Match Opponent" in told(season)[2]
     data, rows = exported(season)
     placings = data["episodes"][0]["placings"]

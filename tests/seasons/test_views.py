@@ -115,6 +115,8 @@ def test_only_the_candidate_sees_the_nomination_form(client, season, nominating)
     client.force_login(other.user)
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "Name your Death Match Opponent" not in page
+    said = " ".join(page.split())
+    assert f"<b>{candidate.name}</b> is the Elimination Candidate. They name" in said
     response = client.post(
         f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk}
     )
@@ -124,6 +126,10 @@ def test_only_the_candidate_sees_the_nomination_form(client, season, nominating)
     client.force_login(candidate.user)
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "Name your Death Match Opponent" in page and other.name in page
+    # The page talks to the candidate: "you", not "they".
+    said = " ".join(page.split())
+    assert "<b>You</b> are the Elimination Candidate. You name a Death Match Opponent by" in said
+    assert "They name" not in page
     client.post(f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk})
     episode.refresh_from_db()
     assert episode.opponent == other and episode.phase == Episode.Phase.DEATH_MATCH_SETUP
@@ -155,8 +161,13 @@ def test_a_candidate_holding_a_token_may_spend_it_on_the_page(client, nominating
     host = episode.season.format.hosts.get()
     ledger.adjust(candidate.user, episode.season, 0, 1, "a gift", host)
     assert "Spend a Token of Life" in client.get(episode.get_absolute_url()).content.decode()
-    client.post(f"/seasons/{episode.season_id}/episodes/1/token/")
+    # One click does not spend it: the player says they are sure (it cannot be taken back).
+    page = client.post(f"/seasons/{episode.season_id}/episodes/1/token/", follow=True)
+    assert "tick that you are sure" in page.content.decode()
+    episode.refresh_from_db()
+    assert not episode.token_spent and episode.phase == Episode.Phase.NOMINATION
+    client.post(f"/seasons/{episode.season_id}/episodes/1/token/", {"sure": "yes"})
     episode.refresh_from_db()
     assert episode.token_spent and episode.phase == Episode.Phase.OVER
     page = client.get(episode.get_absolute_url()).content.decode()
-    assert "They spent a Token of Life: no death match" in page
+    assert "You spent a Token of Life: no death match" in page

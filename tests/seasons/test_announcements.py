@@ -1,0 +1,76 @@
+"""One announcement per happening: an episode's start is told once to each player and posted
+once (the season's words, not also the core's "has started"); so is a death match's start
+(issue 35, host needs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.models import Match
+from games.notifications import kinds
+from games.notifications.models import Delivery, Notification, SeasonWebhook
+from games.seasons import services as seasons
+
+pytestmark = pytest.mark.django_db
+
+STARTS = (kinds.MATCH_STARTED, kinds.EPISODE_STARTS)
+
+
+def test_an_episode_start_is_told_and_posted_once(season):
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
+    )
+    host = season.format.hosts.get()
+    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    match = Match.objects.get(pk=episode.main_match_id)
+    assert match.status == Match.Status.LIVE
+
+    told = Notification.objects.filter(match=match, kind__in=STARTS)
+    assert sorted(told.values_list("user__username", flat=True)) == ["ada", "bob", "cy"]
+    assert {note.text for note in told} == {
+        "Episode 1 starts: the main match is Seven Gem Swap, 3 players. Your seat is waiting."
+    }
+    posts = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK, kind__in=STARTS)
+    assert list(posts.values_list("public_text", flat=True)) == [
+        "Episode 1 starts: the main match is Seven Gem Swap, 3 players."
+    ]
+
+
+def test_a_death_match_start_is_told_in_the_seasons_words_once(nominating):
+    episode = nominating
+    candidate = episode.elimination_candidate
+    opponent = seasons.nomination_state(episode)["eligible"][0]
+    seasons.nominate(episode, candidate.user, opponent.pk)
+    host = episode.season.format.hosts.get()
+    match = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+
+    told = Notification.objects.filter(match=match, kind__in=STARTS)
+    assert sorted(told.values_list("user_id", flat=True)) == sorted(
+        [candidate.user_id, opponent.user_id]
+    )
+    assert all(note.text.startswith("Death match of episode 1:") for note in told)
+
+
+def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
+    """A player who turned results off still gets the Elimination Candidate's deadline."""
+    from games.core import services
+    from games.notifications.models import OptOut
+
+    for member in season.cast.all():
+        OptOut.objects.create(user=member.user, kind=kinds.ROUND_RESULT, channel=kinds.EMAIL)
+        OptOut.objects.create(user=member.user, kind=kinds.ROUND_RESULT, channel=kinds.SITE)
+    host = season.format.hosts.get()
+    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
+    result = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))
+    services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
+    seasons.run_clocks()
+    episode.refresh_from_db()
+
+    (note,) = Notification.objects.filter(kind=kinds.ELIMINATION_CANDIDATE)
+    assert note.user_id == episode.elimination_candidate.user_id and note.in_site
+    assert note.text.startswith("You are the Elimination Candidate of episode 1")
+    assert not Notification.objects.filter(
+        kind=kinds.ROUND_RESULT, text__contains="Elimination Candidate of episode"
+    ).exists()
