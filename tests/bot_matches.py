@@ -1,6 +1,6 @@
-"""Matches of the real games played by their own bots through the services, with the frames a
-page-format connection of every audience is sent for each event (tests/core/test_frames.py and
-benchmarks/frames.py measure them).
+"""Matches of every real game (tests/registered.py) played by their own bots through the
+services, with the frames a page-format connection of every audience is sent for each event
+(tests/core/test_frames.py and benchmarks/frames.py measure them).
 
 Each action runs as the websocket consumer runs it: inside ``broadcast.deferred()``, the frames
 rendered after the commit once per audience, and each audience's connection sending only the
@@ -23,6 +23,7 @@ from games.core import broadcast, clock, rendering, services
 from games.core.gamedef import Viewer
 from games.core.models import Deadline, Match
 from games.core.rendering import Announcement, update_frames
+from tests.registered import bot_seats, real_games, seat_roles
 
 
 @dataclass(frozen=True)
@@ -33,13 +34,14 @@ class Table:
     settings: dict[str, Any] = field(default_factory=dict)
 
 
-TABLES = {
-    "bejeweled-2": Table(("greedy",), {"mode": "classic"}),
+# What a game's table differs in from its fewest seats, its bot levels in turn and its default
+# settings (tests/registered.py): a game without an entry is played that way.
+TWEAKS = {
     "bejeweled-dm": Table(("club", "expert")),  # the expert counterclaims the club player
-    "glittering-paths": Table(("best", "casual")),
-    "pointsweeper": Table(("club", "beginner")),
-    "seven-gem-swap": Table(("club",) * 7),
+    "seven-gem-swap": Table(("club",) * 7),  # a full table: the most audiences, the most frames
 }
+# Every real game, by being registered.
+TABLES = {key: TWEAKS.get(key) or Table(bot_seats(key)) for key in real_games()}
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,12 @@ def play(
     ``on_event`` is called after each event's frames are recorded. ``seed``: the match's
     seed (the same match every time), else a random one."""
     table = TABLES[game_key]
-    roles = ["EC", "DMO"] if len(table.levels) == 2 and game_key != "seven-gem-swap" else None
     match = services.create_match(
         host=host,
         game_key=game_key,
         title="bots",
         settings=table.settings,
-        roles=roles or [""] * len(table.levels),
+        roles=seat_roles(game_key, len(table.levels)),
     )
     if seed is not None:  # before the seats fill: the match starts from it
         match.seed = seed

@@ -18,6 +18,7 @@ from games.core.models import Event, LedgerEntry, Match
 from games.core.registry import get_game
 from games.core.rendering import render_panels, view_of
 from tests.flows import T0
+from tests.registered import real_games, seat_roles
 
 # --- fixtures and helpers ---------------------------------------------------------------------
 
@@ -396,18 +397,9 @@ def started(game_key: str, seat_count: int):
     return game, game.start(settings, seats, 7, T0).state, seats
 
 
-@pytest.mark.parametrize(
-    ("game_key", "seat_count"),
-    [
-        ("bejeweled-dm", 2),
-        ("bejeweled-2", 1),
-        ("glittering-paths", 2),
-        ("pointsweeper", 2),
-        ("seven-gem-swap", 3),
-    ],
-)
-def test_every_award_offered_is_accepted_by_the_game(game_key, seat_count):
-    game, state, seats = started(game_key, seat_count)
+@pytest.mark.parametrize("game_key", real_games())
+def test_every_award_offered_is_accepted_by_the_game(game_key):
+    game, state, seats = started(game_key, get_game(game_key).min_seats)
     choices = game.award_choices(state, seats)
     assert choices
     for value, label in choices:
@@ -467,22 +459,12 @@ def test_a_finished_match_says_who_won_by_name(client, death_match):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("game_key", "seat_count"),
-    [
-        ("bejeweled-dm", 2),
-        ("bejeweled-2", 1),
-        ("glittering-paths", 2),
-        ("pointsweeper", 2),
-        ("seven-gem-swap", 3),
-    ],
-)
-def test_every_games_live_match_has_a_console_and_a_board(
-    clock, client, make_user, game_key, seat_count
-):
+@pytest.mark.parametrize("game_key", real_games())
+def test_every_games_live_match_has_a_console_and_a_board(clock, client, make_user, game_key):
     host = make_user("hostess", is_staff=True, is_superuser=True)
     game = get_game(game_key)
-    roles = [*game.roles, *[""] * seat_count][:seat_count]
+    seat_count = game.min_seats
+    roles = seat_roles(game, seat_count)
     match = services.create_match(
         host=host, game_key=game_key, title="Heat", settings={}, roles=roles
     )

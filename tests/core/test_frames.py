@@ -1,5 +1,6 @@
 """Update frames carry what changed, nothing more: measured on matches of every real game
-played by its own bots (tests/bot_matches.py), per audience, in the page format."""
+played by its own bots (tests/bot_matches.py: every real game, by being registered), per
+audience, in the page format."""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from games.core.client import ArenaClient
 from games.core.management.commands.serve import MAX_MESSAGE_BYTES as SERVER_MAX_MESSAGE_BYTES
 from gemsite.routing import websocket_urlpatterns
+from tests.registered import long_clocks, real_games, seat_roles
 
 
 @pytest.fixture
@@ -131,38 +132,21 @@ async def test_answers_to_a_connection_an_oversize_frame_closed_are_dropped_quie
 # bad_message (never answered as a database outage), and frames over the limit as too large.
 
 # Frames per game for each kind of connection. A seat's frames reach each game's own checks of
-# an action; a spectator's and a guest's are refused by the core before any game reads them, the
-# same path in every game, so they get fewer. GEM_FUZZ_SCALE multiplies them all for a long run
-# (`GEM_FUZZ_SCALE=10 make test`).
+# an action; the host's, a spectator's and a guest's are refused by the core (no seat) before any
+# game reads them, the same path in every game, so they get far fewer. GEM_FUZZ_SCALE multiplies
+# them all for a long run (`GEM_FUZZ_SCALE=10 make test`).
 FRAMES_PER_KIND = {
     kind: round(count * float(os.environ.get("GEM_FUZZ_SCALE", "1")))
-    for kind, count in {"seated": 500, "host": 250, "spectator": 150, "anonymous": 150}.items()
+    for kind, count in {"seated": 500, "host": 100, "spectator": 60, "anonymous": 60}.items()
 }
 KINDS = tuple(FRAMES_PER_KIND)
-# Every game, with clocks that cannot run out while the fuzzer plays (an action that finds a
-# clock due fires it first, which would change the match under a refusal).
-HOUR = 3600
+# Every real game (tests/registered.py), from its fewest seats, and Tally, the fixture whose
+# "add" the fuzzer's actions reach, with clocks that cannot run out while the fuzzer plays (an
+# action that finds a clock due fires it first, which would change the match under a refusal):
+# each clock setting at a day, or as near as its bounds allow.
+TWEAKS: dict[str, dict[str, Any]] = {"fixture-tally": {"target": 10**6}}  # never reached
 GAMES: dict[str, dict[str, Any]] = {
-    "fixture-tally": {"settings": {"target": 10**6, "turn_seconds": HOUR}, "seats": 2},
-    "bejeweled-dm": {
-        "settings": {
-            "round_seconds": HOUR,
-            "claim_window_seconds": HOUR,
-            "proof_seconds": HOUR,
-            "pick_seconds": HOUR,
-        },
-        "seats": 2,
-    },
-    "bejeweled-2": {"settings": {"mode": "classic"}, "seats": 1},
-    "glittering-paths": {
-        "settings": {"race_seconds": HOUR, "turn_seconds": HOUR, "interval_seconds": HOUR},
-        "seats": 2,
-    },
-    "pointsweeper": {
-        "settings": {"move_seconds": HOUR, "bank_seconds": HOUR, "order_seconds": HOUR},
-        "seats": 2,
-    },
-    "seven-gem-swap": {"settings": {}, "seats": 2},
+    key: {**long_clocks(key), **TWEAKS.get(key, {})} for key in [*real_games(), *TWEAKS]
 }
 ACTION_TYPES = (
     "add",
@@ -379,11 +363,15 @@ def fuzz_match(make_user, django_user_model):
 
     def make(game: str) -> tuple[Any, dict[str, Any]]:
         host = user("hostess")
-        players = [user("ada"), user("bob")][: GAMES[game]["seats"]]
+        seats = get_game(game).min_seats
+        players = [user(name) for name in ("ada", "bob", "cy", "dee")[:seats]]
         carol = user("carol")
-        roles = list(get_game(game).roles) or [""] * len(players)
         match = services.create_match(
-            host=host, game_key=game, title="fuzz", settings=GAMES[game]["settings"], roles=roles
+            host=host,
+            game_key=game,
+            title="fuzz",
+            settings=GAMES[game],
+            roles=seat_roles(game, seats),
         )
         for seat, player in zip(match.seats.order_by("index"), players, strict=True):
             services.take_seat(match, player, seat.invite_token)

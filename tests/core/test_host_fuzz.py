@@ -1,9 +1,13 @@
-"""Every game under a host who pauses, changes clocks, ends rounds, awards and corrects at random
-moments, between player moves (chosen by each game's bot on the seat's own view) and clock
-firings, on a fake clock. After every step: no traceback, versions without gaps, a live match
-that waits for someone (a running clock or a move a player can make), no remaining time changed
-by a pause, no negative balance, and public standings that are the sum of what ended matches
-and the host's adjustments wrote."""
+"""Every registered game (tests/registered.py) under a host who starts, pauses, changes clocks,
+ends rounds, awards, settles, corrects, replaces seats (by a bot, and by a substitute who takes
+the new invite) and aborts at random moments, through the console's own path (games.core.console
+offers, games.core.hosting runs), between player moves (chosen by each game's bot on the seat's
+own view) and clock firings, on a fake clock. After every step: no traceback, versions without
+gaps, a live match that waits for someone (a running clock or a move a player can make), no
+remaining time changed by a pause, no negative balance, and public standings that are the sum of
+what ended matches and the host's adjustments wrote. Across a game's runs, every operation the
+console offered for it succeeded at least once, and so did both ways to replace a seat and the
+abort: a host refused every time is a failure, not a quiet pass."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import contextlib
 import json
 import random
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.db.models import Sum
@@ -18,17 +23,40 @@ from django.db.models import Sum
 from games.core import console, hosting, ledger, services
 from games.core.gamedef import ActionError, Viewer, state_deadlines
 from games.core.models import Deadline, LedgerEntry, Match, Season
+from games.core.registry import get_game
+from tests.registered import real_games, seat_roles
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [
-    ("bejeweled-dm", 2),
-    ("bejeweled-2", 1),
-    ("glittering-paths", 2),
-    ("pointsweeper", 2),
-    ("seven-gem-swap", 3),
-]
-STEPS = 60
+# Each game's match is played from its fewest seats (the cheapest), RUNS times: the first starts
+# by the host's hand (no auto_start). While an award or an abort is still to be done for the
+# game, a run is ended early by it; the last runs STEPS steps. A run still going at its end is
+# ended by the host, so that the operations on a finished match (settle, correct) are offered.
+RUNS = 3
+STEPS = 40
+AFTER_THE_END = 4  # the host's tries on a finished match, while it offers what is not yet done
+ENDINGS = ("abort", "award")  # the order in which the host ends runs early
+MAY_END = (*ENDINGS, "end_round")  # the end of a race's one round ends it: late in a run only
+# The order in which the host does what is not yet done for the game: a resume before the next
+# pause, a settle before a correction takes it off the console, a round's end last.
+WANTED = (
+    "start",
+    "resume",
+    "pause",
+    "clock",
+    "replace by bot",
+    "replace by invite",
+    "settle",
+    "correct",
+    "end_round",
+)
+
+
+def wanted_order(name: str) -> tuple[int, str]:
+    return (WANTED.index(name) if name in WANTED else len(WANTED), name)
+
+
+ALWAYS = {"abort", "replace by bot", "replace by invite"}  # must succeed for every game
 
 
 def fresh(match: Match) -> Match:
@@ -81,37 +109,67 @@ def check_ledger(season: Season) -> None:
 
 
 class Host:
-    """The host's random operations through the console's own path (games.core.hosting)."""
+    """The host's random operations through the console's own path (games.core.hosting). An
+    operation offered that has not yet succeeded for the game is chosen half the time."""
 
-    def __init__(self, match: Match, user, rng: random.Random) -> None:
-        self.match, self.user, self.rng = match, user, rng
-        self.done: list[str] = []
+    def __init__(self, user: Any, rng: random.Random, make_user: Any) -> None:
+        self.user, self.rng, self.make_user = user, rng, make_user
+        self.offered: set[str] = set()  # every operation the console offered, by variant
+        self.succeeded: set[str] = set()
+        self.refused: dict[str, str] = {}  # the last refusal of each operation, for a failure
+        self.substitutes = 0
 
-    def act(self, clock, may_end: bool) -> str:
-        match = fresh(self.match)
+    def variants(self, match: Match, name: str) -> list[str]:
+        if name != "replace":
+            return [name]
+        return ["replace by bot", "replace by invite"] if match.game.bot_levels else [name]
+
+    def act(self, match: Match, season: Season, clock, *, may_end: bool, mode: str = "any") -> str:
+        """One operation the console offers now, its name (or why none was run): any one
+        (one that may end the match only when ``may_end``), the first not yet done for the
+        game in the order of WANTED (``mode="wanted"``: never an award or an abort), or one
+        that ends the match, one not yet done first (``mode="ending"``)."""
         offer = console.for_match(match, clock.current)
-        offered = sorted(offer["offered"] - {"start", "replace", "abort"})
-        if not offered:
+        offered = {v for name in offer["offered"] for v in self.variants(match, name)}
+        self.offered |= offered
+        if mode == "ending":
+            choices = sorted(offered & set(ENDINGS))
+        else:
+            choices = sorted(offered if may_end else offered - set(MAY_END))
+        wanted = [name for name in choices if name not in self.succeeded]
+        if mode == "wanted":
+            wanted = sorted(set(wanted) - set(ENDINGS), key=wanted_order)
+            choices = wanted[:1]
+        if not choices:
             return "nothing"
-        name = self.rng.choice(offered)
+        if mode == "ending":
+            name = next((name for name in ENDINGS if name in wanted), choices[0])
+        elif mode == "wanted":
+            name = choices[0]
+        else:
+            name = self.rng.choice(wanted if wanted and self.rng.random() < 0.5 else choices)
         form: dict[str, str] = {"reason": f"fuzz {name}"}
         if name == "clock":
             form["clock"] = self.rng.choice(offer["clocks"])["key"]
             form["minutes"] = str(self.rng.choice([-3, -1, 1, 2, 10]))
         if name in {"award", "settle"}:
-            if name == "award" and not may_end:
-                return "held back"  # an award ends the match: late in the run only
             form["award"] = self.rng.choice(offer["awards"])["value"]
         if name == "correct":
             form["award"] = self.rng.choice(offer["corrections"])["value"]
+        if name.startswith("replace"):
+            form["seat"] = str(self.rng.choice(offer["seats"])["index"])
+            by_bot = name == "replace by bot"
+            form["by"] = self.rng.choice(offer["bot_levels"]) if by_bot else "invite"
         before = offsets(match, match.paused_at) if match.status == Match.Status.PAUSED else None
         try:
-            hosting.run(match, self.user, name, form)
-        except ActionError:
-            self.done.append(f"{name} refused")
+            hosting.run(match, self.user, name.split()[0], form)
+        except ActionError as refusal:
+            self.refused[name] = f"{refusal.code}: {refusal.message}"
             return f"{name} refused"
-        self.done.append(name)
+        self.succeeded.add(name)
         after = fresh(match)
+        if name == "replace by invite":
+            self.substitute(after, season, int(form["seat"]))
         if name == "resume":
             assert offsets(after, clock.current) == before, "a pause changed a remaining time"
         if name == "clock" and before is not None:
@@ -126,59 +184,115 @@ class Host:
             }
         return name
 
+    def substitute(self, match: Match, season: Season, index: int) -> None:
+        """A new player takes the freed seat by its new invite, with garnets to play."""
+        self.substitutes += 1
+        player = self.make_user(f"substitute{self.substitutes}")
+        ledger.adjust(player, season, 6, 0, "starting garnets", self.user)
+        seat = next(seat for seat in match.seats.all() if seat.index == index)
+        services.take_seat(match, player, seat.invite_token)
 
-def play_one_move(match: Match, players: list, rng: random.Random, now: datetime) -> bool:
-    """The first seat, in a random order, whose player (the game's bot on the seat's view)
-    has a move sends it; a refusal is fine (the state moved on), a traceback is not."""
+
+def play_one_move(match: Match, rng: random.Random, now: datetime) -> bool:
+    """The first seat, in a random order, whose player (the game's bot on the seat's view: a
+    seated bot at its own level) has a move sends it, as its user or as the bot seat; a refusal
+    is fine (the state moved on), a traceback is not."""
     game = match.game
-    for seat in rng.sample(range(len(players)), len(players)):
-        view = game.view(match.state, Viewer(seat=seat))
+    seats = list(match.seats.all())
+    for seat in rng.sample(seats, len(seats)):
+        if seat.user is None and not seat.bot_level:
+            continue  # a freed seat no one has taken yet
+        view = game.view(match.state, Viewer(seat=seat.index))
+        level = seat.bot_level or game.bot_levels[0]
         # A bot paces itself like a person; looking a minute ahead it moves at once.
-        action = game.bot_action(view, seat, game.bot_levels[0], now + timedelta(minutes=1))
+        action = game.bot_action(view, seat.index, level, now + timedelta(minutes=1))
         if action is None:
             continue
+        action = json.loads(json.dumps(action))
         with contextlib.suppress(ActionError):
-            action = json.loads(json.dumps(action))
-            services.submit_action(match, players[seat], action, expected_version=match.version)
+            if seat.bot_level:
+                services.submit_bot_action(match, seat.index, action, match.version)
+            else:
+                services.submit_action(match, seat.user, action, expected_version=match.version)
             return True
         return False
     return False
 
 
-@pytest.mark.parametrize(("game_key", "seat_count"), GAMES)
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_host_operations_never_break_a_match(clock, make_user, game_key, seat_count, seed):
-    rng = random.Random(f"{game_key}-{seed}")
-    season = Season.objects.create(name=f"Fuzz {seed}", is_current=True)
-    host = make_user("hostess", is_staff=True)
-    players = [make_user(f"player{i}") for i in range(seat_count)]
+def check_step(match: Match, season: Season, clock) -> Match:
+    """The invariants after every step; the match as it is now."""
+    match = fresh(match)
+    versions = list(match.events.order_by("version").values_list("version", flat=True))
+    assert versions == list(range(1, match.version + 1))
+    if match.status == Match.Status.LIVE:
+        assert waits_for_someone(match, clock.current), f"{match.game_key} is stuck"
+    check_ledger(season)
+    return match
+
+
+def one_run(clock, make_user, host: Any, operator: Host, game_key: str, run: int) -> int:
+    """One match of ``game_key`` under the fuzzing host; the moves its players made."""
+    rng = operator.rng
+    game = get_game(game_key)
+    Season.objects.update(is_current=False)  # each run's ledger in a season of its own
+    season = Season.objects.create(name=f"Fuzz {run}", is_current=True)
+    players = [make_user(f"run{run}-player{i}") for i in range(game.min_seats)]
     for player in players:
         ledger.adjust(player, season, 6, 0, "starting garnets", host)
-    from games.core.registry import get_game
-
-    game = get_game(game_key)
-    roles = [*game.roles, *[""] * seat_count][:seat_count]
+    settings = {"auto_start": False} if run == 0 else {}
     match = services.create_match(
-        host=host, game_key=game_key, title="Fuzz", settings={}, roles=roles
+        host=host,
+        game_key=game_key,
+        title="Fuzz",
+        settings=settings,
+        roles=seat_roles(game, game.min_seats),
     )
     for player, seat in zip(players, match.seats.order_by("index"), strict=True):
         services.take_seat(match, player, seat.invite_token)
-    operator = Host(match, host, rng)
     moves = 0
-    for step in range(STEPS):
+    # While an ending is still to be done for the game, the host ends this run early with it
+    # (early: a race, say, soon ends by itself).
+    end_at = STEPS
+    if not set(ENDINGS) <= operator.succeeded:
+        end_at = rng.randrange(1, 5)
+    for step in range(end_at):
         match = fresh(match)
+        if match.is_over:
+            break
         roll = rng.random()
         if roll < 0.5 and match.status == Match.Status.LIVE:
-            moves += play_one_move(match, players, rng, clock.current)
-        elif roll < 0.8:
+            moves += play_one_move(match, rng, clock.current)
+        elif roll < 0.8 and match.status != Match.Status.OPEN:
             clock.advance(rng.choice([1, 5, 20, 45, 90]))
             services.fire_due_deadlines()
         else:
-            operator.act(clock, may_end=step > STEPS * 2 // 3)
-        match = fresh(match)
-        versions = list(match.events.order_by("version").values_list("version", flat=True))
-        assert versions == list(range(1, match.version + 1))
-        if match.status == Match.Status.LIVE:
-            assert waits_for_someone(match, clock.current), f"{game_key} is stuck"
-        check_ledger(season)
-    assert moves or operator.done, "the run did nothing"
+            operator.act(match, season, clock, may_end=step > STEPS * 2 // 3)
+        match = check_step(match, season, clock)
+    if not match.is_over:
+        # What is offered and not yet done for the game (a resume, say), then the ending.
+        for _ in console.OPERATIONS:
+            if operator.act(match, season, clock, may_end=True, mode="wanted") == "nothing":
+                break
+            match = check_step(match, season, clock)
+        for _ in range(3):
+            if match.is_over:
+                break
+            operator.act(match, season, clock, may_end=True, mode="ending")
+            match = check_step(match, season, clock)
+        assert match.is_over, f"{game_key}: the host could not end the match"
+    for _ in range(AFTER_THE_END):  # a finished match's settle and correct, until done
+        if operator.act(match, season, clock, may_end=True, mode="wanted") == "nothing":
+            break
+        match = check_step(match, season, clock)
+    return moves
+
+
+@pytest.mark.parametrize("game_key", real_games())
+def test_host_operations_never_break_a_match_and_each_succeeds(clock, make_user, game_key):
+    host = make_user("hostess", is_staff=True)
+    operator = Host(host, random.Random(game_key), make_user)
+    moves = sum(one_run(clock, make_user, host, operator, game_key, run) for run in range(RUNS))
+    assert moves, f"{game_key}: no player ever moved"
+    missing = (operator.offered | ALWAYS) - operator.succeeded
+    refused = {name: operator.refused.get(name) for name in sorted(missing)}
+    assert not missing, f"{game_key}: offered but never done (last refusal): {refused}"
