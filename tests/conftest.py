@@ -87,6 +87,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
         report.longrepr = f"skipped in a run that must run every test (GEM_REQUIRE_ALL): {reason}"
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per reason tests were skipped, with how many and what to install (a missing
+    tool or service skips a whole group: say so where everyone reads it)."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        if isinstance(report.longrepr, tuple):
+            reason = report.longrepr[2].removeprefix("Skipped: ")
+            reasons[reason] = reasons.get(reason, 0) + 1
+    if reasons:
+        terminalreporter.section("skipped, and why", sep="-")
+        for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+            terminalreporter.line(f"{count} {'test' if count == 1 else 'tests'} skipped: {reason}")
+
+
 @pytest.fixture(autouse=True)
 def _seeded_matches(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every match the test (or a live worker it starts) makes draws its seed from the test's
