@@ -28,7 +28,7 @@ def start_race(make_user) -> Match:
         host=host,
         game_key="bejeweled-2-race",
         title="Browser race",
-        settings={"mode": "classic_time", "minutes": 20},
+        settings={"mode": "classic_time", "minutes": 20, "spectators": "live"},
         roles=[""] * 7,
     )
     for index, level in BOTS.items():

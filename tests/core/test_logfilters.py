@@ -44,7 +44,7 @@ def _lines_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "path", ["/notifications/season/{season}/webhook/", "/admin/core/match/", "/admin/auth/user/"]
+    "path", ["/notifications/season/{season}/webhook/", "/admin/auth/group/", "/admin/auth/user/"]
 )
 def test_a_refused_request_is_logged_as_one_line(
     client, make_user, caplog: pytest.LogCaptureFixture, path: str
