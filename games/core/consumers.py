@@ -404,10 +404,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
             )
         except ActionError as refusal:
             await self._send_error(refusal, message["id"])
-        else:
-            await self._send(reply.frame)
-        finally:
-            await broadcast.send(outbox)
+            return
+        # The line is on its way to every reader before its writer hears "sent": whatever the
+        # site sends after that answer reaches each reader after the line.
+        await broadcast.send(outbox)
+        await self._send(reply.frame)
 
     async def _resync(self, since: int, *, behind: bool) -> None:
         if behind:
