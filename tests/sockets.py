@@ -4,10 +4,12 @@ without a time window: each waits for a frame that must come after the one that 
 - ``pong_comes_next``: for what the socket's own consumer would send in answer to what it was
   just sent (an error, a resend). The consumer handles its socket's messages one at a time, so
   its answer to a ping comes after anything it sent for the messages before it.
-- ``frames_before``: for what another connection's action would send to this one. Every frame
-  for a connection reaches it through its one layer channel, in the order the site sent them
-  (games/core/broadcast.py), so a frame the test makes the site send afterwards (the next
-  version, a chat line) arrives after anything sent before it."""
+- ``frames_before``: for what another connection's action would send to this one. The frames
+  of one kind reach a connection by one way, in the order the site sent them
+  (games/core/broadcast.py), so a frame of that kind the test makes the site send afterwards
+  arrives after anything of that kind sent before it: the next version for the match's frames,
+  a chat line for chat. (Not across kinds: a spectator's match frames come through its worker's
+  gallery, its chat through its own layer channel; a version can overtake a chat line.)"""
 
 from __future__ import annotations
 

@@ -418,7 +418,9 @@ def frames_drawn(
     for viewer in audiences(match, event.seat) if viewers is None else viewers:
         view = view_of(match, viewer, announcement.after)
         after = sent_view(match, view)
-        seen = event.seen_by(viewer)
+        # A replaced sealed move is its seat's and the host's to know (``Event.kept_from``):
+        # anyone else's version passes without the event, as their export reads it.
+        seen = None if event.kept_from(viewer) else event.seen_by(viewer)
         kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
         if kept is not None and kept.game is not None:
             before = kept.game

@@ -17,7 +17,7 @@ from games.core import chat, protocol, services
 from games.core.gamedef import ActionError
 from games.core.models import ChatMessage, Match
 from gemsite.routing import websocket_urlpatterns
-from tests.sockets import frames_before, receive, version_is
+from tests.sockets import frames_before, receive
 
 
 @pytest.fixture
@@ -132,7 +132,6 @@ def test_a_sixth_message_within_ten_seconds_is_refused(room, clock):
 
 @pytest.mark.django_db
 def test_the_rate_counts_a_user_across_matches(room, make_user, clock):
-    from games.core import services
 
     match, ada, _, host, _ = room
     other = services.create_match(
@@ -340,37 +339,54 @@ async def connect(match, user) -> WebsocketCommunicator:
     return socket
 
 
-def _barrier(match: Match) -> Callable[[dict], bool]:
-    """Something the site now sends every socket of the match: the host's pause (or resume) of
-    a live match, else (the match over, when everyone reads the spectators' chat) a line the
-    host writes there. Returns what accepts its frame."""
+BARRIER = "(barrier)"
+
+
+SEATED = ("ada", "bob")
+
+
+def _barrier(match: Match) -> dict[str, Callable[[dict], bool]]:
+    """Lines the host now writes in the players' chat, then in the spectators': every socket's
+    chat frames come through its layer channel in the order they were published, so the last
+    of them that a socket may read comes after any chat frame sent to it before. (A spectator's
+    match frames come another way, through its worker's gallery: a version is no barrier for
+    its chat.) Returns, by socket, what accepts that last line."""
     match.refresh_from_db()
-    before = match.version
-    if match.status == Match.Status.PAUSED:
-        services.host_resume(match, match.host)
-    elif match.status == Match.Status.LIVE:
-        services.host_pause(match, match.host, reason="a moment")
-    else:
-        chat.post(match, match.host, "spectators", "(barrier)")
-        return lambda frame: chat_lines([frame]) == ["(barrier)"]
-    return version_is(before + 1)
+    chat.post(match, match.host, "players", BARRIER)
+    chat.post(match, match.host, "spectators", BARRIER)
+
+    def line_in(channel: str) -> Callable[[dict], bool]:
+        def accepts(frame: dict) -> bool:
+            line = frame.get("message", {}) if frame.get("type") == "chat" else {}
+            return (line.get("text"), line.get("channel")) == (BARRIER, channel)
+
+        return accepts
+
+    over = match.is_over
+    return {
+        name: line_in("players" if name in SEATED and not over else "spectators")
+        for name in ("ada", "bob", "host", "sam", "guest")
+    }
 
 
 async def frames(
     match: Match, sockets: dict[str, WebsocketCommunicator], sent: tuple[str, str]
 ) -> dict[str, list]:
     """The frames that reach each socket once the chat frame ``sent`` (the sender's name, the
-    frame's id) is answered, up to a frame the test then makes the site send every socket
-    (``_barrier``): the site sends it after whatever it sent them before."""
+    frame's id) is answered, up to the lines the test then makes the host write
+    (``_barrier``), without them."""
     sender, frame_id = sent
     answered = []
     while (frame := await receive(sockets[sender])).get("id") != frame_id:
         answered.append(frame)
     answered.append(frame)
     last = await sync_to_async(_barrier)(match)
-    received = {name: await frames_before(socket, last) for name, socket in sockets.items()}
+    received = {name: await frames_before(socket, last[name]) for name, socket in sockets.items()}
     received[sender] = [*answered, *received[sender]]
-    return received
+    return {
+        name: [f for f in got if chat_lines([f]) != [BARRIER]]
+        for name, got in received.items()
+    }
 
 
 def chat_lines(received: list[dict]) -> list[str]:

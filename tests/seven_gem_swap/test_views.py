@@ -300,3 +300,34 @@ def test_a_replaced_submission_is_in_no_one_elses_export_or_replay(client, live_
         assert f'?v={replaced.version}"'.encode() not in page
         stepped = client.get(f"/m/{match.public_id}/replay/?v={replaced.version}").content
         assert b'data-version="%d"' % (replaced.version - 1) in stepped
+
+
+def test_a_replaced_submission_reaches_no_one_else_live_as_an_event(live_match):
+    """Live, the version of a replacement passes for a rival and a spectator without an event
+    and without a panel to redraw: their pages and logs read one "submitted" for the seat, as
+    their export does."""
+    match = in_round(live_match)
+    _, ada, _, _ = live_match
+    gem = own_gem(match.state, 0)
+    services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": ""})
+    services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": "", "card": None})
+    match.refresh_from_db()
+    replacement = match.events.get(version=match.version)
+    assert replacement.replaces_a_sealed_move()
+    first = match.events.get(version=match.version - 1)
+    before = dict(update_frames(Announcement.stored(match, first)))
+    for viewer, frame in update_frames(Announcement.stored(match, replacement)):
+        held: dict[str, str] = {}  # the panels this viewer's page holds after the first
+        before[viewer].text(with_html=True, sent=held)
+        head = json.loads(frame.text(with_html=True, sent=held))
+        assert head["version"] == replacement.version, viewer
+        if viewer.is_host or viewer.seat == 0:
+            assert head["event"]["kind"] == "submitted", viewer
+            continue
+        assert head["event"] is None, viewer
+        # The match facts and a seat's own draft are set whole in every update; the game's
+        # view is unchanged.
+        assert [op for op in head["patch"] if op[1][0] == "game"] == [], viewer
+        # No panel is drawn again but the version's own mark, which every version moves.
+        redrawn = [panel_id for panel_id, _ in head.get("html_patch", [])]
+        assert head["html"] == "" and redrawn == ["match-version"], viewer
