@@ -218,7 +218,7 @@ def tally_match(seated_match):
 @pytest.fixture(scope="session", autouse=True)
 def _flush_without_truncate() -> None:
     """Empty the test database after a test with DELETE, not TRUNCATE (PostgreSQL). A live
-    worker serves a whole file (``live_worker``) and reads the tables between tests (its
+    worker serves many tests (``live_worker``) and reads the tables between them (its
     scheduler looks for clocks); TRUNCATE needs every table to itself and deadlocked with such a
     read (seen in a full run), while DELETE takes row locks only. Django's foreign keys on
     PostgreSQL are checked at commit, so the tables empty in any order in one transaction."""
@@ -238,10 +238,12 @@ def _flush_without_truncate() -> None:
     DatabaseOperations.sql_flush = truncate  # type: ignore[method-assign]
 
 
-@pytest.fixture(scope="module")
-def _file_worker(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
-    """The live worker of a test file, started by its first live test (starting one costs about
-    3 s of a core: ninety starts a run when each test had its own)."""
+@pytest.fixture(scope="session")
+def _shared_worker(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
+    """The live worker of this test process, started by its first live test and serving every
+    live test after it, file after file (a start costs about 3 s of a core: over forty starts
+    a run when each file had its own). The tests' matches never meet: the database is emptied
+    after each test and its ids are never reused."""
     from tests.live_server import Worker
 
     worker = Worker()
@@ -251,11 +253,11 @@ def _file_worker(django_db_setup, django_db_blocker):  # type: ignore[no-untyped
 
 
 @pytest.fixture
-def live_worker(transactional_db, _file_worker):  # type: ignore[no-untyped-def]
+def live_worker(transactional_db, _shared_worker):  # type: ignore[no-untyped-def]
     """A real Daphne worker (with its scheduler) serving the test database, shared by the
-    file's tests (started again if a test stopped or killed it). Its ``log()`` is what it wrote
-    during this test."""
-    worker = _file_worker
+    process's live tests (started again if a test stopped or killed it). Its ``log()`` is what
+    it wrote during this test."""
+    worker = _shared_worker
     if not worker.running():
         worker.start()
     worker.mark_log()

@@ -5,7 +5,8 @@ a new seed on each run could find a board it did not expect (a fresh clone once 
 with a single legal move). gemsite/test_settings.py points ``MATCH_SEED_SOURCE`` here; the
 autouse fixture in tests/conftest.py names the running test before it starts, in
 ``GEM_TEST_SEED`` and in the file ``GEM_TEST_SEED_FILE`` names, where the live workers (each
-serving a whole test file) read it; they draw a sequence of their own (``GEM_TEST_SEED_SALT``)."""
+serving the test process's live tests) read it; they draw a sequence of their own
+(``GEM_TEST_SEED_SALT``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ _name_drawn_for = ""
 
 def name_the_test(name: str) -> None:
     """Start the running test's sequence (tests/conftest.py, before each test). A live worker
-    started earlier (one serves a whole file) reads the name from GEM_TEST_SEED_FILE."""
+    started earlier (one serves many tests) reads the name from GEM_TEST_SEED_FILE."""
     global _drawn, _name_drawn_for
     os.environ["GEM_TEST_SEED"] = name
     named = os.environ.get("GEM_TEST_SEED_FILE")
@@ -43,7 +44,7 @@ def next_seed() -> int:
     """The next 48-bit seed of the running test's sequence."""
     global _drawn, _name_drawn_for
     name = _test_name()
-    if name != _name_drawn_for:  # a worker serving the file's next test
+    if name != _name_drawn_for:  # a worker serving its next test
         _drawn, _name_drawn_for = itertools.count(), name
     salt = os.environ.get("GEM_TEST_SEED_SALT", "test")
     digest = hashlib.sha256(f"{name}|{salt}|{next(_drawn)}".encode()).digest()
