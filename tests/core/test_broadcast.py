@@ -8,9 +8,12 @@ import threading
 from types import SimpleNamespace
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from games.core import broadcast
 from games.core.gamedef import Viewer
+from tests.sockets import frames_before, version_is
+from tests.waiting import until_async
 
 MATCH_PK = 7
 
@@ -21,6 +24,17 @@ class RecordingLayer:
 
     async def group_send(self, group: str, message: dict) -> None:
         self.sent.append(message["version"])
+
+
+async def waits_for_its_turn(match_pk: int = MATCH_PK) -> None:
+    """Until a send of the match waits for an earlier version's (asyncio's Condition keeps its
+    waiters in ``_waiters``): from then on, nothing it holds goes out before that version."""
+
+    async def waiting() -> bool:
+        turn = broadcast._in_order.get(match_pk)
+        return turn is not None and len(turn._waiters) > 0  # type: ignore[attr-defined]
+
+    await until_async(waiting, f"a send of match {match_pk} waiting for its turn")
 
 
 @pytest.fixture
@@ -52,7 +66,7 @@ def announced(version: int) -> broadcast.Outbox:
 async def test_frames_go_out_in_version_order(layer):
     fourth, fifth = announced(4), announced(5)
     later = asyncio.create_task(broadcast.send(fifth))
-    await asyncio.sleep(0.05)
+    await waits_for_its_turn()
     assert layer.sent == []  # version 5 waits for version 4
     await broadcast.send(fourth)
     await later
@@ -85,8 +99,8 @@ async def test_a_send_whose_frames_cannot_be_rendered_holds_back_nothing(layer, 
 async def test_a_cancelled_send_holds_back_nothing(layer, monkeypatch):
     fourth, fifth = announced(4), announced(5)
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
-    waiting = asyncio.create_task(broadcast.send(fifth))  # waits for 4
-    await asyncio.sleep(0.05)
+    waiting = asyncio.create_task(broadcast.send(fifth))
+    await waits_for_its_turn()  # for 4
     waiting.cancel()  # its connection closed
     with pytest.raises(asyncio.CancelledError):
         await waiting
@@ -194,14 +208,28 @@ async def test_an_action_a_chat_line_and_a_draft_each_reach_a_socket_once(tally_
             "action": {"type": "add", "amount": 1},
         }
     )
+    received = {}
     for socket, expected in (
         (ada_ws, ["ack", "chat", "chat", "draft", "update"]),  # the acks of chat and action
         (host_ws, ["chat", "draft", "update"]),
     ):
         kinds = [(await receive(socket))["type"] for _ in expected]
         assert sorted(kinds) == expected
-        assert await socket.receive_nothing(timeout=0.3)  # and nothing twice
+        received[socket] = kinds
+    # And nothing twice: the host's pause, sent after all of it, comes next.
+    paused = await sync_to_async(pause)(match, host)
+    for socket in received:
+        assert await frames_before(socket, version_is(paused)) == []
         await socket.disconnect()
+
+
+def pause(match, host) -> int:
+    from games.core import services
+
+    match.refresh_from_db()
+    services.host_pause(match, host, reason="a moment")
+    match.refresh_from_db()
+    return match.version
 
 
 async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version_order(layer):
@@ -222,7 +250,7 @@ async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version
     stepping = asyncio.create_task(scheduler._loop(step, stop, thread_sensitive=False))
     await asyncio.to_thread(committed.wait, 10)
     fifth = asyncio.create_task(broadcast.send(announced(5)))
-    await asyncio.sleep(0.05)
+    await waits_for_its_turn()
     assert layer.sent == []  # the player's version 5 waits for the bot's version 4
     go_on.set()
     await asyncio.wait_for(fifth, 10)

@@ -384,8 +384,7 @@ async def frames(
     received = {name: await frames_before(socket, last[name]) for name, socket in sockets.items()}
     received[sender] = [*answered, *received[sender]]
     return {
-        name: [f for f in got if chat_lines([f]) != [BARRIER]]
-        for name, got in received.items()
+        name: [f for f in got if chat_lines([f]) != [BARRIER]] for name, got in received.items()
     }
 
 
