@@ -23,6 +23,8 @@ run: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	DEBUG=1 $(BIN)/python manage.py check --fail-level WARNING
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 
 # pytest-xdist processes, whole files each, the longest first (tests/conftest.py): one more than
 # the cores, so that a process waiting on an animation or a clock leaves its core to another (four

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -21,11 +21,19 @@ MIN_SLEEP_SECONDS = 0.02
 # due and returns when its next clock is due (None: none waiting). Apps register theirs in
 # their AppConfig.ready(), so the core imports no app.
 OTHER_CLOCKS: list[Callable[[], datetime | None]] = []
+# Work of the apps that runs beside the clocks for as long as the scheduler does (the
+# notifications' deliveries): each is given the scheduler's stop event. Registered likewise.
+SERVICES: list[Callable[[asyncio.Event | None], Awaitable[None]]] = []
 
 
 def register_clock(step: Callable[[], datetime | None]) -> None:
     if step not in OTHER_CLOCKS:
         OTHER_CLOCKS.append(step)
+
+
+def register_service(run: Callable[[asyncio.Event | None], Awaitable[None]]) -> None:
+    if run not in SERVICES:
+        SERVICES.append(run)
 
 
 def tick() -> float:
@@ -97,12 +105,11 @@ async def _work_loop(stop: asyncio.Event | None) -> None:
 
 async def run_forever(stop: asyncio.Event | None = None) -> None:
     """Deadlines in one loop; bots and analysis in another thread, so a slow solve never delays
-    a clock; notifications delivered on a pool of their own, so a slow receiver delays neither."""
-    from games.notifications import delivery
-
+    a clock; the apps' services beside them (notifications delivered on a pool of their own, so
+    a slow receiver delays neither)."""
     log.info("scheduler running")
     await asyncio.gather(
         _loop(tick, stop, thread_sensitive=True),
         _work_loop(stop),
-        delivery.run_forever(stop),  # notifications' mails and webhook posts (issue 23)
+        *(run(stop) for run in SERVICES),
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.core import authority, broadcast, clock, ledger
+from games.core import authority, broadcast, clock, ledger, signals
 from games.core.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
 from games.core.models import (
     Deadline,
@@ -27,7 +27,6 @@ from games.core.models import (
     new_invite_token,
 )
 from games.core.replaying import SNAPSHOT_EVERY, Move, keep_snapshot, play, state_before_finish
-from games.notifications import events as notifications
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +91,9 @@ def _append(
     match.rows_live = match.status == Match.Status.LIVE
     ledger.credit_prizes(match, outcome.prizes, version=match.version)
     _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
-    # Notifications (issue 23): rows written in this transaction, delivered after commit by the
-    # scheduler process; games/notifications/events.py decides what the event tells whom.
-    notifications.on_event(match, event, state_before)
+    # Whoever listens (notifications write their rows here, delivered after commit by the
+    # scheduler process): games/core/signals.py.
+    signals.event_appended.send(Match, match=match, event=event, before=state_before)
     broadcast.announce_event(match, event, state_before)
     return event
 

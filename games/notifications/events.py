@@ -20,6 +20,13 @@ from games.notifications.services import notify
 log = logging.getLogger(__name__)
 
 
+def on_appended(
+    sender: Any, *, match: Match, event: Event, before: dict[str, Any], **kwargs: Any
+) -> None:
+    """games.core.signals.event_appended's receiver."""
+    on_event(match, event, before)
+
+
 def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
     """Notify the players and the host of what ``event`` (just appended to the locked
     ``match``, whose state was ``before``) needs them for."""
