@@ -617,6 +617,8 @@ def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
             )
         chosen[kind] = name
     new = copy_json(state)
+    # A changed pick is its seat's and the host's to know (games/core: Event.kept_from).
+    replaced = bool(new["picks"].get(str(seat)))
     new["picks"][str(seat)] = chosen
     if all(new["picks"].values()):
         return start_next_round(new, now, kind="round_started", seat=seat)
@@ -624,7 +626,7 @@ def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         state=new,
         kind="picked",
         public={"seat": seat, "picked": True},
-        private={seat: {"pick": chosen}},
+        private={seat: {"pick": chosen, "replaced": replaced}},
     )
 
 

@@ -495,6 +495,15 @@ def test_the_optimum_is_kept_with_its_round_for_every_viewer_and_asked_for_once(
 # --- what each viewer sees ---------------------------------------------------------------------
 
 
+def test_a_changed_pick_says_so_to_its_player_alone():
+    """The core leaves a replaced sealed move out of everyone else's frames and exports."""
+    first = {"type": "pick", "starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
+    once = flow.act(picking(), EC, first, T0)
+    again = flow.act(once.state, EC, {**first, "starter": "Swap"}, T0)
+    assert (once.private[EC]["replaced"], again.private[EC]["replaced"]) == (False, True)
+    assert again.public == once.public == {"seat": EC, "picked": True}
+
+
 def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
     state = picking()
     outcome = flow.act(
@@ -505,7 +514,10 @@ def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
     )
     assert outcome.public == {"seat": EC, "picked": True}
     assert outcome.private == {
-        EC: {"pick": {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}}
+        EC: {
+            "pick": {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"},
+            "replaced": False,
+        }
     }
     mine = flow.view(outcome.state, Viewer(seat=EC))
     assert mine["picks"]["mine"] == {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}

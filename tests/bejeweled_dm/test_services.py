@@ -279,11 +279,33 @@ def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):
         assert "all" not in frame["view"]["game"]["picks"]
         assert "You picked" not in frame["html"]
     assert event.seen_by(Viewer(seat=0))["data"]["pick"] == secret
-    assert event.seen_by(Viewer.host())["data"]["private"] == {"0": {"pick": secret}}
+    assert event.seen_by(Viewer.host())["data"]["private"] == {
+        "0": {"pick": secret, "replaced": False}
+    }
     assert view_of(match, Viewer(seat=0))["game"]["picks"]["mine"] == secret
     assert "You picked Rotate, Recolor and Refresh" in sent(match, Viewer(seat=0), event)[
         "html"
     ].replace("\n", " ")
+
+
+def test_a_changed_pick_reaches_no_one_else_live_or_in_the_log(clock, dm):
+    """A player who changes a pending pick: their opponent and the spectators read one
+    "picked", live and in the export; the player and the host read both."""
+    match, ada, bob, host = dm(**CHOSEN)
+    services.submit_action(match, ada, {"type": "claim", "count": 5})
+    services.submit_action(match, bob, {"type": "pass"})
+    services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
+    pick(match, ada, "Rotate", "Recolor", "Refresh")
+    pick(match, ada, "Rotate", "Recolor", "Refresh")
+    match.refresh_from_db()
+    first, changed = match.events.order_by("-version")[1], match.events.last()
+    assert (first.kind, changed.kind) == ("picked", "picked")
+    for viewer in (Viewer(seat=1), Viewer.spectator()):
+        assert changed.kept_from(viewer) and not first.kept_from(viewer)
+        assert sent(match, viewer, changed)["event"] is None
+    for viewer in (Viewer(seat=0), Viewer.host()):
+        assert not changed.kept_from(viewer)
+        assert sent(match, viewer, changed)["event"]["kind"] == "picked"
 
 
 def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
