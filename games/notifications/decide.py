@@ -32,9 +32,10 @@ class EventFacts:
     live: bool  # the match is live after the event
     finished: bool  # this event finished the match
     clock_ran_out: bool  # a clock of the state before was due: the event is its timeout
-    ran_out_seconds: float | None  # how long that clock ran (None: unknown)
+    ran_out_seconds: float | None  # how long that clock gave (None: unknown)
     seconds_to_act: float | None  # the shortest running clock after the event (None: none)
     to_settle: tuple[str, ...] = ()  # what the host may still decide on the finished match
+    ended_by_host: bool = False  # the host ended the round (ran_out_seconds: what its clock gave)
 
 
 @dataclass(frozen=True)
@@ -107,16 +108,16 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
         told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
 
     long_clock = facts.ran_out_seconds is None or facts.ran_out_seconds >= slow_seconds
-    if facts.clock_ran_out and long_clock:
+    if (facts.clock_ran_out or facts.ended_by_host) and long_clock:
         missed = awaited(facts.before, facts.players)
         if missed:
-            text = f"{title}: the clock ran out before your move or submission. {facts.words}"
+            ended = "the host ended the round" if facts.ended_by_host else "the clock ran out"
+            text = f"{title}: {ended} before your move or submission. {facts.words}"
             told.append(Message(kinds.SUBMISSION_MISSING, text, tuple(sorted(missed))))
             told.append(
                 Message(
                     kinds.SUBMISSIONS_MISSED,
-                    f"{title}: the clock ran out with nothing from "
-                    f"{_names(facts.players, missed)}.",
+                    f"{title}: {ended} with nothing from {_names(facts.players, missed)}.",
                     host=True,
                 )
             )

@@ -155,3 +155,72 @@ def test_notifications_read_the_same_facts_as_the_page_without_drawing_it(
         seen = match.game.seen(state, Viewer.spectator())
         view = match.game.view(state, Viewer.spectator())
         assert {k: seen.get(k) for k in facts} == {k: view.get(k) for k in facts}, version
+
+
+@pytest.fixture
+def sgs_round(make_user, clock):
+    """A Seven Gem Swap match of three with two-hour clocks, in round 1, where p0 and p1 have
+    submitted and p2 has not: (match, users, host)."""
+    from tests.seven_gem_swap.test_services import bid_all, own_gem
+
+    host = make_user("hostess")
+    users = [make_user(f"p{i}") for i in range(3)]
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Seven",
+        settings={"bid_seconds": 7200, "round_seconds": 7200},
+        roles=[""] * 3,
+    )
+    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    match.refresh_from_db()
+    bid_all(match, users)
+    match.refresh_from_db()
+    for seat in (0, 1):
+        action = {"type": "submit", "gem": own_gem(match.state, seat)}
+        services.submit_action(match, users[seat], action)
+    return Match.objects.get(pk=match.pk), users, host
+
+
+def test_a_round_the_host_ends_tells_who_sent_nothing_and_the_other_hosts(sgs_round, make_user):
+    match, _users, host = sgs_round
+    cohost = make_user("cohost")
+    season = Season.objects.create(name="S3")
+    Match.objects.filter(pk=match.pk).update(season=season)
+    from games.seasons.models import SeasonFormat
+
+    SeasonFormat.objects.create(season=season).cohosts.add(cohost)
+    services.host_end_round(Match.objects.get(pk=match.pk), host, "late")
+
+    (note,) = Notification.objects.filter(kind=kinds.SUBMISSION_MISSING)
+    assert note.user.username == "p2"
+    assert note.text.startswith("Seven: the host ended the round before your move or submission.")
+    # The host who ended it knows; the co-host is told who sent nothing.
+    (missed,) = Notification.objects.filter(kind=kinds.SUBMISSIONS_MISSED)
+    assert missed.user == cohost and missed.text == (
+        "Seven: the host ended the round with nothing from P2."
+    )
+
+
+def test_a_round_clock_the_host_shortened_to_its_end_still_tells_who_sent_nothing(sgs_round, clock):
+    match, _users, host = sgs_round
+    clock.advance(7200 - 300)
+    services.host_change_clock(match, host, "round", -240)  # one minute left of two hours
+    clock.advance(61)
+    assert services.fire_due_deadlines() == 1
+
+    assert told(kinds.SUBMISSION_MISSING) == ["p2"]
+    assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
+
+
+def test_a_round_clock_that_ran_on_after_a_pause_still_tells_who_sent_nothing(sgs_round, clock):
+    match, _users, host = sgs_round
+    clock.advance(7200 - 120)
+    services.host_pause(match, host)
+    clock.advance(600)
+    services.host_resume(Match.objects.get(pk=match.pk), host)
+    clock.advance(121)
+    assert services.fire_due_deadlines() == 1
+
+    assert told(kinds.SUBMISSION_MISSING) == ["p2"]
