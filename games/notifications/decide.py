@@ -49,6 +49,9 @@ class Message:
     host: bool = False
     public_text: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # A second kind the words tell of, and its words alone: whoever turned ``kind`` off but
+    # keeps this one is told these (a round's result that also starts the next round).
+    also: tuple[str, str] | None = None
 
 
 def awaited(view: Mapping[str, Any], seats: Any) -> set[int]:
@@ -99,8 +102,16 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
         text = f"{title} is over. {facts.words}"
         told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
     elif new_round and slow and facts.live and everyone:
-        text = f"{title}: {facts.words} Round {round_after} has started."
-        told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
+        begins = f"Round {round_after} has started."
+        words = facts.words
+        if f"Round {round_after} begins" not in words:
+            words = f"{words} {begins}"
+        text = f"{title}: {words}"
+        if round_before == 0:  # the first round: nothing was played yet, nothing to result
+            told.append(Message(kinds.ROUND_STARTED, text, everyone, public_text=text))
+        else:
+            start = (kinds.ROUND_STARTED, f"{title}: {begins}")
+            told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text, also=start))
         started = set(everyone)
 
     if facts.kind in HOST_ENDINGS and everyone:

@@ -50,6 +50,7 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
             match=match,
             public_text=message.public_text,
             now=event.created_at,
+            also=message.also,
         )
 
 

@@ -158,13 +158,11 @@ def test_notifications_read_the_same_facts_as_the_page_without_drawing_it(
 
 
 @pytest.fixture
-def sgs_round(make_user, clock):
-    """A Seven Gem Swap match of three with two-hour clocks, in round 1, where p0 and p1 have
-    submitted and p2 has not: (match, users, host)."""
-    from tests.seven_gem_swap.test_services import bid_all, own_gem
-
+def sgs_bidding(make_user, clock):
+    """A Seven Gem Swap match of three (p0, p1, p2, with addresses) with two-hour clocks,
+    bidding: (match, users, host)."""
     host = make_user("hostess")
-    users = [make_user(f"p{i}") for i in range(3)]
+    users = [make_user(f"p{i}", email=f"p{i}@example.org") for i in range(3)]
     match = services.create_match(
         host=host,
         game_key="seven-gem-swap",
@@ -174,7 +172,15 @@ def sgs_round(make_user, clock):
     )
     for user, seat in zip(users, match.seats.order_by("index"), strict=True):
         services.take_seat(match, user, seat.invite_token)
-    match.refresh_from_db()
+    return Match.objects.get(pk=match.pk), users, host
+
+
+@pytest.fixture
+def sgs_round(sgs_bidding):
+    """``sgs_bidding`` in round 1, where p0 and p1 have submitted and p2 has not."""
+    from tests.seven_gem_swap.test_services import bid_all, own_gem
+
+    match, users, host = sgs_bidding
     bid_all(match, users)
     match.refresh_from_db()
     for seat in (0, 1):
@@ -224,3 +230,61 @@ def test_a_round_clock_that_ran_on_after_a_pause_still_tells_who_sent_nothing(sg
     assert services.fire_due_deadlines() == 1
 
     assert told(kinds.SUBMISSION_MISSING) == ["p2"]
+
+
+def turn_off(user, kind: str) -> None:
+    from games.notifications.models import OptOut
+
+    for channel in (kinds.SITE, kinds.EMAIL):
+        OptOut.objects.create(user=user, kind=kind, channel=channel)
+
+
+def test_the_first_round_starting_is_a_round_start_not_a_result(sgs_bidding):
+    from tests.seven_gem_swap.test_services import bid_all
+
+    match, users, _ = sgs_bidding
+    turn_off(users[2], kinds.ROUND_RESULT)  # results off: the start still comes
+    turn_off(users[1], kinds.ROUND_STARTED)
+    bid_all(match, users)
+
+    assert told(kinds.ROUND_RESULT) == []
+    assert told(kinds.ROUND_STARTED) == ["p0", "p1", "p2"]
+    note = Notification.objects.get(kind=kinds.ROUND_STARTED, user=users[2])
+    assert note.in_site and note.text.count("Round 1") == 1, note.text
+    assert not Notification.objects.get(kind=kinds.ROUND_STARTED, user=users[1]).in_site
+    mailed = Delivery.objects.filter(channel="email", kind=kinds.ROUND_STARTED)
+    assert sorted(mailed.values_list("destination", flat=True)) == [
+        "p0@example.org",
+        "p2@example.org",
+    ]
+
+
+def test_a_result_that_starts_the_next_round_tells_the_start_to_who_turned_results_off(
+    sgs_round, clock
+):
+    match, users, _ = sgs_round
+    season = Season.objects.create(name="S4")
+    Match.objects.filter(pk=match.pk).update(season=season)
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/h", kinds=[kinds.ROUND_STARTED]
+    )
+    turn_off(users[0], kinds.ROUND_STARTED)  # starts off: the result still comes
+    turn_off(users[2], kinds.ROUND_RESULT)
+    Notification.objects.all().delete()
+    clock.advance(7201)
+    services.fire_due_deadlines()
+
+    assert told(kinds.ROUND_RESULT) == ["p0", "p1", "p2"]
+    result = Notification.objects.get(kind=kinds.ROUND_RESULT, user=users[0])
+    assert result.in_site and "Round 1 resolved" in result.text and "Round 2" in result.text
+    assert not Notification.objects.get(kind=kinds.ROUND_RESULT, user=users[2]).in_site
+    (start,) = Notification.objects.filter(kind=kinds.ROUND_STARTED)
+    assert start.user == users[2] and start.in_site and start.text == "Seven: Round 2 has started."
+    mails = Delivery.objects.filter(channel="email").order_by("destination")
+    assert [(m.destination, m.kind) for m in mails if m.kind != kinds.SUBMISSION_MISSING] == [
+        ("p0@example.org", kinds.ROUND_RESULT),
+        ("p1@example.org", kinds.ROUND_RESULT),
+        ("p2@example.org", kinds.ROUND_STARTED),
+    ]
+    (post,) = Delivery.objects.filter(channel="webhook")
+    assert (post.kind, post.public_text) == (kinds.ROUND_STARTED, "Seven: Round 2 has started.")
