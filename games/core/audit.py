@@ -9,8 +9,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.core.gamedef import Viewer
-from games.core.models import Event, LedgerEntry, Match, Season, display_name
+from games.core.gamedef import Viewer, state_deadlines
+from games.core.models import Deadline, Event, LedgerEntry, Match, Season, display_name
 from games.core.replaying import describe
 
 
@@ -38,11 +38,27 @@ def match_log(match: Match) -> list[dict[str, Any]]:
 
 
 def latest_host_words(match: Match) -> str:
-    """The sentence of the match's latest host operation, or "" (players read it on the page)."""
+    """The sentence of the match's latest host operation while it is news, or "" (players read
+    it on the page): a notice belongs to the stretch of play it was made in, and the match
+    moved on once the game set a clock since (a new turn, round or phase; moves_on)."""
     event = _host_events(match.events.all()).first()
     if event is None:
         return ""
+    later_hosts = Event.objects.filter(
+        match=match, version__gt=event.version, seat=None, actor__isnull=False
+    )
+    clocks = Deadline.objects.filter(match=match, set_at_version__gt=event.version)
+    if clocks.exclude(set_at_version__in=later_hosts.values("version")).exists():
+        return ""
     return host_words(match, event)
+
+
+def moves_on(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether a game's event from ``before`` to ``after`` set a clock (a new turn, round or
+    phase): the host's notice of before is not news after it."""
+    clocks = state_deadlines(after or {})
+    earlier = state_deadlines(before or {})
+    return any(earlier.get(key) != due for key, due in clocks.items())
 
 
 def is_host_operation(event: Event) -> bool:
