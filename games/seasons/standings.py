@@ -52,14 +52,17 @@ def _placings(episode: Episode, names: dict[int, str]) -> list[dict[str, Any]]:
     users = {seat.index: seat.user_id for seat in match.seats.all()}
     candidate = result.get("elimination_candidate")
     rows = []
-    for seat, place, total in rules.placings(totals, result.get("winner"), candidate):
+    places = result.get("places") if isinstance(result.get("places"), dict) else None
+    for row in rules.placings(totals, result.get("winner"), candidate, places):
         rows.append(
             {
-                "place": place,
-                "place_label": rules.ordinal(place),
-                "name": names.get(users.get(seat), "?"),
-                "total": total,
-                "elimination_candidate": seat == candidate,
+                "place": row.place,
+                "place_label": rules.ordinal(row.place) + (" (shared)" if row.shared else ""),
+                "name": names.get(users.get(row.seat), "?"),
+                "total": row.total,
+                "elimination_candidate": row.seat == candidate,
+                "by_host": row.by_host,
+                "shared": row.shared,
             }
         )
     return rows

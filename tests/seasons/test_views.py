@@ -171,3 +171,14 @@ def test_a_candidate_holding_a_token_may_spend_it_on_the_page(client, nominating
     assert episode.token_spent and episode.phase == Episode.Phase.OVER
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "You spent a Token of Life: no death match" in page
+
+
+def test_a_tie_the_host_settled_shows_as_a_shared_place_the_host_settled(client, nominating):
+    season = nominating.season
+    candidate = nominating.elimination_candidate.name
+    page = client.get(f"/seasons/{season.pk}/").content.decode()
+    # Everyone scored 0: the host named the winner and then the EC among the tied.
+    assert "(0, the winner the host named)" in page
+    assert f"2nd (shared) {candidate} (0, the EC, a tie the host settled)" in page
+    episode_page = client.get(nominating.get_absolute_url()).content.decode()
+    assert "named by the host: a tie the host settled" in episode_page
