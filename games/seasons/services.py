@@ -701,6 +701,11 @@ def run_clocks(now: datetime | None = None) -> datetime | None:
             death_match__status=Match.Status.FINISHED,
             death_match__version__gt=F("death_match_read_at"),
         )
+        | Q(
+            main_match__status=Match.Status.FINISHED,
+            main_match__version__gt=F("main_match_read_at"),
+            elimination_candidate__isnull=False,
+        )
     )
     for episode_id in waiting.values_list("pk", flat=True)[:50]:
         try:
@@ -726,14 +731,21 @@ def _move_on(episode_id: int, now: datetime) -> None:
             main_match is not None and main_match.version > episode.main_match_read_at
         ):
             _main_match_over(episode)
-        elif episode.phase == Episode.Phase.DEATH_MATCH:
+        elif episode.phase == Episode.Phase.DEATH_MATCH and (
+            episode.death_match is not None and episode.death_match.status in OVER
+        ):
             _death_match_over(episode)
         elif episode.phase == Episode.Phase.NOMINATION and rules.nomination_missed(
             episode.nomination_due, now
         ):
             _nomination_ran_out(episode)
-        elif episode.phase == Episode.Phase.OVER and episode.eliminated_id is not None:
+        elif episode.phase == Episode.Phase.OVER and episode.eliminated_id is not None and (
+            episode.death_match is not None
+            and episode.death_match.version > episode.death_match_read_at
+        ):
             _death_match_corrected(episode)
+        elif main_match is not None and main_match.version > episode.main_match_read_at:
+            _main_match_corrected_late(episode)
 
 
 def _main_match_over(episode: Episode) -> None:
@@ -779,6 +791,50 @@ def _main_match_over(episode: Episode) -> None:
         season=season,
         public_text=text,
     )
+
+
+def _main_match_corrected_late(episode: Episode) -> None:
+    """The host corrected a main match after its Death Match Opponent was named: the
+    episode goes on as decided; the log says so when the correction named another EC."""
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    episode.main_match_read_at = match.version
+    episode.save(update_fields=["main_match_read_at"])
+    candidate = _member_in_seat(match, main_match_result(match).get("elimination_candidate"))
+    if candidate == episode.elimination_candidate:
+        return
+    text = (
+        f"The host corrected the main match of episode {episode.number} after the season "
+        f"moved on: {episode.elimination_candidate.name} stays its Elimination Candidate."
+    )
+    _log(episode.season, text, "main_match_corrected", episode=episode)
+
+
+def correction_note(match: Match) -> str:
+    """What the host is told before correcting a season's match (the core's console shows it):
+    whether the season still follows the correction, or what it decided stands."""
+    if match.season_id is None:
+        return ""
+    episode = (
+        Episode.objects.filter(Q(main_match=match) | Q(death_match=match))
+        .select_related("elimination_candidate", "eliminated", "saved")
+        .first()
+    )
+    if episode is None:
+        return ""
+    moved_on = "The season has moved on: a correction fixes this match and the ledger only;"
+    if episode.main_match_id == match.pk:
+        if episode.phase in READS_MAIN_MATCH:
+            return "The season follows: the corrected result names the Elimination Candidate."
+        name = episode.elimination_candidate.name if episode.elimination_candidate else "no one"
+        return f"{moved_on} {name} stays the Elimination Candidate of episode {episode.number}."
+    if episode.saved_id is not None:
+        return f"{moved_on} {episode.saved.name} stayed on a Token of Life."
+    if episode.eliminated_id is None:
+        return ""
+    later = episode.season.episodes.filter(number__gt=episode.number).exists()
+    if later:
+        return f"{moved_on} {episode.eliminated.name}'s elimination stands."
+    return "The season follows: the corrected loser is eliminated in place of the old one."
 
 
 def _nomination_ran_out(episode: Episode) -> None:
@@ -854,6 +910,23 @@ def _death_match_corrected(episode: Episode) -> None:
             f"moved on: {before.name}'s elimination stands."
         )
         _log(season, text, "death_match_corrected", episode=episode)
+        url = episode.get_absolute_url()
+        notify(
+            users=[before.user],
+            kind=kinds.ELIMINATED_OR_SAVED,
+            text=f"The host corrected the death match of episode {episode.number}: you won it, "
+            "but the season had moved on: your elimination stands.",
+            url=url,
+            season=season,
+        )
+        notify(
+            users=[loser.user],
+            kind=kinds.ELIMINATED_OR_SAVED,
+            text=f"The host corrected the death match of episode {episode.number} after the "
+            f"season moved on: {before.name}'s elimination stands, and you stay in.",
+            url=url,
+            season=season,
+        )
         return
     CastMember.objects.filter(season=season, status=CastMember.Status.WINNER).update(
         status=CastMember.Status.IN
