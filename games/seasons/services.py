@@ -739,9 +739,13 @@ def _move_on(episode_id: int, now: datetime) -> None:
             episode.nomination_due, now
         ):
             _nomination_ran_out(episode)
-        elif episode.phase == Episode.Phase.OVER and episode.eliminated_id is not None and (
-            episode.death_match is not None
-            and episode.death_match.version > episode.death_match_read_at
+        elif (
+            episode.phase == Episode.Phase.OVER
+            and episode.eliminated_id is not None
+            and (
+                episode.death_match is not None
+                and episode.death_match.version > episode.death_match_read_at
+            )
         ):
             _death_match_corrected(episode)
         elif main_match is not None and main_match.version > episode.main_match_read_at:

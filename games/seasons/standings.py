@@ -209,3 +209,18 @@ def season_csv(table: dict[str, Any]) -> str:
             ]
         )
     return out.getvalue()
+
+
+def with_why(entry: Any) -> Any:
+    """A ledger entry with ``why``, its reason as its row says it before the match's link: a
+    match's own payment ("won in <title>", even for the last place) says what it was without
+    the title the link gives ("Paid for the result of" <title>), any other reason as it is."""
+    match = entry.match
+    reason = entry.reason
+    if match is not None and reason == f"won in {match.title}":
+        entry.why = "Paid for the result of"
+    elif match is not None and reason == f"spent in {match.title}":
+        entry.why = "Spent in"
+    else:
+        entry.why = f"{reason} ·" if match is not None else reason
+    return entry

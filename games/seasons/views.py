@@ -113,9 +113,10 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["death_games"] = services.death_match_games()
         context["players_in"] = len(services.cast_in(season))
     if request.user.is_authenticated:
-        context["my_entries"] = LedgerEntry.objects.filter(
-            season=season, user=request.user
-        ).select_related("match", "reverses")
+        entries = LedgerEntry.objects.filter(season=season, user=request.user)
+        context["my_entries"] = [
+            standings.with_why(entry) for entry in entries.select_related("match", "reverses")
+        ]
         context["my_balance"] = LedgerEntry.balance(request.user, season)
     return render(request, "seasons/season.html", context)
 

@@ -139,3 +139,35 @@ def test_a_death_match_corrected_after_the_season_moved_on_tells_who_stays_out(n
         candidate.user: "The host corrected the death match of episode 1 after the season "
         f"moved on: {opponent.name}'s elimination stands, and you stay in.",
     }
+
+
+def test_the_host_log_names_people_shows_a_corrections_credits_and_times_in_utc(
+    nominating, client
+):
+    episode = nominating
+    season = episode.season
+    host = season.format.hosts.get()
+    main = Match.objects.with_seats().get(pk=episode.main_match_id)
+    candidate = episode.elimination_candidate
+    services.host_correct_result(main, host, {"winner": 1}, "seat 2 won, not seat 1")
+    client.force_login(host)
+    page = client.get(f"/seasons/{season.pk}/audit/").content.decode()
+
+    assert f"{candidate.name} the Elimination Candidate" in page and "Seat " not in page
+    assert "The host reversed an entry" in page  # the old result's payments
+    assert "The correction credited" in page  # and the new ones
+    assert " UTC</time>" in page
+
+
+def test_the_last_placed_candidates_ledger_row_names_the_match_once(nominating, client):
+    from games.core import ledger
+
+    candidate = nominating.elimination_candidate
+    main = Match.objects.with_seats().get(pk=nominating.main_match_id)
+    seat = main.seats.get(user=candidate.user).index
+    ledger.credit_prizes(main, {seat: {"garnets": 1}}, version=main.version)  # last, yet paid
+    client.force_login(candidate.user)
+    page = client.get(f"/seasons/{nominating.season.pk}/").content.decode()
+    rows = page[page.index("Your ledger this season") :]
+    assert rows.count(main.title) == 1 and "won in" not in rows
+    assert "Paid for the result of" in rows
