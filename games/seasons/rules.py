@@ -109,6 +109,45 @@ def nomination_missed(due: datetime | None, now: datetime) -> bool:
     return due is not None and now >= due
 
 
+MIN_NOMINATION_LEFT = timedelta(minutes=1)
+MAX_NOMINATION_CHANGE = 30 * 24 * 60  # minutes
+
+
+def moved_nomination_due(due: datetime | None, now: datetime, minutes: Any) -> datetime:
+    """The nomination deadline the host moves by ``minutes`` (below 0: sooner). A clock that
+    ran out (``due`` None or past) is given ``minutes`` from ``now``. At least a minute stays."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes == 0:
+        raise ActionError("move the clock by a whole number of minutes", code="bad_minutes")
+    if abs(minutes) > MAX_NOMINATION_CHANGE:
+        raise ActionError("move the clock by at most 30 days", code="bad_minutes")
+    ran_out = due is None or nomination_missed(due, now)
+    if ran_out and minutes < 0:
+        raise ActionError("the clock has run out: give it more time, not less", code="bad_minutes")
+    moved = (now if ran_out else due) + timedelta(minutes=minutes)
+    if moved - now < MIN_NOMINATION_LEFT:
+        raise ActionError(
+            "at least a minute must stay on the nomination clock; to name the Death Match "
+            "Opponent now, let it run out",
+            code="bad_minutes",
+        )
+    return moved
+
+
+def time_left(due: datetime, now: datetime) -> str:
+    """What a clock has left, in words: "2 h 05 min", "4 min", "run out"."""
+    seconds = int((due - now).total_seconds())
+    if seconds <= 0:
+        return "run out"
+    minutes = (seconds + 59) // 60
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min"
+
+
 def eligible_opponents(
     players_in: Sequence[int],
     candidate: int,

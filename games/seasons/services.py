@@ -581,6 +581,43 @@ def _check_candidate(episode: Episode, actor: Any) -> None:
         )
 
 
+def change_nomination_clock(episode: Episode, actor: Any, minutes: Any) -> Episode:
+    """A host moves the Elimination Candidate's nomination deadline by ``minutes`` (below 0:
+    sooner); once it ran out, gives them ``minutes`` from now and the nomination back. The
+    EC is told the new deadline; the log says it."""
+    with transaction.atomic():
+        locked = _lock_episode(episode)
+        season = locked.season
+        check_season_host(season, actor)
+        if locked.phase not in {Episode.Phase.NOMINATION, Episode.Phase.HOST_NOMINATION}:
+            raise ActionError("no nomination clock is running now", code="not_nominating")
+        now = clock.now()
+        due = locked.nomination_due if locked.phase == Episode.Phase.NOMINATION else None
+        locked.nomination_due = rules.moved_nomination_due(due, now, minutes)
+        locked.phase = Episode.Phase.NOMINATION
+        locked.save(update_fields=["nomination_due", "phase"])
+        candidate = locked.elimination_candidate
+        when = f"{locked.nomination_due:%Y-%m-%d %H:%M} UTC"
+        if due is None:
+            text = f"The host gave {candidate.name} until {when} to name a Death Match Opponent."
+        else:
+            change = "more" if minutes > 0 else "less"
+            text = (
+                f"The host gave {candidate.name}'s nomination clock {abs(minutes)} minutes "
+                f"{change}: until {when}."
+            )
+        _log(season, text, "nomination_clock", episode=locked, actor=actor)
+        notify(
+            users=[candidate.user],
+            kind=kinds.ELIMINATION_CANDIDATE,
+            text=f"Your nomination deadline (episode {locked.number}) is now {when}: name "
+            "your Death Match Opponent by then.",
+            url=locked.get_absolute_url(),
+            season=season,
+        )
+    return locked
+
+
 def spend_token(episode: Episode, actor: Any) -> Episode:
     """The Elimination Candidate spends a Token of Life: no death match, no one eliminated in
     this episode. A ledger entry and a line of the season's log."""

@@ -141,9 +141,7 @@ def test_a_death_match_corrected_after_the_season_moved_on_tells_who_stays_out(n
     }
 
 
-def test_the_host_log_names_people_shows_a_corrections_credits_and_times_in_utc(
-    nominating, client
-):
+def test_the_host_log_names_people_shows_a_corrections_credits_and_times_in_utc(nominating, client):
     episode = nominating
     season = episode.season
     host = season.format.hosts.get()
