@@ -25,6 +25,7 @@ from games.core.models import Match, Season
 from games.core.registry import UnknownGame, get_game
 from games.core.rendering import view_of
 from games.notifications import kinds
+from games.notifications.models import Delivery
 from games.notifications.services import notify
 from games.notifications.words import shortened
 from games.seasons import roles, rules
@@ -830,8 +831,22 @@ def _main_match_over(episode: Episode) -> None:
         f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
         url=episode.get_absolute_url(),
         season=season,
-        public_text=text,
+        public_text=None if _result_posted_naming(match, candidate) else text,
     )
+
+
+def _result_posted_naming(match: Match, candidate: CastMember) -> bool:
+    """Did the season's channel already read, in the match's result post, that ``candidate``
+    is its Elimination Candidate? Then the match's end is one post, not two."""
+    posted = Delivery.objects.filter(
+        channel=Delivery.Channel.WEBHOOK,
+        kind=kinds.ROUND_RESULT,
+        season=match.season_id,
+        url=match.get_absolute_url()[:300],
+    ).values_list("public_text", flat=True)
+    said = f"{candidate.name} is the Elimination Candidate"
+    last = f"{candidate.name} finishes last and is the Elimination Candidate"
+    return any(said in text or last in text for text in posted)
 
 
 def _main_match_corrected_late(episode: Episode) -> None:
