@@ -133,9 +133,9 @@ def _corrected_result(
     said = f"{names.get(award['winner'], 'Seat ' + str(award['winner'] + 1))} wins"
     try:
         outcome = run_rules(match.game.adjudicate, before, award, at)
-    except ActionError:
+        result = match.game.seen(outcome.state, Viewer.spectator()).get("result") or {}
+    except Exception:  # noqa: BLE001 - words a game cannot give never cost the console
         return said
-    result = match.game.seen(outcome.state, Viewer.spectator()).get("result") or {}
     candidate = result.get("elimination_candidate") if isinstance(result, dict) else None
     tied = result.get("ec_tied") if isinstance(result, dict) else None
     if isinstance(candidate, int) and candidate in names:
