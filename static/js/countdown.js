@@ -7,13 +7,15 @@
   function left(ms) {
     if (ms <= 0) return "the clock has run out";
     const seconds = Math.ceil(ms / 1000);
-    const days = Math.floor(seconds / 86400);
-    const hours = Math.floor((seconds % 86400) / 3600);
-    const minutes = Math.floor((seconds % 3600) / 60);
+    if (seconds < 600) {
+      return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, "0")} s left`;
+    }
+    const minutes = Math.ceil(seconds / 60); // as the server says it (games/seasons/rules.py)
+    const days = Math.floor(minutes / 1440);
+    const hours = Math.floor((minutes % 1440) / 60);
     if (days) return `${days} d ${hours} h left`;
-    if (hours) return `${hours} h ${String(minutes).padStart(2, "0")} min left`;
-    if (seconds < 600) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s left`;
-    return `${Math.ceil(seconds / 60)} min left`;
+    if (hours) return `${hours} h ${String(minutes % 60).padStart(2, "0")} min left`;
+    return `${minutes} min left`;
   }
 
   function tick() {
