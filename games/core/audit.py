@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, prefetch_related_objects
 
 from games.core.gamedef import Viewer, state_deadlines
 from games.core.models import Deadline, Event, LedgerEntry, Match, Season, display_name
@@ -56,6 +56,7 @@ def _described(match: Match, seen: dict[str, Any]) -> str:
 
 def match_log(match: Match) -> list[dict[str, Any]]:
     """Every host operation of ``match``, newest first."""
+    prefetch_related_objects([match], "seats")  # the names, read once for every row
     return [_event_row(event, match) for event in _host_events(match.events.all())]
 
 
