@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -32,6 +33,8 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
         return
     slow = settings.NOTIFY_SLOW_CLOCK_MINUTES * 60
     messages = decide.messages_for(facts, slow_seconds=slow)
+    if facts.finished and match.season_id is not None:
+        messages = _candidate_told_by_season(match, facts, messages)
     if not messages:
         return
     users = {seat.index: seat.user for seat in match.seats.all() if seat.user_id}
@@ -52,6 +55,27 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
             now=event.created_at,
             also=message.also,
         )
+
+
+def _candidate_told_by_season(
+    match: Match, facts: decide.EventFacts, messages: list[decide.Message]
+) -> list[decide.Message]:
+    """A season's main match that ends naming its Elimination Candidate: the season tells the
+    EC the result with their nomination deadline (one mail), so the result leaves them out."""
+    result = facts.after.get("result")
+    candidate = result.get("elimination_candidate") if isinstance(result, dict) else None
+    if not isinstance(candidate, int) or isinstance(candidate, bool):
+        return messages
+    from games.seasons.models import Episode
+
+    if not Episode.objects.filter(main_match=match).exists():
+        return messages
+    return [
+        replace(message, seats=tuple(s for s in message.seats if s != candidate))
+        if message.kind == kinds.ROUND_RESULT
+        else message
+        for message in messages
+    ]
 
 
 def _hosts_of(match: Match) -> list[Any]:

@@ -824,11 +824,21 @@ def _main_match_over(episode: Episode) -> None:
     if before is not None:
         text = f"The host corrected the main match: {text[:-1]}, in place of {before.name}."
     _log(season, text, "elimination_candidate", episode=episode)
+    told = (
+        f"You are the Elimination Candidate of episode {episode.number}: name your Death "
+        f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC."
+    )
+    settled_later = match.events.filter(
+        version__gt=match.finished_version or 0, informational=False
+    ).exists()
+    if before is None and result.get("summary") and not settled_later:
+        # The result named the EC as it ended, and left them out of its notice (games/
+        # notifications/events.py): the result is told them here, with their deadline, once.
+        told += f" {match.title} is over: {result['summary']}"
     notify(
         users=[candidate.user],
         kind=kinds.ELIMINATION_CANDIDATE,
-        text=f"You are the Elimination Candidate of episode {episode.number}: name your Death "
-        f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
+        text=told,
         url=episode.get_absolute_url(),
         season=season,
         public_text=None if _result_posted_naming(match, candidate) else text,

@@ -99,7 +99,16 @@ def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
     posts = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK).order_by("pk")
     naming = [p for p in posts.values_list("public_text", flat=True) if "Elimination Cand" in p]
     assert len(naming) == 1 and f"{candidate.name} is the Elimination Candidate" in naming[0]
-    assert Notification.objects.filter(kind=kinds.ELIMINATION_CANDIDATE).count() == 1
+    # The EC is told the end once: their deadline with the result, not the result again.
+    ends = Notification.objects.filter(kind=kinds.ROUND_RESULT, text__contains="is over")
+    assert sorted(ends.values_list("user__username", flat=True)) == sorted(
+        {"ada", "bob", "cy"} - {candidate.user.username}
+    )
+    (told,) = Notification.objects.filter(kind=kinds.ELIMINATION_CANDIDATE)
+    assert told.user == candidate.user
+    assert told.text.startswith("You are the Elimination Candidate of episode 1: name your")
+    assert "ORG 2, episode 1: main match is over: " in told.text
+    assert told.text.endswith(f"{candidate.name} is the Elimination Candidate.")
 
 
 def test_a_tie_the_host_settled_is_posted_by_the_season(season):
