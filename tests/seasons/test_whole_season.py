@@ -252,6 +252,9 @@ def test_a_whole_season_through_its_pages(make_user, clock, receivers):
         cast = member(season, players[name].user)
         cohost.submit(home, f"/cast/{cast.pk}/admit/")
     assert season.cast.filter(status=CastMember.Status.IN).count() == 5
+    cohost.submit(home, f"/seasons/{season.pk}/invite/", open="no")  # the cast is complete
+    season.format.refresh_from_db()
+    assert not season.format.invite_open
     deliver(clock)
 
     dm_game = "pointsweeper"
@@ -265,7 +268,7 @@ def test_a_whole_season_through_its_pages(make_user, clock, receivers):
         runner.client.post(new, fields)
         episode = latest_episode(season)
         match = episode.main_match
-        assert match.status == Match.Status.LIVE, Forms(runner.page(new)).forms
+        assert match.status == Match.Status.LIVE
         clock.advance(HOUR + 1)
         scheduler_tick()  # the bidding clock ran out on everyone
         console(runner, match, "end_round", reason="round 1 took too long")
@@ -328,12 +331,28 @@ def test_a_whole_season_through_its_pages(make_user, clock, receivers):
     scheduler_tick()
     deliver(clock)
 
-    # The season has its winner, told and posted once.
+    # Cora writes the winner a bonus, and corrects episode 1's death match after the season
+    # moved on: the console says what stands, and both its players are told.
     winner = season.cast.get(status=CastMember.Status.WINNER)
+    cohost.submit(home, "/ledger/", member=str(winner.pk), garnets="3", reason="best finale")
+    first = season.episodes.get(number=1)
+    dm = first.death_match
+    page = cohost.page(dm.get_absolute_url())
+    assert f"{first.eliminated.name}&#x27;s elimination stands" in page
+    other = [o for o in cohost.options(dm.get_absolute_url(), "/host/correct/", "award") if o]
+    other = [o for o in other if json.loads(o)["winner"] != dm.result["winner"]]
+    console(cohost, dm, "correct", award=other[0], reason="the scores were swapped")
+    scheduler_tick()
+    deliver(clock)
+    stands = Notification.objects.filter(text__contains="elimination stands")
+    assert stands.count() == 2
+
+    # The season has its winner, told and posted once.
     assert sum(f"{winner.name} wins ORG 9." in body["text"] for _, body in channel.posts) == 1
     assert Notification.objects.filter(kind=kinds.SEASON_WON, user=winner.user).exists()
 
     # The co-host was told what the host is told.
+    assert Notification.objects.filter(kind=kinds.LEDGER_CHANGED, user=winner.user).exists()
     told = (kinds.CAST_ASKED, kinds.TIE_TO_SETTLE, kinds.NOMINATION_NOT_MADE)
     for kind in (*told, kinds.SUBMISSIONS_MISSED):
         assert Notification.objects.filter(kind=kind, user=cohost.user).exists(), kind
