@@ -5,11 +5,19 @@ games/core/hosting.py's. Choices name players as every page does, with the conse
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.core.gamedef import ActionError, SeatInfo, run_rules, seat_label, state_deadlines
+from games.core.gamedef import (
+    ActionError,
+    SeatInfo,
+    Viewer,
+    run_rules,
+    seat_label,
+    state_deadlines,
+)
 from games.core.models import Match
 from games.core.replaying import state_before_finish
 from games.core.words import clock_left
@@ -78,22 +86,64 @@ def _decides(match: Match, value: str, now: datetime) -> bool:
     return True
 
 
+# What an app built on the core says before a match's result is corrected (a season that moved
+# on since: what it decided stands): set by that app when it loads, so the core imports none.
+CorrectionNote = Callable[[Match], str]
+_correction_notes: list[CorrectionNote] = []
+
+
+def tell_correction_note(rule: CorrectionNote) -> None:
+    """Add what to tell the host before they correct a finished match ("" for nothing)."""
+    _correction_notes.append(rule)
+
+
+def correction_warning(match: Match) -> str:
+    """What the host is told before correcting ``match``'s result ("" for nothing)."""
+    return " ".join(note for rule in _correction_notes if (note := rule(match)))
+
+
 def correction_choices(match: Match) -> list[dict[str, str]]:
     """The results the host may put in place of a finished match's: each seat winning, as the
-    game would award it on the state just before the match ended."""
+    game would award it on the state just before the match ended, said as the result it
+    gives ("Cyd wins; Bob becomes the Elimination Candidate"), not as the live award's words."""
     before = state_before_finish(match)
-    if before is None:
+    finished = match.finishing_event()
+    if before is None or finished is None:
         return []
+    names = {seat.index: seat.name for seat in match.seat_infos()}
+    warning = correction_warning(match)
     offered = []
     for choice in _choices(match, before):
         award = json.loads(choice["value"])
         if award.get("scope", "match") == "match" and isinstance(award.get("winner"), int):
+            label = _corrected_result(match, before, award, finished.created_at, names)
             confirm = (
-                f"Correct the result: {choice['label']}? The ledger entries of the old result "
-                "are reversed and the new ones written."
+                f"Correct the result: {label}? {warning + ' ' if warning else ''}The ledger "
+                "entries of the old result are reversed and the new ones written."
             )
-            offered.append({**choice, "confirm": confirm})
+            offered.append({**choice, "label": label, "confirm": confirm})
     return offered
+
+
+def _corrected_result(
+    match: Match, before: dict[str, Any], award: dict[str, Any], at: datetime, names: dict
+) -> str:
+    """The result a correction gives, in words: its winner and, where the game names one, who
+    becomes the Elimination Candidate (or who tie for it)."""
+    said = f"{names.get(award['winner'], 'Seat ' + str(award['winner'] + 1))} wins"
+    try:
+        outcome = run_rules(match.game.adjudicate, before, award, at)
+        result = match.game.seen(outcome.state, Viewer.spectator()).get("result") or {}
+    except Exception:  # noqa: BLE001 - words a game cannot give never cost the console
+        return said
+    candidate = result.get("elimination_candidate") if isinstance(result, dict) else None
+    tied = result.get("ec_tied") if isinstance(result, dict) else None
+    if isinstance(candidate, int) and candidate in names:
+        return f"{said}; {names[candidate]} becomes the Elimination Candidate"
+    if tied:
+        who = " and ".join(names.get(seat, str(seat)) for seat in tied)
+        return f"{said}; {who} tie for Elimination Candidate (you settle it after)"
+    return said
 
 
 def running_clocks(match: Match, now: datetime) -> list[dict[str, str]]:
@@ -152,6 +202,7 @@ def for_match(match: Match, now: datetime) -> dict[str, Any]:
         "end_round": end_round,
         "awards": awards,
         "corrections": corrections,
+        "correction_warning": correction_warning(match) if corrections else "",
         "seats": replaceable,
         "bot_levels": list(game.bot_levels),
     }

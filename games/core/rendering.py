@@ -435,7 +435,7 @@ def frames_drawn(
         }
         panels: tuple[Panel, ...] = ()
         if with_html:
-            _know_notice(match, event, kept)
+            _know_notice(announcement, kept)
             held = kept.panels if kept is not None else None
             if held is None:
                 held = _panels_before(match, viewer, event.version - 1, announcement.before, read)
@@ -450,16 +450,20 @@ def frames_drawn(
         _keep(match, event.version, sent, first=viewers is not None)
 
 
-def _know_notice(match: Match, event: Event, kept: Sent | None) -> None:
+def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
     """Tell the host notice of the panels (arena's host_notice) the host's latest words without
-    asking the database, when they are known: this event's own, or the version before's."""
+    asking the database, when they are known: this event's own, none once the game moved on
+    (audit.moves_on), or the version before's."""
     from games.core import audit
 
+    match, event = announcement.match, announcement.event
     known = getattr(match, "_host_notice", None)
     if event.version != match.version or (known is not None and known[0] == match.version):
         return
     if audit.is_host_operation(event):
         words = audit.host_words(match, event)
+    elif audit.moves_on(announcement.before, announcement.after):
+        words = ""
     elif kept is not None and kept.notice is not None:
         words = kept.notice
     else:

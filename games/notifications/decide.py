@@ -32,9 +32,10 @@ class EventFacts:
     live: bool  # the match is live after the event
     finished: bool  # this event finished the match
     clock_ran_out: bool  # a clock of the state before was due: the event is its timeout
-    ran_out_seconds: float | None  # how long that clock ran (None: unknown)
+    ran_out_seconds: float | None  # how long that clock gave (None: unknown)
     seconds_to_act: float | None  # the shortest running clock after the event (None: none)
     to_settle: tuple[str, ...] = ()  # what the host may still decide on the finished match
+    ended_by_host: bool = False  # the host ended the round (ran_out_seconds: what its clock gave)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class Message:
     host: bool = False
     public_text: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # A second kind the words tell of, and its words alone: whoever turned ``kind`` off but
+    # keeps this one is told these (a round's result that also starts the next round).
+    also: tuple[str, str] | None = None
 
 
 def awaited(view: Mapping[str, Any], seats: Any) -> set[int]:
@@ -98,8 +102,16 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
         text = f"{title} is over. {facts.words}"
         told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
     elif new_round and slow and facts.live and everyone:
-        text = f"{title}: {facts.words} Round {round_after} has started."
-        told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
+        begins = f"Round {round_after} has started."
+        words = facts.words
+        if f"Round {round_after} begins" not in words:
+            words = f"{words} {begins}"
+        text = f"{title}: {words}"
+        if round_before == 0:  # the first round: nothing was played yet, nothing to result
+            told.append(Message(kinds.ROUND_STARTED, text, everyone, public_text=text))
+        else:
+            start = (kinds.ROUND_STARTED, f"{title}: {begins}")
+            told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text, also=start))
         started = set(everyone)
 
     if facts.kind in HOST_ENDINGS and everyone:
@@ -107,16 +119,16 @@ def messages_for(facts: EventFacts, *, slow_seconds: float) -> list[Message]:
         told.append(Message(kinds.ROUND_RESULT, text, everyone, public_text=text))
 
     long_clock = facts.ran_out_seconds is None or facts.ran_out_seconds >= slow_seconds
-    if facts.clock_ran_out and long_clock:
+    if (facts.clock_ran_out or facts.ended_by_host) and long_clock:
         missed = awaited(facts.before, facts.players)
         if missed:
-            text = f"{title}: the clock ran out before your move or submission. {facts.words}"
+            ended = "the host ended the round" if facts.ended_by_host else "the clock ran out"
+            text = f"{title}: {ended} before your move or submission. {facts.words}"
             told.append(Message(kinds.SUBMISSION_MISSING, text, tuple(sorted(missed))))
             told.append(
                 Message(
                     kinds.SUBMISSIONS_MISSED,
-                    f"{title}: the clock ran out with nothing from "
-                    f"{_names(facts.players, missed)}.",
+                    f"{title}: {ended} with nothing from {_names(facts.players, missed)}.",
                     host=True,
                 )
             )

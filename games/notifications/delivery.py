@@ -19,9 +19,11 @@ until it is sent or given up.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import logging
 import re
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -273,6 +275,34 @@ def post_webhook(delivery: Delivery) -> None:
         raise OSError(f"the webhook answered {status}, a redirect; redirects are not followed")
     if not 200 <= status < 300:
         raise OSError(f"the webhook answered {status}")
+
+
+TEST_POST_SECONDS = 5.0  # a host waits for the answer on the page: never long
+
+
+def send_test_post(season: Any, url: str) -> tuple[bool, str]:
+    """Post a test message to ``url`` now, through the same guard as every post (addresses.py),
+    and say what came of it in the host's words: (arrived, what the webhook answered). The one
+    post sent in a request: the host asked for it and waits for its answer."""
+    text = f"A test post from Gem Arena: the news of {season.name} will be posted here."
+    body = webhook_body(Delivery(public_text=text, url=season.get_absolute_url()))
+    host = urlsplit(settings.SITE_URL).hostname or "localhost"
+    headers = {
+        "Content-Type": "application/json",
+        "Idempotency-Key": f"gemarena-test-{uuid.uuid4().hex}@{host}",
+    }
+    timeout = min(float(settings.NOTIFY_SEND_TIMEOUT), TEST_POST_SECONDS)
+    try:
+        status = addresses.post(url, json.dumps(body).encode(), headers, timeout)
+    except addresses.RefusedAddress as refusal:
+        return False, f"Not sent: {refusal}."
+    except (OSError, http.client.HTTPException) as error:
+        return False, f"Not sent: the webhook could not be reached ({_said(error)})."
+    if 200 <= status < 300:
+        return True, f"Sent: the webhook answered {status}. Look for the post in the channel."
+    if 300 <= status < 400:
+        return False, f"The webhook answered {status}, a redirect: posts do not follow one."
+    return False, f"The webhook answered {status}: it refused the post. Check the URL."
 
 
 def send_job(job: Job) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +15,7 @@ from django.db.models import OuterRef, Subquery
 from games.core import replaying
 from games.core.gamedef import ActionError, Viewer, run_rules, state_deadlines
 from games.core.models import Deadline, Event, Match
-from games.notifications import decide
+from games.notifications import decide, kinds
 from games.notifications.services import notify
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,8 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
         return
     slow = settings.NOTIFY_SLOW_CLOCK_MINUTES * 60
     messages = decide.messages_for(facts, slow_seconds=slow)
+    if facts.finished and match.season_id is not None:
+        messages = _candidate_told_by_season(match, facts, messages)
     if not messages:
         return
     users = {seat.index: seat.user for seat in match.seats.all() if seat.user_id}
@@ -46,6 +49,9 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
     hosts = _hosts_of(match) if any(message.host for message in messages) else []
     for message in messages:
         people = hosts if message.host else [users[s] for s in message.seats]
+        if message.kind == kinds.SUBMISSIONS_MISSED and event.actor_id is not None:
+            # The host who ended the round knows who sent nothing: the other hosts are told.
+            people = [user for user in people if user.pk != event.actor_id]
         notify(
             users=people,
             kind=message.kind,
@@ -54,7 +60,29 @@ def on_event(match: Match, event: Event, before: dict[str, Any]) -> None:
             match=match,
             public_text=message.public_text,
             now=event.created_at,
+            also=message.also,
         )
+
+
+def _candidate_told_by_season(
+    match: Match, facts: decide.EventFacts, messages: list[decide.Message]
+) -> list[decide.Message]:
+    """A season's main match that ends naming its Elimination Candidate: the season tells the
+    EC the result with their nomination deadline (one mail), so the result leaves them out."""
+    result = facts.after.get("result")
+    candidate = result.get("elimination_candidate") if isinstance(result, dict) else None
+    if not isinstance(candidate, int) or isinstance(candidate, bool):
+        return messages
+    from games.seasons.models import Episode
+
+    if not Episode.objects.filter(main_match=match).exists():
+        return messages
+    return [
+        replace(message, seats=tuple(s for s in message.seats if s != candidate))
+        if message.kind == kinds.ROUND_RESULT
+        else message
+        for message in messages
+    ]
 
 
 def _hosts_of(match: Match) -> list[Any]:
@@ -76,6 +104,9 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
     seats = list(match.seats.all())
     finished = match.finished_version == event.version and match.status == Match.Status.FINISHED
     ran_out = _clock_ran_out(event, before)
+    ended_by_host = _ended_by_host(event)
+    ended_clock = _first_clock(before) if ended_by_host else None
+    measured = ran_out or ended_clock
     return decide.EventFacts(
         kind=event.kind,
         title=match.title,
@@ -87,34 +118,67 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
         live=match.status == Match.Status.LIVE,
         finished=finished,
         clock_ran_out=ran_out is not None,
-        ran_out_seconds=_clock_length(match, *ran_out) if ran_out else None,
+        ran_out_seconds=_clock_length(match, event.version, *measured) if measured else None,
         seconds_to_act=min(
             ((d - now).total_seconds() for d in after_clocks.values()), default=None
         ),
         to_settle=_to_settle(match, now) if finished else (),
+        ended_by_host=ended_by_host,
     )
+
+
+def _ended_by_host(event: Event) -> bool:
+    """The event is a host's "end the round now" (games/core/services.py host_end_round)."""
+    return event.actor_id is not None and (event.move or {}).get("rule") == "end_round"
+
+
+def _first_clock(before: dict[str, Any]) -> tuple[str, datetime] | None:
+    """The clock of the state before that would have run out first (key, due)."""
+    due = sorted((when, key) for key, when in state_deadlines(before or {}).items())
+    return (due[0][1], due[0][0]) if due else None
 
 
 def _clock_ran_out(event: Event, before: dict[str, Any]) -> tuple[str, datetime] | None:
     """The clock of the state before whose timeout ``event`` is (key, due), if it is one."""
     if event.actor_id is not None or event.seat is not None:
         return None
-    due = sorted((when, key) for key, when in state_deadlines(before or {}).items())
-    if not due or due[0][0] > event.created_at:
+    first = _first_clock(before)
+    if first is None or first[1] > event.created_at:
         return None
-    return due[0][1], due[0][0]
+    return first
 
 
-def _clock_length(match: Match, key: str, due: datetime) -> float | None:
-    """How long the clock ran: from the event that set it to its due time (None if unknown)."""
-    set_at = Event.objects.filter(match=match, version=OuterRef("set_at_version"))
-    rows = Deadline.objects.filter(match=match, key=key, due_at=due)
-    started = (
-        rows.annotate(set_at=Subquery(set_at.values("created_at")[:1]))
-        .values_list("set_at", flat=True)
-        .first()
+# The host's events that move a running clock (give more or less time, resume after a pause):
+# the clock they set is the one set before, moved, not a new one.
+CLOCK_MOVES = frozenset({"clock_changed", "resumed", "deadline_extended"})
+
+
+def _clock_length(match: Match, version: int, key: str, due: datetime) -> float | None:
+    """How long the clock gave: from the event that set it to its due time, through the
+    host's moves of it (a round clock of two hours shortened to its last minute gave two
+    hours, not one minute); None if unknown. ``version`` is the event's: the rows it set are
+    the clock's next run, not this one."""
+    events = Event.objects.filter(match=match, version=OuterRef("set_at_version"))
+    rows = (
+        Deadline.objects.filter(match=match, key=key, set_at_version__lt=version)
+        .annotate(
+            set_at=Subquery(events.values("created_at")[:1]),
+            set_by=Subquery(events.values("kind")[:1]),
+        )
+        .order_by("-set_at_version")
+        .values_list("due_at", "set_at", "set_by")
     )
+    started = None
+    for index, (row_due, set_at, set_by) in enumerate(rows[:MOVES_FOLLOWED]):
+        if index == 0 and row_due != due:
+            return None  # not the clock that ran out
+        started = set_at
+        if set_by not in CLOCK_MOVES:
+            break
     return (due - started).total_seconds() if started else None
+
+
+MOVES_FOLLOWED = 20  # the host's moves of one clock read back (more: the earliest read counts)
 
 
 def _to_settle(match: Match, now: Any) -> tuple[str, ...]:

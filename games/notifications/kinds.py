@@ -10,6 +10,7 @@ from typing import Final
 
 # A player's kinds.
 MATCH_STARTED: Final = "match_started"
+ROUND_STARTED: Final = "round_started"
 YOUR_TURN: Final = "your_turn"
 SUBMISSION_MISSING: Final = "submission_missing"
 NOMINATED: Final = "nominated"
@@ -26,7 +27,8 @@ NOMINATION_NOT_MADE: Final = "nomination_not_made"
 CAST_ASKED: Final = "cast_asked"
 
 PLAYER_KINDS: Final = {
-    MATCH_STARTED: "A match or round starts",
+    MATCH_STARTED: "A match starts",
+    ROUND_STARTED: "A new round starts",
     YOUR_TURN: "It is your turn",
     SUBMISSION_MISSING: "Your move or sealed submission is still missing before a deadline",
     NOMINATED: "You were nominated",
@@ -47,6 +49,7 @@ KINDS: Final = {**PLAYER_KINDS, **HOST_KINDS}
 # The kinds whose notifications have words anyone may read, which a season's webhook may post.
 PUBLIC_KINDS: Final = (
     MATCH_STARTED,
+    ROUND_STARTED,
     ROUND_RESULT,
     ELIMINATED_OR_SAVED,
     EPISODE_STARTS,

@@ -31,6 +31,7 @@ def notify(
     season: Season | None = None,
     public_text: str | None = None,
     now: datetime | None = None,
+    also: tuple[str, str] | None = None,
 ) -> list[Notification]:
     """Tell ``users`` that ``text`` (theirs to read; ``url`` is where to act, a site path).
 
@@ -38,7 +39,12 @@ def notify(
     ``public_text``, when given, is what anyone may read about it: the season's webhook (of
     ``season``, else ``match``'s) posts it once, if the host let ``kind`` through. Without it
     nothing goes to the webhook, so private words never leave for a chat channel. Call it in
-    the transaction of what caused it; returns the notifications written."""
+    the transaction of what caused it; returns the notifications written.
+
+    ``also`` is a second kind the words tell of and its words alone (a round's result that
+    starts the next round: the start): whoever turned ``kind`` off on a channel but keeps that
+    kind on is told those words there, as that kind; a webhook that posts only that kind posts
+    them (they are public when ``public_text`` is given)."""
     if kind not in kinds.KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
     text = _clean(text)
@@ -54,34 +60,51 @@ def notify(
         )
         already = set(told.values_list("user_id", flat=True))
         people = [user for user in people if user.pk not in already]
+    read = [kind, *([also[0]] if also else [])]
     off = (
         set(
-            OptOut.objects.filter(user__in=[u.pk for u in people], kind=kind).values_list(
-                "user_id", "channel"
+            OptOut.objects.filter(user__in=[u.pk for u in people], kind__in=read).values_list(
+                "user_id", "kind", "channel"
             )
         )
         if people
         else set()
     )
+    told_as = [(kind, text, person, channel) for person in people for channel in _CHANNELS]
+    if also:
+        # Who turned ``kind`` off on a channel but keeps ``also``'s kind is told its words there.
+        told_as += [
+            (also[0], _clean(also[1]), person, channel)
+            for person in people
+            for channel in _CHANNELS
+            if (person.pk, kind, channel) in off
+        ]
+    on = {
+        (said, person.pk, channel)
+        for said, _, person, channel in told_as
+        if (person.pk, said, channel) not in off
+    }
+    rows = {(said, words, person.pk): person for said, words, person, _ in told_as}
     written = Notification.objects.bulk_create(
         [
             Notification(
-                user=user,
-                kind=kind,
-                text=text,
+                user=person,
+                kind=said,
+                text=words,
                 url=url[:300],
                 match=match,
                 season=season,
-                in_site=(user.pk, kinds.SITE) not in off,
+                in_site=(said, person.pk, kinds.SITE) in on,
                 created_at=now,
             )
-            for user in people
+            for (said, words, _), person in rows.items()
+            if said == kind or {(said, person.pk, kinds.SITE), (said, person.pk, kinds.EMAIL)} & on
         ]
     )
     mails = [
         Delivery(
             channel=Delivery.Channel.EMAIL,
-            kind=kind,
+            kind=note.kind,
             notification=note,
             url=note.url,
             destination=note.user.email,
@@ -89,12 +112,19 @@ def notify(
             created_at=now,
         )
         for note in written
-        if note.user.email and (note.user.pk, kinds.EMAIL) not in off
+        if note.user.email and (note.kind, note.user.pk, kinds.EMAIL) in on
     ]
     Delivery.objects.bulk_create(mails)
     if public_text and season is not None:
-        _post_to_webhook(season, kind, _clean(public_text), url, now, once=once)
+        hook = SeasonWebhook.objects.filter(season=season).first()
+        posted = (kind, public_text)
+        if hook is not None and not hook.posts(kind) and also and hook.posts(also[0]):
+            posted = also  # the hook posts only the second kind: its words alone
+        _post_to_webhook(season, posted[0], _clean(posted[1]), url, now, once=once)
     return written
+
+
+_CHANNELS = (kinds.SITE, kinds.EMAIL)
 
 
 def _post_to_webhook(

@@ -12,4 +12,5 @@ urlpatterns = [
     path("preferences/", views.preferences, name="preferences"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("season/<int:pk>/webhook/", views.season_webhook, name="season_webhook"),
+    path("season/<int:pk>/webhook/test/", views.season_webhook_test, name="season_webhook_test"),
 ]

@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.core.models import Season
-from games.notifications import kinds, services
+from games.notifications import delivery, kinds, services
 from games.notifications.delivery import UNSUBSCRIBE_SALT
 from games.notifications.models import Notification, SeasonWebhook
 
@@ -86,6 +86,22 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         services.unsubscribe(user_id, kind)
     context = {"label": kinds.KINDS[kind], "done": done, "token": token}
     return render(request, "notifications/unsubscribe.html", context)
+
+
+@require_POST
+@login_required
+def season_webhook_test(request: HttpRequest, pk: int) -> HttpResponse:
+    """The host sends a test post to the saved webhook and reads its answer on the page."""
+    season = get_object_or_404(Season, pk=pk)
+    if not services.may_set_webhook(season, request.user):
+        raise PermissionDenied("only the season's hosts set its webhook")
+    hook = SeasonWebhook.objects.filter(season=season).first()
+    if hook is None or not hook.url:
+        messages.error(request, "Save a webhook URL first: there is nothing to post to.")
+    else:
+        sent, answer = delivery.send_test_post(season, hook.url)
+        (messages.success if sent else messages.error)(request, answer)
+    return redirect("notifications:season_webhook", pk=season.pk)
 
 
 @login_required

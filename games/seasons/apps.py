@@ -9,9 +9,11 @@ class SeasonsConfig(AppConfig):
     verbose_name = "Seasons"
 
     def ready(self) -> None:
-        from games.core import authority, scheduler
+        from games.core import authority, console, scheduler
         from games.seasons import services
 
         scheduler.register_clock(services.run_clocks)
         # A season's hosts and co-hosts run its matches.
         authority.tell_seasons_hosted(services.seasons_hosted_by)
+        # The host is told, before correcting a season's match, what the season does with it.
+        console.tell_correction_note(services.correction_note)

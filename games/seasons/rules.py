@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.core.contract import Setting, clean, defaults
 from games.core.gamedef import ActionError
@@ -109,6 +109,45 @@ def nomination_missed(due: datetime | None, now: datetime) -> bool:
     return due is not None and now >= due
 
 
+MIN_NOMINATION_LEFT = timedelta(minutes=1)
+MAX_NOMINATION_CHANGE = 30 * 24 * 60  # minutes
+
+
+def moved_nomination_due(due: datetime | None, now: datetime, minutes: Any) -> datetime:
+    """The nomination deadline the host moves by ``minutes`` (below 0: sooner). A clock that
+    ran out (``due`` None or past) is given ``minutes`` from ``now``. At least a minute stays."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes == 0:
+        raise ActionError("move the clock by a whole number of minutes", code="bad_minutes")
+    if abs(minutes) > MAX_NOMINATION_CHANGE:
+        raise ActionError("move the clock by at most 30 days", code="bad_minutes")
+    ran_out = due is None or nomination_missed(due, now)
+    if ran_out and minutes < 0:
+        raise ActionError("the clock has run out: give it more time, not less", code="bad_minutes")
+    moved = (now if ran_out else due) + timedelta(minutes=minutes)
+    if moved - now < MIN_NOMINATION_LEFT:
+        raise ActionError(
+            "at least a minute must stay on the nomination clock; to name the Death Match "
+            "Opponent now, let it run out",
+            code="bad_minutes",
+        )
+    return moved
+
+
+def time_left(due: datetime, now: datetime) -> str:
+    """What a clock has left, in words: "2 h 05 min", "4 min", "run out"."""
+    seconds = int((due - now).total_seconds())
+    if seconds <= 0:
+        return "run out"
+    minutes = (seconds + 59) // 60
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    if days:
+        return f"{days} d {hours} h"
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    return f"{minutes} min"
+
+
 def eligible_opponents(
     players_in: Sequence[int],
     candidate: int,
@@ -169,23 +208,57 @@ def season_winner(players_in: Sequence[int]) -> int | None:
     return players_in[0] if len(players_in) == 1 else None
 
 
+class Placing(NamedTuple):
+    """One seat's place in a main match. ``shared``: another seat has the same place;
+    ``by_host``: the host decided this seat's standing (a winner named over an equal or higher
+    total, or the Elimination Candidate named among equal lowest totals)."""
+
+    seat: int
+    place: int
+    total: int
+    shared: bool = False
+    by_host: bool = False
+
+
 def placings(
-    totals: Mapping[str, int], winner: int | None = None, candidate: int | None = None
-) -> list[tuple[int, int, int]]:
-    """A main match's places, (seat, place, total), best first: the winner (whom the host may
-    have named) first, then by total, the Elimination Candidate last among equal totals; seats
-    that nothing tells apart share a place (1, 2, 2, 4)."""
+    totals: Mapping[str, int],
+    winner: int | None = None,
+    candidate: int | None = None,
+    places: Mapping[str, int] | None = None,
+) -> list[Placing]:
+    """A main match's places, best first: the game's own ``places`` when its result gives them
+    (a race ranks by more than points), else by total with the winner (whom the host may have
+    named) first; seats that nothing tells apart share a place (1, 2, 2, 4), and an
+    Elimination Candidate the host named among equal totals keeps the shared place (listed
+    last in it), as the races show it."""
+    scores = {int(seat): total for seat, total in totals.items()}
 
-    def rank(seat: int, total: int) -> tuple[int, int, int]:
-        return (0 if seat == winner else 1, -total, 1 if seat == candidate else 0)
+    def rank(seat: int) -> tuple[int, int]:
+        return (0 if seat == winner else 1, -scores[seat])
 
-    ordered = sorted(
-        ((int(seat), total) for seat, total in totals.items()), key=lambda row: rank(*row)
-    )
-    rows: list[tuple[int, int, int]] = []
-    for position, (seat, total) in enumerate(ordered, start=1):
-        same = rows and rank(rows[-1][0], rows[-1][2]) == rank(seat, total)
-        rows.append((seat, rows[-1][1] if same else position, total))
+    ordered = sorted(scores, key=lambda seat: (rank(seat), seat == candidate, seat))
+    placed: dict[int, int] = {}
+    for position, seat in enumerate(ordered, start=1):
+        previous = ordered[position - 2] if position > 1 else None
+        same = previous is not None and rank(previous) == rank(seat)
+        placed[seat] = placed[previous] if same and previous is not None else position
+    if places:
+        placed = {seat: int(places.get(str(seat), placed[seat])) for seat in scores}
+        ordered = sorted(scores, key=lambda seat: (placed[seat], seat == candidate, seat))
+    rows = []
+    for seat in ordered:
+        shared = sum(1 for other in ordered if placed[other] == placed[seat]) > 1
+        others = [total for other, total in scores.items() if other != seat]
+        named_winner = seat == winner and any(total >= scores[seat] for total in others)
+        rows.append(
+            Placing(
+                seat,
+                placed[seat],
+                scores[seat],
+                shared,
+                named_winner or (seat == candidate and shared),
+            )
+        )
     return rows
 
 

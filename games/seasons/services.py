@@ -25,6 +25,7 @@ from games.core.models import Match, Season
 from games.core.registry import UnknownGame, get_game
 from games.core.rendering import view_of
 from games.notifications import kinds
+from games.notifications.models import Delivery
 from games.notifications.services import notify
 from games.notifications.words import shortened
 from games.seasons import roles, rules
@@ -581,6 +582,43 @@ def _check_candidate(episode: Episode, actor: Any) -> None:
         )
 
 
+def change_nomination_clock(episode: Episode, actor: Any, minutes: Any) -> Episode:
+    """A host moves the Elimination Candidate's nomination deadline by ``minutes`` (below 0:
+    sooner); once it ran out, gives them ``minutes`` from now and the nomination back. The
+    EC is told the new deadline; the log says it."""
+    with transaction.atomic():
+        locked = _lock_episode(episode)
+        season = locked.season
+        check_season_host(season, actor)
+        if locked.phase not in {Episode.Phase.NOMINATION, Episode.Phase.HOST_NOMINATION}:
+            raise ActionError("no nomination clock is running now", code="not_nominating")
+        now = clock.now()
+        due = locked.nomination_due if locked.phase == Episode.Phase.NOMINATION else None
+        locked.nomination_due = rules.moved_nomination_due(due, now, minutes)
+        locked.phase = Episode.Phase.NOMINATION
+        locked.save(update_fields=["nomination_due", "phase"])
+        candidate = locked.elimination_candidate
+        when = f"{locked.nomination_due:%Y-%m-%d %H:%M} UTC"
+        if due is None:
+            text = f"The host gave {candidate.name} until {when} to name a Death Match Opponent."
+        else:
+            change = "more" if minutes > 0 else "less"
+            text = (
+                f"The host gave {candidate.name}'s nomination clock {abs(minutes)} minutes "
+                f"{change}: until {when}."
+            )
+        _log(season, text, "nomination_clock", episode=locked, actor=actor)
+        notify(
+            users=[candidate.user],
+            kind=kinds.ELIMINATION_CANDIDATE,
+            text=f"Your nomination deadline (episode {locked.number}) is now {when}: name "
+            "your Death Match Opponent by then.",
+            url=locked.get_absolute_url(),
+            season=season,
+        )
+    return locked
+
+
 def spend_token(episode: Episode, actor: Any) -> Episode:
     """The Elimination Candidate spends a Token of Life: no death match, no one eliminated in
     this episode. A ledger entry and a line of the season's log."""
@@ -701,6 +739,11 @@ def run_clocks(now: datetime | None = None) -> datetime | None:
             death_match__status=Match.Status.FINISHED,
             death_match__version__gt=F("death_match_read_at"),
         )
+        | Q(
+            main_match__status=Match.Status.FINISHED,
+            main_match__version__gt=F("main_match_read_at"),
+            elimination_candidate__isnull=False,
+        )
     )
     for episode_id in waiting.values_list("pk", flat=True)[:50]:
         try:
@@ -726,14 +769,25 @@ def _move_on(episode_id: int, now: datetime) -> None:
             main_match is not None and main_match.version > episode.main_match_read_at
         ):
             _main_match_over(episode)
-        elif episode.phase == Episode.Phase.DEATH_MATCH:
+        elif episode.phase == Episode.Phase.DEATH_MATCH and (
+            episode.death_match is not None and episode.death_match.status in OVER
+        ):
             _death_match_over(episode)
         elif episode.phase == Episode.Phase.NOMINATION and rules.nomination_missed(
             episode.nomination_due, now
         ):
             _nomination_ran_out(episode)
-        elif episode.phase == Episode.Phase.OVER and episode.eliminated_id is not None:
+        elif (
+            episode.phase == Episode.Phase.OVER
+            and episode.eliminated_id is not None
+            and (
+                episode.death_match is not None
+                and episode.death_match.version > episode.death_match_read_at
+            )
+        ):
             _death_match_corrected(episode)
+        elif main_match is not None and main_match.version > episode.main_match_read_at:
+            _main_match_corrected_late(episode)
 
 
 def _main_match_over(episode: Episode) -> None:
@@ -770,15 +824,83 @@ def _main_match_over(episode: Episode) -> None:
     if before is not None:
         text = f"The host corrected the main match: {text[:-1]}, in place of {before.name}."
     _log(season, text, "elimination_candidate", episode=episode)
+    told = (
+        f"You are the Elimination Candidate of episode {episode.number}: name your Death "
+        f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC."
+    )
+    settled_later = match.events.filter(
+        version__gt=match.finished_version or 0, informational=False
+    ).exists()
+    if before is None and result.get("summary") and not settled_later:
+        # The result named the EC as it ended, and left them out of its notice (games/
+        # notifications/events.py): the result is told them here, with their deadline, once.
+        told += f" {match.title} is over: {result['summary']}"
     notify(
         users=[candidate.user],
         kind=kinds.ELIMINATION_CANDIDATE,
-        text=f"You are the Elimination Candidate of episode {episode.number}: name your Death "
-        f"Match Opponent by {episode.nomination_due:%Y-%m-%d %H:%M} UTC.",
+        text=told,
         url=episode.get_absolute_url(),
         season=season,
-        public_text=text,
+        public_text=None if _result_posted_naming(match, candidate) else text,
     )
+
+
+def _result_posted_naming(match: Match, candidate: CastMember) -> bool:
+    """Did the season's channel already read, in the match's result post, that ``candidate``
+    is its Elimination Candidate? Then the match's end is one post, not two."""
+    posted = Delivery.objects.filter(
+        channel=Delivery.Channel.WEBHOOK,
+        kind=kinds.ROUND_RESULT,
+        season=match.season_id,
+        url=match.get_absolute_url()[:300],
+    ).values_list("public_text", flat=True)
+    said = f"{candidate.name} is the Elimination Candidate"
+    last = f"{candidate.name} finishes last and is the Elimination Candidate"
+    return any(said in text or last in text for text in posted)
+
+
+def _main_match_corrected_late(episode: Episode) -> None:
+    """The host corrected a main match after its Death Match Opponent was named: the
+    episode goes on as decided; the log says so when the correction named another EC."""
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    episode.main_match_read_at = match.version
+    episode.save(update_fields=["main_match_read_at"])
+    candidate = _member_in_seat(match, main_match_result(match).get("elimination_candidate"))
+    if candidate == episode.elimination_candidate:
+        return
+    text = (
+        f"The host corrected the main match of episode {episode.number} after the season "
+        f"moved on: {episode.elimination_candidate.name} stays its Elimination Candidate."
+    )
+    _log(episode.season, text, "main_match_corrected", episode=episode)
+
+
+def correction_note(match: Match) -> str:
+    """What the host is told before correcting a season's match (the core's console shows it):
+    whether the season still follows the correction, or what it decided stands."""
+    if match.season_id is None:
+        return ""
+    episode = (
+        Episode.objects.filter(Q(main_match=match) | Q(death_match=match))
+        .select_related("elimination_candidate", "eliminated", "saved")
+        .first()
+    )
+    if episode is None:
+        return ""
+    moved_on = "The season has moved on: a correction fixes this match and the ledger only;"
+    if episode.main_match_id == match.pk:
+        if episode.phase in READS_MAIN_MATCH:
+            return "The season follows: the corrected result names the Elimination Candidate."
+        name = episode.elimination_candidate.name if episode.elimination_candidate else "no one"
+        return f"{moved_on} {name} stays the Elimination Candidate of episode {episode.number}."
+    if episode.saved_id is not None:
+        return f"{moved_on} {episode.saved.name} stayed on a Token of Life."
+    if episode.eliminated_id is None:
+        return ""
+    later = episode.season.episodes.filter(number__gt=episode.number).exists()
+    if later:
+        return f"{moved_on} {episode.eliminated.name}'s elimination stands."
+    return "The season follows: the corrected loser is eliminated in place of the old one."
 
 
 def _nomination_ran_out(episode: Episode) -> None:
@@ -854,6 +976,23 @@ def _death_match_corrected(episode: Episode) -> None:
             f"moved on: {before.name}'s elimination stands."
         )
         _log(season, text, "death_match_corrected", episode=episode)
+        url = episode.get_absolute_url()
+        notify(
+            users=[before.user],
+            kind=kinds.ELIMINATED_OR_SAVED,
+            text=f"The host corrected the death match of episode {episode.number}: you won it, "
+            "but the season had moved on: your elimination stands.",
+            url=url,
+            season=season,
+        )
+        notify(
+            users=[loser.user],
+            kind=kinds.ELIMINATED_OR_SAVED,
+            text=f"The host corrected the death match of episode {episode.number} after the "
+            f"season moved on: {before.name}'s elimination stands, and you stay in.",
+            url=url,
+            season=season,
+        )
         return
     CastMember.objects.filter(season=season, status=CastMember.Status.WINNER).update(
         status=CastMember.Status.IN

@@ -52,14 +52,17 @@ def _placings(episode: Episode, names: dict[int, str]) -> list[dict[str, Any]]:
     users = {seat.index: seat.user_id for seat in match.seats.all()}
     candidate = result.get("elimination_candidate")
     rows = []
-    for seat, place, total in rules.placings(totals, result.get("winner"), candidate):
+    places = result.get("places") if isinstance(result.get("places"), dict) else None
+    for row in rules.placings(totals, result.get("winner"), candidate, places):
         rows.append(
             {
-                "place": place,
-                "place_label": rules.ordinal(place),
-                "name": names.get(users.get(seat), "?"),
-                "total": total,
-                "elimination_candidate": seat == candidate,
+                "place": row.place,
+                "place_label": rules.ordinal(row.place) + (" (shared)" if row.shared else ""),
+                "name": names.get(users.get(row.seat), "?"),
+                "total": row.total,
+                "elimination_candidate": row.seat == candidate,
+                "by_host": row.by_host,
+                "shared": row.shared,
             }
         )
     return rows
@@ -206,3 +209,18 @@ def season_csv(table: dict[str, Any]) -> str:
             ]
         )
     return out.getvalue()
+
+
+def with_why(entry: Any) -> Any:
+    """A ledger entry with ``why``, its reason as its row says it before the match's link: a
+    match's own payment ("won in <title>", even for the last place) says what it was without
+    the title the link gives ("Paid for the result of" <title>), any other reason as it is."""
+    match = entry.match
+    reason = entry.reason
+    if match is not None and reason == f"won in {match.title}":
+        entry.why = "Paid for the result of"
+    elif match is not None and reason == f"spent in {match.title}":
+        entry.why = "Spent in"
+    else:
+        entry.why = f"{reason} ·" if match is not None else reason
+    return entry

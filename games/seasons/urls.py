@@ -30,6 +30,11 @@ urlpatterns = [
         name="season_nominate",
     ),
     path(
+        "<int:pk>/episodes/<int:number>/nomination-clock/",
+        views.episode_nomination_clock,
+        name="season_nomination_clock",
+    ),
+    path(
         "<int:pk>/episodes/<int:number>/token/",
         views.episode_spend_token,
         name="season_spend_token",

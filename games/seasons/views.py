@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.core import audit
+from games.core import audit, clock
 from games.core.forms import MatchSettingsForm, setting_fields
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Season
@@ -113,9 +113,10 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["death_games"] = services.death_match_games()
         context["players_in"] = len(services.cast_in(season))
     if request.user.is_authenticated:
-        context["my_entries"] = LedgerEntry.objects.filter(
-            season=season, user=request.user
-        ).select_related("match", "reverses")
+        entries = LedgerEntry.objects.filter(season=season, user=request.user)
+        context["my_entries"] = [
+            standings.with_why(entry) for entry in entries.select_related("match", "reverses")
+        ]
         context["my_balance"] = LedgerEntry.balance(request.user, season)
     return render(request, "seasons/season.html", context)
 
@@ -441,6 +442,12 @@ def episode_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         )
     if is_host and episode.phase == Episode.Phase.DEATH_MATCH_SETUP:
         context["death_games"] = services.death_match_games()
+    if episode.phase == Episode.Phase.NOMINATION and episode.nomination_due:
+        context["time_left"] = rules.time_left(episode.nomination_due, clock.now())
+    context["host_nominating"] = is_host and episode.phase in {
+        Episode.Phase.NOMINATION,
+        Episode.Phase.HOST_NOMINATION,
+    }
     return render(request, "seasons/episode.html", context)
 
 
@@ -457,6 +464,26 @@ def episode_nominate(request: HttpRequest, pk: int, number: int) -> HttpResponse
     except ActionError as refusal:
         return _done(request, episode, refusal, "")
     return _done(request, episode, None, "Nominated: the Death Match Opponent is told.")
+
+
+@require_POST
+@login_required
+def episode_nomination_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A host gives the nomination clock more time, or less."""
+    episode = _episode(pk, number)
+    try:
+        minutes = int(request.POST.get("minutes", ""))
+    except ValueError:
+        minutes = 0
+    if request.POST.get("change") == "less":
+        minutes = -minutes
+    try:
+        services.change_nomination_clock(episode, request.user, minutes)
+    except ActionError as refusal:
+        return _done(request, episode, refusal, "")
+    episode.refresh_from_db()
+    when = f"{episode.nomination_due:%Y-%m-%d %H:%M} UTC"
+    return _done(request, episode, None, f"The nomination clock now runs until {when}: told.")
 
 
 @require_POST

@@ -7,6 +7,7 @@ axe-core on each page. Screenshots: test-artifacts/season-*.png."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -96,6 +97,21 @@ def test_a_host_runs_a_season(login_context, make_user):
         lambda: Episode.objects.filter(pk=episode.pk, phase=Episode.Phase.NOMINATION).exists(),
         "the scheduler to open Bob's nomination",
     )
+    # The hosts see whom they wait for, with the clock to move; it counts down live.
+    host.clock.install()
+    host.goto(episode.get_absolute_url())
+    box = host.locator(".nomination-clock")
+    expect(box).to_contain_text("Waiting for Bob to name a Death Match Opponent")
+    countdown = host.locator(".nomination .countdown")
+    expect(countdown).to_have_text(re.compile(r"^1 h \d\d min left$"))
+    before = countdown.text_content()
+    host.clock.run_for(61_000)
+    expect(countdown).not_to_have_text(before)
+    expect(countdown).to_have_text(re.compile(r"^1 h \d\d min left$"))
+    checked(host, "season-nomination-host")
+    box.get_by_label("Minutes").fill("30")
+    box.get_by_role("button", name="Give more time").click()
+    expect(host.locator(".messages")).to_contain_text("The nomination clock now runs until")
     bob.goto(episode.get_absolute_url())
     form = bob.locator("form.nominate")
     expect(bob.locator(".nomination")).to_contain_text("You are the Elimination Candidate")
@@ -122,5 +138,8 @@ def test_a_host_runs_a_season(login_context, make_user):
     expect(row).to_contain_text("Bob")
     expect(row).to_contain_text("Cy")
     expect(row).to_contain_text("Glittering Paths · Live")
-    expect(row).to_contain_text("1st Ada Lovelace (0), 2nd Cy (0), 3rd Bob (0)")
+    expect(row).to_contain_text(
+        "1st Ada Lovelace (0, the winner the host named), 2nd (shared) Cy (0), "
+        "2nd (shared) Bob (0, the EC, a tie the host settled)"
+    )
     checked(host, "season-death-match")

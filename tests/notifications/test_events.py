@@ -155,3 +155,136 @@ def test_notifications_read_the_same_facts_as_the_page_without_drawing_it(
         seen = match.game.seen(state, Viewer.spectator())
         view = match.game.view(state, Viewer.spectator())
         assert {k: seen.get(k) for k in facts} == {k: view.get(k) for k in facts}, version
+
+
+@pytest.fixture
+def sgs_bidding(make_user, clock):
+    """A Seven Gem Swap match of three (p0, p1, p2, with addresses) with two-hour clocks,
+    bidding: (match, users, host)."""
+    host = make_user("hostess")
+    users = [make_user(f"p{i}", email=f"p{i}@example.org") for i in range(3)]
+    match = services.create_match(
+        host=host,
+        game_key="seven-gem-swap",
+        title="Seven",
+        settings={"bid_seconds": 7200, "round_seconds": 7200},
+        roles=[""] * 3,
+    )
+    for user, seat in zip(users, match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    return Match.objects.get(pk=match.pk), users, host
+
+
+@pytest.fixture
+def sgs_round(sgs_bidding):
+    """``sgs_bidding`` in round 1, where p0 and p1 have submitted and p2 has not."""
+    from tests.seven_gem_swap.test_services import bid_all, own_gem
+
+    match, users, host = sgs_bidding
+    bid_all(match, users)
+    match.refresh_from_db()
+    for seat in (0, 1):
+        action = {"type": "submit", "gem": own_gem(match.state, seat)}
+        services.submit_action(match, users[seat], action)
+    return Match.objects.get(pk=match.pk), users, host
+
+
+def test_a_round_the_host_ends_tells_who_sent_nothing_and_the_other_hosts(sgs_round, make_user):
+    match, _users, host = sgs_round
+    cohost = make_user("cohost")
+    season = Season.objects.create(name="S3")
+    Match.objects.filter(pk=match.pk).update(season=season)
+    from games.seasons.models import SeasonFormat
+
+    SeasonFormat.objects.create(season=season).cohosts.add(cohost)
+    services.host_end_round(Match.objects.get(pk=match.pk), host, "late")
+
+    (note,) = Notification.objects.filter(kind=kinds.SUBMISSION_MISSING)
+    assert note.user.username == "p2"
+    assert note.text.startswith("Seven: the host ended the round before your move or submission.")
+    # The host who ended it knows; the co-host is told who sent nothing.
+    (missed,) = Notification.objects.filter(kind=kinds.SUBMISSIONS_MISSED)
+    assert missed.user == cohost and missed.text == (
+        "Seven: the host ended the round with nothing from P2."
+    )
+
+
+def test_a_round_clock_the_host_shortened_to_its_end_still_tells_who_sent_nothing(sgs_round, clock):
+    match, _users, host = sgs_round
+    clock.advance(7200 - 300)
+    services.host_change_clock(match, host, "round", -240)  # one minute left of two hours
+    clock.advance(61)
+    assert services.fire_due_deadlines() == 1
+
+    assert told(kinds.SUBMISSION_MISSING) == ["p2"]
+    assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
+
+
+def test_a_round_clock_that_ran_on_after_a_pause_still_tells_who_sent_nothing(sgs_round, clock):
+    match, _users, host = sgs_round
+    clock.advance(7200 - 120)
+    services.host_pause(match, host)
+    clock.advance(600)
+    services.host_resume(Match.objects.get(pk=match.pk), host)
+    clock.advance(121)
+    assert services.fire_due_deadlines() == 1
+
+    assert told(kinds.SUBMISSION_MISSING) == ["p2"]
+
+
+def turn_off(user, kind: str) -> None:
+    from games.notifications.models import OptOut
+
+    for channel in (kinds.SITE, kinds.EMAIL):
+        OptOut.objects.create(user=user, kind=kind, channel=channel)
+
+
+def test_the_first_round_starting_is_a_round_start_not_a_result(sgs_bidding):
+    from tests.seven_gem_swap.test_services import bid_all
+
+    match, users, _ = sgs_bidding
+    turn_off(users[2], kinds.ROUND_RESULT)  # results off: the start still comes
+    turn_off(users[1], kinds.ROUND_STARTED)
+    bid_all(match, users)
+
+    assert told(kinds.ROUND_RESULT) == []
+    assert told(kinds.ROUND_STARTED) == ["p0", "p1", "p2"]
+    note = Notification.objects.get(kind=kinds.ROUND_STARTED, user=users[2])
+    assert note.in_site and note.text.count("Round 1") == 1, note.text
+    assert not Notification.objects.get(kind=kinds.ROUND_STARTED, user=users[1]).in_site
+    mailed = Delivery.objects.filter(channel="email", kind=kinds.ROUND_STARTED)
+    assert sorted(mailed.values_list("destination", flat=True)) == [
+        "p0@example.org",
+        "p2@example.org",
+    ]
+
+
+def test_a_result_that_starts_the_next_round_tells_the_start_to_who_turned_results_off(
+    sgs_round, clock
+):
+    match, users, _ = sgs_round
+    season = Season.objects.create(name="S4")
+    Match.objects.filter(pk=match.pk).update(season=season)
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/h", kinds=[kinds.ROUND_STARTED]
+    )
+    turn_off(users[0], kinds.ROUND_STARTED)  # starts off: the result still comes
+    turn_off(users[2], kinds.ROUND_RESULT)
+    Notification.objects.all().delete()
+    clock.advance(7201)
+    services.fire_due_deadlines()
+
+    assert told(kinds.ROUND_RESULT) == ["p0", "p1", "p2"]
+    result = Notification.objects.get(kind=kinds.ROUND_RESULT, user=users[0])
+    assert result.in_site and "Round 1 resolved" in result.text and "Round 2" in result.text
+    assert not Notification.objects.get(kind=kinds.ROUND_RESULT, user=users[2]).in_site
+    (start,) = Notification.objects.filter(kind=kinds.ROUND_STARTED)
+    assert start.user == users[2] and start.in_site and start.text == "Seven: Round 2 has started."
+    mails = Delivery.objects.filter(channel="email").order_by("destination")
+    assert [(m.destination, m.kind) for m in mails if m.kind != kinds.SUBMISSION_MISSING] == [
+        ("p0@example.org", kinds.ROUND_RESULT),
+        ("p1@example.org", kinds.ROUND_RESULT),
+        ("p2@example.org", kinds.ROUND_STARTED),
+    ]
+    (post,) = Delivery.objects.filter(channel="webhook")
+    assert (post.kind, post.public_text) == (kinds.ROUND_STARTED, "Seven: Round 2 has started.")

@@ -287,6 +287,14 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
         season=season,
         public_text="Cy is the Elimination Candidate of episode 2.",
     )
+    notify(  # what a round resolving into the next tells (a Seven Gem Swap past its bidding)
+        users=[ada, bob],
+        kind=kinds.ROUND_STARTED,
+        text="Match E: Round 2 has started.",
+        url="/",
+        season=season,
+        public_text="Match E: Round 2 has started.",
+    )
     notify(
         users=[host],
         kind=kinds.CAST_ASKED,

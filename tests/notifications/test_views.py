@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.urls import reverse
 
 from games.core.models import Season
 from games.notifications import delivery, kinds
-from games.notifications.models import Notification, OptOut, SeasonWebhook
+from games.notifications.models import Delivery, Notification, OptOut, SeasonWebhook
 from games.notifications.services import notify
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +101,40 @@ def test_opening_a_notification_marks_it_read(client, ada, make_user):
     client.force_login(make_user("bob"))
     assert client.get(reverse("notifications:open", args=[named.pk])).status_code == 404
     assert Notification.objects.get(pk=named.pk).read_at is None
+
+
+def test_a_host_sends_a_test_post_and_reads_the_webhooks_answer(client, make_user, settings):
+    from tests.notifications.test_webhook_addresses import Receiver
+
+    receiver = Receiver()
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        settings.WEBHOOK_ALLOWED_NETWORKS = ["127.0.0.1/32"]
+        season = Season.objects.create(name="ORG <1>")
+        client.force_login(make_user("boss", is_superuser=True))
+        page = reverse("notifications:season_webhook", args=[season.pk])
+        test = reverse("notifications:season_webhook_test", args=[season.pk])
+        hook = f"http://127.0.0.1:{receiver.port}/hook"
+        client.post(page, {"url": hook, "kind": [kinds.ROUND_RESULT]})
+        assert "Send a test post" in client.get(page).content.decode()
+
+        answer = client.post(test, follow=True).content.decode()
+
+        assert "Sent: the webhook answered 200" in answer
+        ((path, _, body),) = receiver.posts
+        assert path == "/hook" and "the news of ORG &lt;1&gt; will be posted here" in body["text"]
+
+        settings.WEBHOOK_ALLOWED_NETWORKS = []  # this machine is not a public address
+        answer = client.post(test, follow=True).content.decode()
+        assert "Not sent: 127.0.0.1 is at 127.0.0.1, an address on a private network" in answer
+        assert len(receiver.posts) == 1
+        assert not Delivery.objects.exists()  # a test post is no delivery row
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
+
+
+def test_only_a_host_sends_a_test_post(client, ada):
+    season = Season.objects.create(name="S1")
+    test = reverse("notifications:season_webhook_test", args=[season.pk])
+    assert client.post(test).status_code == 403

@@ -74,3 +74,60 @@ def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
     assert not Notification.objects.filter(
         kind=kinds.ROUND_RESULT, text__contains="Elimination Candidate of episode"
     ).exists()
+
+
+def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
+    from games.core import services
+    from tests.seven_gem_swap.test_services import bid_all
+
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
+    )
+    host = season.format.hosts.get()
+    settings = {"bid_seconds": 7200, "round_seconds": 7200}
+    episode = seasons.start_episode(season, host, "seven-gem-swap", settings)
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    bid_all(match, [seat.user for seat in match.seats.order_by("index")])  # start at 0, -1, -2
+    for _ in range(20):  # every round's clock runs out with nothing sent: the totals stand
+        clock.advance(7201)
+        services.fire_due_deadlines()
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+    seasons.run_clocks()
+    episode.refresh_from_db()
+
+    candidate = episode.elimination_candidate
+    posts = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK).order_by("pk")
+    naming = [p for p in posts.values_list("public_text", flat=True) if "Elimination Cand" in p]
+    assert len(naming) == 1 and f"{candidate.name} is the Elimination Candidate" in naming[0]
+    # The EC is told the end once: their deadline with the result, not the result again.
+    ends = Notification.objects.filter(kind=kinds.ROUND_RESULT, text__contains="is over")
+    assert sorted(ends.values_list("user__username", flat=True)) == sorted(
+        {"ada", "bob", "cy"} - {candidate.user.username}
+    )
+    (told,) = Notification.objects.filter(kind=kinds.ELIMINATION_CANDIDATE)
+    assert told.user == candidate.user
+    assert told.text.startswith("You are the Elimination Candidate of episode 1: name your")
+    assert "ORG 2, episode 1: main match is over: " in told.text
+    assert told.text.endswith(f"{candidate.name} is the Elimination Candidate.")
+
+
+def test_a_tie_the_host_settled_is_posted_by_the_season(season):
+    from games.core import services
+
+    SeasonWebhook.objects.create(
+        season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
+    )
+    host = season.format.hosts.get()
+    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    match = Match.objects.with_seats().get(pk=episode.main_match_id)
+    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})  # 1 and 2 tie
+    tied = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))["ec_tied"]
+    services.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
+    seasons.run_clocks()
+    episode.refresh_from_db()
+
+    posted = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK)
+    assert posted.filter(
+        public_text=f"{episode.elimination_candidate.name} is the Elimination Candidate of "
+        "episode 1."
+    ).exists()

@@ -61,17 +61,35 @@ def test_the_nomination_clock():
 
 def test_equal_totals_share_a_place():
     assert rules.placings({"0": 40, "1": 75, "2": 40, "3": 10}) == [
-        (1, 1, 75),
-        (0, 2, 40),
-        (2, 2, 40),
-        (3, 4, 10),
+        (1, 1, 75, False, False),
+        (0, 2, 40, True, False),
+        (2, 2, 40, True, False),
+        (3, 4, 10, False, False),
     ]
-    # The host's winner comes first; the Elimination Candidate last among equal totals.
+
+
+def test_a_tie_the_host_settled_stays_a_shared_place_settled_by_the_host():
+    # The host's winner comes first; the Elimination Candidate the host named among equal
+    # totals shares their place (listed last in it), each marked as the host's decision.
     assert rules.placings({"0": 0, "1": 0, "2": 0}, winner=2, candidate=0) == [
-        (2, 1, 0),
-        (1, 2, 0),
-        (0, 3, 0),
+        (2, 1, 0, False, True),
+        (1, 2, 0, True, False),
+        (0, 2, 0, True, True),
     ]
+
+
+def test_a_games_own_places_are_the_order():
+    # A race ranks by more than points: its places stand, listed in place order.
+    places = {"0": 2, "1": 1, "2": 3}
+    rows = rules.placings({"0": 420, "1": 60, "2": 180}, winner=1, candidate=2, places=places)
+    assert [(row.seat, row.place, row.by_host) for row in rows] == [
+        (1, 1, True),
+        (0, 2, False),
+        (2, 3, False),
+    ]
+
+
+def test_ordinals():
     assert [rules.ordinal(n) for n in (1, 2, 3, 4, 11, 22)] == [
         "1st",
         "2nd",

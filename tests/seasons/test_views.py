@@ -116,7 +116,7 @@ def test_only_the_candidate_sees_the_nomination_form(client, season, nominating)
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "Name your Death Match Opponent" not in page
     said = " ".join(page.split())
-    assert f"<b>{candidate.name}</b> is the Elimination Candidate. They name" in said
+    assert f"<b>{candidate.name}</b> is the Elimination Candidate. {candidate.name} names" in said
     response = client.post(
         f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk}
     )
@@ -129,7 +129,7 @@ def test_only_the_candidate_sees_the_nomination_form(client, season, nominating)
     # The page talks to the candidate: "you", not "they".
     said = " ".join(page.split())
     assert "<b>You</b> are the Elimination Candidate. You name a Death Match Opponent by" in said
-    assert "They name" not in page
+    assert f"{candidate.name} names" not in page
     client.post(f"/seasons/{season.pk}/episodes/{episode.number}/nominate/", {"nominee": other.pk})
     episode.refresh_from_db()
     assert episode.opponent == other and episode.phase == Episode.Phase.DEATH_MATCH_SETUP
@@ -171,3 +171,14 @@ def test_a_candidate_holding_a_token_may_spend_it_on_the_page(client, nominating
     assert episode.token_spent and episode.phase == Episode.Phase.OVER
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "You spent a Token of Life: no death match" in page
+
+
+def test_a_tie_the_host_settled_shows_as_a_shared_place_the_host_settled(client, nominating):
+    season = nominating.season
+    candidate = nominating.elimination_candidate.name
+    page = client.get(f"/seasons/{season.pk}/").content.decode()
+    # Everyone scored 0: the host named the winner and then the EC among the tied.
+    assert "(0, the winner the host named)" in page
+    assert f"2nd (shared) {candidate} (0, the EC, a tie the host settled)" in page
+    episode_page = client.get(nominating.get_absolute_url()).content.decode()
+    assert "(Elimination Candidate: a tie the host settled)" in " ".join(episode_page.split())
