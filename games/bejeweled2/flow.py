@@ -421,8 +421,10 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         new["history"].append({"board": state["board"], "score": state["score"]})
     board = engine.format_board(turn.board)
     points = turn.score
+    steps = turn.steps
     if mode == "finity":
-        points = sum(s["points"] for s in turn.steps if s.get("cause") in BLAST_CAUSES)
+        steps = _blasts_only(turn.steps)
+        points = steps[-1]["score"] if steps else 0
     bonus = 0
     if mode == "hyper":
         quick = state["last"] is not None and now - datetime.fromisoformat(
@@ -456,7 +458,7 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         "score": points + bonus,
         "removed": turn.removed,
         "total": new["score"],
-        "steps": turn.steps,
+        "steps": steps,
         "board": board,
     }
     if bonus:
@@ -469,6 +471,24 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
             public["level_up"] = new["level"]
         public["level"] = new["level"]
     return _after_move(new, public)
+
+
+def _blasts_only(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Finity's steps as the score counts them: a step's ``points`` and the move's running
+    ``score`` hold only what blasts destroyed; ``bar_points`` keeps what every step gives the bar.
+    The page floats and counts these, so it shows no point the score does not hold."""
+    counted = 0
+    out = []
+    for step in steps:
+        step = dict(step)
+        if "points" in step:
+            step["bar_points"] = step["points"]
+            if step.get("kind") != "remove" or step.get("cause") not in BLAST_CAUSES:
+                step["points"] = 0
+            counted += step["points"]
+        step["score"] = counted
+        out.append(step)
+    return out
 
 
 def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict) -> None:

@@ -87,6 +87,12 @@
   const WORDS = { 3: "Good!", 4: "Excellent!", 5: "Awesome!", 6: "Spectacular!", 7: "Incredible!" };
   const SOUND_OF = { line: "match", blast: "power", hypercube: "hypercube", bomb: "power" };
 
+  // Points float over the cells that scored them; a step that scores nothing (a plain line in
+  // Finity, where only blasts count) floats none.
+  function floated(cells, points) {
+    return points ? [{ cells: cells, text: `+${points}` }] : [];
+  }
+
   // The frames of a move from its event's engine steps (each carries the board after it): the
   // swap slides, matched gems burst with their points, gems fall while new ones drop in (one
   // frame), blasts sound; about a second for a move of four cascades at normal speed.
@@ -108,16 +114,16 @@
           continue; // told by the removal it causes
         case "special": {
           const made = step.made === "hypercube" ? "A hypercube" : "A power gem";
-          Object.assign(frame, { text: `${made} at ${step.cell} (+${step.points})`, marks: allMarked([step.cell], "made"),
-            floats: [{ cells: [step.cell], text: `+${step.points}` }], ms: 160 });
+          Object.assign(frame, { text: `${made} at ${step.cell}${step.points ? ` (+${step.points})` : ""}`,
+            marks: allMarked([step.cell], "made"), floats: floated([step.cell], step.points), ms: 160 });
           break;
         }
         case "remove": {
           const source = step.source ? ` from ${step.source}` : "";
           const what = step.cause === "line" && colour ? `A line of ${colour}` : `${step.cells.length} removed by ${CAUSES[step.cause] || step.cause}${source}`;
           const cascade = depth > 1 ? ` (cascade x${depth})` : "";
-          Object.assign(frame, { text: `${what}${cascade}: +${step.points}`, bursts: step.cells, depth: depth,
-            floats: [{ cells: step.cells, text: `+${step.points}` }], sound: SOUND_OF[step.cause] || "match", ms: 130 });
+          Object.assign(frame, { text: `${what}${cascade}${step.points ? `: +${step.points}` : ""}`, bursts: step.cells,
+            depth: depth, floats: floated(step.cells, step.points), sound: SOUND_OF[step.cause] || "match", ms: 130 });
           if (WORDS[Math.min(depth, 7)] && step.cause === "line" && !frames.some((f) => f.word && f.depth === depth)) {
             frame.word = WORDS[Math.min(depth, 7)];
           }

@@ -590,10 +590,25 @@ def test_finity_scores_only_blasts_while_every_point_fills_the_bar() -> None:
     plain = act(state, {"type": "swap", "a": "C7", "b": "C8"}, seconds=0)
     steps = plain.public["steps"]
     blasts = sum(s["points"] for s in steps if s.get("cause") in ("blast", "hypercube", "bomb"))
-    everything = sum(s.get("points", 0) for s in steps)
+    everything = sum(s.get("bar_points", 0) for s in steps)
     assert blasts > 0 and everything > blasts
     assert plain.state["score"] == blasts == plain.public["score"]
     assert plain.state["bar"]["points"] == 500 + everything
+
+
+def test_finity_steps_show_only_the_points_the_score_counts() -> None:
+    state = begin("finity")
+    state["board"] = engine.format_board(
+        engine.parse_board(
+            "\n".join(["PRYGBOWP", "YGBOWPRY", "BOWPRYGB"] * 2 + ["PRYGBOWP", "yYGOWPRY"])
+        )
+    )
+    played = act(state, {"type": "swap", "a": "C7", "b": "C8"}, seconds=0).public
+    lines = [s for s in played["steps"] if s.get("cause") == "line"]
+    assert lines and all(s["points"] == 0 for s in lines)  # a plain line floats no points
+    assert sum(s.get("points", 0) for s in played["steps"]) == played["score"]
+    assert played["steps"][-1]["score"] == played["score"]  # what the page counts up to
+    assert max(s["score"] for s in played["steps"]) == played["score"]  # and never past it
 
 
 # --- the host and the view -----------------------------------------------------------------------
