@@ -342,8 +342,8 @@ def _summary(state: State, reason: str) -> str:
             text = f"Puzzle {state['puzzle'] + 1}, {title}, solved in {counted(moves, 'move')}"
             if state["assisted"]:
                 text += " after the solution was shown"
-            if mode == "cognito":
-                text += f": {puzzle_score(state):,} points"
+            if mode == "cognito":  # the score ``_finish`` has made the puzzle's, bonus and all
+                text += f": {state['score']:,} points"
             return text + "."
         return f"Puzzle {state['puzzle'] + 1}, {title}, not solved: {REASONS[reason]}."
     return (

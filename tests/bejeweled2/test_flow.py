@@ -569,6 +569,16 @@ def test_cognito_scores_a_solved_puzzle_with_a_bonus_at_par() -> None:
     assert outcome.result["at_par"] is True
 
 
+def test_cognitos_game_over_says_the_score_the_board_shows_with_the_par_bonus_once() -> None:
+    state = begin("cognito", puzzle=FIRST_STEPS)
+    for a, b in PUZZLES[FIRST_STEPS].solution:
+        outcome = act(state, {"type": "swap", "a": a, "b": b})
+        state = outcome.state
+    moved = outcome.state["history"][-1]["score"] + outcome.public["score"]
+    assert outcome.result["score"] == moved + flow.PAR_BONUS == state["score"]
+    assert outcome.result["summary"].endswith(f": {outcome.result['score']:,} points.")
+
+
 def test_a_hint_in_cognito_makes_that_puzzle_score_zero() -> None:
     state = begin("cognito", puzzle=FIRST_STEPS)
     state = act(state, {"type": "hint"}).state

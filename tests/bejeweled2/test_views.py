@@ -452,6 +452,33 @@ def test_each_score_shows_its_hints_and_how_the_game_ended(client, make_user):
     assert rows == [("4", "ended early"), ("0", ""), ("0", "abandoned")]
 
 
+def test_the_puzzle_ranking_shows_the_hints_beside_every_score(client, make_user):
+    ada = make_user("ada")
+    finished_games(
+        ada,
+        [
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3, "hints": 2},
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 4, "hints": 1},
+            {"mode": "puzzle", "puzzle": 1, "solved": True, "moves": 3, "hints": 3},
+        ],
+    )
+    puzzles = table(client.get("/play/bejeweled-2/").content.decode(), "puzzle")
+    assert "<th>Hints</th>" in puzzles
+    # Each puzzle counts once with its fewest hints: 1 for the first, 3 for the second.
+    assert re.findall(r'<td class="bj2-hints">(\d+)</td>', puzzles) == ["4"]
+
+
+def test_cognitos_high_scores_name_the_puzzle_where_the_others_name_the_level(client, make_user):
+    ada = make_user("ada")
+    finished_games(
+        ada,
+        [{"mode": "cognito", "puzzle": 2, "solved": True, "score": 620, "hints": 0, "level": None}],
+    )
+    cognito = table(client.get("/play/bejeweled-2/").content.decode(), "cognito")
+    assert "None" not in cognito
+    assert "<th>Puzzle</th>" in cognito and "<td>620</td><td>3</td>" in cognito
+
+
 def test_a_puzzle_solved_after_the_solution_was_shown_counts_nowhere(make_user):
     ada = make_user("ada")
     finished_games(
