@@ -44,11 +44,15 @@ def entry_text(entry: dict[str, Any]) -> str:
 
 @register.simple_tag
 def log_entries(log: list[dict[str, Any]], names: list[str]) -> SafeString:
-    """The items of a board's move log, oldest first: who moved and what the move did."""
+    """The items of a board's move log, oldest first: who moved (the name the move was made
+    under; a log kept before names were recorded says the seat's holder now) and what the move
+    did."""
     items = []
     for entry in log:
         seat = entry.get("seat")
         name = escape(names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else ""
+        if entry.get("name"):
+            name = escape(entry["name"])
         items.append(
             f'\n    <li class="ps-entry ps-{escape(entry.get("type", ""))}">{name}'
             f"\n      {entry_text(entry)}</li>\n  "
