@@ -842,7 +842,19 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["order_text"] = order_text(shown)
     shown["reviews"] = reviews(shown)
     shown["finished"] = finished_boards(shown)
+    shown["log"], shown["log_title"] = moves_shown(shown)
     return shown
+
+
+def moves_shown(shown: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """The move log the page lists and its heading: the board in play's; between boards and
+    once the match is over, the last finished board's (its moves, not "no moves yet")."""
+    if shown.get("play"):
+        return shown["play"]["log"], "Moves on this board"
+    if shown.get("history"):
+        last = shown["history"][-1]
+        return last["log"], f"Moves on board {last['board_no']} (finished)"
+    return [], "Moves on this board"
 
 
 def piece_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
