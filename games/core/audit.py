@@ -17,7 +17,14 @@ from games.core.replaying import describe
 def _host_events(events: QuerySet[Event]) -> QuerySet[Event]:
     """Host operations are the events a signed-in user made without a seat."""
     rows = events.filter(seat=None, actor__isnull=False).select_related("actor", "match")
+    rows = rows.prefetch_related("match__seats__user")  # the seats' names, in two queries
     return rows.defer("match__state").order_by("-created_at", "-version")
+
+
+def _names(match: Match) -> dict[str, Any]:
+    """The seats named as players know them (``words.seat_name`` reads this), so that a host
+    operation says "Ada wins round 4", not "Seat 1 wins round 4"."""
+    return {"seats": [{"index": s.index, "name": s.player_name} for s in match.seats.all()]}
 
 
 def _event_row(event: Event, match: Match) -> dict[str, Any]:
@@ -27,7 +34,7 @@ def _event_row(event: Event, match: Match) -> dict[str, Any]:
         "match": match,
         "version": event.version,
         "kind": event.kind,
-        "words": describe(match.game, event.seen_by(Viewer.host()), {}),
+        "words": describe(match.game, event.seen_by(Viewer.host()), _names(match)),
         "reason": event.public.get("host_reason", ""),
     }
 
@@ -52,7 +59,7 @@ def is_host_operation(event: Event) -> bool:
 
 def host_words(match: Match, event: Event) -> str:
     """The sentence players read of the host operation ``event``."""
-    return describe(match.game, event.seen_by(Viewer.spectator()), {})
+    return describe(match.game, event.seen_by(Viewer.spectator()), _names(match))
 
 
 def _entry_row(entry: LedgerEntry) -> dict[str, Any]:
