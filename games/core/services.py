@@ -638,9 +638,15 @@ def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: 
         now = clock.now()
         left = clocks[key] + timedelta(seconds=seconds) - _rules_now(locked, now)
         if left < timedelta(seconds=MIN_SECONDS_LEFT):
+            # Point the host to the operation this game offers now to end things at once.
+            ending = locked.game.end_round_label(locked.state)
+            instead = (
+                f"to end {ending} now, use End the round"
+                if ending is not None
+                else "to end the match now, use Award or Abort"
+            )
             raise ActionError(
-                f"at least {MIN_SECONDS_LEFT} seconds must stay on a clock; to end the round "
-                "now, end the round",
+                f"at least {MIN_SECONDS_LEFT} seconds must stay on a clock; {instead}",
                 code="bad_seconds",
             )
         inputs = {"microseconds": seconds * 1_000_000, "clock": key}
