@@ -17,7 +17,7 @@ from games.bejeweled2.flow import board_grid
 from games.bejeweled2_race import bot, flow
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
-from games.core.words import event_parts, generic_description, marks_where
+from games.core.words import event_parts, generic_description, marks_where, seat_name
 
 
 def _clock_anchors() -> dict[str, tuple[str, ...]]:
@@ -61,6 +61,12 @@ class Bejeweled2Race(FlowGame):
             return seat_awards(tied_seats, says, to="elimination_candidate")
         ends = [(award_value({"winner": None}), "End the race now, ranked as it stands")]
         return ends + seat_awards(seats, "End the race now: {seat} wins")
+
+    def clock_name(self, state: State, key: str) -> str:
+        """A seat's Action bar clock is named for its player ("Ada's bar")."""
+        if key.startswith(flow.BAR_PREFIX):
+            return f"{seat_name(state, key.removeprefix(flow.BAR_PREFIX))}'s bar"
+        return super().clock_name(state, key)
 
     # --- replay and help -------------------------------------------------------------------------
     controls_help = (

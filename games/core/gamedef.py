@@ -257,6 +257,11 @@ class GameDefinition:
         """``state`` with the clock ``key`` (every clock when None) and its anchors moved."""
         return shift_clocks(state, shift, self.clock_anchors, key)
 
+    def clock_name(self, state: State, key: str) -> str:
+        """A running clock as the host's console and the host's log name it ("round clock"); a
+        game whose clock keys are not words (a seat's bar) names them itself."""
+        return f"{key.replace('_', ' ')} clock"
+
     def end_round_label(self, state: State) -> str | None:
         """What the host's "End the round" ends now ("round 3", "the bidding"), or None when the
         game has no round to end (then the console does not offer it)."""

@@ -655,6 +655,7 @@ def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: 
         outcome.kind = "clock_changed"
         outcome.public = {
             "clock": key,
+            "clock_name": locked.game.clock_name(locked.state, key),
             "seconds": seconds,
             "left": int(left.total_seconds()),
             "paused": locked.status == Match.Status.PAUSED,

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from games.bejeweled2 import engine
-from games.core import services, viewpatch
+from games.core import replaying, services, viewpatch
+from games.core.console import running_clocks
 from games.core.gamedef import Viewer
 from games.core.models import LedgerEntry, Match
 from games.core.rendering import Announcement, render_panels, update_frames, view_of
@@ -209,3 +210,16 @@ def test_the_new_match_page_creates_a_race_for_thirteen(client, make_user):
     assert match.game_key == "bejeweled-2-race" and match.seats.count() == 13
     assert match.settings["mode"] == "classic_time" and match.settings["show_ranking"] is False
     assert match.settings["spectators"] == "as_players"
+
+
+def test_the_host_console_names_each_bar_clock_for_its_player(seated_match, clock):
+    match, (ada, _), host = seated_match(
+        "bejeweled-2-race", "ada", "bob", settings={"mode": "action"}
+    )
+    names = [c["name"] for c in running_clocks(match, clock.current)]
+    assert "Ada's bar" in names and "Bob's bar" in names
+    assert not any("bar-" in name for name in names)
+    services.host_change_clock(match, host, "bar-0", 30, reason="lag")
+    match.refresh_from_db()
+    said = replaying.describe(match.game, match.events.latest("version").seen_by(Viewer.host()), {})
+    assert said.startswith("The host gave Ada's bar 30 seconds more")
