@@ -173,6 +173,9 @@ SETTINGS = (
 """A game's settings: the mode (a host may choose a hidden one), for the puzzle modes which
 puzzle, and how long it may sit idle."""
 
+IDLE_DEFAULT_MINUTES: int = SETTINGS[-1].default
+"""How long a game started from the play page may sit without a move (the players read it)."""
+
 IDLE = "idle"
 """The clock that ends a game left alone: set at the start and again after every accepted
 action, ``idle_minutes`` ahead."""
@@ -182,7 +185,7 @@ def _idle_from(state: State, now: datetime) -> State:
     """``state`` (a private copy) with its idle clock set ``idle_minutes`` after ``now``; a game
     over keeps no clock."""
     if state["phase"] != "over":
-        minutes = state.get("idle_minutes", SETTINGS[-1].default)
+        minutes = state.get("idle_minutes", IDLE_DEFAULT_MINUTES)
         state["deadlines"] = {**state["deadlines"], IDLE: iso(now + timedelta(minutes=minutes))}
     return state
 
@@ -783,6 +786,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "reason_text": REASONS.get(state["reason"]) if state["reason"] else None,
         "result": copy_json(state["result"]),
         "you": viewer.seat == 0,
+        "idle_minutes": state.get("idle_minutes", IDLE_DEFAULT_MINUTES),
     }
 
 

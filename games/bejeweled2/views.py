@@ -83,6 +83,7 @@ def play(request: HttpRequest) -> HttpResponse:
         "period": period,
         "period_title": standings.PERIODS[period],
         "history": history,
+        "idle_minutes": flow.IDLE_DEFAULT_MINUTES,
     }
     return render(request, "bejeweled2/play.html", context)
 

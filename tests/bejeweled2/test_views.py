@@ -120,6 +120,15 @@ def test_the_player_sees_the_board_and_the_controls(client, make_user):
     assert "Ada (you)" in html
 
 
+def test_the_player_is_told_the_idle_limit_before_and_during_a_game(client, make_user):
+    match = start(client, make_user("ada"), mode="classic")
+    assert "left without a move for 30 minutes ends as abandoned" in (
+        client.get("/play/bejeweled-2/").content.decode()
+    )
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "Left without a move for 30 minutes, the game ends as abandoned." in html
+
+
 def test_a_spectator_sees_the_board_without_controls(client, make_user):
     match = start(client, make_user("ada"), mode="classic")
     client.force_login(make_user("eve"))
