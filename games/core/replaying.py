@@ -21,7 +21,7 @@ from django.db.models import Subquery
 
 from games.core import statediff
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
-from games.core.models import Event, Match, Snapshot
+from games.core.models import OPEN_SEAT, Event, Match, Snapshot
 from games.core.words import Mark, host_words
 
 # --- moves: what the rules were given, played again to rebuild a past state -----------------------
@@ -268,8 +268,9 @@ def holders_at(events: list[dict[str, Any]], version: int, names: State) -> Stat
     """``names`` (a state naming each seat's holder now) with each seat named for whoever held
     it at ``version``: a move is said under the name of the player who made it, not of whoever
     took the seat since. A seat's holder until it was freed is the ``left`` of the host's
-    ``seat_replaced`` event; a freed seat no one has taken yet keeps its leaver's name, as the
-    state did. Only what every viewer's log shows is read (seat events are public)."""
+    ``seat_replaced`` event; a seat freed for a substitute who has not come yet is an open
+    seat, as the state names it. Only what every viewer's log shows is read (seat events are
+    public)."""
     seats = names.get("seats") if names else None
     if not isinstance(seats, list):
         return names
@@ -290,8 +291,8 @@ def holders_at(events: list[dict[str, Any]], version: int, names: State) -> Stat
             and e["version"] <= version
             and (e.get("data") or {}).get("seat") == seat
         ]
-        if freed:
-            then[seat] = str(freed[-1]["data"].get("left") or "")
+        if freed:  # freed for a substitute who had not come yet
+            then[seat] = OPEN_SEAT
     if not then:
         return names
     renamed = [

@@ -818,8 +818,9 @@ def host_replace_seat(
             **_said(reason),
         }
         now = clock.now()
-        # A bot plays on at once; a substitute is named when they take the seat.
-        move = _seating(locked, seat, seat.player_name, now) if bot_level else Move("keep", now)
+        # A bot plays on at once; a seat left for a substitute is an open seat in the game's
+        # panels too (as in the page's header) until the substitute takes it.
+        move = _seating(locked, seat, seat.player_name, now)
         outcome = play(locked.game, locked.state, move)
         outcome.kind, outcome.public = "seat_replaced", public
         _append(locked, outcome, move, actor=actor, now=now)

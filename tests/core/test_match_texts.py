@@ -33,3 +33,29 @@ def test_a_round_award_names_the_player_not_the_seat(seated_match):
     said = audit.latest_host_words(match)
     assert said.startswith("Ada wins round 1") and "Seat 1" not in said
     assert audit.match_log(match)[0]["words"] == said
+
+
+def test_the_host_finds_a_substitutes_invite_link_on_the_match_page(client, seated_match):
+    match, (ada, bob), host = seated_match("bejeweled-dm", "ada", "bob", settings=CHOSEN)
+    services.host_replace_seat(match, host, 1, "", "Bob left")
+    match.refresh_from_db()
+    seat = match.seats.get(index=1)
+    client.force_login(host)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Invite a substitute" in page and seat.get_invite_url() in page
+    client.force_login(ada)
+    assert seat.get_invite_url() not in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_a_seat_freed_for_a_substitute_is_an_open_seat_in_the_games_panels_too(
+    client, seated_match
+):
+    match, (ada, bob), host = seated_match("pointsweeper", "ada", "bob")
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    services.host_replace_seat(match, host, 1, "club", "Bob left")
+    services.host_replace_seat(match, host, 1, "", "the bot is too slow")
+    match.refresh_from_db()
+    client.force_login(ada)
+    page = client.get(match.get_absolute_url()).content.decode()
+    status = page.split('id="ps-status"')[1].split("</section>")[0]
+    assert "Club bot 2" not in status and "open seat" in status
