@@ -39,6 +39,7 @@ class Bejeweled2Race(FlowGame):
     key = flow.GAME
     title = "Bejeweled 2 race"
     clock_anchors = _clock_anchors()
+    replay_opens_at_end = True
     stylesheets = ("css/bejeweled2.css", "css/bejeweled2_race.css")
     scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js", "js/bejeweled2_race.js")
     rules_summary = (
@@ -147,11 +148,9 @@ class Bejeweled2Race(FlowGame):
 
 
 def _mark(kind: str, data: dict[str, Any]) -> str | None:
-    if kind == "started":
-        return "Start"
-    if data.get("result"):
-        return "The end"
-    return None
+    """The race's start (the replay opens at the end, where every board and the ranking show;
+    its jump list ends with "The end" as every game's does)."""
+    return "Start" if kind == "started" else None
 
 
 GAME = register(Bejeweled2Race())

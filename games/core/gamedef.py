@@ -188,6 +188,9 @@ class GameDefinition:
     # The host's settings (games/core/contract.py), declared once.
     settings: ClassVar[tuple[Setting, ...]] = ()
     listed: ClassVar[bool] = True
+    # A replay opens at the start of the last round (``replay_marks``), or at the end: a game
+    # whose boards are seen only once it is over (a race) opens where they all show.
+    replay_opens_at_end: ClassVar[bool] = False
     template_dir: ClassVar[str] = ""
     bot_levels: ClassVar[tuple[str, ...]] = ()
     bot_level_help: ClassVar[dict[str, str]] = {}

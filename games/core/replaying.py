@@ -344,12 +344,24 @@ class ReplayStep:
         return version if version <= self.last else None
 
     @property
+    def jumps(self) -> list[Mark]:
+        """Where the replay's "Jump to" list goes: the marks, then the end (once, even if a
+        game marks its last event)."""
+        ends = [(self.last, "The end")]
+        if self.marks and (self.marks[-1][0] == self.last or self.marks[-1][1] == "The end"):
+            ends = []
+        return [*self.marks, *ends]
+
+    @property
     def opening(self) -> int:
         return self.marks[-1][0] if self.marks else self.last
 
 
 def opening_version(game: GameDefinition, events: list[dict[str, Any]], last: int) -> int:
-    """Where a replay opens: the start of the last round (the end when there are no marks)."""
+    """Where a replay opens: the start of the last round (the end when there are no marks, or
+    when the game's replay opens at its end)."""
+    if game.replay_opens_at_end:
+        return last
     marks = game.replay_marks(events)
     return marks[-1][0] if marks else last
 

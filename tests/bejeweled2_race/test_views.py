@@ -223,3 +223,19 @@ def test_the_host_console_names_each_bar_clock_for_its_player(seated_match, cloc
     match.refresh_from_db()
     said = replaying.describe(match.game, match.events.latest("version").seen_by(Viewer.host()), {})
     assert said.startswith("The host gave Ada's bar 30 seconds more")
+
+
+def test_a_finished_races_replay_opens_at_its_end_and_lists_the_end_once(client, race):
+    match, (ada, bob, cyd), host = race
+    services.submit_action(match, cyd, {"type": "end"})
+    for _ in range(3):
+        swap_best(match, ada, 0)
+        swap_best(match, bob, 1)
+    assert match.status == Match.Status.FINISHED
+    services.rematch(match, host)  # an event after the result
+    match.refresh_from_db()
+    page = client.get(f"/m/{match.public_id}/replay/").content.decode()
+    assert f'data-version="{match.version}"' in page  # the end, not partway
+    jumps = page.split('id="replay-mark"')[1].split("</select>")[0]
+    assert jumps.count(">The end<") == 1 and jumps.count(">Start<") == 1
+    assert page.count('class="panel race-mini') == 3  # drawn small, as the live spectators see
