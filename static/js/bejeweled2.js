@@ -191,7 +191,53 @@
     setTimeout(() => banner.remove(), 1800);
   }
 
-  function animate(view, played) {
+  // The numbers beside the score (the level, its bar, the Action bar) change with the move the
+  // server already counted; while the move plays they stay as they were before it, and change
+  // when the score has finished counting (the panel the frame brought is put back).
+  const HELD = [".bj2-level", ".bj2-level-bar", ".bj2-action-bar"];
+  let statusNow = null; // the status panel as last drawn
+  let statusBefore = null; // and as it was before that
+  let statusFresh = false; // drawn by the update being handled
+
+  document.addEventListener("gem:swapped", (event) => {
+    if (!event.detail || event.detail.id !== "bj2-status") return;
+    statusBefore = statusNow;
+    statusNow = event.detail.cloneNode(true);
+    statusFresh = true;
+  });
+
+  function holdNumbers(before) {
+    const live = document.getElementById("bj2-status");
+    const held = [];
+    if (!live || !before) return held;
+    for (const selector of HELD) {
+      const now = live.querySelector(selector), then = before.querySelector(selector);
+      if (!now || !then || now.outerHTML === then.outerHTML) continue;
+      const stand = then.cloneNode(true);
+      now.replaceWith(stand);
+      held.push([stand, now]);
+    }
+    return held;
+  }
+
+  function release(held) {
+    for (const [stand, now] of held) if (stand.isConnected) stand.replaceWith(now);
+  }
+
+  // Runs ``then`` once the big words over the board ("Excellent!") have faded, so that the level
+  // banner does not lie over one.
+  function afterWords(then) {
+    const words = Array.from(document.querySelectorAll(".steps-float.steps-word"));
+    const fading = words.flatMap((word) => (word.getAnimations ? word.getAnimations() : []));
+    if (!fading.length) { then(); return; }
+    Promise.all(fading.map((motion) => motion.finished.catch(() => null))).then(() => {
+      for (const word of words) word.remove(); // faded out: gone before the banner comes
+      then();
+    });
+  }
+
+  function animate(view, played, beforeStatus) {
+    const held = holdNumbers(beforeStatus);
     const before = played.total - played.score;
     const finalText = document.querySelector("#bj2-board .bj2-step-text");
     const summary = finalText ? finalText.textContent : "";
@@ -208,7 +254,8 @@
         if (now) paint(now.board, {}, now.pieces);
         if (now) countScore(now.score, 0);
         setStepText(summary);
-        if (played.level_up) levelUp(played.level_up);
+        release(held);
+        if (played.level_up) afterWords(() => levelUp(played.level_up));
         const grid = board();
         if (grid) grid.classList.remove("animating");
         restartIdle();
@@ -320,6 +367,8 @@
     const happened = event.detail && event.detail.event;
     const played = happened && PLAYED.indexOf(happened.kind) !== -1 ? happened.data : null;
     const view = game();
+    const statusBeforeMove = statusFresh ? statusBefore : null;
+    statusFresh = false;
     // A race seats many players, each on a board of their own (view.seat): another seat's move
     // changes nothing on this one, so the gem being chosen stays chosen.
     if (view && typeof view.seat === "number" && happened && typeof happened.seat === "number"
@@ -327,13 +376,15 @@
     selected = null;
     if (view && played && played.steps && played.steps.length) {
       sent = null;
-      animate(view, played);
+      animate(view, played, statusBeforeMove);
       return;
     }
     restartIdle();
   });
 
   document.addEventListener("DOMContentLoaded", () => {
+    const status = document.getElementById("bj2-status");
+    if (status) statusNow = status.cloneNode(true);
     restartIdle();
     setInterval(tickBar, 250);
   });
