@@ -180,15 +180,100 @@
   // when motion is reduced).
   function levelUp(level) {
     setStepText(`Level ${level}! ` + (document.querySelector("#bj2-board .bj2-step-text") || {}).textContent);
-    const grid = board();
     if (window.gemSound) window.gemSound.play("level");
-    if (!grid || !window.gemSteps || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (!moving()) return;
+    bannerOver(`Level ${level}!`);
+    // The level's moment, as in the original: the gems drop away and the board falls in again
+    // (the same board: the server's; only the picture moves). A move played meanwhile ends it.
+    const moment = moves;
+    dropAway(board(), 420).then((grid) => { if (moment === moves) dropIn(grid, 420); });
+  }
+
+  // --- the moments of the original: a level completed, no more moves, a swap refused -----------
+
+  // Motion follows the speed setting: none at "instant" or with reduced motion (the step line
+  // still says what happened).
+  function moving() {
+    return Boolean(window.gemSteps) && window.gemSteps.speedName !== "instant"
+      && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function motionMs(ms) {
+    return ms / (window.gemSteps ? window.gemSteps.speed : 1);
+  }
+
+  function bannerOver(text, cssClass) {
+    const grid = board();
+    if (!grid) return;
     const banner = document.createElement("p");
-    banner.className = "level-up";
+    banner.className = "level-up" + (cssClass ? " " + cssClass : "");
     banner.setAttribute("aria-hidden", "true");
-    banner.textContent = `Level ${level}!`;
+    banner.textContent = text;
     grid.parentElement.appendChild(banner);
     setTimeout(() => banner.remove(), 1800);
+  }
+
+  function gemsOf(grid) {
+    return grid ? Array.from(grid.querySelectorAll("[data-cell] .gem")) : [];
+  }
+
+  // Every gem falls out of the board, the bottom row first; resolves with the grid once gone
+  // (the gems stay hidden until dropIn or settle).
+  function dropAway(grid, ms) {
+    const gems = gemsOf(grid);
+    if (!gems.length) return Promise.resolve(grid);
+    const length = motionMs(ms);
+    const fall = grid.getBoundingClientRect().height * 0.6;
+    const motions = gems.map((gem) => {
+      const row = parseInt(gem.closest("[data-cell]").dataset.cell.slice(1), 10) || 1;
+      return gem.animate([{ transform: "none", opacity: 1 }, { transform: `translateY(${fall}px)`, opacity: 0 }],
+        { duration: length, delay: (8 - row) * length / 16, easing: "ease-in", fill: "forwards" });
+    });
+    return Promise.all(motions.map((m) => m.finished.catch(() => null))).then(() => grid);
+  }
+
+  // The board's gems drop in from above, the bottom row first; the gems' motions are then done.
+  function dropIn(grid, ms) {
+    const gems = gemsOf(grid);
+    const length = motionMs(ms);
+    const height = grid ? grid.getBoundingClientRect().height : 300;
+    const motions = gems.map((gem) => {
+      for (const old of gem.getAnimations()) old.cancel();
+      const row = parseInt(gem.closest("[data-cell]").dataset.cell.slice(1), 10) || 1;
+      return gem.animate([{ transform: `translateY(${-height * 0.6}px)`, opacity: 0 }, { transform: "none", opacity: 1 }],
+        { duration: length, delay: (8 - row) * length / 16, easing: "cubic-bezier(.5, 0, .75, 1.2)", fill: "backwards" });
+    });
+    return Promise.all(motions.map((m) => m.finished.catch(() => null)));
+  }
+
+  // The game is over with no legal move left: "No More Moves", the board drops away, and after
+  // a moment the final board comes back to be looked at.
+  function noMoreMoves() {
+    setStepText("No more moves! " + (document.querySelector("#bj2-board .bj2-step-text") || {}).textContent);
+    if (!moving()) return;
+    bannerOver("No More Moves", "no-moves");
+    dropAway(board(), 700).then((grid) => setTimeout(() => {
+      if (!grid.isConnected) return;
+      for (const gem of gemsOf(grid)) {
+        for (const old of gem.getAnimations()) old.cancel();
+        gem.animate([{ opacity: 0 }, { opacity: 1 }], { duration: motionMs(400) });
+      }
+    }, motionMs(900)));
+  }
+
+  // A refused swap: the two gems slide toward each other's place and back.
+  function slideBack(a, b) {
+    const ca = button(a), cb = button(b);
+    const ga = ca && ca.querySelector(".gem"), gb = cb && cb.querySelector(".gem");
+    if (!ga || !gb) return false;
+    const ra = ca.getBoundingClientRect(), rb = cb.getBoundingClientRect();
+    const dx = rb.left - ra.left, dy = rb.top - ra.top;
+    const there = (x, y) => [{ transform: "none" }, { transform: `translate(${x}px, ${y}px)`, offset: 0.45 },
+      { transform: `translate(${x}px, ${y}px)`, offset: 0.55 }, { transform: "none" }];
+    const timing = { duration: motionMs(380), easing: "ease-in-out" };
+    ga.animate(there(dx, dy), timing);
+    gb.animate(there(-dx, -dy), timing);
+    return true;
   }
 
   // The numbers beside the score (the level, its bar, the Action bar) change with the move the
@@ -236,7 +321,10 @@
     });
   }
 
+  let moves = 0; // moves animated so far: a moment of the one before stops when one comes
+
   function animate(view, played, beforeStatus) {
+    moves += 1;
     const held = holdNumbers(beforeStatus);
     const before = played.total - played.score;
     const finalText = document.querySelector("#bj2-board .bj2-step-text");
@@ -256,6 +344,7 @@
         setStepText(summary);
         release(held);
         if (played.level_up) afterWords(() => levelUp(played.level_up));
+        if (played.result && played.result.reason === "no_moves") afterWords(noMoreMoves);
         const grid = board();
         if (grid) grid.classList.remove("animating");
         restartIdle();
@@ -269,12 +358,16 @@
     const line = document.querySelector("#bj2-board .bj2-refusal");
     if (line) line.textContent = message;
     if (!sent) return;
+    // Side by side: the gems slide over and back (the cells keep the red mark, not the shake);
+    // without motion, or for a pair not side by side, the cells shake (or, reduced, only mark).
+    const slid = moving() && neighbours(sent[0], sent[1]) && slideBack(sent[0], sent[1]);
     for (const name of sent) {
       const cell = button(name);
       if (!cell) continue;
-      cell.classList.remove("shake");
+      cell.classList.remove("shake", "slid");
       void cell.offsetWidth; // restart the animation
       cell.classList.add("shake");
+      if (slid) cell.classList.add("slid");
     }
     sent = null;
   }
