@@ -23,6 +23,9 @@ Modes (``settings["mode"]``; ``MODES`` says what each one is made of):
   faster bar and a bonus for quick moves), ``cognito`` (the puzzles, scored; a hint or the
   solution makes the puzzle score 0), ``finity`` (Action with rocks and bombs falling in, only
   blasts scoring).
+- The secret mode ``original`` (``Mode.secret``): open to everyone but kept off the menu until
+  found; the first Bejeweled's play, Classic with no power gems or hypercubes
+  (``Mode.specials``).
 
 Phases (``state["phase"]``): ``playing``, ``failed`` (puzzles only), ``over``.
 Levels (Classic, Endless, Twilight): level L lasts 1,000 x L points (level 2 at 1,000, 3 at 3,000).
@@ -60,6 +63,12 @@ class Mode:
     """A stuck board is reshuffled (else the game, or the puzzle, is over)."""
     hidden: bool = False
     """Opened by play (``UNLOCKS``) or by a host for a match."""
+    specials: bool = True
+    """Lines of 4 or 5, Ls and Ts make power gems and hypercubes (else they are removed whole)."""
+    secret: bool = False
+    """Open to everyone from the start but not on the menu: the play page shows it once the
+    player has hovered (or focused) the four menu modes in turn, eight rounds, as the original
+    hid it."""
 
 
 MODES: dict[str, Mode] = {
@@ -99,6 +108,12 @@ MODES: dict[str, Mode] = {
         reshuffle=True,
         hidden=True,
     ),
+    "original": Mode(
+        "Original",
+        "Original: the first Bejeweled's play: Classic with no power gems or hypercubes.",
+        specials=False,
+        secret=True,
+    ),
 }
 MODE_TITLES = {key: mode.title for key, mode in MODES.items()}
 MODE_HELP = {key: mode.help for key, mode in MODES.items()}
@@ -119,7 +134,8 @@ CLOCK = "clock"
 """The deadline key of the Action bar: when it runs empty."""
 LEVEL_POINTS = 1_000
 HINT_POINTS = 100
-"""What a requested hint costs in Classic, Endless and Twilight (never below the level's start)."""
+"""What a requested hint costs in Classic, Endless, Twilight and Original (never below the
+level's start)."""
 HINT_BAR_SHARE = 10
 """A requested hint in a bar mode costs 1/10 of a full bar."""
 QUICK_SECONDS = 3
@@ -416,6 +432,7 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
             refill,
             gravity=state["gravity"],
             rocks_and_bombs=mode == "finity",
+            specials=MODES[mode].specials,
         )
     except ValueError as error:
         raise ActionError(str(error), code="illegal_swap") from None
@@ -555,7 +572,7 @@ def hint(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
                 code="no_solution",
             )
     else:
-        move = engine.best_move(state["board"])
+        move = engine.best_move(state["board"], specials=mode.specials)
         if move is None:
             raise ActionError("there is no legal move to hint", code="no_moves")
         if mode.bar:
@@ -884,7 +901,9 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
     # A hint the player's page shows after a few idle seconds; only the player's page uses
     # it, so only the player's view pays for the search.
-    move = engine.best_move(shown["board"]) if shown["you"] and "swap" in shown["actions"] else None
+    specials = MODES[shown["mode"]].specials
+    playing = shown["you"] and "swap" in shown["actions"]
+    move = engine.best_move(shown["board"], specials=specials) if playing else None
     shown["idle_hint"] = list(move) if move else None
     shown["pieces"] = PIECES
     progress = shown["level_progress"]

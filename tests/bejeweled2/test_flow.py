@@ -606,6 +606,20 @@ def test_finity_scores_only_blasts_while_every_point_fills_the_bar() -> None:
     assert plain.state["bar"]["points"] == 500 + everything
 
 
+def test_original_plays_a_line_of_four_with_no_power_gem() -> None:
+    four = engine.format_board(
+        engine.parse_board("\n".join(["." * 8] * 6 + ["..R.....", "RRGR...."]))
+    )
+    made = {}
+    for mode in ("classic", "original"):
+        state = {**begin(mode), "board": four}
+        played = act(state, {"type": "swap", "a": "C7", "b": "C8"}).public
+        made[mode] = [s["made"] for s in played["steps"] if s["kind"] == "special"]
+        assert sum(s.get("points", 0) for s in played["steps"]) == played["score"]
+    assert made == {"classic": ["power_gem"], "original": []}
+    assert not flow.MODES["original"].hidden and flow.MODES["original"].secret
+
+
 def test_finity_steps_show_only_the_points_the_score_counts() -> None:
     state = begin("finity")
     state["board"] = engine.format_board(

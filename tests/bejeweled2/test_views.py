@@ -103,6 +103,18 @@ def test_the_hidden_modes_are_closed_until_play_opens_them(client, make_user):
     assert client.post("/play/bejeweled-2/", {"mode": "twilight"}).status_code == 302
 
 
+def test_original_is_open_to_everyone_but_kept_off_the_menu_until_found(client, make_user):
+    client.force_login(make_user("ada"))
+    html = client.get("/play/bejeweled-2/").content.decode()
+    secret = re.search(r'<form[^>]*data-secret="original"[^>]*>', html)
+    assert secret and " hidden" in secret.group(0)  # shown by the page once found
+    assert 'data-locked="original"' not in html and "js/bejeweled2_menu.js" in html
+    response = client.post("/play/bejeweled-2/", {"mode": "original"})
+    assert response.status_code == 302
+    match = Match.objects.get(game_key="bejeweled-2")
+    assert match.state["mode"] == "original" and match.title == "Original game"
+
+
 def test_a_bad_mode_is_refused(client, make_user):
     client.force_login(make_user("ada"))
     assert client.post("/play/bejeweled-2/", {"mode": "blitz"}).status_code == 400

@@ -172,3 +172,26 @@ def test_a_refused_swap_slides_back_and_no_more_moves_drops_the_board(login_cont
     assert page.evaluate("window.dropped") == 64
     expect(page.locator("#bj2-board .bj2-step-text")).to_contain_text("No more moves!")
     page.screenshot(path=str(ARTIFACTS / "bejeweled2-no-more-moves.png"))
+
+
+def test_original_shows_once_the_player_goes_round_the_menu_eight_times(login_context, make_user):
+    make_user("ada")
+    page = login_context("ada")
+    page.goto("/play/bejeweled-2/")
+    original = page.get_by_role("button", name="Play Bejeweled 2 · Original")
+    expect(original).to_be_hidden()
+    cards = {
+        mode: page.locator(f'.bj2-modes form:has(input[name=mode][value="{mode}"]) h2')
+        for mode in ("classic", "action", "endless", "puzzle")
+    }
+    for _ in range(7):
+        for card in cards.values():
+            card.hover()
+    expect(original).to_be_hidden()  # seven rounds are not enough
+    for card in cards.values():
+        card.hover()
+    expect(original).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "bejeweled2-original-found.png"), full_page=True)
+    original.click()
+    page.wait_for_url("**/m/*/")
+    assert Match.objects.get(game_key="bejeweled-2").state["mode"] == "original"
