@@ -353,6 +353,13 @@ class ReplayStep:
         return [*self.marks, *ends]
 
     @property
+    def jump(self) -> int | None:
+        """The entry of ``jumps`` the step stands in: the end at the last event, else its mark."""
+        if self.version >= self.last and self.jumps and self.jumps[-1][0] == self.last:
+            return len(self.jumps) - 1
+        return self.mark
+
+    @property
     def opening(self) -> int:
         return self.marks[-1][0] if self.marks else self.last
 

@@ -238,4 +238,5 @@ def test_a_finished_races_replay_opens_at_its_end_and_lists_the_end_once(client,
     assert f'data-version="{match.version}"' in page  # the end, not partway
     jumps = page.split('id="replay-mark"')[1].split("</select>")[0]
     assert jumps.count(">The end<") == 1 and jumps.count(">Start<") == 1
+    assert re.search(r'<option value="\d+" selected>The end</option>', jumps)
     assert page.count('class="panel race-mini') == 3  # drawn small, as the live spectators see
