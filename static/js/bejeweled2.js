@@ -291,6 +291,9 @@
     statusFresh = true;
   });
 
+  // A frame that animates nothing (a resync's full view) leaves no stale "before" behind.
+  document.addEventListener("gem:frame", () => { statusFresh = false; });
+
   function holdNumbers(before) {
     const live = document.getElementById("bj2-status");
     const held = [];
