@@ -344,12 +344,14 @@ class _Play:
         record: bool,
         gravity: str = "down",
         rocks_and_bombs: bool = False,
+        specials: bool = True,
     ) -> None:
         self.g = g
         self.rng = rng
         self.record = record
         self.up = gravity == "up"
         self.rocks_and_bombs = rocks_and_bombs
+        self.specials = specials
         self.steps: list[Step] = []
         self.shown: dict[int, str] = {}
         self.score = 0
@@ -428,7 +430,7 @@ class _Play:
         first: dict[int, tuple[str, int | None]] = {}
         for group in groups:
             cells = sorted({c for line in group for c in line})
-            made = _special_made(group)
+            made = _special_made(group) if self.specials else None
             if made is not None:
                 site = self._site(group, cells, swapped, fell)
                 colour = _COLOUR_OF[self.g[site]]
@@ -628,9 +630,10 @@ def _play(
     record: bool,
     gravity: str = "down",
     rocks_and_bombs: bool = False,
+    specials: bool = True,
 ) -> _Play:
     """Play the legal swap of cells ``i`` and ``j`` on grid ``g`` (changed in place)."""
-    play = _Play(g, rng, record, gravity, rocks_and_bombs)
+    play = _Play(g, rng, record, gravity, rocks_and_bombs, specials)
     x, y = g[i], g[j]
     if HYPERCUBE in (x, y):
         # The swap is made first, like any swap; only then does the hypercube fire, from the cell
@@ -673,6 +676,7 @@ def swap(
     *,
     gravity: str = "down",
     rocks_and_bombs: bool = False,
+    specials: bool = True,
 ) -> Turn:
     """Swap the pieces in cells ``a`` and ``b`` (e.g. ``"C4"``, ``"C5"``) and play out the move.
 
@@ -681,7 +685,8 @@ def swap(
 
     ``gravity="up"`` (Twilight) makes everything fall toward row 1 and new gems come in from
     below; ``rocks_and_bombs=True`` (Finity) lets rocks and bombs of 9 moves fall in among the
-    new gems (see ``_Play._new_piece``).
+    new gems (see ``_Play._new_piece``); ``specials=False`` (Original, the first Bejeweled's
+    play) makes no power gem or hypercube: a line of 4 or 5, an L or a T is removed whole.
 
     The steps, in order: ``swap``; for each depth, ``line`` (one per group of lines that share
     gems), ``special`` (a power gem or hypercube made, with its bonus), ``remove`` (cells removed,
@@ -703,7 +708,7 @@ def swap(
     g = list(start.cells)
     i, j = _check_swap(g, a, b)
     rng = None if rng_seed is None else random.Random(rng_seed)
-    play = _play(g, i, j, rng, True, gravity, bool(rocks_and_bombs))
+    play = _play(g, i, j, rng, True, gravity, bool(rocks_and_bombs), bool(specials))
     return Turn(
         board=_board(g),
         score=play.score,
@@ -713,27 +718,27 @@ def swap(
     )
 
 
-def quick_swap(cells: str, i: int, j: int) -> tuple[str, int]:
+def quick_swap(cells: str, i: int, j: int, *, specials: bool = True) -> tuple[str, int]:
     """The settled cells and score of the legal swap of cells ``i`` and ``j``, no refill, no
     steps: the solver's and the hint's fast path. The caller has checked legality."""
     g = list(cells)
-    play = _play(g, i, j, None, record=False)
+    play = _play(g, i, j, None, record=False, specials=specials)
     return "".join(g), play.score
 
 
 # --- hints, boards, reshuffles -----------------------------------------------------------------
 
 
-def best_move(board: Board | str) -> tuple[str, str] | None:
+def best_move(board: Board | str, *, specials: bool = True) -> tuple[str, str] | None:
     """The hint: the legal swap that scores most from the gems on the board (no new gems are
     counted, since they are not known yet); the first in ``legal_moves`` order among equals.
-    None when no legal move exists."""
+    None when no legal move exists. ``specials=False``: scored as Original plays it."""
     start = _as_board(board)
     g = list(start.cells)
     best: tuple[int, int, int] | None = None
     for i, j in _PAIRS:
         if _is_legal(g, i, j):
-            _, score = quick_swap(start.cells, i, j)
+            _, score = quick_swap(start.cells, i, j, specials=specials)
             if best is None or score > best[0]:
                 best = (score, i, j)
     return None if best is None else (_NAMES[best[1]], _NAMES[best[2]])

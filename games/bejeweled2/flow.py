@@ -23,6 +23,9 @@ Modes (``settings["mode"]``; ``MODES`` says what each one is made of):
   faster bar and a bonus for quick moves), ``cognito`` (the puzzles, scored; a hint or the
   solution makes the puzzle score 0), ``finity`` (Action with rocks and bombs falling in, only
   blasts scoring).
+- The secret mode ``original`` (``Mode.secret``): open to everyone but kept off the menu until
+  found; the first Bejeweled's play, Classic with no power gems or hypercubes
+  (``Mode.specials``).
 
 Phases (``state["phase"]``): ``playing``, ``failed`` (puzzles only), ``over``.
 Levels (Classic, Endless, Twilight): level L lasts 1,000 x L points (level 2 at 1,000, 3 at 3,000).
@@ -60,6 +63,12 @@ class Mode:
     """A stuck board is reshuffled (else the game, or the puzzle, is over)."""
     hidden: bool = False
     """Opened by play (``UNLOCKS``) or by a host for a match."""
+    specials: bool = True
+    """Lines of 4 or 5, Ls and Ts make power gems and hypercubes (else they are removed whole)."""
+    secret: bool = False
+    """Open to everyone from the start but not on the menu: the play page shows it once the
+    player has hovered (or focused) the four menu modes in turn, eight rounds, as the original
+    hid it."""
 
 
 MODES: dict[str, Mode] = {
@@ -99,6 +108,12 @@ MODES: dict[str, Mode] = {
         reshuffle=True,
         hidden=True,
     ),
+    "original": Mode(
+        "Original",
+        "Original: the first Bejeweled's play: Classic with no power gems or hypercubes.",
+        specials=False,
+        secret=True,
+    ),
 }
 MODE_TITLES = {key: mode.title for key, mode in MODES.items()}
 MODE_HELP = {key: mode.help for key, mode in MODES.items()}
@@ -119,7 +134,8 @@ CLOCK = "clock"
 """The deadline key of the Action bar: when it runs empty."""
 LEVEL_POINTS = 1_000
 HINT_POINTS = 100
-"""What a requested hint costs in Classic, Endless and Twilight (never below the level's start)."""
+"""What a requested hint costs in Classic, Endless, Twilight and Original (never below the
+level's start)."""
 HINT_BAR_SHARE = 10
 """A requested hint in a bar mode costs 1/10 of a full bar."""
 QUICK_SECONDS = 3
@@ -173,6 +189,9 @@ SETTINGS = (
 """A game's settings: the mode (a host may choose a hidden one), for the puzzle modes which
 puzzle, and how long it may sit idle."""
 
+IDLE_DEFAULT_MINUTES: int = SETTINGS[-1].default
+"""How long a game started from the play page may sit without a move (the players read it)."""
+
 IDLE = "idle"
 """The clock that ends a game left alone: set at the start and again after every accepted
 action, ``idle_minutes`` ahead."""
@@ -182,7 +201,7 @@ def _idle_from(state: State, now: datetime) -> State:
     """``state`` (a private copy) with its idle clock set ``idle_minutes`` after ``now``; a game
     over keeps no clock."""
     if state["phase"] != "over":
-        minutes = state.get("idle_minutes", SETTINGS[-1].default)
+        minutes = state.get("idle_minutes", IDLE_DEFAULT_MINUTES)
         state["deadlines"] = {**state["deadlines"], IDLE: iso(now + timedelta(minutes=minutes))}
     return state
 
@@ -342,8 +361,8 @@ def _summary(state: State, reason: str) -> str:
             text = f"Puzzle {state['puzzle'] + 1}, {title}, solved in {counted(moves, 'move')}"
             if state["assisted"]:
                 text += " after the solution was shown"
-            if mode == "cognito":
-                text += f": {puzzle_score(state):,} points"
+            if mode == "cognito":  # the score ``_finish`` has made the puzzle's, bonus and all
+                text += f": {state['score']:,} points"
             return text + "."
         return f"Puzzle {state['puzzle'] + 1}, {title}, not solved: {REASONS[reason]}."
     return (
@@ -413,6 +432,7 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
             refill,
             gravity=state["gravity"],
             rocks_and_bombs=mode == "finity",
+            specials=MODES[mode].specials,
         )
     except ValueError as error:
         raise ActionError(str(error), code="illegal_swap") from None
@@ -421,8 +441,10 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         new["history"].append({"board": state["board"], "score": state["score"]})
     board = engine.format_board(turn.board)
     points = turn.score
+    steps = turn.steps
     if mode == "finity":
-        points = sum(s["points"] for s in turn.steps if s.get("cause") in BLAST_CAUSES)
+        steps = _blasts_only(turn.steps)
+        points = steps[-1]["score"] if steps else 0
     bonus = 0
     if mode == "hyper":
         quick = state["last"] is not None and now - datetime.fromisoformat(
@@ -456,7 +478,7 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         "score": points + bonus,
         "removed": turn.removed,
         "total": new["score"],
-        "steps": turn.steps,
+        "steps": steps,
         "board": board,
     }
     if bonus:
@@ -469,6 +491,24 @@ def swap(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
             public["level_up"] = new["level"]
         public["level"] = new["level"]
     return _after_move(new, public)
+
+
+def _blasts_only(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Finity's steps as the score counts them: a step's ``points`` and the move's running
+    ``score`` hold only what blasts destroyed; ``bar_points`` keeps what every step gives the bar.
+    The page floats and counts these, so it shows no point the score does not hold."""
+    counted = 0
+    out = []
+    for step in steps:
+        step = dict(step)
+        if "points" in step:
+            step["bar_points"] = step["points"]
+            if step.get("kind") != "remove" or step.get("cause") not in BLAST_CAUSES:
+                step["points"] = 0
+            counted += step["points"]
+        step["score"] = counted
+        out.append(step)
+    return out
 
 
 def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict) -> None:
@@ -532,7 +572,7 @@ def hint(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
                 code="no_solution",
             )
     else:
-        move = engine.best_move(state["board"])
+        move = engine.best_move(state["board"], specials=mode.specials)
         if move is None:
             raise ActionError("there is no legal move to hint", code="no_moves")
         if mode.bar:
@@ -763,6 +803,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "reason_text": REASONS.get(state["reason"]) if state["reason"] else None,
         "result": copy_json(state["result"]),
         "you": viewer.seat == 0,
+        "idle_minutes": state.get("idle_minutes", IDLE_DEFAULT_MINUTES),
     }
 
 
@@ -860,7 +901,9 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
     # A hint the player's page shows after a few idle seconds; only the player's page uses
     # it, so only the player's view pays for the search.
-    move = engine.best_move(shown["board"]) if shown["you"] and "swap" in shown["actions"] else None
+    specials = MODES[shown["mode"]].specials
+    playing = shown["you"] and "swap" in shown["actions"]
+    move = engine.best_move(shown["board"], specials=specials) if playing else None
     shown["idle_hint"] = list(move) if move else None
     shown["pieces"] = PIECES
     progress = shown["level_progress"]

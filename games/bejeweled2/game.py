@@ -1,4 +1,5 @@
-"""Bejeweled 2 as a game definition: one seat, eight modes (four of them hidden until opened).
+"""Bejeweled 2 as a game definition: one seat, nine modes (four hidden until opened, and
+Original, open to all but kept off the menu until found).
 
 The rules, the phases and the page drawn from the view (``page``: the grid, the level bar, the
 Action bar) live in ``flow.py`` (pure functions); this module wires them into the match core,

@@ -29,6 +29,7 @@ SCORE = Cast(KT("result__score"), BigIntegerField())
 MOVES = Cast(KT("result__moves"), IntegerField())
 PUZZLE = Cast(KT("result__puzzle"), IntegerField())
 LEVEL = Cast(KT("result__level"), IntegerField())
+HINTS = Cast(KT("result__hints"), IntegerField())
 
 
 def finished() -> QuerySet[Match]:
@@ -95,29 +96,33 @@ def high_scores(mode: str, since: datetime | None = None) -> list[dict[str, Any]
     return [result_row(match) for match in best]
 
 
-def _ranked_solvers(since: datetime | None) -> list[tuple[int | None, str, int, int]]:
-    """(user id, bot level, puzzles solved, moves) of the best puzzle solvers: most puzzles
-    first, then fewest moves (each puzzle counted once, at its fewest), then the latest solve.
+def _ranked_solvers(since: datetime | None) -> list[tuple[int | None, str, int, int, int]]:
+    """(user id, bot level, puzzles solved, moves, hints) of the best puzzle solvers: most
+    puzzles first, then fewest moves (each puzzle counted once, at its fewest), then the latest
+    solve. Hints: each counted puzzle's fewest hints asked in a solve, summed.
     Two groupings (per player and puzzle, then per player), so the outer one is SQL around the
     ORM's inner query."""
     per_puzzle = (
         solved_puzzles(in_period(finished(), since))
         .order_by()
         .values(solver=F("seats__user"), bot=F("seats__bot_level"), puzzle=PUZZLE)
-        .annotate(fewest=Min(MOVES), latest=Max("finished_at"))
+        .annotate(fewest=Min(MOVES), hints=Min(HINTS), latest=Max("finished_at"))
     )
     inner, params = per_puzzle.query.sql_with_params()
-    solver, bot, fewest, latest = map(
-        connection.ops.quote_name, ("solver", "bot", "fewest", "latest")
+    solver, bot, fewest, hints, latest = map(
+        connection.ops.quote_name, ("solver", "bot", "fewest", "hints", "latest")
     )
     sql = (
-        f"SELECT {solver}, {bot}, COUNT(*) AS puzzles, SUM({fewest}) AS moves "
+        f"SELECT {solver}, {bot}, COUNT(*) AS puzzles, SUM({fewest}) AS moves, "
+        f"COALESCE(SUM({hints}), 0) AS hints "
         f"FROM ({inner}) per_puzzle GROUP BY {solver}, {bot} "
         f"ORDER BY puzzles DESC, moves ASC, MAX({latest}) DESC LIMIT %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, TOP])
-        return [(row[0], row[1], int(row[2]), int(row[3])) for row in cursor.fetchall()]
+        return [
+            (row[0], row[1], int(row[2]), int(row[3]), int(row[4])) for row in cursor.fetchall()
+        ]
 
 
 def _latest_solves(
@@ -144,17 +149,24 @@ def _latest_solves(
 
 
 def puzzle_ranking(since: datetime | None = None) -> list[dict[str, Any]]:
-    """One row per player: how many puzzles they solved (each once, unassisted) and in how many
-    moves at best, most puzzles first, then fewest moves; each row links to their latest solve."""
+    """One row per player: how many puzzles they solved (each once, unassisted), in how many
+    moves and with how many hints at best, most puzzles first, then fewest moves; each row
+    links to their latest solve."""
     ranked = _ranked_solvers(since)
-    latest = _latest_solves([(user, bot) for user, bot, _, _ in ranked], since)
+    latest = _latest_solves([(user, bot) for user, bot, *_ in ranked], since)
     rows = []
-    for user, bot, puzzles, moves in ranked:
+    for user, bot, puzzles, moves, hints in ranked:
         match = latest.get((user, bot))
         if match is None:  # finished or changed since the ranking was read
             continue
         rows.append(
-            {"match": match, "player": player_of(match), "puzzles": puzzles, "moves": moves}
+            {
+                "match": match,
+                "player": player_of(match),
+                "puzzles": puzzles,
+                "moves": moves,
+                "hints": hints,
+            }
         )
     return rows
 

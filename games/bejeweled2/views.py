@@ -54,7 +54,17 @@ def play(request: HttpRequest) -> HttpResponse:
     if period not in standings.PERIODS:
         period = "all"
     context = {
-        "modes": [(mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode]) for mode in opened],
+        "modes": [
+            (mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode])
+            for mode in opened
+            if not flow.MODES[mode].secret
+        ],
+        # Open to everyone, shown once found as the original hid it (static/js/bejeweled2_menu.js).
+        "secret_modes": [
+            (mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode])
+            for mode in opened
+            if flow.MODES[mode].secret
+        ],
         "locked": [
             (mode, flow.MODE_TITLES[mode], unlock_text(mode))
             for mode in flow.UNLOCKS
@@ -83,6 +93,7 @@ def play(request: HttpRequest) -> HttpResponse:
         "period": period,
         "period_title": standings.PERIODS[period],
         "history": history,
+        "idle_minutes": flow.IDLE_DEFAULT_MINUTES,
     }
     return render(request, "bejeweled2/play.html", context)
 

@@ -17,7 +17,7 @@ from games.bejeweled2.flow import board_grid
 from games.bejeweled2_race import bot, flow
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
-from games.core.words import event_parts, generic_description, marks_where
+from games.core.words import event_parts, generic_description, marks_where, seat_name
 
 
 def _clock_anchors() -> dict[str, tuple[str, ...]]:
@@ -39,6 +39,7 @@ class Bejeweled2Race(FlowGame):
     key = flow.GAME
     title = "Bejeweled 2 race"
     clock_anchors = _clock_anchors()
+    replay_opens_at_end = True
     stylesheets = ("css/bejeweled2.css", "css/bejeweled2_race.css")
     scripts = ("js/grid.js", "js/steps.js", "js/bejeweled2.js", "js/bejeweled2_race.js")
     rules_summary = (
@@ -61,6 +62,12 @@ class Bejeweled2Race(FlowGame):
             return seat_awards(tied_seats, says, to="elimination_candidate")
         ends = [(award_value({"winner": None}), "End the race now, ranked as it stands")]
         return ends + seat_awards(seats, "End the race now: {seat} wins")
+
+    def clock_name(self, state: State, key: str) -> str:
+        """A seat's Action bar clock is named for its player ("Ada's bar")."""
+        if key.startswith(flow.BAR_PREFIX):
+            return f"{seat_name(state, key.removeprefix(flow.BAR_PREFIX))}'s bar"
+        return super().clock_name(state, key)
 
     # --- replay and help -------------------------------------------------------------------------
     controls_help = (
@@ -141,11 +148,9 @@ class Bejeweled2Race(FlowGame):
 
 
 def _mark(kind: str, data: dict[str, Any]) -> str | None:
-    if kind == "started":
-        return "Start"
-    if data.get("result"):
-        return "The end"
-    return None
+    """The race's start (the replay opens at the end, where every board and the ranking show;
+    its jump list ends with "The end" as every game's does)."""
+    return "Start" if kind == "started" else None
 
 
 GAME = register(Bejeweled2Race())

@@ -366,7 +366,7 @@ def claim(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
     check_clock(state, "round", now, "the round clock ran out before your claim")
     count = _whole_number(action, "count")
     new = copy_json(state)
-    new["claim"] = {"seat": seat, "count": count}
+    new["claim"] = {"seat": seat, "count": count, "name": _name(state, seat)}
     new["phase"] = "counterclaim"
     _start_clock(new, "claim_window", now)
     return Outcome(state=new, kind="claimed", public={"seat": seat, "count": count})
@@ -383,7 +383,7 @@ def counterclaim(state: State, seat: int, action: dict[str, Any], now: datetime)
             f"a counterclaim must be higher than {standing['count']}", code="not_higher"
         )
     new = copy_json(state)
-    new["counterclaim"] = {"seat": seat, "count": count}
+    new["counterclaim"] = {"seat": seat, "count": count, "name": _name(state, seat)}
     new["prover"] = seat
     new["phase"] = "proof"
     _start_clock(new, "proof", now)
@@ -571,6 +571,9 @@ def end_round(
         "offer": state["offer"],
         "start_board": state["board"],
         "score": list(new["score"]),
+        # Who held each seat when the round ended: the history names them, not whoever holds
+        # the seat later.
+        "names": [seat["name"] for seat in state["seats"]],
     }
     new["history"].append(summary)
     new["last"] = {
@@ -806,8 +809,12 @@ def _shown_board(state: State) -> str:
     return state["board"]
 
 
-def _claim_view(state: State, claim: dict[str, int] | None) -> dict[str, Any] | None:
-    return None if claim is None else {**claim, "name": _name(state, claim["seat"])}
+def _claim_view(state: State, claim: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A claim named for who made it (a claim made before names were kept: the seat's holder
+    now)."""
+    if claim is None:
+        return None
+    return {**claim, "name": claim.get("name") or _name(state, claim["seat"])}
 
 
 def _pending_view(state: State) -> dict[str, Any] | None:
@@ -926,6 +933,8 @@ def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
         for key in ("round", "winner", "reason", "prover", "target", "proof", "removed")
     }
     picks = entry.get("picks")
+    if entry.get("names"):  # the seats as they were held then
+        state = {**state, "seats": [{"name": name} for name in entry["names"]]}
     shown.update(
         winner_name=_name_of(state, entry["winner"]),
         prover_name=_name_of(state, entry["prover"]),

@@ -18,6 +18,7 @@ from games.core.replaying import describe
 def _host_events(events: QuerySet[Event]) -> QuerySet[Event]:
     """Host operations are the events a signed-in user made without a seat."""
     rows = events.filter(seat=None, actor__isnull=False).select_related("actor", "match")
+    rows = rows.prefetch_related("match__seats__user")  # the seats' names, in two queries
     return rows.defer("match__state").order_by("-created_at", "-version")
 
 

@@ -159,7 +159,7 @@ def running_clocks(match: Match, now: datetime) -> list[dict[str, str]]:
         clocks.append(
             {
                 "key": key,
-                "name": f"{key.replace('_', ' ')} clock",
+                "name": match.game.clock_name(match.state, key),
                 "due": "" if paused else due.isoformat(),
                 "left": f"{left} left when resumed" if paused else "",
             }

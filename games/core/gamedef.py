@@ -188,6 +188,9 @@ class GameDefinition:
     # The host's settings (games/core/contract.py), declared once.
     settings: ClassVar[tuple[Setting, ...]] = ()
     listed: ClassVar[bool] = True
+    # A replay opens at the start of the last round (``replay_marks``), or at the end: a game
+    # whose boards are seen only once it is over (a race) opens where they all show.
+    replay_opens_at_end: ClassVar[bool] = False
     template_dir: ClassVar[str] = ""
     bot_levels: ClassVar[tuple[str, ...]] = ()
     bot_level_help: ClassVar[dict[str, str]] = {}
@@ -256,6 +259,11 @@ class GameDefinition:
     def shift_clocks(self, state: State, shift: timedelta, key: str | None = None) -> State:
         """``state`` with the clock ``key`` (every clock when None) and its anchors moved."""
         return shift_clocks(state, shift, self.clock_anchors, key)
+
+    def clock_name(self, state: State, key: str) -> str:
+        """A running clock as the host's console and the host's log name it ("round clock"); a
+        game whose clock keys are not words (a seat's bar) names them itself."""
+        return f"{key.replace('_', ' ')} clock"
 
     def end_round_label(self, state: State) -> str | None:
         """What the host's "End the round" ends now ("round 3", "the bidding"), or None when the

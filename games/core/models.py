@@ -352,7 +352,7 @@ class Seat(models.Model):
     def player_name(self) -> str:
         if self.bot_level:
             return f"{self.bot_level.capitalize()} bot {self.index + 1}"  # two bots told apart
-        return display_name(self.user) if self.user_id else "open seat"
+        return display_name(self.user) if self.user_id else OPEN_SEAT
 
     def info(self) -> SeatInfo:
         """The seat as a game sees it (name as every page shows it)."""
@@ -362,6 +362,10 @@ class Seat(models.Model):
 
     def get_invite_url(self) -> str:
         return reverse("join_seat", args=[self.match.public_id, self.invite_token])
+
+
+OPEN_SEAT = "open seat"
+"""A seat no one holds, as every page names it (the header, the game's own panels, history)."""
 
 
 class Event(models.Model):

@@ -32,13 +32,31 @@ from games.core.templatetags.arena import PANEL_SINK
 log = logging.getLogger(__name__)
 
 
+ABORTED_PROMPT = "The host aborted the match: no one moves again."
+
+
+def _stopped(game_view: dict[str, Any]) -> dict[str, Any]:
+    """An aborted match's view: its state stays as it stood, but no one is to move any more and
+    the prompt says so (not "to move", not what happens when a clock runs out)."""
+    stopped = dict(game_view)
+    if "to_move" in stopped:
+        stopped["to_move"] = []
+    if "prompt" in stopped:
+        stopped["prompt"] = ABORTED_PROMPT
+    return stopped
+
+
 def view_of(
     match: Match, viewer: Viewer, state: dict[str, Any] | None = None, *, drafts: bool = True
 ) -> dict[str, Any]:
     """The game's view for ``viewer`` plus the match facts everyone may know. With ``drafts``
     (the live page, not a replay) a seat also gets what it is composing and the host every
     seat's draft; no one else ever does."""
-    game_view = match.game.view(match.state if state is None else state, viewer)
+    shown = match.state if state is None else state
+    game_view = match.game.view(shown, viewer)
+    # The state an abort left (not an earlier one a replay steps through) is stopped.
+    if match.status == match.Status.ABORTED and game_view and shown == match.state:
+        game_view = _stopped(game_view)
     view: dict[str, Any] = {
         "game": game_view,
         "match": {

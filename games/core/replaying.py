@@ -21,7 +21,7 @@ from django.db.models import Subquery
 
 from games.core import statediff
 from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State, Viewer
-from games.core.models import Event, Match, Snapshot
+from games.core.models import OPEN_SEAT, Event, Match, Snapshot
 from games.core.words import Mark, host_words
 
 # --- moves: what the rules were given, played again to rebuild a past state -----------------------
@@ -258,6 +258,52 @@ def describe(game: GameDefinition, event: dict[str, Any], state: State) -> str:
     return f"{said} The host's reason: {reason}." if reason else said
 
 
+def _changes_hands(event: dict[str, Any]) -> bool:
+    """Whether ``event`` hands a running match's seat to someone else."""
+    kind, data = event.get("kind"), event.get("data") or {}
+    return kind == "seat_replaced" or (kind == "seat_taken" and bool(data.get("substitute")))
+
+
+def holders_at(events: list[dict[str, Any]], version: int, names: State) -> State:
+    """``names`` (a state naming each seat's holder now) with each seat named for whoever held
+    it at ``version``: a move is said under the name of the player who made it, not of whoever
+    took the seat since. A seat's holder until it was freed is the ``left`` of the host's
+    ``seat_replaced`` event; a seat freed for a substitute who has not come yet is an open
+    seat, as the state names it. Only what every viewer's log shows is read (seat events are
+    public)."""
+    seats = names.get("seats") if names else None
+    if not isinstance(seats, list):
+        return names
+    then: dict[int, str] = {}
+    for event in events:
+        if event["version"] <= version or not _changes_hands(event):
+            continue
+        seat = (event.get("data") or {}).get("seat")
+        if not isinstance(seat, int) or seat in then:
+            continue
+        if event["kind"] == "seat_replaced":
+            then[seat] = str(event["data"].get("left") or "")
+            continue
+        freed = [
+            e
+            for e in events
+            if e["kind"] == "seat_replaced"
+            and e["version"] <= version
+            and (e.get("data") or {}).get("seat") == seat
+        ]
+        if freed:  # freed for a substitute who had not come yet
+            then[seat] = OPEN_SEAT
+    if not then:
+        return names
+    renamed = [
+        {**entry, "name": then[entry["index"]]}
+        if isinstance(entry, dict) and then.get(entry.get("index"))
+        else entry
+        for entry in seats
+    ]
+    return {**names, "seats": renamed}
+
+
 def mark_at(marks: list[Mark], version: int) -> int:
     """The index of the mark ``version`` falls under (the last at or before it)."""
     index = 0
@@ -298,12 +344,31 @@ class ReplayStep:
         return version if version <= self.last else None
 
     @property
+    def jumps(self) -> list[Mark]:
+        """Where the replay's "Jump to" list goes: the marks, then the end (once, even if a
+        game marks its last event)."""
+        ends = [(self.last, "The end")]
+        if self.marks and (self.marks[-1][0] == self.last or self.marks[-1][1] == "The end"):
+            ends = []
+        return [*self.marks, *ends]
+
+    @property
+    def jump(self) -> int | None:
+        """The entry of ``jumps`` the step stands in: the end at the last event, else its mark."""
+        if self.version >= self.last and self.jumps and self.jumps[-1][0] == self.last:
+            return len(self.jumps) - 1
+        return self.mark
+
+    @property
     def opening(self) -> int:
         return self.marks[-1][0] if self.marks else self.last
 
 
 def opening_version(game: GameDefinition, events: list[dict[str, Any]], last: int) -> int:
-    """Where a replay opens: the start of the last round (the end when there are no marks)."""
+    """Where a replay opens: the start of the last round (the end when there are no marks, or
+    when the game's replay opens at its end)."""
+    if game.replay_opens_at_end:
+        return last
     marks = game.replay_marks(events)
     return marks[-1][0] if marks else last
 
@@ -331,17 +396,19 @@ def replay_step(match: Match, viewer: Viewer, requested: str | None) -> ReplaySt
     mark = mark_at(marks, version) if marks else None
     first = marks[mark][0] if mark is not None else 1
     end = marks[mark + 1][0] if mark is not None and mark + 1 < len(marks) else last + 1
+    current = match.state
     round_events = [
-        {**item, "description": describe(game, item, names)}
+        {**item, "description": describe(game, item, holders_at(seen, item["version"], current))}
         for item in seen
         if first <= item["version"] < end
     ]
+    said = describe(game, event, holders_at(seen, version, names)) if event else ""
     return ReplayStep(
         version=version,
         last=last,
         event=event,
         state=state,
-        description=describe(game, event, names) if event else "Before the first event.",
+        description=said or "Before the first event.",
         marks=marks,
         mark=mark,
         round_events=round_events,
@@ -353,14 +420,10 @@ def described_events(match: Match, viewer: Viewer) -> list[dict[str, Any]]:
     """Every event as ``viewer`` may see it, each with its sentence (the export); none the
     viewer's log leaves out (``Event.kept_from``)."""
     game = match.game
-    names = match.state
-    events = []
-    for row in match.events.order_by("version"):
-        if row.kept_from(viewer):
-            continue
-        seen = row.seen_by(viewer)
-        seen["description"] = describe(game, seen, names)
-        events.append(seen)
+    rows = match.events.order_by("version")
+    events = [row.seen_by(viewer) for row in rows if not row.kept_from(viewer)]
+    for seen in events:
+        seen["description"] = describe(game, seen, holders_at(events, seen["version"], match.state))
     return events
 
 

@@ -637,9 +637,15 @@ def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: 
         now = clock.now()
         left = clocks[key] + timedelta(seconds=seconds) - _rules_now(locked, now)
         if left < timedelta(seconds=MIN_SECONDS_LEFT):
+            # Point the host to the operation this game offers now to end things at once.
+            ending = locked.game.end_round_label(locked.state)
+            instead = (
+                f"to end {ending} now, use End the round"
+                if ending is not None
+                else "to end the match now, use Award or Abort"
+            )
             raise ActionError(
-                f"at least {MIN_SECONDS_LEFT} seconds must stay on a clock; to end the round "
-                "now, end the round",
+                f"at least {MIN_SECONDS_LEFT} seconds must stay on a clock; {instead}",
                 code="bad_seconds",
             )
         inputs = {"microseconds": seconds * 1_000_000, "clock": key}
@@ -648,6 +654,7 @@ def host_change_clock(match: Match, actor: Any, key: str, seconds: Any, reason: 
         outcome.kind = "clock_changed"
         outcome.public = {
             "clock": key,
+            "clock_name": locked.game.clock_name(locked.state, key),
             "seconds": seconds,
             "left": int(left.total_seconds()),
             "paused": locked.status == Match.Status.PAUSED,
@@ -810,8 +817,9 @@ def host_replace_seat(
             **_said(reason),
         }
         now = clock.now()
-        # A bot plays on at once; a substitute is named when they take the seat.
-        move = _seating(locked, seat, seat.player_name, now) if bot_level else Move("keep", now)
+        # A bot plays on at once; a seat left for a substitute is an open seat in the game's
+        # panels too (as in the page's header) until the substitute takes it.
+        move = _seating(locked, seat, seat.player_name, now)
         outcome = play(locked.game, locked.state, move)
         outcome.kind, outcome.public = "seat_replaced", public
         _append(locked, outcome, move, actor=actor, now=now)

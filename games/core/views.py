@@ -144,12 +144,16 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
     is_host = _is_host(request, match)
     game = match.game
     bot_levels = [(level, game.bot_level_help.get(level, "")) for level in game.bot_levels]
+    seats = list(match.seats.all())
+    running = match.status in (Match.Status.LIVE, Match.Status.PAUSED)
     return render(
         request,
         "core/match.html",
         {
             "match": match,
-            "seats": list(match.seats.all()),
+            "seats": seats,
+            # Seats the host freed for a substitute while the match runs: their new invite links.
+            "open_seats": [seat for seat in seats if not seat.is_taken] if running else [],
             "viewer": viewer,
             "core_panels": core,
             "panels": panels,

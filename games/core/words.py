@@ -115,7 +115,8 @@ def host_words(event: dict[str, Any], state: State) -> str | None:
     elif kind == "resumed":
         said = f"The host resumed the match after {span_words(data.get('paused_seconds', 0))}"
     elif kind == "clock_changed":
-        clock = f"the {str(data.get('clock', '')).replace('_', ' ')} clock"
+        named = data.get("clock_name") or f"{str(data.get('clock', '')).replace('_', ' ')} clock"
+        clock = named if "'s " in named else f"the {named}"  # "Ada's bar", "the round clock"
         seconds = int(data.get("seconds") or 0)
         change = (
             f"gave {clock} {span_words(seconds)} more"

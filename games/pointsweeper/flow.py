@@ -41,6 +41,7 @@ from games.core.flowkit import (
     stop_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.words import seat_name
 from games.pointsweeper import engine
 
 BOARDS = 3
@@ -383,6 +384,7 @@ def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     public = {
         "n": n,
         "seat": seat,
+        "name": seat_name(state, seat),  # who scouted, whoever holds the seat later
         "type": "scout",
         "piece": piece,
         "square": square,
@@ -434,6 +436,7 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     entry = {
         "n": len(play["log"]) + 1,
         "seat": seat,
+        "name": seat_name(state, seat),
         "type": "claim",
         "piece": piece,
         "start": start_square,
@@ -464,7 +467,13 @@ def pass_action(state: State, seat: int, action: dict[str, Any], now: datetime) 
 def _pass(state: State, seat: int, now: datetime, *, reason: str) -> Outcome:
     play = state["play"]
     play["passed"][seat] = True
-    entry = {"n": len(play["log"]) + 1, "seat": seat, "type": "pass", "reason": reason}
+    entry = {
+        "n": len(play["log"]) + 1,
+        "seat": seat,
+        "name": seat_name(state, seat),
+        "type": "pass",
+        "reason": reason,
+    }
     play["log"].append(entry)
     kind = "passed" if reason == "passed" else "bank_empty"
     outcome = _next_turn(state, seat, now, kind=kind, public={"board_no": state["board_no"]})
@@ -833,7 +842,19 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["order_text"] = order_text(shown)
     shown["reviews"] = reviews(shown)
     shown["finished"] = finished_boards(shown)
+    shown["log"], shown["log_title"] = moves_shown(shown)
     return shown
+
+
+def moves_shown(shown: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """The move log the page lists and its heading: the board in play's; between boards and
+    once the match is over, the last finished board's (its moves, not "no moves yet")."""
+    if shown.get("play"):
+        return shown["play"]["log"], "Moves on this board"
+    if shown.get("history"):
+        last = shown["history"][-1]
+        return last["log"], f"Moves on board {last['board_no']} (finished)"
+    return [], "Moves on this board"
 
 
 def piece_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
@@ -876,6 +897,7 @@ def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:
         analysis = record.get("analysis")
         if not analysis:
             continue
+        made_by = {entry["n"]: entry.get("name") for entry in record.get("log") or ()}
         lines = []
         for seat, decisions in sorted(analysis["seats"].items()):
             for d in decisions:
@@ -890,7 +912,12 @@ def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:
                     where = f"{best['piece']} {best['start']}–{best['end']}"
                     best_text = f"best: {where}, expected {best['ev']:+.1f}"
                 lines.append(
-                    {"n": d["n"], "name": names[int(seat)], "made": made, "best": best_text}
+                    {
+                        "n": d["n"],
+                        "name": made_by.get(d["n"]) or names[int(seat)],
+                        "made": made,
+                        "best": best_text,
+                    }
                 )
         lines.sort(key=lambda line: line["n"])
         out.append({"board_no": record["board_no"], "lines": lines})

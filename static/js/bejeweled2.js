@@ -87,6 +87,12 @@
   const WORDS = { 3: "Good!", 4: "Excellent!", 5: "Awesome!", 6: "Spectacular!", 7: "Incredible!" };
   const SOUND_OF = { line: "match", blast: "power", hypercube: "hypercube", bomb: "power" };
 
+  // Points float over the cells that scored them; a step that scores nothing (a plain line in
+  // Finity, where only blasts count) floats none.
+  function floated(cells, points) {
+    return points ? [{ cells: cells, text: `+${points}` }] : [];
+  }
+
   // The frames of a move from its event's engine steps (each carries the board after it): the
   // swap slides, matched gems burst with their points, gems fall while new ones drop in (one
   // frame), blasts sound; about a second for a move of four cascades at normal speed.
@@ -108,16 +114,16 @@
           continue; // told by the removal it causes
         case "special": {
           const made = step.made === "hypercube" ? "A hypercube" : "A power gem";
-          Object.assign(frame, { text: `${made} at ${step.cell} (+${step.points})`, marks: allMarked([step.cell], "made"),
-            floats: [{ cells: [step.cell], text: `+${step.points}` }], ms: 160 });
+          Object.assign(frame, { text: `${made} at ${step.cell}${step.points ? ` (+${step.points})` : ""}`,
+            marks: allMarked([step.cell], "made"), floats: floated([step.cell], step.points), ms: 160 });
           break;
         }
         case "remove": {
           const source = step.source ? ` from ${step.source}` : "";
           const what = step.cause === "line" && colour ? `A line of ${colour}` : `${step.cells.length} removed by ${CAUSES[step.cause] || step.cause}${source}`;
           const cascade = depth > 1 ? ` (cascade x${depth})` : "";
-          Object.assign(frame, { text: `${what}${cascade}: +${step.points}`, bursts: step.cells, depth: depth,
-            floats: [{ cells: step.cells, text: `+${step.points}` }], sound: SOUND_OF[step.cause] || "match", ms: 130 });
+          Object.assign(frame, { text: `${what}${cascade}${step.points ? `: +${step.points}` : ""}`, bursts: step.cells,
+            depth: depth, floats: floated(step.cells, step.points), sound: SOUND_OF[step.cause] || "match", ms: 130 });
           if (WORDS[Math.min(depth, 7)] && step.cause === "line" && !frames.some((f) => f.word && f.depth === depth)) {
             frame.word = WORDS[Math.min(depth, 7)];
           }
@@ -174,18 +180,155 @@
   // when motion is reduced).
   function levelUp(level) {
     setStepText(`Level ${level}! ` + (document.querySelector("#bj2-board .bj2-step-text") || {}).textContent);
-    const grid = board();
     if (window.gemSound) window.gemSound.play("level");
-    if (!grid || !window.gemSteps || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (!moving()) return;
+    bannerOver(`Level ${level}!`);
+    // The level's moment, as in the original: the gems drop away and the board falls in again
+    // (the same board: the server's; only the picture moves). A move played meanwhile ends it.
+    const moment = moves;
+    dropAway(board(), 420).then((grid) => { if (moment === moves) dropIn(grid, 420); });
+  }
+
+  // --- the moments of the original: a level completed, no more moves, a swap refused -----------
+
+  // Motion follows the speed setting: none at "instant" or with reduced motion (the step line
+  // still says what happened).
+  function moving() {
+    return Boolean(window.gemSteps) && window.gemSteps.speedName !== "instant"
+      && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  function motionMs(ms) {
+    return ms / (window.gemSteps ? window.gemSteps.speed : 1);
+  }
+
+  function bannerOver(text, cssClass) {
+    const grid = board();
+    if (!grid) return;
     const banner = document.createElement("p");
-    banner.className = "level-up";
+    banner.className = "level-up" + (cssClass ? " " + cssClass : "");
     banner.setAttribute("aria-hidden", "true");
-    banner.textContent = `Level ${level}!`;
+    banner.textContent = text;
     grid.parentElement.appendChild(banner);
     setTimeout(() => banner.remove(), 1800);
   }
 
-  function animate(view, played) {
+  function gemsOf(grid) {
+    return grid ? Array.from(grid.querySelectorAll("[data-cell] .gem")) : [];
+  }
+
+  // Every gem falls out of the board, the bottom row first; resolves with the grid once gone
+  // (the gems stay hidden until dropIn or settle).
+  function dropAway(grid, ms) {
+    const gems = gemsOf(grid);
+    if (!gems.length) return Promise.resolve(grid);
+    const length = motionMs(ms);
+    const fall = grid.getBoundingClientRect().height * 0.6;
+    const motions = gems.map((gem) => {
+      const row = parseInt(gem.closest("[data-cell]").dataset.cell.slice(1), 10) || 1;
+      return gem.animate([{ transform: "none", opacity: 1 }, { transform: `translateY(${fall}px)`, opacity: 0 }],
+        { duration: length, delay: (8 - row) * length / 16, easing: "ease-in", fill: "forwards" });
+    });
+    return Promise.all(motions.map((m) => m.finished.catch(() => null))).then(() => grid);
+  }
+
+  // The board's gems drop in from above, the bottom row first; the gems' motions are then done.
+  function dropIn(grid, ms) {
+    const gems = gemsOf(grid);
+    const length = motionMs(ms);
+    const height = grid ? grid.getBoundingClientRect().height : 300;
+    const motions = gems.map((gem) => {
+      for (const old of gem.getAnimations()) old.cancel();
+      const row = parseInt(gem.closest("[data-cell]").dataset.cell.slice(1), 10) || 1;
+      return gem.animate([{ transform: `translateY(${-height * 0.6}px)`, opacity: 0 }, { transform: "none", opacity: 1 }],
+        { duration: length, delay: (8 - row) * length / 16, easing: "cubic-bezier(.5, 0, .75, 1.2)", fill: "backwards" });
+    });
+    return Promise.all(motions.map((m) => m.finished.catch(() => null)));
+  }
+
+  // The game is over with no legal move left: "No More Moves", the board drops away, and after
+  // a moment the final board comes back to be looked at.
+  function noMoreMoves() {
+    setStepText("No more moves! " + (document.querySelector("#bj2-board .bj2-step-text") || {}).textContent);
+    if (!moving()) return;
+    bannerOver("No More Moves", "no-moves");
+    dropAway(board(), 700).then((grid) => setTimeout(() => {
+      if (!grid.isConnected) return;
+      for (const gem of gemsOf(grid)) {
+        for (const old of gem.getAnimations()) old.cancel();
+        gem.animate([{ opacity: 0 }, { opacity: 1 }], { duration: motionMs(400) });
+      }
+    }, motionMs(900)));
+  }
+
+  // A refused swap: the two gems slide toward each other's place and back.
+  function slideBack(a, b) {
+    const ca = button(a), cb = button(b);
+    const ga = ca && ca.querySelector(".gem"), gb = cb && cb.querySelector(".gem");
+    if (!ga || !gb) return false;
+    const ra = ca.getBoundingClientRect(), rb = cb.getBoundingClientRect();
+    const dx = rb.left - ra.left, dy = rb.top - ra.top;
+    const there = (x, y) => [{ transform: "none" }, { transform: `translate(${x}px, ${y}px)`, offset: 0.45 },
+      { transform: `translate(${x}px, ${y}px)`, offset: 0.55 }, { transform: "none" }];
+    const timing = { duration: motionMs(380), easing: "ease-in-out" };
+    ga.animate(there(dx, dy), timing);
+    gb.animate(there(-dx, -dy), timing);
+    return true;
+  }
+
+  // The numbers beside the score (the level, its bar, the Action bar) change with the move the
+  // server already counted; while the move plays they stay as they were before it, and change
+  // when the score has finished counting (the panel the frame brought is put back).
+  const HELD = [".bj2-level", ".bj2-level-bar", ".bj2-action-bar"];
+  let statusNow = null; // the status panel as last drawn
+  let statusBefore = null; // and as it was before that
+  let statusFresh = false; // drawn by the update being handled
+
+  document.addEventListener("gem:swapped", (event) => {
+    if (!event.detail || event.detail.id !== "bj2-status") return;
+    statusBefore = statusNow;
+    statusNow = event.detail.cloneNode(true);
+    statusFresh = true;
+  });
+
+  // A frame that animates nothing (a resync's full view) leaves no stale "before" behind.
+  document.addEventListener("gem:frame", () => { statusFresh = false; });
+
+  function holdNumbers(before) {
+    const live = document.getElementById("bj2-status");
+    const held = [];
+    if (!live || !before) return held;
+    for (const selector of HELD) {
+      const now = live.querySelector(selector), then = before.querySelector(selector);
+      if (!now || !then || now.outerHTML === then.outerHTML) continue;
+      const stand = then.cloneNode(true);
+      now.replaceWith(stand);
+      held.push([stand, now]);
+    }
+    return held;
+  }
+
+  function release(held) {
+    for (const [stand, now] of held) if (stand.isConnected) stand.replaceWith(now);
+  }
+
+  // Runs ``then`` once the big words over the board ("Excellent!") have faded, so that the level
+  // banner does not lie over one.
+  function afterWords(then) {
+    const words = Array.from(document.querySelectorAll(".steps-float.steps-word"));
+    const fading = words.flatMap((word) => (word.getAnimations ? word.getAnimations() : []));
+    if (!fading.length) { then(); return; }
+    Promise.all(fading.map((motion) => motion.finished.catch(() => null))).then(() => {
+      for (const word of words) word.remove(); // faded out: gone before the banner comes
+      then();
+    });
+  }
+
+  let moves = 0; // moves animated so far: a moment of the one before stops when one comes
+
+  function animate(view, played, beforeStatus) {
+    moves += 1;
+    const held = holdNumbers(beforeStatus);
     const before = played.total - played.score;
     const finalText = document.querySelector("#bj2-board .bj2-step-text");
     const summary = finalText ? finalText.textContent : "";
@@ -202,7 +345,9 @@
         if (now) paint(now.board, {}, now.pieces);
         if (now) countScore(now.score, 0);
         setStepText(summary);
-        if (played.level_up) levelUp(played.level_up);
+        release(held);
+        if (played.level_up) afterWords(() => levelUp(played.level_up));
+        if (played.result && played.result.reason === "no_moves") afterWords(noMoreMoves);
         const grid = board();
         if (grid) grid.classList.remove("animating");
         restartIdle();
@@ -216,12 +361,16 @@
     const line = document.querySelector("#bj2-board .bj2-refusal");
     if (line) line.textContent = message;
     if (!sent) return;
+    // Side by side: the gems slide over and back (the cells keep the red mark, not the shake);
+    // without motion, or for a pair not side by side, the cells shake (or, reduced, only mark).
+    const slid = moving() && neighbours(sent[0], sent[1]) && slideBack(sent[0], sent[1]);
     for (const name of sent) {
       const cell = button(name);
       if (!cell) continue;
-      cell.classList.remove("shake");
+      cell.classList.remove("shake", "slid");
       void cell.offsetWidth; // restart the animation
       cell.classList.add("shake");
+      if (slid) cell.classList.add("slid");
     }
     sent = null;
   }
@@ -314,6 +463,8 @@
     const happened = event.detail && event.detail.event;
     const played = happened && PLAYED.indexOf(happened.kind) !== -1 ? happened.data : null;
     const view = game();
+    const statusBeforeMove = statusFresh ? statusBefore : null;
+    statusFresh = false;
     // A race seats many players, each on a board of their own (view.seat): another seat's move
     // changes nothing on this one, so the gem being chosen stays chosen.
     if (view && typeof view.seat === "number" && happened && typeof happened.seat === "number"
@@ -321,13 +472,15 @@
     selected = null;
     if (view && played && played.steps && played.steps.length) {
       sent = null;
-      animate(view, played);
+      animate(view, played, statusBeforeMove);
       return;
     }
     restartIdle();
   });
 
   document.addEventListener("DOMContentLoaded", () => {
+    const status = document.getElementById("bj2-status");
+    if (status) statusNow = status.cloneNode(true);
     restartIdle();
     setInterval(tickBar, 250);
   });

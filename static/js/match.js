@@ -373,7 +373,7 @@
     const paused = document.getElementById("banner-status");
     if (paused) paused.hidden = status !== "paused";
     if (status !== "open") {
-      for (const box of document.querySelectorAll(".invites")) box.remove();
+      for (const box of document.querySelectorAll(".invites:not(.substitutes)")) box.remove();
       // The host's invite box folds once, when the match starts (the host may open it again).
       if (shownStatus === "open") for (const share of document.querySelectorAll(".share-box")) share.open = false;
     }

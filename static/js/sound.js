@@ -8,9 +8,11 @@
 //   gemSound.played lists the names asked for lately (the newest last, at most 50), muted or
 //   not: what a test or a curious player can read. Every sound asked for is also told as a
 //   document event "gem:sound" {name, depth, muted}, so a page or a test can follow each one.
-// Played by the step player (a frame's sound), by the games' scripts, and here on their own: a
-// refused move (match.js's gem:refused) and a clock turning urgent (.clock.urgent). The "your turn"
-// chime is match.js's own.
+// Played by the step player (a frame's sound; at "instant" speed or with reduced motion the
+// move's strongest sound once, gemSound.playSummary(frames)), by the games' scripts, and here on
+// their own: a refused move (match.js's gem:refused) and a clock turning urgent (.clock.urgent;
+// a warning or a turn chime asked for twice at once plays once). The "your turn" chime is
+// match.js's own.
 (function () {
   "use strict";
   const MUTE_KEY = "gemArena.muted";
@@ -88,9 +90,18 @@
     mine: (out) => { tone(out, 0, 0.3, 140, 70, "sawtooth", 0.1); noise(out, 0, 0.25, 160, 0.4); },
   };
   const played = [];
+  // A sound that says one thing once: asked for again within this many ms (two clocks turning
+  // urgent together, a panel and the banner) it is not played twice over itself.
+  const ONCE_MS = { warning: 1500, turn: 1000 };
+  const lastAt = {};
 
   function play(name, options) {
     const muted = localStorage.getItem(MUTE_KEY) === "1";
+    if (ONCE_MS[name]) {
+      const now = performance.now();
+      if (lastAt[name] !== undefined && now - lastAt[name] < ONCE_MS[name]) return;
+      lastAt[name] = now;
+    }
     if (SOUNDS[name]) { played.push(name); if (played.length > 50) played.shift(); }
     document.dispatchEvent(new CustomEvent("gem:sound", {
       detail: { name: name, depth: (options && options.depth) || null, muted: muted },
@@ -113,9 +124,23 @@
       }
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true });
   }
+  // A move shown at once ("instant" speed, reduced motion) still sounds: its strongest sound
+  // once (a hypercube over a blast over a line, the deepest cascade's pitch), not one per step.
+  const RANK = { hypercube: 4, power: 3, match: 2, step: 2, scout: 2, mine: 2, swap: 1 };
+  function playSummary(frames) {
+    let best = null;
+    for (const frame of frames || []) {
+      const rank = RANK[frame.sound] || 0;
+      if (!rank) continue;
+      const better = !best || rank > RANK[best.sound] || (rank === RANK[best.sound] && (frame.depth || 0) > (best.depth || 0));
+      if (better) best = frame;
+    }
+    if (best) play(best.sound, best);
+  }
+
   document.addEventListener("gem:refused", () => play("refused"));
   if (document.body) watch();
   else document.addEventListener("DOMContentLoaded", watch);
 
-  window.gemSound = { play: play, names: Object.keys(SOUNDS), played: played };
+  window.gemSound = { play: play, playSummary: playSummary, names: Object.keys(SOUNDS), played: played };
 })();

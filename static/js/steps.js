@@ -207,7 +207,11 @@
     current = { frames: frames, index: 0, show: show, done: options && options.done, shownAt: null,
       started: performance.now(), ticks: 0, request: null };
     document.documentElement.classList.add("gem-animating");
-    if (reduced || speedName === "instant") { finish(false); return; }
+    if (reduced || speedName === "instant") {
+      if (window.gemSound) window.gemSound.playSummary(frames); // shown at once, still heard
+      finish(false);
+      return;
+    }
     present(frames[0], 0);
     current.request = requestAnimationFrame(tick);
   }

@@ -170,6 +170,26 @@ def test_it_makes_one_hypercube_from_a_line_of_five_crossed_by_a_line_of_three()
     assert (turn.score, turn.removed) == (60 + 100, 6)
 
 
+def test_without_specials_a_line_of_four_five_or_an_l_is_removed_whole() -> None:
+    four = swap(board("..R.....", "RRGR...."), "C7", "C8", None, specials=False)
+    assert bottom(four.board, 2) == (EMPTY_ROW, "..G.....") and specials(four) == []
+    assert (four.score, four.removed) == (40, 4)
+    five = swap(board("..R.....", "RRGRR..."), "C7", "C8", None, specials=False)
+    assert (five.score, five.removed) == (50, 5) and "H" not in five.board.cells
+    corner = swap(board("..R.....", "..R.....", "RRGR...."), "C8", "D8", None, specials=False)
+    assert (corner.score, corner.removed) == (50, 5) and specials(corner) == []
+
+
+def test_the_hint_without_specials_scores_moves_as_original_plays_them() -> None:
+    # C7-C8 makes a line of four (30 + 50 with a power gem, 40 without); F8-G8 makes two lines
+    # of three (60 either way).
+    b0 = board(".....YW.", "..R..YW.", "RRGR.WY.")
+    assert (swap(b0, "C7", "C8", None).score, swap(b0, "F8", "G8", None).score) == (80, 60)
+    assert swap(b0, "C7", "C8", None, specials=False).score == 40
+    assert best_move(b0) == ("C7", "C8")
+    assert best_move(b0, specials=False) == ("F8", "G8")
+
+
 def test_a_power_gem_matches_as_its_colour() -> None:
     turn = swap(board("..R.....", "rRG....."), "C7", "C8", None)
     assert removals(turn)[0] == ("line", ["A8", "B8", "C8"])

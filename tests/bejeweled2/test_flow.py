@@ -569,6 +569,16 @@ def test_cognito_scores_a_solved_puzzle_with_a_bonus_at_par() -> None:
     assert outcome.result["at_par"] is True
 
 
+def test_cognitos_game_over_says_the_score_the_board_shows_with_the_par_bonus_once() -> None:
+    state = begin("cognito", puzzle=FIRST_STEPS)
+    for a, b in PUZZLES[FIRST_STEPS].solution:
+        outcome = act(state, {"type": "swap", "a": a, "b": b})
+        state = outcome.state
+    moved = outcome.state["history"][-1]["score"] + outcome.public["score"]
+    assert outcome.result["score"] == moved + flow.PAR_BONUS == state["score"]
+    assert outcome.result["summary"].endswith(f": {outcome.result['score']:,} points.")
+
+
 def test_a_hint_in_cognito_makes_that_puzzle_score_zero() -> None:
     state = begin("cognito", puzzle=FIRST_STEPS)
     state = act(state, {"type": "hint"}).state
@@ -590,10 +600,39 @@ def test_finity_scores_only_blasts_while_every_point_fills_the_bar() -> None:
     plain = act(state, {"type": "swap", "a": "C7", "b": "C8"}, seconds=0)
     steps = plain.public["steps"]
     blasts = sum(s["points"] for s in steps if s.get("cause") in ("blast", "hypercube", "bomb"))
-    everything = sum(s.get("points", 0) for s in steps)
+    everything = sum(s.get("bar_points", 0) for s in steps)
     assert blasts > 0 and everything > blasts
     assert plain.state["score"] == blasts == plain.public["score"]
     assert plain.state["bar"]["points"] == 500 + everything
+
+
+def test_original_plays_a_line_of_four_with_no_power_gem() -> None:
+    four = engine.format_board(
+        engine.parse_board("\n".join(["." * 8] * 6 + ["..R.....", "RRGR...."]))
+    )
+    made = {}
+    for mode in ("classic", "original"):
+        state = {**begin(mode), "board": four}
+        played = act(state, {"type": "swap", "a": "C7", "b": "C8"}).public
+        made[mode] = [s["made"] for s in played["steps"] if s["kind"] == "special"]
+        assert sum(s.get("points", 0) for s in played["steps"]) == played["score"]
+    assert made == {"classic": ["power_gem"], "original": []}
+    assert not flow.MODES["original"].hidden and flow.MODES["original"].secret
+
+
+def test_finity_steps_show_only_the_points_the_score_counts() -> None:
+    state = begin("finity")
+    state["board"] = engine.format_board(
+        engine.parse_board(
+            "\n".join(["PRYGBOWP", "YGBOWPRY", "BOWPRYGB"] * 2 + ["PRYGBOWP", "yYGOWPRY"])
+        )
+    )
+    played = act(state, {"type": "swap", "a": "C7", "b": "C8"}, seconds=0).public
+    lines = [s for s in played["steps"] if s.get("cause") == "line"]
+    assert lines and all(s["points"] == 0 for s in lines)  # a plain line floats no points
+    assert sum(s.get("points", 0) for s in played["steps"]) == played["score"]
+    assert played["steps"][-1]["score"] == played["score"]  # what the page counts up to
+    assert max(s["score"] for s in played["steps"]) == played["score"]  # and never past it
 
 
 # --- the host and the view -----------------------------------------------------------------------

@@ -103,6 +103,18 @@ def test_the_hidden_modes_are_closed_until_play_opens_them(client, make_user):
     assert client.post("/play/bejeweled-2/", {"mode": "twilight"}).status_code == 302
 
 
+def test_original_is_open_to_everyone_but_kept_off_the_menu_until_found(client, make_user):
+    client.force_login(make_user("ada"))
+    html = client.get("/play/bejeweled-2/").content.decode()
+    secret = re.search(r'<form[^>]*data-secret="original"[^>]*>', html)
+    assert secret and " hidden" in secret.group(0)  # shown by the page once found
+    assert 'data-locked="original"' not in html and "js/bejeweled2_menu.js" in html
+    response = client.post("/play/bejeweled-2/", {"mode": "original"})
+    assert response.status_code == 302
+    match = Match.objects.get(game_key="bejeweled-2")
+    assert match.state["mode"] == "original" and match.title == "Original game"
+
+
 def test_a_bad_mode_is_refused(client, make_user):
     client.force_login(make_user("ada"))
     assert client.post("/play/bejeweled-2/", {"mode": "blitz"}).status_code == 400
@@ -118,6 +130,15 @@ def test_the_player_sees_the_board_and_the_controls(client, make_user):
     assert "bj2-action-bar" in html and 'data-drain="5"' in html
     assert "js/bejeweled2.js" in html and "js/grid.js" in html and "css/bejeweled2.css" in html
     assert "Ada (you)" in html
+
+
+def test_the_player_is_told_the_idle_limit_before_and_during_a_game(client, make_user):
+    match = start(client, make_user("ada"), mode="classic")
+    assert "left without a move for 30 minutes ends as abandoned" in (
+        client.get("/play/bejeweled-2/").content.decode()
+    )
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "Left without a move for 30 minutes, the game ends as abandoned." in html
 
 
 def test_a_spectator_sees_the_board_without_controls(client, make_user):
@@ -450,6 +471,33 @@ def test_each_score_shows_its_hints_and_how_the_game_ended(client, make_user):
         table(client.get("/play/bejeweled-2/").content.decode(), "endless"),
     )
     assert rows == [("4", "ended early"), ("0", ""), ("0", "abandoned")]
+
+
+def test_the_puzzle_ranking_shows_the_hints_beside_every_score(client, make_user):
+    ada = make_user("ada")
+    finished_games(
+        ada,
+        [
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 3, "hints": 2},
+            {"mode": "puzzle", "puzzle": 0, "solved": True, "moves": 4, "hints": 1},
+            {"mode": "puzzle", "puzzle": 1, "solved": True, "moves": 3, "hints": 3},
+        ],
+    )
+    puzzles = table(client.get("/play/bejeweled-2/").content.decode(), "puzzle")
+    assert "<th>Hints</th>" in puzzles
+    # Each puzzle counts once with its fewest hints: 1 for the first, 3 for the second.
+    assert re.findall(r'<td class="bj2-hints">(\d+)</td>', puzzles) == ["4"]
+
+
+def test_cognitos_high_scores_name_the_puzzle_where_the_others_name_the_level(client, make_user):
+    ada = make_user("ada")
+    finished_games(
+        ada,
+        [{"mode": "cognito", "puzzle": 2, "solved": True, "score": 620, "hints": 0, "level": None}],
+    )
+    cognito = table(client.get("/play/bejeweled-2/").content.decode(), "cognito")
+    assert "None" not in cognito
+    assert "<th>Puzzle</th>" in cognito and "<td>620</td><td>3</td>" in cognito
 
 
 def test_a_puzzle_solved_after_the_solution_was_shown_counts_nowhere(make_user):

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from games.bejeweled2 import engine
-from games.core import services, viewpatch
+from games.core import replaying, services, viewpatch
+from games.core.console import running_clocks
 from games.core.gamedef import Viewer
 from games.core.models import LedgerEntry, Match
 from games.core.rendering import Announcement, render_panels, update_frames, view_of
@@ -209,3 +210,33 @@ def test_the_new_match_page_creates_a_race_for_thirteen(client, make_user):
     assert match.game_key == "bejeweled-2-race" and match.seats.count() == 13
     assert match.settings["mode"] == "classic_time" and match.settings["show_ranking"] is False
     assert match.settings["spectators"] == "as_players"
+
+
+def test_the_host_console_names_each_bar_clock_for_its_player(seated_match, clock):
+    match, (ada, _), host = seated_match(
+        "bejeweled-2-race", "ada", "bob", settings={"mode": "action"}
+    )
+    names = [c["name"] for c in running_clocks(match, clock.current)]
+    assert "Ada's bar" in names and "Bob's bar" in names
+    assert not any("bar-" in name for name in names)
+    services.host_change_clock(match, host, "bar-0", 30, reason="lag")
+    match.refresh_from_db()
+    said = replaying.describe(match.game, match.events.latest("version").seen_by(Viewer.host()), {})
+    assert said.startswith("The host gave Ada's bar 30 seconds more")
+
+
+def test_a_finished_races_replay_opens_at_its_end_and_lists_the_end_once(client, race):
+    match, (ada, bob, cyd), host = race
+    services.submit_action(match, cyd, {"type": "end"})
+    for _ in range(3):
+        swap_best(match, ada, 0)
+        swap_best(match, bob, 1)
+    assert match.status == Match.Status.FINISHED
+    services.rematch(match, host)  # an event after the result
+    match.refresh_from_db()
+    page = client.get(f"/m/{match.public_id}/replay/").content.decode()
+    assert f'data-version="{match.version}"' in page  # the end, not partway
+    jumps = page.split('id="replay-mark"')[1].split("</select>")[0]
+    assert jumps.count(">The end<") == 1 and jumps.count(">Start<") == 1
+    assert re.search(r'<option value="\d+" selected>The end</option>', jumps)
+    assert page.count('class="panel race-mini') == 3  # drawn small, as the live spectators see

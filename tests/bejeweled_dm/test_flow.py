@@ -106,7 +106,7 @@ def test_timer_settings_set_the_clocks():
 def test_a_claim_opens_the_counterclaim_window():
     state = act(started(), DMO, 10, type="claim", count=12)
     assert state["phase"] == "counterclaim"
-    assert state["claim"] == {"seat": DMO, "count": 12}
+    assert state["claim"] == {"seat": DMO, "count": 12, "name": "Bob"}
     assert state["deadlines"] == {"claim_window": at(40).isoformat()}
 
 
@@ -131,7 +131,7 @@ def test_a_higher_counterclaim_makes_the_counterclaimer_prove():
     state = act(state, DMO, 20, type="counterclaim", count=6)
     assert state["phase"] == "proof"
     assert state["prover"] == DMO
-    assert flow.target(state) == {"seat": DMO, "count": 6}
+    assert flow.target(state) == {"seat": DMO, "count": 6, "name": "Bob"}
     assert state["deadlines"] == {"proof": at(140).isoformat()}
 
 

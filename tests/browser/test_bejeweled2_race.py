@@ -110,3 +110,13 @@ def test_a_player_races_by_clicks_while_spectators_watch_every_board(login_conte
     expect(spectator.locator("#race-ranking")).to_contain_text("Final ranking")
     shoot_both_sizes(player, "race-player-end")
     assert (ARTIFACTS / "race-spectator-phone.png").exists()
+    # The replay opens at the end and draws the boards small, side by side, as live.
+    spectator.goto(f"/m/{match.public_id}/replay/")
+    expect(spectator.locator(".race-mini")).to_have_count(7)
+    for size, least in (({"width": 375, "height": 812}, 2), ({"width": 1280, "height": 800}, 4)):
+        spectator.set_viewport_size(size)
+        tops = spectator.eval_on_selector_all(
+            ".race-mini", "els => els.map((e) => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert tops.count(tops[0]) >= least, ("replay", size, tops)
+    shoot_both_sizes(spectator, "race-replay")

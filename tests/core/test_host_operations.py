@@ -86,6 +86,16 @@ def test_a_clock_change_is_an_event_players_read_with_its_reason(clock, seven):
     )
 
 
+def test_a_refused_clock_change_names_no_operation_the_game_lacks(clock, seated_match):
+    match, _, host = seated_match("pointsweeper", "ada", "bob")  # no End the round
+    assert match.game.end_round_label(match.state) is None
+    with pytest.raises(ActionError) as refused:
+        services.host_change_clock(match, host, "order", -3600, reason="too far")
+    assert refused.value.code == "bad_seconds"
+    assert "end the round" not in str(refused.value).lower()
+    assert "use Award or Abort" in str(refused.value)
+
+
 def test_a_clock_can_be_shortened_but_not_below_five_seconds(clock, seven):
     match, users, host = seven
     services.host_change_clock(match, host, "round", -100, reason="speed up")
@@ -93,6 +103,7 @@ def test_a_clock_can_be_shortened_but_not_below_five_seconds(clock, seven):
     with pytest.raises(ActionError) as refused:
         services.host_change_clock(match, host, "round", -16, reason="too far")
     assert refused.value.code == "bad_seconds"
+    assert "use End the round" in str(refused.value)  # the operation this game offers now
     with pytest.raises(ActionError) as refused:
         services.host_change_clock(match, host, "nope", 60, reason="")
     assert refused.value.code == "no_clock"
@@ -287,7 +298,9 @@ def test_a_seat_is_replaced_by_a_substitute_through_a_new_invite(clock, seven, m
     carol = make_user("carol")
     with pytest.raises(ActionError):
         services.take_seat(match, carol, old_token)
-    assert seat_names(fresh(match).state) == ["Ada", "Bob"]  # until someone takes the seat
+    # Until someone takes it, the game names the seat as the page's header does.
+    assert seat_names(fresh(match).state) == ["Ada", "open seat"]
+    assert rebuild(fresh(match), fresh(match).version) == fresh(match).state
     services.take_seat(match, carol, seat.invite_token)
     match = fresh(match)
     assert match.seat_of(carol).index == 1 and match.status == Match.Status.LIVE

@@ -158,6 +158,36 @@ def test_the_movers_bank_runs_out_at_the_turn_deadline_after_the_move_time(clien
     assert "data-runs-out" not in waiting.group(0) and ">2:00<" in waiting.group(0)
 
 
+def test_a_paused_match_shows_the_running_bank_as_it_stood_when_paused(client, ps, clock):
+    match, ada, bob, host = ps
+    services.submit_action(match, bob, {"type": "choose_order", "first": True})
+    clock.advance(60 + 9)  # the free minute, then 9 s of the 2:00 bank
+    services.host_pause(match, host)
+    clock.advance(30)  # the pause stops the bank
+    match.refresh_from_db()
+    html = page(client, match, ada)
+    mover = re.search(r'<div class="ps-player to-move[^"]*" data-seat="1">.*?</div>', html, re.S)
+    assert ">1:51<" in mover.group(0) and "data-runs-out" not in mover.group(0)
+
+
+def test_the_finished_match_lists_the_last_boards_moves_not_no_moves_yet(client, ps):
+    match, ada, bob, _ = ps
+    users = {EC: ada, DMO: bob}
+    while match.state["phase"] != "over":  # three boards: a scout, then both pass
+        chooser = users[match.state["chooser"]]
+        services.submit_action(match, chooser, {"type": "choose_order", "first": True})
+        match.refresh_from_db()
+        mover = users[match.state["turn"]]
+        services.submit_action(match, mover, {"type": "scout", "piece": "K", "square": "a1"})
+        match.refresh_from_db()
+        while match.state["phase"] == "play":
+            services.submit_action(match, users[match.state["turn"]], {"type": "pass"})
+            match.refresh_from_db()
+    log = page(client, match, ada).split('id="ps-log"')[1].split("</section>")[0]
+    assert "No moves yet" not in log and "Moves on board 3 (finished)" in log
+    assert "scouted with K on a1" in log
+
+
 def test_each_scout_can_be_shown_again_on_the_board(client, ps):
     match, ada, bob, _ = ps
     services.submit_action(match, bob, {"type": "choose_order", "first": True})

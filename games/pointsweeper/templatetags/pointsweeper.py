@@ -4,6 +4,7 @@ again after every move of a board, and by then holds every earlier move (a templ
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import template
@@ -12,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.core.templatetags.arena import escaped as escape
 from games.core.templatetags.arena import hidden, left_at, role
 from games.core.words import counted
+from games.pointsweeper.flow import minutes
 
 register = template.Library()
 
@@ -42,11 +44,15 @@ def entry_text(entry: dict[str, Any]) -> str:
 
 @register.simple_tag
 def log_entries(log: list[dict[str, Any]], names: list[str]) -> SafeString:
-    """The items of a board's move log, oldest first: who moved and what the move did."""
+    """The items of a board's move log, oldest first: who moved (the name the move was made
+    under; a log kept before names were recorded says the seat's holder now) and what the move
+    did."""
     items = []
     for entry in log:
         seat = entry.get("seat")
         name = escape(names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else ""
+        if entry.get("name"):
+            name = escape(entry["name"])
         items.append(
             f'\n    <li class="ps-entry ps-{escape(entry.get("type", ""))}">{name}'
             f"\n      {entry_text(entry)}</li>\n  "
@@ -54,21 +60,31 @@ def log_entries(log: list[dict[str, Any]], names: list[str]) -> SafeString:
     return mark_safe("".join(items))  # every value escaped above
 
 
-def _player_line(p: dict[str, Any], gv: dict[str, Any], status: str) -> str:
+def _bank_left_when_paused(p: dict[str, Any], turn_due: str, paused_at: str | None) -> str:
+    """The mover's bank as it stood when the match paused: what was left of it then (the turn
+    clock runs out when the bank does), not the bank the move started with."""
+    if not paused_at:
+        return p.get("bank_text", "")
+    due = datetime.fromisoformat(turn_due) - datetime.fromisoformat(paused_at)
+    return minutes(min(float(p["bank"]), due.total_seconds()))
+
+
+def _player_line(p: dict[str, Any], gv: dict[str, Any], match: dict[str, Any]) -> str:
     """One seat's line of the status panel: role, name, turn and pass tags, scores, bank."""
     to_move, is_you = p.get("to_move"), p.get("is_you")
+    status = match.get("status")
     bank = ""
     if p.get("bank") is not None:
         turn_due = (gv.get("deadlines") or {}).get("turn")
-        runs_out = (
-            f' data-runs-out="{escape(turn_due)}"'
-            if to_move and turn_due and status != "paused"
-            else ""
-        )
+        running = to_move and turn_due
+        runs_out = f' data-runs-out="{escape(turn_due)}"' if running and status != "paused" else ""
+        left = p.get("bank_text", "")
+        if running and status == "paused":
+            left = _bank_left_when_paused(p, turn_due, match.get("paused_at"))
         bank = (
             f'\n      <span class="ps-bank{" in-use" if to_move else ""}" '
             f'data-bank="{escape(p["bank"])}"{runs_out}>bank '
-            f'<span class="ps-bank-left">{escape(p.get("bank_text", ""))}</span></span>'
+            f'<span class="ps-bank-left">{escape(left)}</span></span>'
         )
     return (
         f'\n    <div class="ps-player{" to-move" if to_move else ""}'
@@ -161,7 +177,7 @@ def status_panel(context: Any) -> SafeString:
         if phase == "over"
         else f"Board {escape(gv.get('board_no'))} of {escape(gv.get('boards_total'))}"
     )
-    players = "".join(_player_line(p, gv, match.get("status")) for p in gv.get("players") or [])
+    players = "".join(_player_line(p, gv, match) for p in gv.get("players") or [])
     return mark_safe(  # every value escaped above
         f'<section id="ps-status" class="panel ps-status" data-phase="{escape(phase)}"{oob}>'
         f'\n  <p class="ps-board-no">{board_no}</p>\n  <div class="ps-players">{players}\n  </div>'
