@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from games.core import contract
 from games.core.contract import Setting, with_auto_start
+from games.core.flowcontract import FlowModule, read_flow
 from games.core.words import generic_description, round_marks
 
 State = dict[str, Any]
@@ -349,14 +350,14 @@ class GameDefinition:
 
 
 class FlowGame(GameDefinition):
-    """A game whose rules are a pure phase machine (the module ``flow``: ``start``, ``act``,
-    ``timeout``, ``clean_draft``, ``adjudicate``, ``view`` and ``page``; for a game whose moves
-    cost garnets ``action_cost`` and ``refunds_on_abort``; for a game analysed after the fact
-    ``analysis_job``, ``run_analysis`` and ``record_analysis``) and whose practice bot is the
-    module ``bot`` (``decide``). The hooks are wired to them here, once; a game overrides only the
-    hooks it adds to (its settings, its view's drawing, host awards the flow reads otherwise)."""
+    """A game whose rules are a pure phase machine, the module ``flow`` (what it declares:
+    games/core/flowcontract.py, read and checked once, as the class is made: ``flow_module``),
+    and whose practice bot is the module ``bot`` (``decide``). The hooks are wired to them here,
+    once; a game overrides only the hooks it adds to (its settings, its view's drawing, host
+    awards the flow reads otherwise)."""
 
     flow: ClassVar[ModuleType]
+    flow_module: ClassVar[FlowModule]
     bot: ClassVar[ModuleType | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -368,12 +369,16 @@ class FlowGame(GameDefinition):
         player, unless it says otherwise."""
         super().__init_subclass__(**kwargs)
         flow, bot = cls.__dict__.get("flow"), cls.__dict__.get("bot")
-        if flow is not None and "unversioned_actions" not in cls.__dict__:
-            cls.unversioned_actions = frozenset(getattr(flow, "UNVERSIONED_ACTIONS", ()))
-        for attribute in ("min_seats", "max_seats"):
-            declared = getattr(flow, attribute.upper(), None)
-            if declared is not None and attribute not in cls.__dict__:
-                setattr(cls, attribute, declared)
+        if flow is not None:
+            cls.flow_module = declared = read_flow(flow)
+            if "unversioned_actions" not in cls.__dict__:
+                cls.unversioned_actions = declared.unversioned_actions
+            for attribute, seats in (
+                ("min_seats", declared.min_seats),
+                ("max_seats", declared.max_seats),
+            ):
+                if seats is not None and attribute not in cls.__dict__:
+                    setattr(cls, attribute, seats)
         package = flow.__name__.rpartition(".")[0] if flow is not None else ""
         if package.startswith("games."):
             app = package.rpartition(".")[2]
@@ -391,30 +396,31 @@ class FlowGame(GameDefinition):
             cls.bot_level_help = levels
 
     def setting_table(self) -> tuple[Setting, ...]:
-        return with_auto_start(getattr(self.flow, "SETTINGS", self.settings))
+        declared = self.flow_module.settings
+        return with_auto_start(declared if declared is not None else self.settings)
 
     def check_settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        check = getattr(self.flow, "check_settings", None)
+        check = self.flow_module.check_settings
         return check(settings) if check is not None else settings
 
     def start(
         self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
     ) -> Outcome:
-        return self.flow.start(self.clean_settings(settings), seats, seed, now)
+        return self.flow_module.start(self.clean_settings(settings), seats, seed, now)
 
     def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
-        return self.flow.act(state, seat, action, now)
+        return self.flow_module.act(state, seat, action, now)
 
     def timeout(
         self, state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
     ) -> Outcome:
-        return self.flow.timeout(state, key, now, drafts)
+        return self.flow_module.timeout(state, key, now, drafts)
 
     def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
-        return self.flow.clean_draft(state, seat, draft)
+        return self.flow_module.clean_draft(state, seat, draft)
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
-        return self.flow.adjudicate(state, award, now)
+        return self.flow_module.adjudicate(state, award, now)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """The flow's ``view`` is the gate; the flow's ``page``, when it has one, adds what the
@@ -422,15 +428,15 @@ class FlowGame(GameDefinition):
         A match not started shows nothing."""
         if not state or "phase" not in state:
             return {}
-        shown = self.flow.view(state, viewer)
-        page = getattr(self.flow, "page", None)
+        shown = self.flow_module.view(state, viewer)
+        page = self.flow_module.page
         return page(shown) if shown and page is not None else shown
 
     def seen(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """The flow's ``view`` alone, without what its ``page`` draws from it."""
         if not state or "phase" not in state:
             return {}
-        return self.flow.view(state, viewer)
+        return self.flow_module.view(state, viewer)
 
     def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None
@@ -438,30 +444,32 @@ class FlowGame(GameDefinition):
     def end_round_label(self, state: State) -> str | None:
         """The flow's ``END_ROUND`` words for the phase ({phase: "round {round} now"}): a flow
         that lists a phase there lets the host run its clock out now."""
-        says = getattr(self.flow, "END_ROUND", {}).get(state.get("phase")) if state else None
+        says = self.flow_module.end_round.get(state.get("phase")) if state else None
         return says.format(round=state.get("round")) if says else None
 
     def end_round(self, state: State, now: datetime) -> Outcome:
         """The running phase's clock runs out now, as when its time is up."""
-        clock = getattr(self.flow, "CLOCK_OF_PHASE", {}).get(state.get("phase"))
+        clock = self.flow_module.clock_of_phase.get(state.get("phase"))
         if self.end_round_label(state) is None or clock not in state.get("deadlines", {}):
             raise ActionError("there is no round to end now", code="no_round")
         return self.timeout(state, clock, now, None)
 
     def action_cost(self, state: State, seat: int, action: dict[str, Any]) -> dict[str, int]:
-        cost = getattr(self.flow, "action_cost", None)
+        cost = self.flow_module.action_cost
         return cost(state, seat, action) if cost is not None else {}
 
     def refunds_on_abort(self, state: State) -> dict[int, dict[str, Any]]:
-        refunds = getattr(self.flow, "refunds_on_abort", None)
+        refunds = self.flow_module.refunds_on_abort
         return refunds(state) if refunds is not None else {}
 
     def analysis_job(self, state: State) -> dict[str, Any] | None:
-        find = getattr(self.flow, "analysis_job", None)
+        find = self.flow_module.analysis_job
         return find(state) if find is not None else None
 
     def run_analysis(self, job: dict[str, Any]) -> dict[str, Any]:
-        return self.flow.run_analysis(job)
+        assert self.flow_module.run_analysis is not None, "a job came from analysis_job"
+        return self.flow_module.run_analysis(job)
 
     def record_analysis(self, state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
-        return self.flow.record_analysis(state, job, result)
+        assert self.flow_module.record_analysis is not None, "a job came from analysis_job"
+        return self.flow_module.record_analysis(state, job, result)

@@ -96,3 +96,57 @@ def test_a_cycle_through_an_import_inside_a_function_is_found(tmp_path):
     (core / "forms.py").write_text("from games.core.contract import form\n")
     (core / "words.py").write_text("import games.core.contract\n")
     assert cycles(import_graph(core)) == [["games.core.contract", "games.core.forms"]]
+
+
+# --- the core announces, the apps built on it listen ---------------------------------------------
+
+
+def outside_the_core(root: Path) -> dict[str, list[str]]:
+    """Each module under ``root`` (games/core) that imports another of the project's apps
+    (notifications, seasons, a game), with what it imports."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        name = module_name(path, root)
+        apps = sorted(
+            other
+            for other in imports_of(path, name)
+            if other.startswith("games.") and not other.startswith("games.core")
+        )
+        if apps:
+            found[name] = apps
+    return found
+
+
+def test_the_core_imports_none_of_the_apps_built_on_it():
+    """They connect themselves in their AppConfig.ready(): games/core/signals.py's
+    event_appended, scheduler.register_clock and register_service,
+    authority.tell_seasons_hosted."""
+    assert outside_the_core(CORE) == {}
+
+
+def test_an_import_planted_in_the_core_is_found_wherever_it_hides(tmp_path):
+    core = tmp_path / "games" / "core"
+    core.mkdir(parents=True)
+    (core / "__init__.py").write_text("")
+    (core / "services.py").write_text(
+        "from . import broadcast\n\n"
+        "def later():\n"
+        "    from games.notifications import events\n"
+        "    import games.seasons.services\n"
+    )
+    assert outside_the_core(core) == {
+        "games.core.services": [
+            "games.notifications",
+            "games.notifications.events",
+            "games.seasons.services",
+        ]
+    }
+
+
+def test_notifications_hear_a_matchs_events_through_the_cores_signal():
+    from games.core import scheduler, signals
+    from games.notifications import delivery
+
+    # What each event tells whom is tested through the signal in tests/notifications/.
+    assert signals.event_appended.has_listeners()
+    assert delivery.run_forever in scheduler.SERVICES
