@@ -8,7 +8,9 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.core import services
+from django.core.exceptions import ImproperlyConfigured
+
+from games.core import console, services
 from games.core.gamedef import ActionError, award_value
 from games.core.models import Match
 
@@ -113,6 +115,19 @@ RUNS: dict[str, Callable[[Match, Any, Form], None]] = {
     "abort": _abort,
 }
 """What each of the console's operations (games.core.console.OPERATIONS) does with its form."""
+
+
+def check_operations(offered: Mapping[str, Any], runs: Mapping[str, Any]) -> None:
+    """The console offers exactly the operations run here (checked as this module loads)."""
+    unrun, unoffered = sorted(set(offered) - set(runs)), sorted(set(runs) - set(offered))
+    if unrun or unoffered:
+        raise ImproperlyConfigured(
+            f"host operations the console offers but nothing runs: {unrun}; "
+            f"run but never offered: {unoffered}"
+        )
+
+
+check_operations(console.OPERATIONS, RUNS)
 
 
 def run(match: Match, user: Any, name: str, form: Form) -> None:

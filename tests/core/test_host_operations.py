@@ -397,3 +397,18 @@ def test_a_tie_for_elimination_candidate_is_settled_from_the_page(client, clock,
     assert match.result["elimination_candidate"] == 2
     assert match.result["host_reason"] == "the earlier bid"
     assert "Settle the result" not in page_of(client, match, host)
+
+
+def test_the_console_offers_exactly_the_operations_that_run():
+    from django.core.exceptions import ImproperlyConfigured
+
+    from games.core import console, hosting
+
+    hosting.check_operations(console.OPERATIONS, hosting.RUNS)  # as the module loads
+    planted = {**console.OPERATIONS, "forfeit": console.OPERATIONS["abort"]}
+    with pytest.raises(ImproperlyConfigured, match=r"offers but nothing runs: \['forfeit'\]"):
+        hosting.check_operations(planted, hosting.RUNS)
+    with pytest.raises(ImproperlyConfigured, match=r"never offered: \['pause'\]"):
+        hosting.check_operations(
+            {k: v for k, v in console.OPERATIONS.items() if k != "pause"}, hosting.RUNS
+        )
