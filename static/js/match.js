@@ -54,6 +54,8 @@
       // server cannot reach Redis or its database) sends no frame, or only its error, so
       // reconnects keep backing off through an outage instead of coming every half second.
       if (frame.type !== "error") retry = 0;
+      const badge = document.getElementById("connection");
+      if (badge && badge.dataset.state === "down" && navigator.onLine !== false) setConnection("live", "connected");
       handle(frame);
       // Other page parts that ride on this socket (the chat) read every frame from here.
       document.dispatchEvent(new CustomEvent("gem:frame", { detail: frame }));
@@ -86,9 +88,13 @@
     if (state === "down") announce("Connection lost: " + text);
   }
 
+  // The browser's word on the network; the socket's own is the last: a socket that outlived a
+  // drop (its frames keep coming) is live again.
+  const isOpen = () => Boolean(socket && socket.readyState === WebSocket.OPEN);
   window.addEventListener("offline", () => setConnection("down", "offline"));
   window.addEventListener("online", () => {
-    if (!socket || socket.readyState !== WebSocket.OPEN) setConnection("down", "reconnecting…");
+    if (isOpen()) setConnection("live", "connected");
+    else setConnection("down", "reconnecting…");
   });
 
   // --- frames ---------------------------------------------------------------------------------
