@@ -527,17 +527,29 @@
     return null;
   }
 
+  function usable(element) {
+    return Boolean(element && !element.disabled && !element.closest("[hidden]"));
+  }
+
+  // The control the player was on, in the panel that replaced it; when it is gone (a claim or a
+  // pass sent, the phase moved on), the panel's first control, else its prompt: the keyboard
+  // goes on from the panel the player was in, never from the top of the page.
   function giveFocusBack(panel) {
     if (!lastFocus || lastFocus.panel !== panel.id) return;
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
-    const target = panel.querySelector(lastFocus.selector);
-    if (!target || target.hidden || target.disabled) return;
+    let target = panel.querySelector(lastFocus.selector);
+    if (!usable(target)) {
+      target = [...panel.querySelectorAll("input:not([type=hidden]), select, textarea, button")].find(usable)
+        || panel.querySelector(".bjdm-prompt");
+      if (!target) return;
+      if (!target.matches("input, select, textarea, button")) target.tabIndex = -1;
+    }
     if (target.dataset && target.dataset.cell) {
       for (const other of panel.querySelectorAll("[data-cell][tabindex='0']")) other.tabIndex = -1;
       target.tabIndex = 0;
     }
-    target.focus();
+    target.focus({ preventScroll: true });
   }
 
   // --- wiring -------------------------------------------------------------------------------
