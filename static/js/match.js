@@ -123,7 +123,7 @@
         return;
       }
       writeView(view);
-      applyHtml(null, html);
+      const beside = applyHtml(null, html);
       dropPanels(frame.panel_ids);
       version = frame.version;
       if (frame.event) noteEvent(frame.event);
@@ -131,6 +131,7 @@
       // Game scripts read the frame's view as before: the patched one.
       const detail = Object.assign({}, frame, { view: view });
       document.dispatchEvent(new CustomEvent("gem:update", { detail: detail }));
+      holdWhileAnimating(beside);
     } else if (frame.type === "draft") {
       const view = readView();
       if (view && "seat" in frame && view.drafts) {
@@ -257,8 +258,9 @@
   // panels appear at the start) goes after the panel before it in the frame, in its region:
   // the match's own panels (data-region="core") in #match-core, the game's in #match-root.
   function applyHtml(html, texts) {
+    const beside = []; // the panels put beside the board (see below)
     if (html) texts = html.split(PANEL_SEPARATOR);
-    if (!texts || !texts.length) return;
+    if (!texts || !texts.length) return beside;
     const previous = { core: null, game: null };
     const panels = [];
     for (const text of texts) {
@@ -274,14 +276,42 @@
       const region = fresh.dataset.region === "core" ? "core" : "game";
       const box = region === "core" ? (document.getElementById("match-core") || root) : root;
       const old = document.getElementById(fresh.id);
+      const board = old ? null : boardBeside(fresh);
       if (old && old.hasAttribute("data-keep-input")) carryInput(old, fresh);
       if (old) old.replaceWith(fresh);
+      else if (board) { fresh.classList.add("match-side"); board.after(fresh); beside.push(fresh); }
       else if (previous[region]) previous[region].after(fresh);
       else box.appendChild(fresh);
-      previous[region] = fresh;
+      if (!board) previous[region] = fresh;
       if (window.htmx) window.htmx.process(fresh);
       document.dispatchEvent(new CustomEvent("gem:swapped", { detail: fresh }));
     }
+    return beside;
+  }
+
+  // The match's result, arriving while the player looks at a board (the match ended on this
+  // page), goes beside the board (in the side column on a wide screen; on a phone under the
+  // board and the controls right under it, such as what to play next), never above it: nothing
+  // moves under the player's finger. On a page loaded after the end it stays on top, where the
+  // server drew it. Returns the panel it goes after.
+  const ARRIVES_BESIDE_THE_BOARD = ["match-result"];
+  function boardBeside(panel) {
+    if (!ARRIVES_BESIDE_THE_BOARD.includes(panel.id)) return null;
+    let after = root.querySelector(':scope > [id$="-board"], :scope > .match-board');
+    while (after && after.nextElementSibling && after.nextElementSibling.matches('[id$="-actions"], [id$="-moves"]')) {
+      after = after.nextElementSibling;
+    }
+    return after;
+  }
+
+  // A panel that arrived with the move now animated (the game's end with its last cascade)
+  // waits, hidden, for the animation to end.
+  function holdWhileAnimating(panels) {
+    if (!panels.length || !(window.gemSteps && window.gemSteps.playing)) return;
+    for (const panel of panels) panel.hidden = true;
+    document.addEventListener("gem:steps-done", () => {
+      for (const panel of panels) panel.hidden = false;
+    }, { once: true });
   }
 
   // In a panel marked data-keep-input (the host console), what the viewer was doing goes on in
