@@ -600,6 +600,19 @@
     if (event.detail.grid === "bjdm") cancelChoice();
   });
 
+  // Picks ticked in another tab of this seat are the seat's picks: ticked here too.
+  document.addEventListener("gem:draft", (event) => {
+    const draft = event.detail.draft;
+    if (!event.detail.elsewhere || !draft || !draft.pick || !view) return;
+    readView();
+    pickChoice = { round: draft.round !== undefined ? draft.round : view.round, pick: draft.pick };
+    const form = pickForm();
+    if (!form || pickChoice.round !== view.round) return;
+    for (const input of form.querySelectorAll("input[type=radio]")) {
+      input.checked = !input.disabled && draft.pick[input.name] === input.value;
+    }
+  });
+
   document.addEventListener("change", (event) => {
     const form = event.target.closest("#bjdm-actions .bjdm-pick-form");
     if (form && view) {

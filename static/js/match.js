@@ -65,6 +65,7 @@
       // after the reconnect shows which. Its form is usable again.
       for (const entry of pending.values()) if (entry.form) entry.form.removeAttribute("data-pending");
       pending.clear();
+      ownDrafts.clear();
       refreshControls();
       if (closed.code === 4404) { setConnection("down", "no such match"); return; }
       setConnection("down", navigator.onLine === false ? "offline" : "reconnecting…");
@@ -133,6 +134,12 @@
       document.dispatchEvent(new CustomEvent("gem:update", { detail: detail }));
       holdWhileAnimating(beside);
     } else if (frame.type === "draft") {
+      // One seat, one draft, in every tab: a draft this page sent comes back with its id; one
+      // it did not send was made in another tab of the seat, and is the seat's draft now unless
+      // a draft of this page is still on its way (the server then keeps that one). Game scripts
+      // show a draft made elsewhere (detail.elsewhere) in place of their own.
+      const mine = Boolean(frame.id) && ownDrafts.delete(frame.id);
+      frame.elsewhere = !mine && !("seat" in frame) && ownDrafts.size === 0;
       const view = readView();
       if (view && "seat" in frame && view.drafts) {
         view.drafts[String(frame.seat)] = frame.draft;
@@ -143,6 +150,7 @@
       }
       document.dispatchEvent(new CustomEvent("gem:draft", { detail: frame }));
     } else if (frame.type === "error" && !(frame.id || "").startsWith("chat-")) {
+      if (frame.id) ownDrafts.delete(frame.id); // a refused draft is on its way no more
       refused(frame); // chat errors are shown beside the chat box by chat.js
     } else if (frame.type === "pong") {
       // A frame the server sent may have been lost on the way: catch up from what we hold.
@@ -547,10 +555,14 @@
     return id;
   }
 
-  // What the player is composing, kept by the server for this seat only (restored on reload).
+  // What the player is composing, kept by the server for this seat only (restored on reload,
+  // shown in the seat's other tabs).
+  const ownDrafts = new Set(); // ids of the drafts this page sent, not yet told back
   function saveDraft(draft) {
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-    socket.send(JSON.stringify({ type: "draft", draft: draft }));
+    const id = "draft-" + (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+    ownDrafts.add(id);
+    socket.send(JSON.stringify({ type: "draft", id: id, draft: draft }));
     return true;
   }
 
