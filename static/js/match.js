@@ -54,8 +54,6 @@
       // server cannot reach Redis or its database) sends no frame, or only its error, so
       // reconnects keep backing off through an outage instead of coming every half second.
       if (frame.type !== "error") retry = 0;
-      const badge = document.getElementById("connection");
-      if (badge && badge.dataset.state === "down" && navigator.onLine !== false) setConnection("live", "connected");
       handle(frame);
       // Other page parts that ride on this socket (the chat) read every frame from here.
       document.dispatchEvent(new CustomEvent("gem:frame", { detail: frame }));
@@ -89,8 +87,8 @@
     if (state === "down") announce("Connection lost: " + text);
   }
 
-  // The browser's word on the network; the socket's own is the last: a socket that outlived a
-  // drop (its frames keep coming) is live again.
+  // The browser's word on the network: when it comes back, a socket that outlived the drop (its
+  // frames kept coming) is live again; one that did not is reconnecting.
   const isOpen = () => Boolean(socket && socket.readyState === WebSocket.OPEN);
   window.addEventListener("offline", () => setConnection("down", "offline"));
   window.addEventListener("online", () => {
@@ -286,6 +284,7 @@
       const old = document.getElementById(fresh.id);
       const board = old ? null : boardBeside(fresh);
       if (old && old.hasAttribute("data-keep-input")) carryInput(old, fresh);
+      if (old && old.classList.contains("match-side")) fresh.classList.add("match-side"); // stays beside
       if (old) old.replaceWith(fresh);
       else if (board) { fresh.classList.add("match-side"); board.after(fresh); beside.push(fresh); }
       else if (previous[region]) previous[region].after(fresh);
