@@ -41,7 +41,6 @@ def test_two_tabs_of_one_seat_show_one_draft(login_context, seated_match, make_u
     expect(path).to_have_text("A1 → B1 → C1")
     match.refresh_from_db()
     assert match.seats.get(index=0).draft["cells"] == ["A1", "B1", "C1"]
-    first.context.close()
 
     # The death match's picks, ticked in one tab, are ticked in the other.
     quick = {
