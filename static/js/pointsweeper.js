@@ -267,7 +267,9 @@
     const field = focused && focused.matches("input.ps-square") ? focused : null;
     if (field && shownForm(field.form)) return field;
     let form = focused && focused.matches("form") ? focused : formOf(field);
-    if (form && !form.isConnected) form = document.querySelector(`form.${form.classList.contains("ps-claim") ? "ps-claim" : "ps-scout"}`);
+    if (form && !form.isConnected) { // its panel was drawn again: the same form in the new one
+      form = document.querySelector(form.classList.contains("ps-claim") ? "form.ps-claim" : "form.ps-scout");
+    }
     const forms = shownForm(form) ? [form]
       : [...document.querySelectorAll("form.ps-scout, form.ps-claim")].filter(shownForm);
     for (const candidate of forms) {
