@@ -57,9 +57,14 @@ def user_group_name(user_pk: int) -> str:
     return f"user.{user_pk}"
 
 
-def draft_messages(match_pk: int, seat: int, draft: dict[str, Any]) -> list[LayerMessage]:
-    """A seat's draft goes to that seat's sockets and the host's, no one else's."""
-    message = {"type": "match.draft", "seat": seat, "draft": draft}
+def draft_messages(
+    match_pk: int, seat: int, draft: dict[str, Any], *, sent_as: str | None = None
+) -> list[LayerMessage]:
+    """A seat's draft goes to that seat's sockets and the host's, no one else's; ``sent_as``
+    (the id of the message that sent it) goes with it."""
+    message: dict[str, Any] = {"type": "match.draft", "seat": seat, "draft": draft}
+    if sent_as:
+        message["id"] = sent_as
     return [
         (group_name(match_pk, viewer), message) for viewer in (Viewer(seat=seat), Viewer.host())
     ]

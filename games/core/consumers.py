@@ -338,7 +338,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         elif message["type"] == "resync":
             await self._resync(message["since"], behind=message.get("behind") is True)
         elif message["type"] == "draft":
-            await self._draft(message["draft"])
+            await self._draft(message["draft"], protocol.draft_id(message))
         elif message["type"] == "action":
             await self._act(message)
         elif message["type"] == "chat":
@@ -385,14 +385,19 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
         return await database_sync_to_async(collected)()
 
-    async def _draft(self, draft: dict[str, Any]) -> None:
+    async def _draft(self, draft: dict[str, Any], draft_id: str | None) -> None:
         outbox = broadcast.Outbox()
         try:
             await self._change(
-                outbox, services.save_draft, self.match, self.scope.get("user"), draft
+                outbox,
+                services.save_draft,
+                self.match,
+                self.scope.get("user"),
+                draft,
+                sent_as=draft_id,
             )
         except ActionError as refusal:
-            await self._send_error(refusal)
+            await self._send_error(refusal, draft_id)
         finally:
             await broadcast.send(outbox)
 
@@ -491,6 +496,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if not (self.viewer.is_host or self.viewer.seat == message["seat"]):
             return  # the seat's, sent before this connection's viewer moved
         frame = {"type": "draft", "draft": message["draft"]}
+        if message.get("id"):
+            frame["id"] = message["id"]  # the page that sent it knows its own draft
         if self.viewer.is_host:
             frame["seat"] = message["seat"]
         await self._send(frame)

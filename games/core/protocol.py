@@ -89,6 +89,11 @@ def _message_id(text: str) -> str | None:
     return _echoable_id(message) if isinstance(message, dict) else None
 
 
+def draft_id(message: dict[str, Any]) -> str | None:
+    """The id a draft message may carry (told back with the draft, to every page of the seat)."""
+    return _echoable_id(message)
+
+
 def _echoable_id(message: dict[str, Any]) -> str | None:
     """The message's id, if it is one a refusal can carry back."""
     message_id = message.get("id")

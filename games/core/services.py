@@ -287,9 +287,13 @@ def _moved_on_since(match: Match, version: int | None) -> bool:
 MAX_DRAFT_BYTES = 4096
 
 
-def save_draft(match: Match, user: Any, draft: Any) -> dict[str, Any]:
+def save_draft(
+    match: Match, user: Any, draft: Any, *, sent_as: str | None = None
+) -> dict[str, Any]:
     """Keep what ``user``'s seat is composing. No event, no version: only the seat and the host
-    ever see it. Returns the draft as the game keeps it."""
+    ever see it, in every page each has open (one seat, one draft: a second tab shows what the
+    first composes). ``sent_as``: the id of the message that sent it, told back with it, so
+    the page that sent it knows it as its own. Returns the draft as the game keeps it."""
     if not isinstance(draft, dict):
         raise ActionError("a draft is an object", code="malformed_draft")
     if len(json.dumps(draft)) > MAX_DRAFT_BYTES:
@@ -306,7 +310,7 @@ def save_draft(match: Match, user: Any, draft: Any) -> dict[str, Any]:
     kept = current.game.clean_draft(current.state, seat.index, draft)
     with transaction.atomic():
         Seat.objects.filter(pk=seat.pk).update(draft=kept)
-        broadcast.publish(broadcast.draft_messages(current.pk, seat.index, kept))
+        broadcast.publish(broadcast.draft_messages(current.pk, seat.index, kept, sent_as=sent_as))
     return kept
 
 

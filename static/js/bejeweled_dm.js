@@ -527,17 +527,29 @@
     return null;
   }
 
+  function usable(element) {
+    return Boolean(element && !element.disabled && !element.closest("[hidden]"));
+  }
+
+  // The control the player was on, in the panel that replaced it; when it is gone (a claim or a
+  // pass sent, the phase moved on), the panel's first control, else its prompt: the keyboard
+  // goes on from the panel the player was in, never from the top of the page.
   function giveFocusBack(panel) {
     if (!lastFocus || lastFocus.panel !== panel.id) return;
     const active = document.activeElement;
     if (active && active !== document.body && document.contains(active)) return;
-    const target = panel.querySelector(lastFocus.selector);
-    if (!target || target.hidden || target.disabled) return;
+    let target = panel.querySelector(lastFocus.selector);
+    if (!usable(target)) {
+      target = [...panel.querySelectorAll("input:not([type=hidden]), select, textarea, button")].find(usable)
+        || panel.querySelector(".bjdm-prompt");
+      if (!target) return;
+      if (!target.matches("input, select, textarea, button")) target.tabIndex = -1;
+    }
     if (target.dataset && target.dataset.cell) {
       for (const other of panel.querySelectorAll("[data-cell][tabindex='0']")) other.tabIndex = -1;
       target.tabIndex = 0;
     }
-    target.focus();
+    target.focus({ preventScroll: true });
   }
 
   // --- wiring -------------------------------------------------------------------------------
@@ -586,6 +598,19 @@
 
   document.addEventListener("gem:cancel", (event) => {
     if (event.detail.grid === "bjdm") cancelChoice();
+  });
+
+  // Picks ticked in another tab of this seat are the seat's picks: ticked here too.
+  document.addEventListener("gem:draft", (event) => {
+    const draft = event.detail.draft;
+    if (!event.detail.elsewhere || !draft || !draft.pick || !view) return;
+    readView();
+    pickChoice = { round: draft.round !== undefined ? draft.round : view.round, pick: draft.pick };
+    const form = pickForm();
+    if (!form || pickChoice.round !== view.round) return;
+    for (const input of form.querySelectorAll("input[type=radio]")) {
+      input.checked = !input.disabled && draft.pick[input.name] === input.value;
+    }
   });
 
   document.addEventListener("change", (event) => {

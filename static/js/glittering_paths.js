@@ -162,6 +162,15 @@
   document.addEventListener("gem:draft", (event) => {
     const draft = event.detail.draft;
     if (event.detail.seat !== undefined) { showHostDraft(event.detail.seat, draft); return; }
+    if (event.detail.elsewhere && draft && Array.isArray(draft.cells) && canDraw() &&
+      !sameCells(draft.cells, cells)) {
+      // Drawn in another tab of this seat: the seat's path is that one, here too.
+      clearTimeout(saveTimer);
+      saveTimer = null;
+      unsent = false;
+      cells = draft.cells.slice();
+      refusal = null;
+    }
     if (draft && sameCells(draft.cells, cells)) {
       checked = draft;
       const key = draft.cells.join(" ") + "@" + draft.turn;

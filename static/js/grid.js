@@ -16,12 +16,17 @@
     return element && grid ? { element, grid } : null;
   }
 
-  // While a move is animated, a touch on the board only ends the animation: the next one acts on
-  // the board the player then sees, never on one they have not seen yet.
+  // A touch on the board while a move is animated is an input like any other: the animation ends
+  // at once (its last frame, the board as the server has it, is painted) and the touch then acts
+  // on that board, as it would a moment later. Nothing the player does is dropped.
   function choose(found, drag) {
-    if (window.gemSteps && window.gemSteps.playing) { window.gemSteps.stop(); return; }
+    if (window.gemSteps && window.gemSteps.playing) window.gemSteps.stop();
+    const grid = found.grid.dataset.grid, cell = found.element.dataset.cell;
+    // The animation's end may have drawn the board again: the cell of that name in it.
+    const element = found.element.isConnected ? found.element
+      : document.querySelector(`[data-grid="${grid}"] [data-cell="${cell}"]`) || found.element;
     document.dispatchEvent(new CustomEvent("gem:cell", {
-      detail: { grid: found.grid.dataset.grid, cell: found.element.dataset.cell, element: found.element, drag: drag },
+      detail: { grid: grid, cell: cell, element: element, drag: drag },
     }));
   }
 

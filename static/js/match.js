@@ -63,6 +63,7 @@
       // after the reconnect shows which. Its form is usable again.
       for (const entry of pending.values()) if (entry.form) entry.form.removeAttribute("data-pending");
       pending.clear();
+      ownDrafts.clear();
       refreshControls();
       if (closed.code === 4404) { setConnection("down", "no such match"); return; }
       setConnection("down", navigator.onLine === false ? "offline" : "reconnecting…");
@@ -86,9 +87,13 @@
     if (state === "down") announce("Connection lost: " + text);
   }
 
+  // The browser's word on the network: when it comes back, a socket that outlived the drop (its
+  // frames kept coming) is live again; one that did not is reconnecting.
+  const isOpen = () => Boolean(socket && socket.readyState === WebSocket.OPEN);
   window.addEventListener("offline", () => setConnection("down", "offline"));
   window.addEventListener("online", () => {
-    if (!socket || socket.readyState !== WebSocket.OPEN) setConnection("down", "reconnecting…");
+    if (isOpen()) setConnection("live", "connected");
+    else setConnection("down", "reconnecting…");
   });
 
   // --- frames ---------------------------------------------------------------------------------
@@ -117,7 +122,7 @@
         return;
       }
       writeView(view);
-      applyHtml(null, html);
+      const beside = applyHtml(null, html);
       dropPanels(frame.panel_ids);
       version = frame.version;
       if (frame.event) noteEvent(frame.event);
@@ -125,7 +130,14 @@
       // Game scripts read the frame's view as before: the patched one.
       const detail = Object.assign({}, frame, { view: view });
       document.dispatchEvent(new CustomEvent("gem:update", { detail: detail }));
+      holdWhileAnimating(beside);
     } else if (frame.type === "draft") {
+      // One seat, one draft, in every tab: a draft this page sent comes back with its id; one
+      // it did not send was made in another tab of the seat, and is the seat's draft now unless
+      // a draft of this page is still on its way (the server then keeps that one). Game scripts
+      // show a draft made elsewhere (detail.elsewhere) in place of their own.
+      const mine = Boolean(frame.id) && ownDrafts.delete(frame.id);
+      frame.elsewhere = !mine && !("seat" in frame) && ownDrafts.size === 0;
       const view = readView();
       if (view && "seat" in frame && view.drafts) {
         view.drafts[String(frame.seat)] = frame.draft;
@@ -136,6 +148,7 @@
       }
       document.dispatchEvent(new CustomEvent("gem:draft", { detail: frame }));
     } else if (frame.type === "error" && !(frame.id || "").startsWith("chat-")) {
+      if (frame.id) ownDrafts.delete(frame.id); // a refused draft is on its way no more
       refused(frame); // chat errors are shown beside the chat box by chat.js
     } else if (frame.type === "pong") {
       // A frame the server sent may have been lost on the way: catch up from what we hold.
@@ -251,8 +264,9 @@
   // panels appear at the start) goes after the panel before it in the frame, in its region:
   // the match's own panels (data-region="core") in #match-core, the game's in #match-root.
   function applyHtml(html, texts) {
+    const beside = []; // the panels put beside the board (see below)
     if (html) texts = html.split(PANEL_SEPARATOR);
-    if (!texts || !texts.length) return;
+    if (!texts || !texts.length) return beside;
     const previous = { core: null, game: null };
     const panels = [];
     for (const text of texts) {
@@ -268,14 +282,43 @@
       const region = fresh.dataset.region === "core" ? "core" : "game";
       const box = region === "core" ? (document.getElementById("match-core") || root) : root;
       const old = document.getElementById(fresh.id);
+      const board = old ? null : boardBeside(fresh);
       if (old && old.hasAttribute("data-keep-input")) carryInput(old, fresh);
+      if (old && old.classList.contains("match-side")) fresh.classList.add("match-side"); // stays beside
       if (old) old.replaceWith(fresh);
+      else if (board) { fresh.classList.add("match-side"); board.after(fresh); beside.push(fresh); }
       else if (previous[region]) previous[region].after(fresh);
       else box.appendChild(fresh);
-      previous[region] = fresh;
+      if (!board) previous[region] = fresh;
       if (window.htmx) window.htmx.process(fresh);
       document.dispatchEvent(new CustomEvent("gem:swapped", { detail: fresh }));
     }
+    return beside;
+  }
+
+  // The match's result, arriving while the player looks at a board (the match ended on this
+  // page), goes beside the board (in the side column on a wide screen; on a phone under the
+  // board and the controls right under it, such as what to play next), never above it: nothing
+  // moves under the player's finger. On a page loaded after the end it stays on top, where the
+  // server drew it. Returns the panel it goes after.
+  const ARRIVES_BESIDE_THE_BOARD = ["match-result"];
+  function boardBeside(panel) {
+    if (!ARRIVES_BESIDE_THE_BOARD.includes(panel.id)) return null;
+    let after = root.querySelector(':scope > [id$="-board"], :scope > .match-board');
+    while (after && after.nextElementSibling && after.nextElementSibling.matches('[id$="-actions"], [id$="-moves"]')) {
+      after = after.nextElementSibling;
+    }
+    return after;
+  }
+
+  // A panel that arrived with the move now animated (the game's end with its last cascade)
+  // waits, hidden, for the animation to end.
+  function holdWhileAnimating(panels) {
+    if (!panels.length || !(window.gemSteps && window.gemSteps.playing)) return;
+    for (const panel of panels) panel.hidden = true;
+    document.addEventListener("gem:steps-done", () => {
+      for (const panel of panels) panel.hidden = false;
+    }, { once: true });
   }
 
   // In a panel marked data-keep-input (the host console), what the viewer was doing goes on in
@@ -511,10 +554,14 @@
     return id;
   }
 
-  // What the player is composing, kept by the server for this seat only (restored on reload).
+  // What the player is composing, kept by the server for this seat only (restored on reload,
+  // shown in the seat's other tabs).
+  const ownDrafts = new Set(); // ids of the drafts this page sent, not yet told back
   function saveDraft(draft) {
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-    socket.send(JSON.stringify({ type: "draft", draft: draft }));
+    const id = "draft-" + (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+    ownDrafts.add(id);
+    socket.send(JSON.stringify({ type: "draft", id: id, draft: draft }));
     return true;
   }
 

@@ -1,7 +1,8 @@
 // Pointsweeper's page script. It decides nothing: the view (window.gemArena.view()) says where a
 // claim may go, the server's deadlines say when a bank runs out.
-// - Clicking a board square fills the square field last focused (or the first empty one) of the
-//   move forms; the forms themselves are sent by match.js (data-action).
+// - Clicking a board square fills the square field the player was in, else the next empty field
+//   of the form they are using (a full form starts again from its first field); the forms
+//   themselves are sent by match.js (data-action).
 // - Once a claim's piece and start are chosen, the squares it may end on are outlined
 //   (view.game.legal.destinations, by the piece's letter: "R2" -> "R").
 // - "show" on a scout (notebook or log) outlines the squares it covered, until shown again.
@@ -231,19 +232,65 @@
 
   // --- events ---------------------------------------------------------------------------------
 
+  // Which square field a click on the board fills: the one the player was in (they went from it
+  // straight to the board), else the next one of the form they last chose something in (its
+  // piece, or a field a click filled), else the first empty field of a form on show. A form whose
+  // fields are all filled starts again: its first field, the others emptied (a new claim after a
+  // refused one). Anything else focused (a button, the piece's menu, the page) ends "the field
+  // the player was in".
+  function shownForm(form) {
+    return Boolean(form && form.isConnected && !form.closest("[hidden]"));
+  }
+
+  function squareFields(form) {
+    return [...form.querySelectorAll("input.ps-square")];
+  }
+
+  function formOf(element) {
+    return element && element.closest ? element.closest("form.ps-scout, form.ps-claim") : null;
+  }
+
   document.addEventListener("focusin", (event) => {
-    if (event.target.matches && event.target.matches("input.ps-square")) focused = event.target;
+    const target = event.target;
+    if (target.matches && target.matches("input.ps-square")) focused = target;
+    else if (!(target.closest && target.closest('#ps-board [data-grid="board"]'))) {
+      focused = formOf(target) || null; // the form stays chosen, not the field
+    }
   });
+  document.addEventListener("change", (event) => {
+    if (event.target.matches && event.target.matches("form.ps-claim select, form.ps-scout select")) {
+      focused = formOf(event.target);
+    }
+  });
+
+  function fieldToFill() {
+    const field = focused && focused.matches("input.ps-square") ? focused : null;
+    if (field && shownForm(field.form)) return field;
+    let form = focused && focused.matches("form") ? focused : formOf(field);
+    if (form && !form.isConnected) { // its panel was drawn again: the same form in the new one
+      form = document.querySelector(form.classList.contains("ps-claim") ? "form.ps-claim" : "form.ps-scout");
+    }
+    const forms = shownForm(form) ? [form]
+      : [...document.querySelectorAll("form.ps-scout, form.ps-claim")].filter(shownForm);
+    for (const candidate of forms) {
+      const empty = squareFields(candidate).find((input) => !input.value);
+      if (empty) return empty;
+    }
+    if (!forms.length) return null;
+    const fields = squareFields(forms[0]);
+    for (const later of fields.slice(1)) later.value = "";
+    return fields[0] || null;
+  }
+
   document.addEventListener("gem:cell", (event) => {
     const detail = event.detail || {};
     if (detail.grid !== "board" || detail.drag) return;
-    let field = focused && document.contains(focused) ? focused : null;
-    if (!field) field = [...document.querySelectorAll("input.ps-square")].find((i) => !i.value);
+    const field = fieldToFill();
     if (!field) return;
     field.value = detail.cell;
-    const fields = [...field.form.querySelectorAll("input.ps-square")];
-    const next = fields[fields.indexOf(field) + 1];
-    focused = next || field;
+    const fields = squareFields(field.form);
+    const next = fields.slice(fields.indexOf(field) + 1).find((input) => !input.value);
+    focused = next || field.form; // the form's next empty field, else the form starts again
     markDestinations();
   });
   document.addEventListener("input", (event) => {

@@ -164,6 +164,8 @@
     Object.assign(compose, update);
     const state = document.querySelector("#sgs-play .sgs-draft-state");
     if (state) state.textContent = "Not submitted yet: submit to make it count.";
+    const refusal = document.querySelector("#sgs-play .sgs-compose .sgs-refusal");
+    if (refusal && state) { refusal.remove(); state.hidden = false; }
     render();
     askPreview();
   }
@@ -277,17 +279,23 @@
 
   // A refused bid or submission (the match paused, the round closed...) is said in its form,
   // where the player pressed the button, not in the banner.
+  // In the sequence's form the refusal takes the place of the draft's state line (the same room,
+  // kept for either): nothing under it moves; the player's next change brings the state back.
   function notSent(form, message) {
+    const state = form.querySelector(".sgs-draft-state");
     let line = form.querySelector(".sgs-refusal");
     if (!line) {
       line = document.createElement("p");
       line.className = "sgs-refusal action-error";
       line.setAttribute("role", "alert");
-      form.appendChild(line);
+      if (state) state.after(line);
+      else form.appendChild(line);
     }
     line.textContent = "Not sent: " + message + ".";
-    const state = form.querySelector(".sgs-draft-state");
-    if (state) state.textContent = "Not submitted yet: submit to make it count.";
+    if (state) {
+      state.textContent = "Not submitted yet: submit to make it count.";
+      state.hidden = true;
+    }
   }
 
   document.addEventListener("gem:refused", (event) => {

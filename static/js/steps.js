@@ -21,7 +21,8 @@
 // With prefers-reduced-motion (or at "instant") the last frame is shown at once; a game shows
 // what a motion told (a hint, a level) in a way that does not move. Elements with
 // [data-steps-skip] skip the animation; [data-steps-speed] selects set the speed. While a run
-// plays, <html> has the class gem-animating.
+// plays, <html> has the class gem-animating. A click on a board while a run plays is an input
+// (static/js/grid.js): the run ends at once on its last frame, then the click acts.
 (function () {
   "use strict";
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;

@@ -67,6 +67,27 @@ async def test_a_draft_reaches_its_seat_and_the_host_and_no_one_else(tally):
         await socket.disconnect()
 
 
+async def test_a_draft_reaches_every_tab_of_its_seat_with_the_id_that_sent_it(tally):
+    match, ada, _, _ = tally
+    first, second = await connect(match, ada), await connect(match, ada)  # two tabs
+    for socket in (first, second):
+        assert (await receive(socket))["type"] == "full"
+    await first.send_json_to({"type": "draft", "id": "tab-1-draft-1", "draft": {"amount": 3}})
+    told = {"type": "draft", "draft": {"amount": 3}, "id": "tab-1-draft-1"}
+    assert await receive(first) == told  # its own, known by its id
+    assert await receive(second) == told  # the other tab's, shown there too
+    # A refused draft says which one it was.
+    await second.send_json_to({"type": "draft", "id": "tab-2-draft-1", "draft": {"x": "y" * 5000}})
+    refusal = await receive(second)
+    assert (refusal["type"], refusal["code"], refusal["id"]) == (
+        "error",
+        "draft_too_large",
+        "tab-2-draft-1",
+    )
+    for socket in (first, second):
+        await socket.disconnect()
+
+
 async def test_an_update_carries_only_the_panels_that_changed(tally):
     match, ada, bob, _ = tally
     ada_ws = await connect(match, ada)
