@@ -10,6 +10,7 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 import tests.fixture_game  # noqa: F401  (registers the fixture game in this process)
+from tests.following import NEXT_TEST, next_asks_for
 
 # Where this process names the running test for the live workers it starts (tests/seeds.py).
 os.environ["GEM_TEST_SEED_FILE"] = str(
@@ -238,12 +239,20 @@ def _flush_without_truncate() -> None:
     DatabaseOperations.sql_flush = truncate  # type: ignore[method-assign]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Each test notes the test that runs after it in this process (tests/following.py)."""
+    item.stash[NEXT_TEST] = nextitem
+
+
 @pytest.fixture(scope="session")
 def _shared_worker(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
-    """The live worker of this test process, started by its first live test and serving every
-    live test after it, file after file (a start costs about 3 s of a core: over forty starts
-    a run when each file had its own). The tests' matches never meet: the database is emptied
-    after each test and its ids are never reused."""
+    """The live worker of this test process, started by a live test and kept for the live
+    tests right after it, file after file (a start costs about 3 s of a core: over forty
+    starts a run when each file had its own). It stops before any other test: its scheduler
+    would fire the clocks and deliver the notifications of tests that run their own, or none.
+    The tests' matches never meet: the database is emptied after each test and its ids are
+    never reused."""
     from tests.live_server import Worker
 
     worker = Worker()
@@ -253,10 +262,10 @@ def _shared_worker(django_db_setup, django_db_blocker):  # type: ignore[no-untyp
 
 
 @pytest.fixture
-def live_worker(transactional_db, _shared_worker):  # type: ignore[no-untyped-def]
+def live_worker(request, transactional_db, _shared_worker):  # type: ignore[no-untyped-def]
     """A real Daphne worker (with its scheduler) serving the test database, shared by the
-    process's live tests (started again if a test stopped or killed it). Its ``log()`` is what
-    it wrote during this test."""
+    process's consecutive live tests (started again if a test stopped or killed it). Its
+    ``log()`` is what it wrote during this test."""
     worker = _shared_worker
     if not worker.running():
         worker.start()
@@ -264,6 +273,8 @@ def live_worker(transactional_db, _shared_worker):  # type: ignore[no-untyped-de
     yield worker
     # pytest shows what a test printed only when it failed: the worker's log, for the reason.
     print(f"--- worker log ---\n{worker.log()[-8000:]}")
+    if not next_asks_for(request.node, "live_worker"):
+        worker.stop()
 
 
 @pytest.fixture

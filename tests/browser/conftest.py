@@ -10,6 +10,7 @@ import pytest
 from django.db import connections
 
 from tests.browser.pages import PATIENCE_MS
+from tests.following import next_asks_for
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -26,16 +27,6 @@ CHROMIUM_FLAGS = [
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
 ]
-
-
-NEXT_TEST = pytest.StashKey["pytest.Item | None"]()
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """A browser test notes the test that runs after it in this process (its teardown reads
-    it to keep the browser for that test or stop it)."""
-    item.stash[NEXT_TEST] = nextitem
 
 
 class SharedBrowser:
@@ -96,8 +87,7 @@ def browser(request, shared_browser):
     finally:
         for context in browser.contexts:
             context.close()
-        following = request.node.stash.get(NEXT_TEST, None)
-        if following is None or "browser" not in following.fixturenames:
+        if not next_asks_for(request.node, "browser"):
             shared_browser.close()
 
 
