@@ -125,6 +125,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # what sends them in order: one frame at a time, whoever sends it.
         self.held: dict[int, Frame] = {}
         self.ordering = asyncio.Lock()
+        # Until the connection has sent its viewer a whole view (a full frame, or a catch-up
+        # from a version the page holds), an update has nothing to patch: it is held.
+        self.awaiting_view = True
+        # One decision at a time: a frame from the gallery and one from the channel may both
+        # find that the seats changed hands.
+        self.deciding = asyncio.Lock()
         self.gap_timer: asyncio.TimerHandle | None = None
         self.gap_filling: asyncio.Task[None] | None = None
         try:
@@ -185,21 +191,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
         changed (a replaced player is a spectator now, a substitute or a host who sat down is
         their seat), the connection leaves its old audience, joins the new one and sends the
         new viewer's whole view, before anything else."""
-        load = database_sync_to_async(self._viewer_now, thread_sensitive=False)
-        viewer = await load()
-        if viewer == self.viewer:
-            return
-        await self._leave_audience()
-        async with self.ordering:  # what was held for the old viewer is not theirs to see now
-            self.held.clear()
-            self.expected = 0
-            self._stop_waiting_for_gap()
-            if self.gap_filling is not None:
-                self.gap_filling.cancel()  # it draws the old viewer's frames
-            self.viewer = viewer
-            self.panels_sent = {}
-        await self._join_audience()
-        await self._catch_up(None)
+        async with self.deciding:
+            load = database_sync_to_async(self._viewer_now, thread_sensitive=False)
+            viewer = await load()
+            if viewer == self.viewer:
+                return
+            await self._leave_audience()
+            async with self.ordering:  # what was held for the old viewer is not theirs to see
+                self.held.clear()
+                self.expected = 0
+                self._stop_waiting_for_gap()
+                if self.gap_filling is not None:
+                    self.gap_filling.cancel()  # it draws the old viewer's frames
+                self.viewer = viewer
+                self.panels_sent = {}
+                # The page holds the old viewer's view: the new viewer's updates (its
+                # audience's frames arrive from now on) wait for the whole view below.
+                self.awaiting_view = True
+            await self._join_audience()
+            await self._catch_up(None)
 
     def _viewer_now(self) -> Viewer:
         match = Match.objects.filter(pk=self.match.pk).with_seats().get()
@@ -440,6 +450,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         async with self.ordering:
             self.panels_sent = {}
             self.sent_version = since
+            self.awaiting_view = not since
         await self._catch_up(since)
 
     async def _catch_up(self, since: int | None) -> None:
@@ -450,6 +461,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         async with self.ordering:
             if since is not None and not (frames and frames[0].full):
                 self.sent_version = max(self.sent_version, since)  # the viewer holds ``since``
+                self.awaiting_view = False
             for frame in frames:
                 await self._in_order(frame)
 
@@ -518,6 +530,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         sent is not sent again; one that skips a version waits for it (at most HOLD_SECONDS,
         then the missing versions are drawn again here), and goes right after it."""
         if not frame.full:
+            if self.awaiting_view:
+                self.held[frame.version] = frame  # sent after the whole view it patches
+                return
             if frame.version <= self.sent_version:
                 return  # the viewer already holds this version (a frame raced the connect)
             if self.sent_version >= 0 and frame.version > self.sent_version + 1:
@@ -538,6 +553,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
 
     async def _write_frame(self, frame: Frame) -> None:
         self.sent_version = max(self.sent_version, frame.version)
+        if frame.full:
+            self.awaiting_view = False
         await self.send(text_data=frame.text(self.with_html, self.panels_sent))
 
     def _wait_for_gap(self) -> None:
