@@ -11,12 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import astuple, dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -219,10 +221,20 @@ def _panel_entries(
     """The panels of ``view`` and their HTML by id; ``before`` (the viewer's panels at the
     version before, by id) gives each changed panel a patch. ``patches`` keeps the patches
     worked out for other audiences: the same two HTML texts give the same patch."""
-    entries, rendered = [], {}
+    rendered = dict(render_panel_list(match, view, version=version, oob=True))
+    return _entries(rendered, before, patches), rendered
+
+
+def _entries(
+    rendered: dict[str, str],
+    before: dict[str, str] | None = None,
+    patches: dict[tuple[str, str], list[Any]] | None = None,
+) -> tuple[Panel, ...]:
+    """The panels of ``rendered`` (HTML by id, in page order), each changed one since
+    ``before`` with its patch."""
+    entries = []
     patches = {} if patches is None else patches
-    for panel_id, html in render_panel_list(match, view, version=version, oob=True):
-        rendered[panel_id] = html
+    for panel_id, html in rendered.items():
         base, patch = "", ""
         old = (before or {}).get(panel_id)
         if old is not None and old != html:
@@ -232,7 +244,43 @@ def _panel_entries(
                 patches[old, html] = [_digest(old), ops] if worth else ["", ""]
             base, patch = patches[old, html]
         entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch))
-    return tuple(entries), rendered
+    return tuple(entries)
+
+
+def _drawn_from(view: dict[str, Any], notice: str | None) -> str:
+    """A digest of what a viewer's panels are drawn from but the version: its whole view (the
+    game's, page-only parts included, the match facts, its drafts) and the host's notice; ""
+    when that cannot be told (the notice was not read, a value JSON cannot say)."""
+    if notice is None:
+        return ""
+    try:
+        text = json.dumps([view, notice], separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return ""
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+_VERSION_PANEL = "match-version"
+_VERSION_ATTRIBUTE = re.compile(r'data-version="\d+"')
+
+
+def _moved_on(held: dict[str, str], version: int) -> dict[str, str]:
+    """``held`` (a viewer's panels at the version before) at ``version``: only the version
+    panel says the version (templates/core/_panels.html); every other panel is drawn from the
+    viewer's view, its notice and the match facts alone, which did not change."""
+    moved = dict(held)
+    moved[_VERSION_PANEL] = _VERSION_ATTRIBUTE.sub(
+        f'data-version="{version}"', held[_VERSION_PANEL], count=1
+    )
+    return moved
+
+
+def _check_drawing(match: Match, view: dict[str, Any], version: int, moved: dict[str, str]) -> None:
+    """With PANEL_MEMO_CHECK (the tests): panels moved to ``version`` are exactly a drawing."""
+    drawn = dict(render_panel_list(match, view, version=version, oob=True))
+    if drawn != moved:
+        changed = sorted(k for k in drawn.keys() | moved.keys() if drawn.get(k) != moved.get(k))
+        raise AssertionError(f"panels moved to v{version} differ from a drawing: {changed}")
 
 
 @lru_cache(maxsize=256)
@@ -262,6 +310,7 @@ class Sent:
     panels: dict[str, str]
     game: Any = None  # the game view as sent; None: not kept
     notice: str | None = None  # the host's latest words then; None: not kept
+    drawn_from: str = ""  # what the panels were drawn from (``_drawn_from``); "": not kept
 
 
 # The latest version this worker wrote for each audience of a match (one each, however long the
@@ -288,7 +337,11 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool =
         for panel_id, panel_html in sent.panels.items():
             held[panel_id] = digest = _digest(panel_html)
             html[digest] = panel_html
-        audiences[viewer.audience] = {"panels": held, "notice": sent.notice}
+        audiences[viewer.audience] = {
+            "panels": held,
+            "notice": sent.notice,
+            "drawn_from": sent.drawn_from,
+        }
     record = {"html": html, "audiences": audiences}
     try:
         if first:
@@ -323,7 +376,7 @@ def _kept(
         panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
     except (KeyError, TypeError):  # not kept, or kept by an older version of this code
         return None
-    return Sent(panels, None, mine.get("notice"))
+    return Sent(panels, None, mine.get("notice"), mine.get("drawn_from") or "")
 
 
 def _panels_before(
@@ -454,11 +507,13 @@ def frames_drawn(
         panels: tuple[Panel, ...] = ()
         if with_html:
             _know_notice(announcement, kept)
-            held = kept.panels if kept is not None else None
-            if held is None:
-                held = _panels_before(match, viewer, event.version - 1, announcement.before, read)
-            panels, rendered = _panel_entries(match, view, event.version, held, patches)
-            sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
+            panels, rendered, drawn_from = _drawn_panels(
+                announcement, viewer, view, kept, read, patches
+            )
+            notice = _notice_drawn(match)
+            if not drawn_from and event.seat is not None and not viewer.is_host:
+                drawn_from = _drawn_from(view, notice)  # the notice is known once drawn
+            sent[viewer] = Sent(rendered, after["game"], notice, drawn_from)
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
@@ -466,6 +521,48 @@ def frames_drawn(
     if sent:
         # A connection catching up draws its own audience alone: it adds to nothing kept.
         _keep(match, event.version, sent, first=viewers is not None)
+
+
+def _drawn_panels(
+    announcement: Announcement,
+    viewer: Viewer,
+    view: dict[str, Any],
+    kept: Sent | None,
+    read: dict[int, Any],
+    patches: dict[tuple[str, str], list[Any]],
+) -> tuple[tuple[Panel, ...], dict[str, str], str]:
+    """``viewer``'s panels at the event's version, each changed one with its patch from what
+    the viewer held, and what they were drawn from (``_drawn_from``; "" when not told).
+
+    A seat's move that changed nothing another viewer is drawn from (its view, the match facts
+    and the host's notice alike: in a race, twelve of fifteen audiences) draws nothing for it:
+    its panels are the ones it held, at the new version; and when what it held was drawn by
+    another worker and is not kept yet, they are drawn once, not twice. The host's panels
+    (the host console reads the whole match) and every audience's after a host's operation
+    are always drawn."""
+    match, event = announcement.match, announcement.event
+    version = event.version
+    drawn_from = ""
+    if event.seat is not None and not viewer.is_host:
+        drawn_from = _drawn_from(view, _notice_drawn(match))
+    if drawn_from and kept is not None and kept.drawn_from == drawn_from:
+        rendered = _moved_on(kept.panels, version)
+        if settings.PANEL_MEMO_CHECK:
+            _check_drawing(match, view, version, rendered)
+        return _entries(rendered, kept.panels, patches), rendered, drawn_from
+    held = kept.panels if kept is not None else None
+    if held is None and drawn_from and announcement.before:
+        before = view_of(match, viewer, announcement.before)
+        if _drawn_from(before, _notice_drawn(match)) == drawn_from:
+            rendered = dict(render_panel_list(match, view, version=version, oob=True))
+            held = _moved_on(rendered, version - 1)
+            if settings.PANEL_MEMO_CHECK:
+                _check_drawing(match, before, version - 1, held)
+            return _entries(rendered, held, patches), rendered, drawn_from
+    if held is None:
+        held = _panels_before(match, viewer, version - 1, announcement.before, read)
+    panels, rendered = _panel_entries(match, view, version, held, patches)
+    return panels, rendered, drawn_from
 
 
 def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
