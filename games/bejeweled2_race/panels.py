@@ -1,18 +1,16 @@
 """The race's small boards: a board's rows as a compact grid of gems (the site's gem set), the
-same HTML for every audience and every frame that shows the same board (remembered by rows)."""
+same HTML for every audience and every frame that shows the same board (remembered by rows). A
+global of the panels' Jinja2 environment (settings.TEMPLATES)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from games.bejeweled2 import engine
 from games.bejeweled2.flow import piece_css, piece_label
 from games.core.templatetags.arena import escaped as escape
-
-register = template.Library()
 
 
 @lru_cache(maxsize=1024)
@@ -36,7 +34,6 @@ def _mini(rows: tuple[str, ...], name: str) -> str:
     )
 
 
-@register.simple_tag
 def mini_board(rows: list[str], name: str) -> SafeString:
     """A seat's board, small: 64 gems, no coordinates, no controls."""
     return mark_safe(_mini(tuple(rows), str(name)))  # built from engine pieces and escaped text
