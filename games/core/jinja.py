@@ -33,17 +33,17 @@ from games.core.words import counted
 
 
 def _finalize(value: Any) -> Any:
-    """``{{ value }}`` as Django showed it: escaped by ``html.escape`` (which writes ``'`` as
-    ``&#x27;``, where markupsafe writes ``&#39;``), safe HTML as it is, a missing value as
-    nothing."""
+    """``{{ value }}`` as Django showed it. The environment's own escape (markupsafe's, in C)
+    escapes what this returns, as Django would except for ``'``, which markupsafe writes as
+    ``&#39;`` and Django as ``&#x27;``: a text holding one is escaped here, by ``html.escape``
+    as Django does."""
     kind = type(value)
     if kind is str:
-        return Markup(html.escape(value))
-    if kind is int or kind is Markup:
+        return Markup(html.escape(value)) if "'" in value else value
+    if kind is int or value is None or hasattr(value, "__html__") or isinstance(value, Undefined):
         return value
-    if hasattr(value, "__html__") or isinstance(value, Undefined):
-        return value
-    return Markup(html.escape(str(value)))
+    text = str(value)  # a float, a list, a choice of a model...
+    return Markup(html.escape(text)) if "'" in text else text
 
 
 def _django(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -69,7 +69,30 @@ def _url(name: str, *args: Any) -> str:
 
 
 def _join(value: Any, separator: str) -> Any:
-    return defaultfilters.join(value, separator)
+    """Django's ``join``: each item escaped (as Django escapes), joined by the escaped
+    separator; a value that cannot be joined as it is."""
+    try:
+        items = [_escaped(item) for item in value]
+    except TypeError:
+        return value
+    return Markup(_escaped(separator).join(items))
+
+
+def _escaped(value: Any) -> str:
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
+
+
+class PanelEnvironment(Environment):
+    """Jinja2's environment, reading ``a.b`` of a dict as its key first, as Django does (and
+    without the exception Jinja2's own attribute-first lookup raises for each key of a view)."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
 
 
 class PanelExtension(Extension):
@@ -131,7 +154,7 @@ def environment(**options: Any) -> Environment:
         extensions=[PanelExtension],
         keep_trailing_newline=True,
     )
-    env = Environment(**options)
+    env = PanelEnvironment(**options)
     env.filters.update(
         {
             name: _django(getattr(defaultfilters, name))
@@ -146,7 +169,7 @@ def environment(**options: Any) -> Environment:
             )
         }
     )
-    env.filters["join"] = _django(_join)
+    env.filters["join"] = _django(_join)  # Django's, without its check for lazy text
     env.filters["role"] = _django(arena.role)
     env.filters["left_at"] = arena.left_at
     env.filters["counted"] = counted

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 from django.template import engines
 from django.template.context import Context
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.core import viewpatch
@@ -180,4 +180,4 @@ def role(short: str) -> str:
     full = ROLE_NAMES.get(str(short))
     if full is None:
         return conditional_escape(short)
-    return format_html('<abbr title="{}">{}</abbr>', full, short)
+    return mark_safe(f'<abbr title="{escaped(full)}">{escaped(short)}</abbr>')
