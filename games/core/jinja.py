@@ -34,16 +34,16 @@ from games.core.words import counted
 
 def _finalize(value: Any) -> Any:
     """``{{ value }}`` as Django showed it. The environment's own escape (markupsafe's, in C)
-    escapes what this returns, as Django would except for ``'``, which markupsafe writes as
-    ``&#39;`` and Django as ``&#x27;``: a text holding one is escaped here, by ``html.escape``
-    as Django does."""
+    escapes what this returns as Django would, but for quotes: markupsafe writes ``'`` and
+    ``"`` as ``&#39;`` and ``&#34;``, Django (``html.escape``) as ``&#x27;`` and ``&quot;``. A
+    text holding one is escaped here, by ``html.escape``."""
     kind = type(value)
     if kind is str:
-        return Markup(html.escape(value)) if "'" in value else value
+        return Markup(html.escape(value)) if "'" in value or '"' in value else value
     if kind is int or value is None or hasattr(value, "__html__") or isinstance(value, Undefined):
         return value
     text = str(value)  # a float, a list, a choice of a model...
-    return Markup(html.escape(text)) if "'" in text else text
+    return Markup(html.escape(text)) if "'" in text or '"' in text else text
 
 
 def _django(function: Callable[..., Any]) -> Callable[..., Any]:

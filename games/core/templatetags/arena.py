@@ -26,43 +26,15 @@ def _grid_html(grid_json: str) -> str:
     return grid_html(with_coordinates(grid_cells(json.loads(grid_json))))
 
 
-def escaped(value: object) -> str:
-    """``value`` escaped as Django's ``escape`` does, without its check for lazy text on every
-    call (a board draws four for each of its cells)."""
-    return html.escape(str(value))
-
-
 def grid_html(grid: dict) -> str:
-    """A clickable game grid: ``grid`` = {name, caption, letters, lines: [{number, cells:
-    [{cell, text, css, label, marks}]}]} (with_coordinates). Cells are buttons:
-    static/js/grid.js turns clicks, drags and arrow keys into gem:cell events. The column letters
-    and row numbers are the cells' own names (A-H / 1-8, A-J / 1-10, a-h / 8-1). Written out
-    here rather than as a template: every board of every frame is drawn by it."""
-    caption = grid.get("caption")
-    label = f' aria-label="{escaped(caption)}"' if caption else ""
-    parts = [
-        f'\n<table class="gem-grid" data-grid="{escaped(grid.get("name", ""))}" role="grid" '
-        f'style="--cols: {len(grid["letters"])}; --rows: {len(grid["rows"])}"{label}>\n  ',
-        f"<caption>{escaped(caption)}</caption>" if caption else "",
-        "\n  <thead><tr><td></td>",
-        *(f"<th>{escaped(letter)}</th>" for letter in grid["letters"]),
-        "</tr></thead>\n  <tbody>",
-    ]
-    for row, line in enumerate(grid["lines"]):
-        parts.append(f"\n    <tr><th>{escaped(line['number'])}</th>")
-        for column, c in enumerate(line["cells"]):
-            marks = f" {escaped(c['marks'])}" if c.get("marks") else ""
-            name = escaped(c.get("label") or c["cell"])
-            tab = "0" if row == 0 and column == 0 else "-1"
-            parts.append(
-                f'<td><button type="button" class="cell {escaped(c.get("css", ""))}{marks}" '
-                f'data-cell="{escaped(c["cell"])}" aria-label="{name}" '
-                f'tabindex="{tab}"><span class="gem" aria-hidden="true">'
-                f"{escaped(c.get('text', ''))}</span></button></td>"
-            )
-        parts.append("</tr>")
-    parts.append("\n  </tbody>\n</table>\n")
-    return "".join(parts)
+    """A clickable game grid (``grid`` as with_coordinates makes it), drawn by the Jinja2
+    template core/_grid_table.html (the panels' environment, games/core/jinja.py)."""
+    return _grid_template().render(grid=grid)
+
+
+@lru_cache(maxsize=1)
+def _grid_template() -> Any:
+    return engines["jinja2"].env.get_template("core/_grid_table.html")
 
 
 _CELL_NAME = re.compile(r"([A-Za-z]+)(\d+)")
@@ -180,4 +152,4 @@ def role(short: str) -> str:
     full = ROLE_NAMES.get(str(short))
     if full is None:
         return conditional_escape(short)
-    return mark_safe(f'<abbr title="{escaped(full)}">{escaped(short)}</abbr>')
+    return mark_safe(f'<abbr title="{html.escape(full)}">{html.escape(str(short))}</abbr>')
