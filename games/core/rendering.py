@@ -20,16 +20,16 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.safestring import mark_safe
 
 from games.core import htmlpatch, viewpatch
 from games.core.authority import seat_holders
 from games.core.gamedef import State, Viewer
+from games.core.jinja import PANEL_SINK
 from games.core.lru import Lru
 from games.core.models import Event, Match
 from games.core.replaying import state_at
-from games.core.templatetags.arena import PANEL_SINK
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +92,7 @@ def render_panel_list(
     """The panels for ``view`` as (element id, html), in page order. A replay step is not
     ``live``: it shows no host console."""
     sink: list[tuple[str, str]] = []
-    render_to_string(
-        "core/_panels.html",
+    _panels().render(
         {
             "match": match,
             "view": view,
@@ -106,6 +105,12 @@ def render_panel_list(
         },
     )
     return sink
+
+
+@lru_cache(maxsize=1)
+def _panels() -> Any:
+    """core/_panels.html, a Jinja2 template (games/core/jinja.py): compiled once."""
+    return engines["jinja2"].env.get_template("core/_panels.html")
 
 
 def render_panels(
