@@ -262,8 +262,8 @@ async def _send_events(announcements: list[Announcement]) -> None:
 
 
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
-    """Each frame goes as soon as it is drawn (in a worker thread), the acting seat's first,
-    then the spectators': the many do not wait for every seat's frame to be drawn."""
+    """Each frame goes as soon as it is drawn (in a worker thread), in the order of
+    ``rendering.audiences``: the acting seat's first."""
     mine = {announcement.event.version for announcement in announcements}
     next_message = database_sync_to_async(_next_message, thread_sensitive=False)
     try:

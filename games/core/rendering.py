@@ -483,8 +483,7 @@ def frames_drawn(
     announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn: the acting seat's first (its player sees the move at
-    once), then the spectators (the many), then the other seats and the host. What each
+    be sent before the next is drawn, in the order of ``audiences``. What each
     audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
@@ -599,9 +598,11 @@ def _notice_drawn(match: Match) -> str | None:
 
 def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
     """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
-    the ``acting`` seat (the one whose move it is, if any), the spectators (the many), each
-    other seat, the host."""
+    the ``acting`` seat (the one whose move it is, if any: its player sees the move at once),
+    each other seat (a seat's socket takes a version only after the one before, so the next
+    mover's own frame waits for these; after another seat's move they are mostly drawn from
+    nothing), the spectators (the many: one message a worker, handed to each) and the host."""
     seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
     first = [viewer for viewer in seats if viewer.seat == acting]
     others = [viewer for viewer in seats if viewer.seat != acting]
-    return [*first, Viewer.spectator(), *others, Viewer.host()]
+    return [*first, *others, Viewer.spectator(), Viewer.host()]
