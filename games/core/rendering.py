@@ -275,17 +275,16 @@ def _entries(
     return tuple(entries)
 
 
-def _drawn_from(view: dict[str, Any], notice: str | None) -> str:
-    """A digest of what a viewer's panels are drawn from but the version: its whole view (the
-    game's, page-only parts included, the match facts, its drafts) and the host's notice; ""
-    when that cannot be told (the notice was not read, a value JSON cannot say)."""
+def _facts(view: dict[str, Any], notice: str | None) -> str:
+    """What a viewer's panels are drawn from besides its game view and the version, as text:
+    the match facts, its drafts and the host's notice; "" when that cannot be told (the notice
+    was not read, a value JSON cannot say)."""
     if notice is None:
         return ""
     try:
-        text = json.dumps([view, notice], separators=(",", ":"), allow_nan=False)
+        return _dumps([view["match"], view.get("draft"), view.get("drafts"), notice])
     except (TypeError, ValueError):
         return ""
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 _VERSION_PANEL = "match-version"
@@ -338,7 +337,8 @@ class Sent:
     panels: dict[str, str]
     game: Any = None  # the game view as sent; None: not kept
     notice: str | None = None  # the host's latest words then; None: not kept
-    drawn_from: str = ""  # what the panels were drawn from (``_drawn_from``); "": not kept
+    facts: str = ""  # the rest the panels were drawn from (``_facts``); "": not kept
+    whole: Any = None  # the game view the panels were drawn from (page parts too); None: not kept
 
 
 # The latest version this worker wrote for each audience of a match (one each, however long the
@@ -368,7 +368,7 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool =
         audiences[viewer.audience] = {
             "panels": held,
             "notice": sent.notice,
-            "drawn_from": sent.drawn_from,
+            "facts": sent.facts,
         }
     record = {"html": html, "audiences": audiences}
     try:
@@ -404,7 +404,7 @@ def _kept(
         panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
     except (KeyError, TypeError):  # not kept, or kept by an older version of this code
         return None
-    return Sent(panels, None, mine.get("notice"), mine.get("drawn_from") or "")
+    return Sent(panels, None, mine.get("notice"), mine.get("facts") or "")
 
 
 def _panels_before(
@@ -534,13 +534,10 @@ def frames_drawn(
         panels: tuple[Panel, ...] = ()
         if with_html:
             _know_notice(announcement, kept)
-            panels, rendered, drawn_from = _drawn_panels(
-                announcement, viewer, view, kept, read, patches
-            )
+            panels, rendered = _drawn_panels(announcement, viewer, view, kept, read, patches)
             notice = _notice_drawn(match)
-            if not drawn_from and event.seat is not None and not viewer.is_host:
-                drawn_from = _drawn_from(view, notice)  # the notice is known once drawn
-            sent[viewer] = Sent(rendered, after["game"], notice, drawn_from)
+            facts = "" if viewer.is_host else _facts(view, notice)
+            sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"])
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
@@ -557,39 +554,44 @@ def _drawn_panels(
     kept: Sent | None,
     read: dict[int, Any],
     patches: dict[tuple[str, str], list[Any]],
-) -> tuple[tuple[Panel, ...], dict[str, str], str]:
-    """``viewer``'s panels at the event's version, each changed one with its patch from what
-    the viewer held, and what they were drawn from (``_drawn_from``; "" when not told).
+) -> tuple[tuple[Panel, ...], dict[str, str]]:
+    """``viewer``'s panels at the event's version and their HTML by id, each changed one with
+    its patch from what the viewer held.
 
-    A seat's move that changed nothing another viewer is drawn from (its view, the match facts
-    and the host's notice alike: in a race, twelve of fifteen audiences) draws nothing for it:
-    its panels are the ones it held, at the new version; and when what it held was drawn by
-    another worker and is not kept yet, they are drawn once, not twice. The host's panels
-    (the host console reads the whole match) and every audience's after a host's operation
-    are always drawn."""
+    A seat's move that left another viewer's whole game view as it was (the parts only the
+    page draws too) and the rest its panels are drawn from (``_facts``: in a race, twelve of
+    fifteen audiences) draws nothing for it: its panels are the ones it held, at the new
+    version. When what it held was drawn by another worker and is not kept yet, they are
+    drawn once, not twice. The host's panels (the host console reads the whole match) and every
+    audience's after a host's operation are always drawn."""
     match, event = announcement.match, announcement.event
     version = event.version
-    drawn_from = ""
-    if event.seat is not None and not viewer.is_host:
-        drawn_from = _drawn_from(view, _notice_drawn(match))
-    if drawn_from and kept is not None and kept.drawn_from == drawn_from:
+    quiet = False
+    if event.seat is not None and not viewer.is_host and announcement.before:
+        before = kept.whole if kept is not None and kept.whole is not None else None
+        if before is None:
+            before = view_of(match, viewer, announcement.before)["game"]
+        after = view["game"]
+        quiet = type(before) is type(after) and before == after  # as viewpatch.diff compares
+    same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
+    if quiet and kept is not None and kept.facts and same_facts:
         rendered = _moved_on(kept.panels, version)
         if settings.PANEL_MEMO_CHECK:
             _check_drawing(match, view, version, rendered)
-        return _entries(rendered, kept.panels, patches), rendered, drawn_from
+        return _entries(rendered, kept.panels, patches), rendered
     held = kept.panels if kept is not None else None
-    if held is None and drawn_from and announcement.before:
-        before = view_of(match, viewer, announcement.before)
-        if _drawn_from(before, _notice_drawn(match)) == drawn_from:
-            rendered = dict(render_panel_list(match, view, version=version, oob=True))
-            held = _moved_on(rendered, version - 1)
-            if settings.PANEL_MEMO_CHECK:
-                _check_drawing(match, before, version - 1, held)
-            return _entries(rendered, held, patches), rendered, drawn_from
+    if held is None and quiet:
+        # The panels before would be drawn from the same view (the match facts and the notice
+        # are read as they are now either way): draw them once.
+        rendered = dict(render_panel_list(match, view, version=version, oob=True))
+        held = _moved_on(rendered, version - 1)
+        if settings.PANEL_MEMO_CHECK:
+            before = view_of(match, viewer, announcement.before)
+            _check_drawing(match, before, version - 1, held)
+        return _entries(rendered, held, patches), rendered
     if held is None:
         held = _panels_before(match, viewer, version - 1, announcement.before, read)
-    panels, rendered = _panel_entries(match, view, version, held, patches)
-    return panels, rendered, drawn_from
+    return _panel_entries(match, view, version, held, patches)
 
 
 def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
