@@ -148,11 +148,14 @@ async def choose(
     shown = view.get("game")
     if not shown:
         return None
+    # In a thread: a bot's search (a Bejeweled DM proof, a Seven Gem Swap plan) would otherwise
+    # hold the load generator's loop, and every socket's ack would wait for it.
     try:
-        return bot_decides(game, shown, seat, level)
+        return await asyncio.to_thread(bot_decides, game, shown, seat, level)
     except (KeyError, TypeError, IndexError, AttributeError):
         run.from_database.add(game.key)  # the page's view lacks what this bot reads
-    return bot_decides(game, await asyncio.to_thread(seat_view, match_pk, seat), seat, level)
+    shown = await asyncio.to_thread(seat_view, match_pk, seat)
+    return await asyncio.to_thread(bot_decides, game, shown, seat, level)
 
 
 # --- a table: one slot of N, a match of one game after another ------------------------------------
@@ -264,8 +267,16 @@ async def seat_plays(
 
 
 async def play_match(
-    run: Run, game: Any, match: Any, clients: list[Any], levels: tuple[str, ...], rng: Any
+    run: Run,
+    game: Any,
+    match: Any,
+    clients: list[Any],
+    levels: tuple[str, ...],
+    rng: Any,
+    ready: asyncio.Event,
 ) -> str:
+    """Play ``match`` with its seats' clients and 5 spectators; ``ready`` is set once every
+    seat holds its first frame."""
     done = asyncio.Event()
     streams = [Stream(f"{match.public_id} spectator {n}") for n in range(SPECTATORS)]
     run.streams.extend(streams)
@@ -282,6 +293,7 @@ async def play_match(
                 sockets.append(socket)
                 await socket.recv_until("full", timeout=TIMEOUT)
             counting(run, socket)
+        ready.set()
         ends = await asyncio.gather(
             *(
                 seat_plays(run, game, match.pk, socket, seat, levels[seat], rng)
@@ -315,9 +327,8 @@ async def table(run: Run, slot: int, key: str, ready: asyncio.Event) -> None:
     while not run.stopping:
         number += 1
         match = await asyncio.to_thread(make_match, key, slot, players, number)
-        ready.set()
         try:
-            ended = await play_match(run, game, match, clients, levels, rng)
+            ended = await play_match(run, game, match, clients, levels, rng, ready)
         except Exception as error:  # counted and reported; the table goes on with a new match
             run.errors[f"{key}: {type(error).__name__}: {error}"[:160]] += 1
             await asyncio.sleep(1.0)
@@ -503,7 +514,7 @@ async def measure(quick: bool, database: str) -> str:
                 readies.append(ready)
                 tables.append(asyncio.create_task(table(run, slot, keys[slot % len(keys)], ready)))
             await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), TIMEOUT)
-            await asyncio.sleep(3.0)  # the new matches' sockets open and get their first frames
+            await asyncio.sleep(3.0)  # the new matches' spectators open their sockets too
             step = Step(count)
             lost_before = sum(len(s.lost()) for s in run.streams)
             resyncs_before = sum(s.resyncs for s in run.streams)
