@@ -32,6 +32,7 @@ import contextlib
 import itertools
 import os
 import random
+import shutil
 import sys
 import time
 import urllib.parse
@@ -544,6 +545,7 @@ async def measure(quick: bool, database: str) -> str:
         await asyncio.gather(*pending, return_exceptions=True)
         logs = "".join(topology.log(name) for name in topology.processes)
         await asyncio.to_thread(topology.stop)
+        shutil.rmtree(topology.workdir, ignore_errors=True)  # its logs are read above
         await asyncio.to_thread(connections.close_all)
     load_after = os.getloadavg()
     return report(results, stopped_by, run, logs, (load_before[0], load_after[0]))
