@@ -350,13 +350,17 @@ class GameDefinition:
 
 
 class FlowGame(GameDefinition):
-    """A game whose rules are a pure phase machine, the module ``flow`` (what it declares:
-    games/core/flowcontract.py, read and checked once, as the class is made: ``flow_module``),
-    and whose practice bot is the module ``bot`` (``decide``). The hooks are wired to them here,
+    """A game whose rules are a pure phase machine, the module ``flow``, whose privacy gate is
+    the module ``view_module`` (its ``view``) and whose page is the module ``page_module`` (its
+    ``page``): what they declare (games/core/flowcontract.py) is read and checked once, as the
+    class is made (``flow_module``). A game naming no view or page module declares them in its
+    flow. Its practice bot is the module ``bot`` (``decide``). The hooks are wired to them here,
     once; a game overrides only the hooks it adds to (its settings, its view's drawing, host
     awards the flow reads otherwise)."""
 
     flow: ClassVar[ModuleType]
+    view_module: ClassVar[ModuleType | None] = None
+    page_module: ClassVar[ModuleType | None] = None
     flow_module: ClassVar[FlowModule]
     bot: ClassVar[ModuleType | None] = None
 
@@ -370,7 +374,7 @@ class FlowGame(GameDefinition):
         super().__init_subclass__(**kwargs)
         flow, bot = cls.__dict__.get("flow"), cls.__dict__.get("bot")
         if flow is not None:
-            cls.flow_module = declared = read_flow(flow)
+            cls.flow_module = declared = read_flow(flow, view=cls.view_module, page=cls.page_module)
             if "unversioned_actions" not in cls.__dict__:
                 cls.unversioned_actions = declared.unversioned_actions
             for attribute, seats in (

@@ -1,8 +1,8 @@
 """The phase machine of a Glittering Paths match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. ``view`` is the one gate; ``page`` adds to its
-answer what the page draws (the boards as grids, names, labels).
+and returns an Outcome or raises ActionError. What a viewer may see is view.py's ``view``, the one
+gate; what the page draws from its answer (the boards as grids, names, labels) is page.py's.
 
 Seat 0 plays red (ruby, garnet, jasper), seat 1 blue (sapphire, lapis, aquamarine). A match is
 three rounds; each round's phases (``state["phase"]``):
@@ -42,7 +42,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 from games.glittering_paths import engine
 
 GAME = "glittering-paths"
@@ -56,18 +56,6 @@ UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"path"})
 paths may cross, and the first accepted stands (the other is refused, naming who moved first)."""
 
 CLOCK_OF_PHASE = {"race": "race", "turns": "turn", "interval": "next_round"}
-PHASE_LABELS = {
-    "race": "Race for the first move",
-    "turns": "Turns",
-    "interval": "Between rounds",
-    "over": "Match over",
-}
-REASONS = {
-    "skips": "each player skipped or passed twice in a row",
-    "no_paths": "neither player has a legal path left",
-    "agreed": "both players agreed to end the round",
-    "host": "the host ended the round",
-}
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -720,249 +708,6 @@ def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -
     return Outcome(new, "analysis", public, informational=True)
 
 
-# --- what a viewer sees --------------------------------------------------------------------------
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Everything ``viewer`` may see, as JSON-ready data: the only gate. Nothing in this game is
-    secret between the players; what stays hidden from everyone is what could reveal a later
-    round's board (the match seed and the host's pasted boards)."""
-    if not state or "phase" not in state:
-        return {}
-    you = viewer.seat if viewer.seat in (0, 1) else None
-    phase = state["phase"]
-    clock_key = CLOCK_OF_PHASE.get(phase)
-    due = state.get("deadlines", {}).get(clock_key) if clock_key else None
-    board = engine.parse_board(state["board"])
-    return {
-        "game": GAME,
-        "round": state["round"],
-        "rounds": ROUNDS,
-        "phase": phase,
-        "phase_label": PHASE_LABELS[phase],
-        "you": you,
-        "your_colour": _colour(you) if you is not None else None,
-        "is_host": viewer.is_host,
-        "seats": [
-            {
-                **seat,
-                "total": state["totals"][i],
-                "is_you": i == you,
-                "is_dmo": i == state["dmo"],
-            }
-            for i, seat in enumerate(state["seats"])
-        ],
-        "board": state["board"],
-        "shape": board.shape,
-        "start_board": state["start_board"],
-        "turn": state["turn"],
-        "turn_number": state["turn_number"],
-        "turn_started": state["turn_started"],
-        "first": state["first"],
-        "start_kind": state["start_kind"],
-        "to_move": _to_move(state),
-        "actions": _actions(state, you),
-        "prompt": _prompt(state, you),
-        "clock": {"key": clock_key, "due": due} if due else None,
-        "deadlines": dict(state.get("deadlines", {})),
-        "timers": dict(state["timers"]),
-        "totals": list(state["totals"]),
-        "streak": list(state["streak"]),
-        "agreed": list(state["agreed"]),
-        "moves": [_move_view(m) for m in state["moves"]],
-        "last_move": state["last_move"],
-        "history": [_round_view(entry) for entry in state["history"]],
-        "tie_to": state["tie_to"],
-        "winner": state["winner"],
-        "result": state["result"],
-    }
-
-
-def _move_view(move: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in move.items() if k != "board_before"}
-
-
-def _round_view(entry: dict[str, Any]) -> dict[str, Any]:
-    """A finished round; each analysed turn comes with the board it was played on (``"board"``),
-    so a page draws either path on it as it stood."""
-    shown = {
-        **{k: v for k, v in entry.items() if k not in ("moves", "analysis")},
-        "reason_text": REASONS[entry["reason"]],
-        "moves": [_move_view(m) for m in entry["moves"]],
-        "analysis": None,
-    }
-    if entry["analysis"] is not None:
-        boards = {move["turn"]: move["board_before"] for move in entry["moves"]}
-        shown["analysis"] = [{**row, "board": boards[row["turn"]]} for row in entry["analysis"]]
-    return shown
-
-
-def _to_move(state: State) -> list[int]:
-    if state["phase"] == "race":
-        return [0, 1]
-    if state["phase"] == "turns":
-        return [state["turn"]]
-    return []
-
-
-def _actions(state: State, you: int | None) -> list[str]:
-    if you is None:
-        return []
-    phase = state["phase"]
-    end = ["withdraw_end"] if state["agreed"][you] else ["agree_end"]
-    if phase == "race":
-        return ["path", *end]
-    if phase == "turns":
-        mine = ["path", "pass"] if state["turn"] == you else []
-        return [*mine, *end]
-    return []
-
-
-def _prompt(state: State, you: int | None) -> str:
-    phase = state["phase"]
-    if phase == "race":
-        if you is None:
-            return "The board is revealed: the first legal path either player submits is made."
-        first, second, third = _gem_names(you)
-        return (
-            f"Race: the first legal path submitted is made and its player moves first. You play "
-            f"{_colour(you)}: start your path on a {first}, {second} or {third}."
-        )
-    if phase == "turns":
-        mover = state["turn"]
-        if you == mover:
-            return "Your turn: draw a path, or pass. No move in time is a skip."
-        return f"{_who(state, mover)} is moving."
-    if phase == "interval":
-        return f"Round {state['round']} is over; round {state['round'] + 1} starts shortly."
-    result = state["result"] or {}
-    return result.get("summary", "The match is over.")
-
-
-def _gem_names(seat: int) -> list[str]:
-    return [engine.GEM_NAMES[g] for g in engine.GEMS_OF[_colour(seat)]]
-
-
-# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
-
-
-CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
-COLOUR_OF_GEM = {gem: colour for colour, gems in engine.GEMS_OF.items() for gem in gems}
-GEM_CSS = {
-    "R": "gem-red",
-    "G": "gem-garnet",
-    "J": "gem-orange",
-    "S": "gem-blue",
-    "L": "gem-indigo",
-    "A": "gem-aqua",
-}
 """Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
 garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
 pentagon, aquamarine the drop."""
-
-
-# Each board character's look on the shared grid (arena.grid_html): a cell reads
-# "C4, ruby (red)" or "C4, empty".
-LOOKS = {
-    engine.EMPTY: {"css": "gp-empty", "text": "", "name": "empty"},
-    **{
-        gem: {
-            "css": f"gp-gem gp-{gem} {GEM_CSS[gem]}",
-            "text": gem,
-            "name": f"{engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})",
-        }
-        for gem in GEM_CSS
-    },
-}
-
-
-def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
-    """A board text as the shared grid draws it (games/core/templatetags/arena.py grid_cells):
-    the text, its column letters and each character's look, small in a view; ``marks`` adds css
-    classes to named cells. Drawn from its content, the same board's HTML is made once for every
-    audience. ``width`` and ``height`` size the page's grid."""
-    lines = text.splitlines()
-    width = len(lines[0]) if lines else 0
-    return {
-        "name": name,
-        "caption": caption,
-        "board": text,
-        "columns": engine.COLUMN_LETTERS[:width],
-        "looks": LOOKS,
-        "marks": marks or {},
-        "width": width,
-        "height": len(lines),
-    }
-
-
-def page(shown: dict[str, Any]) -> dict[str, Any]:
-    """``shown`` (what ``view`` lets this viewer see; the board is public) with what the page
-    draws from it: the board as a grid (templates/core/_grid.html), the players' names on
-    moves, labels. A finished round's board and analysis are drawn only when a player opens
-    that round (``round_page``)."""
-    last = shown["last_move"]
-    caption = (
-        f"Round {shown['round']}'s final board"
-        if shown["phase"] in ("interval", "over")
-        else f"Round {shown['round']}'s board"
-    )
-    # The last path's cells are marked by the page's script (the board panel names them): a
-    # move's frame then changes only the cells the path emptied.
-    shown["grid"] = board_grid(shown["board"], name="board", caption=caption)
-    names = [seat["name"] for seat in shown["seats"]]
-    shown["moves"] = [{**move, "name": names[move["seat"]]} for move in shown["moves"]]
-    if last:
-        shown["last_move"] = {**last, "name": names[last["seat"]]}
-    you = shown["you"]
-    agreed = shown["agreed"]
-    shown["agreed_seats"] = [seat for seat, yes in enumerate(agreed) if yes]
-    shown["opponent_agreed"] = you is not None and agreed[1 - you]
-    shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
-    shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
-    # What the history panel reads of each finished round (its drawing is remembered by what it
-    # reads: the rounds' moves and analyses are not among it).
-    shown["finished"] = [
-        {key: entry[key] for key in ("round", "totals", "reason_text")}
-        for entry in shown["history"]
-    ]
-    shown["can_draw"] = "path" in shown["actions"]
-    shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
-    shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
-    return shown
-
-
-def round_page(shown: dict[str, Any], round_no: int) -> dict[str, Any] | None:
-    """Finished round ``round_no`` of ``shown`` (what ``view`` lets this viewer see) with what
-    its analysis draws: the round's starting board as a grid, each turn's player named and
-    whether the path played was as good as the best one. None when that round has not finished.
-    A page asks for it when its player opens the round (views.round_result); frames never
-    carry it."""
-    entry = next((e for e in shown.get("history", []) if e["round"] == round_no), None)
-    if entry is None:
-        return None
-    names = [seat["name"] for seat in shown["seats"]]
-    analysis = entry["analysis"]
-    if analysis is not None:
-        analysis = [
-            {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
-            for row in analysis
-        ]
-    grid = board_grid(
-        entry["start_board"],
-        name=f"analysis-{round_no}",
-        caption=f"Round {round_no}: the board before the turn shown",
-    )
-    return {**entry, "analysis": analysis, "grid": grid}
-
-
-def _gem_list(colour: str) -> str:
-    """``"ruby, garnet or jasper"``."""
-    names = [engine.GEM_NAMES[gem] for gem in engine.GEMS_OF[colour]]
-    return f"{', '.join(names[:-1])} or {names[-1]}"
-
-
-def _matched_best(row: dict[str, Any]) -> bool:
-    """Did the mover play a path scoring as much as the best one?"""
-    if row["kind"] != "path" or not row["best_cells"]:
-        return row["kind"] != "path" and not row["best_cells"]
-    return Decimal(row["played_score"]) >= Decimal(row["best_score"])
