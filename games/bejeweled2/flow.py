@@ -409,7 +409,9 @@ def _finish(new: State, reason: str, winner: int | None = None) -> dict[str, Any
     return result
 
 
-def _outcome(new: State, kind: str, public: dict[str, Any], result: dict | None) -> Outcome:
+def _outcome(
+    new: State, kind: str, public: dict[str, Any], result: dict[str, Any] | None
+) -> Outcome:
     """An event; a finished game pays its (zero) prizes to seat 0."""
     prizes = {0: dict(PRIZES)} if result is not None else {}
     return Outcome(state=new, kind=kind, public=public, result=result, prizes=prizes)
@@ -512,7 +514,7 @@ def _blasts_only(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict) -> None:
+def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict[str, Any]) -> None:
     """Add a move's points to the bar; a full bar completes the level and the next level's bar
     starts half full (what overflows is lost)."""
     level = state["bar"]["level"]
@@ -700,7 +702,7 @@ def available_actions(state: State) -> list[str]:
 
 
 def timeout(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """The bar ran empty (its deadline is recomputed on every move; a firing that finds the bar
     not yet empty changes nothing). The idle clock ends a game no one played for

@@ -64,7 +64,9 @@ def piece_text(piece: str) -> str:
     return piece if piece in engine.BOMBS else ""
 
 
-def board_grid(board: str, marks: dict[str, str] | None = None, caption: str = "") -> dict:
+def board_grid(
+    board: str, marks: dict[str, str] | None = None, caption: str = ""
+) -> dict[str, Any]:
     """A board text as the shared grid template's rows (``core/_grid.html``)."""
     marks = marks or {}
     rows = []

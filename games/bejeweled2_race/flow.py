@@ -286,7 +286,7 @@ def ranking(state: State, winner: str | None = None) -> list[dict[str, Any]]:
     """Every seat, best first, with its place (seats nothing tells apart share one: 1, 2, 2, 4).
     A winner named by the host comes first."""
 
-    def key_of(key: str) -> tuple:
+    def key_of(key: str) -> tuple[int, ...]:
         return (0 if key == winner else 1, *_rank_key(state, key))
 
     keys = sorted(state["runners"], key=lambda k: (key_of(k), int(k)))
@@ -466,7 +466,7 @@ def _finish(
     )
 
 
-def _result(state: State, rows: list[dict[str, Any]], winner_by_host: str | None) -> dict:
+def _result(state: State, rows: list[dict[str, Any]], winner_by_host: str | None) -> dict[str, Any]:
     top = [row["seat"] for row in rows if row["place"] == 1]
     last = max(row["place"] for row in rows)
     bottom = [row["seat"] for row in rows if row["place"] == last]
@@ -525,7 +525,7 @@ CLOCK_OF_PHASE = {"racing": RACE}
 
 
 def timeout(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """``race``: the time is up (or the host ends the race now): every board stops and the
     ranking stands. ``bar-<seat>``: that seat's Action bar, if it is really empty now (its

@@ -307,7 +307,9 @@ class GameDefinition:
         never happen, such as a premove of an unresolved round), as Outcome prizes."""
         return {}
 
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+    def bot_action(
+        self, view: dict[str, Any], seat: int, level: str, now: datetime
+    ) -> dict[str, Any] | None:
         """The action a bot in ``seat`` takes now, or None to wait. ``view`` is
         ``view(state, Viewer(seat))``: a bot knows only what its seat may see."""
         return None
@@ -442,19 +444,22 @@ class FlowGame(GameDefinition):
             return {}
         return self.flow_module.view(state, viewer)
 
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+    def bot_action(
+        self, view: dict[str, Any], seat: int, level: str, now: datetime
+    ) -> dict[str, Any] | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None
 
     def end_round_label(self, state: State) -> str | None:
         """The flow's ``END_ROUND`` words for the phase ({phase: "round {round} now"}): a flow
         that lists a phase there lets the host run its clock out now."""
-        says = self.flow_module.end_round.get(state.get("phase")) if state else None
+        says = self.flow_module.end_round.get(state.get("phase", "")) if state else None
         return says.format(round=state.get("round")) if says else None
 
     def end_round(self, state: State, now: datetime) -> Outcome:
         """The running phase's clock runs out now, as when its time is up."""
-        clock = self.flow_module.clock_of_phase.get(state.get("phase"))
-        if self.end_round_label(state) is None or clock not in state.get("deadlines", {}):
+        clock = self.flow_module.clock_of_phase.get(state.get("phase", ""))
+        running = state.get("deadlines", {})
+        if clock is None or clock not in running or self.end_round_label(state) is None:
             raise ActionError("there is no round to end now", code="no_round")
         return self.timeout(state, clock, now, None)
 

@@ -184,7 +184,7 @@ def _phase(state: State, *wanted: str, doing: str) -> None:
 def _seat(seat: object) -> int:
     if seat not in (0, 1) or isinstance(seat, bool):
         raise ActionError("only the two players act in this game", code="not_a_player")
-    return int(seat)  # type: ignore[arg-type]
+    return int(seat)
 
 
 # --- the match's start and each round's start ----------------------------------------------------
@@ -536,7 +536,7 @@ def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = Fa
 
 
 def _time_up(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """The phase's clock ran out. A draft being drawn is never made for the player: no move
     in time is a skip, as the rules say (``drafts`` is accepted and ignored)."""

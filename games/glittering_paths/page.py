@@ -39,7 +39,9 @@ LOOKS = {
 }
 
 
-def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
+def board_grid(
+    text: str, *, name: str, caption: str, marks: dict[str, str] | None = None
+) -> dict[str, Any]:
     """A board text as the shared grid draws it (games/core/templatetags/arena.py grid_cells):
     the text, its column letters and each character's look, small in a view; ``marks`` adds css
     classes to named cells. Drawn from its content, the same board's HTML is made once for every
@@ -89,7 +91,7 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
         for entry in shown["history"]
     ]
     shown["can_draw"] = "path" in shown["actions"]
-    shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
+    shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key") or "", "")
     shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
     return shown
 

@@ -51,7 +51,7 @@ UNVERSIONED_ACTIONS: frozenset[str] = frozenset()
 
 BOARD_HELP = "8 lines of 8 values, rank 8 first: -2 to 5 for a tile, M for a mine (10 mines)."
 SIDES = (("DMO", "the DMO"), ("EC", "the EC"))
-PASTED = ("boards", ("pasted",))  # the boards' fields are asked for only when pasted
+WHEN_PASTED = ("boards", ("pasted",))  # the boards' fields are asked for only when pasted
 SETTINGS = (
     Setting(
         "boards",
@@ -62,9 +62,9 @@ SETTINGS = (
             ("pasted", "I paste the three boards below"),
         ),
     ),
-    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP, shown_when=PASTED),
-    Setting("board_2", "Board 2", "", lines=8, shown_when=PASTED),
-    Setting("board_3", "Board 3", "", lines=8, shown_when=PASTED),
+    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP, shown_when=WHEN_PASTED),
+    Setting("board_2", "Board 2", "", lines=8, shown_when=WHEN_PASTED),
+    Setting("board_3", "Board 3", "", lines=8, shown_when=WHEN_PASTED),
     Setting(
         "move_seconds",
         "Time for each move (seconds)",
@@ -607,7 +607,7 @@ CLOCK_OF_PHASE = {"order": "order", "play": "turn"}
 
 
 def _time_up(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """The phase's clock ran out: ``order`` draws the first player, ``turn`` empties the
     mover's bank (a pass)."""
