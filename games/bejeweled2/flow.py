@@ -741,6 +741,3 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     new = copy_json(state)
     result = _finish(new, "adjudicated", winner)
     return _outcome(new, "adjudicated", {"winner": winner, "result": new["result"]}, result)
-
-
-"""Every piece's CSS classes, sent in the view so the page paints each step's board the same way."""

@@ -47,6 +47,7 @@ PIECES = {
     piece: piece_css(piece)
     for piece in engine.COLOURS + engine.POWER_GEMS + engine.HYPERCUBE + engine.ROCK + engine.BOMBS
 }
+"""Every piece's CSS classes, sent in the view so the page paints each step's board the same way."""
 
 
 def piece_label(piece: str) -> str:

@@ -432,6 +432,22 @@ def available_actions(state: State, key: str) -> list[str]:
     return keep
 
 
+def _trail_entry(state: State, key: str) -> dict[str, Any]:
+    """Seat ``key``'s board as it stands before its next move: what spectators are shown of it
+    once ``held_back`` more moves are made (a small board's own part)."""
+    game = state["boards"][key]
+    runner = state["runners"][key]
+    return {
+        "rows": game["board"].split("\n"),
+        "score": race_score(state, key),
+        "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
+        "moves": runner["moves"] + game["moves"],
+        "level": game["level"],
+        "stuck": game["phase"] == "failed",
+        "puzzle": game["puzzle"] + 1 if game["puzzle"] is not None else None,
+    }
+
+
 # --- the end -------------------------------------------------------------------------------------
 
 
@@ -596,22 +612,3 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     by_host = None if winner is None else str(winner)
     public = {"winner": winner}
     return _finish(new, now, "adjudicated", public, {}, winner_by_host=by_host)
-
-
-def _trail_entry(state: State, key: str) -> dict[str, Any]:
-    """Seat ``key``'s board as it stands before its next move: what spectators are shown of it
-    once ``held_back`` more moves are made (a small board's own part)."""
-    game = state["boards"][key]
-    runner = state["runners"][key]
-    return {
-        "rows": game["board"].split("\n"),
-        "score": race_score(state, key),
-        "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
-        "moves": runner["moves"] + game["moves"],
-        "level": game["level"],
-        "stuck": game["phase"] == "failed",
-        "puzzle": game["puzzle"] + 1 if game["puzzle"] is not None else None,
-    }
-
-
-"""A small board's cell classes by piece (the template tag reads them)."""

@@ -706,8 +706,3 @@ def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -
     new["history"][job["round"] - 1]["analysis"] = rows
     public = {"round": job["round"], "analysis": rows}
     return Outcome(new, "analysis", public, informational=True)
-
-
-"""Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
-garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
-pentagon, aquamarine the drop."""

@@ -22,6 +22,9 @@ GEM_CSS = {
     "L": "gem-indigo",
     "A": "gem-aqua",
 }
+"""Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
+garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
+pentagon, aquamarine the drop."""
 
 
 # Each board character's look on the shared grid (arena.grid_html): a cell reads
