@@ -19,9 +19,15 @@ from tests.bot_matches import TABLES, Table, play
 
 pytestmark = pytest.mark.django_db
 
-# The games whose page is still in their flow module (issue 37: split pending); their page adds
-# parts page_only does not list and lists parts no page adds.
-UNSPLIT = {"bejeweled-dm", "seven-gem-swap"}
+# What the games whose page is still in their flow (issue 37: their split is pending) do not yet
+# meet, by test: their page adds parts page_only does not list (the death match's clock.label and
+# final_score, Seven Gem Swap's several), and Seven Gem Swap's page_only lists parts of its grid
+# (grid.board, grid.marks, grid.caption, last_round.caption) that no view has.
+PENDING = {
+    ("adds", "bejeweled-dm"),
+    ("adds", "seven-gem-swap"),
+    ("lists", "seven-gem-swap"),
+}
 # Settings a game is also played under, for parts its default table never shows.
 ALSO = {"bejeweled-2": ({"mode": "action"},)}
 
@@ -97,20 +103,19 @@ def seen(django_db_setup, django_db_blocker) -> dict[str, tuple[set[str], set[st
     return found
 
 
-def params() -> list[Any]:
+def params(test: str) -> list[Any]:
+    pending = pytest.mark.xfail(reason="its page is still in its flow", strict=True)
     return [
-        pytest.param(key, marks=pytest.mark.xfail(reason="its page is still in its flow"))
-        if key in UNSPLIT
-        else key
+        pytest.param(key, marks=pending) if (test, key) in PENDING else key
         for key in sorted(TABLES)
     ]
 
 
-@pytest.mark.parametrize("key", params())
+@pytest.mark.parametrize("key", params("adds"))
 def test_what_the_page_adds_is_page_only_unless_its_script_reads_it(seen, key):
     game = get_game(key)
-    assert isinstance(game, FlowGame) and game.page_module is not None, "no page module"
-    script_reads = set(vars(game.page_module).get("SCRIPT_READS", ()))
+    assert isinstance(game, FlowGame)
+    script_reads = set(vars(game.page_module or game.flow).get("SCRIPT_READS", ()))
     by_page, _ = seen[key]
     listed = set(game.page_only)
     unlisted = {path for path in by_page if not covered(path, listed | script_reads)}
@@ -119,7 +124,7 @@ def test_what_the_page_adds_is_page_only_unless_its_script_reads_it(seen, key):
     assert script_reads.isdisjoint(listed), "frames cannot both carry and leave out a part"
 
 
-@pytest.mark.parametrize("key", params())
+@pytest.mark.parametrize("key", params("lists"))
 def test_page_only_lists_only_what_the_page_adds_or_the_view_has(seen, key):
     by_page, in_view = seen[key]
     nothing = set(get_game(key).page_only) - by_page - in_view
