@@ -43,7 +43,7 @@ from games.core.flowkit import (
     set_clock,
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
-from games.glittering_paths import engine
+from games.glittering_paths import analysis, engine
 
 GAME = "glittering-paths"
 ROUNDS = 3
@@ -660,33 +660,6 @@ def _verdict(cells: list[str], problem: str | None, complete: bool) -> str:
 # --- the analysis after each round ---------------------------------------------------------------
 
 
-def round_analysis(state_or_round: dict[str, Any]) -> list[dict[str, Any]]:
-    """For every turn of a round, the best path that was available to the mover (on the board
-    before that turn) beside the one played. Takes a round record (``state["history"][i]``) or a
-    state (then its latest finished round, or the round being played when none has finished).
-    Pure and slow-ish: run it outside any lock."""
-    record = state_or_round
-    if "history" in state_or_round:
-        history = state_or_round["history"]
-        record = history[-1] if history else {"moves": state_or_round.get("moves", [])}
-    rows = []
-    for move in record.get("moves", []):
-        best, cells = engine.best_path(move["board_before"], move["player"])
-        rows.append(
-            {
-                "turn": move["turn"],
-                "seat": move["seat"],
-                "player": move["player"],
-                "kind": move["kind"],
-                "played_cells": list(move["cells"]),
-                "played_score": move["score"],
-                "best_cells": cells,
-                "best_score": str(best),
-            }
-        )
-    return rows
-
-
 def analysis_job(state: State) -> dict[str, Any] | None:
     """The next finished round waiting for its analysis, or None. The job carries the round's
     moves (each with the board before it), so it can run without the state, outside any lock."""
@@ -697,7 +670,7 @@ def analysis_job(state: State) -> dict[str, Any] | None:
 
 
 def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
-    return {"round": job["round"], "rows": round_analysis(job)}
+    return {"round": job["round"], "rows": analysis.round_analysis(job)}
 
 
 def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:

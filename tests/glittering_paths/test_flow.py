@@ -13,7 +13,7 @@ import pytest
 
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
-from games.glittering_paths import engine, flow
+from games.glittering_paths import analysis, engine, flow
 from games.glittering_paths import view as gate
 from tests import flows
 from tests.flows import T0, at
@@ -517,7 +517,7 @@ def test_the_analysis_shows_the_best_path_beside_each_turn() -> None:
     state = in_turns()
     state = pass_or_skip(state, ["pass"])
     state = finish_round_by_agreement(state, 9)
-    rows = flow.round_analysis(state)
+    rows = analysis.round_analysis(state)
     assert [row["turn"] for row in rows] == [1, 2]
     first, second = rows
     assert first["player"] == "red" and first["played_cells"] == first["best_cells"]
@@ -525,7 +525,7 @@ def test_the_analysis_shows_the_best_path_beside_each_turn() -> None:
     assert second["kind"] == "pass" and second["played_cells"] == []
     board_before = state["history"][0]["moves"][1]["board_before"]
     assert second["best_score"] == str(engine.best_path(board_before, "blue")[0])
-    assert flow.round_analysis(state["history"][0]) == rows
+    assert analysis.round_analysis(state["history"][0]) == rows
 
 
 def test_the_view_shows_each_analysed_turn_on_the_board_it_was_played_on() -> None:
