@@ -20,9 +20,7 @@ from games.bejeweled2_race.flow import (
     available_actions,
     ranking,
 )
-from games.core.flowkit import (
-    copy_json,
-)
+from games.core.flowkit import copy_json
 from games.core.gamedef import State, Viewer
 from games.core.words import counted
 

@@ -159,13 +159,13 @@ def _name(state: State, seat: int | None) -> str:
     return state["seats"][seat]["name"] if seat is not None else ""
 
 
-def _colour(seat: int) -> str:
+def seat_colour(seat: int) -> str:
     return COLOURS[seat]
 
 
-def _who(state: State, seat: int) -> str:
+def seat_named(state: State, seat: int) -> str:
     """``"Alice (red)"``."""
-    return f"{_name(state, seat)} ({_colour(seat)})"
+    return f"{_name(state, seat)} ({seat_colour(seat)})"
 
 
 def _phase(state: State, *wanted: str, doing: str) -> None:
@@ -211,7 +211,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "game": GAME,
         "seed": seed,
         "draws": 0,
-        "seats": [{**seat, "colour": _colour(i)} for i, seat in enumerate(seats_kept(seats))],
+        "seats": [{**seat, "colour": seat_colour(i)} for i, seat in enumerate(seats_kept(seats))],
         "dmo": dmo,
         "tie_to": dmo if settings["tie_to"] == "DMO" else 1 - dmo,
         "timers": {
@@ -287,8 +287,8 @@ def _check_turn_field(state: State, seat: int, action: dict[str, Any]) -> None:
     if meant == 1 and state["start_kind"] == "race" and state["first"] != seat:
         first = state["first"]
         raise ActionError(
-            f"{_who(state, first)} moved first: their path arrived first and was made, so yours "
-            "was not. It is your turn now on the changed board.",
+            f"{seat_named(state, first)} moved first: their path arrived first and was made, so "
+            "yours was not. It is your turn now on the changed board.",
             code="race_lost",
         )
     raise ActionError(
@@ -301,7 +301,7 @@ def _check_turn_field(state: State, seat: int, action: dict[str, Any]) -> None:
 def _not_your_turn(state: State, seat: int) -> None:
     if state["turn"] != seat:
         raise ActionError(
-            f"it is {_who(state, state['turn'])}'s turn; wait for yours", code="not_your_turn"
+            f"it is {seat_named(state, state['turn'])}'s turn; wait for yours", code="not_your_turn"
         )
 
 
@@ -326,7 +326,7 @@ def path(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         _not_your_turn(state, seat)
         check_clock(state, "turn", now, "your minute for this turn is over")
     try:
-        move = engine.play_path(state["board"], _colour(seat), cells)
+        move = engine.play_path(state["board"], seat_colour(seat), cells)
     except ValueError as error:
         raise ActionError(f"illegal path: {error}", code="illegal_path") from None
     new = copy_json(state)
@@ -338,7 +338,7 @@ def path(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
     record = {
         "turn": state["turn_number"],
         "seat": seat,
-        "player": _colour(seat),
+        "player": seat_colour(seat),
         "kind": "path",
         "cells": list(move.cells),
         "score": str(move.score),
@@ -395,7 +395,7 @@ def _skip_or_pass(state: State, seat: int, kind: str) -> State:
         {
             "turn": state["turn_number"],
             "seat": seat,
-            "player": _colour(seat),
+            "player": seat_colour(seat),
             "kind": kind,
             "cells": [],
             "score": "0",
@@ -409,7 +409,7 @@ def _skip_or_pass(state: State, seat: int, kind: str) -> State:
     new["last_move"] = {
         "turn": state["turn_number"],
         "seat": seat,
-        "player": _colour(seat),
+        "player": seat_colour(seat),
         "kind": kind,
         "cells": [],
         "steps": [],
@@ -513,7 +513,7 @@ def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = Fa
         how = "the higher total wins"
     loser = 1 - winner
     summary = (
-        f"{_who(new, winner)} wins the death match, {new['totals'][winner]} to "
+        f"{seat_named(new, winner)} wins the death match, {new['totals'][winner]} to "
         f"{new['totals'][loser]}: {how}."
     )
     prizes = {winner: {"garnets": GARNETS, "tokens": 0}, loser: {"garnets": 0, "tokens": 0}}
@@ -626,7 +626,7 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
     if len(cells) > MAX_DRAFT:
         raise ActionError("that draft is longer than any board", code="bad_draft")
     names = [c.strip().upper() for c in cells]
-    colour = _colour(_seat(seat))
+    colour = seat_colour(_seat(seat))
     board = state.get("board") or ""
     if names and not board:
         raise ActionError("there is no board to draw a path on yet", code="bad_cell")

@@ -9,7 +9,7 @@ from typing import Any
 
 from games.core.gamedef import State, Viewer
 from games.glittering_paths import engine
-from games.glittering_paths.flow import CLOCK_OF_PHASE, GAME, ROUNDS, _colour, _who
+from games.glittering_paths.flow import CLOCK_OF_PHASE, GAME, ROUNDS, seat_colour, seat_named
 
 PHASE_LABELS = {
     "race": "Race for the first move",
@@ -46,7 +46,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "phase": phase,
         "phase_label": PHASE_LABELS[phase],
         "you": you,
-        "your_colour": _colour(you) if you is not None else None,
+        "your_colour": seat_colour(you) if you is not None else None,
         "is_host": viewer.is_host,
         "seats": [
             {
@@ -131,13 +131,13 @@ def _prompt(state: State, you: int | None) -> str:
         first, second, third = _gem_names(you)
         return (
             f"Race: the first legal path submitted is made and its player moves first. You play "
-            f"{_colour(you)}: start your path on a {first}, {second} or {third}."
+            f"{seat_colour(you)}: start your path on a {first}, {second} or {third}."
         )
     if phase == "turns":
         mover = state["turn"]
         if you == mover:
             return "Your turn: draw a path, or pass. No move in time is a skip."
-        return f"{_who(state, mover)} is moving."
+        return f"{seat_named(state, mover)} is moving."
     if phase == "interval":
         return f"Round {state['round']} is over; round {state['round'] + 1} starts shortly."
     result = state["result"] or {}
@@ -145,4 +145,4 @@ def _prompt(state: State, you: int | None) -> str:
 
 
 def _gem_names(seat: int) -> list[str]:
-    return [engine.GEM_NAMES[g] for g in engine.GEMS_OF[_colour(seat)]]
+    return [engine.GEM_NAMES[g] for g in engine.GEMS_OF[seat_colour(seat)]]
