@@ -113,6 +113,7 @@ def measure(game_key: str, events: int, seed: int | None = SEED) -> dict[str, An
         "audiences": rows,
         "apply_ms": played.apply_ms,
         "queries": played.queries,
+        "layer_bytes": played.layer_bytes,
         "render_ms": played.render_ms,
         "cpu_ms": cpu,
     }
@@ -172,14 +173,15 @@ def report(results: list[dict[str, Any]]) -> str:
     lines += [
         "",
         "| game | events | worker CPU per action, ms (median / p95) | of it the action's path | "
-        "of it rendering every audience | queries per action |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "of it rendering every audience | queries per action | "
+        "through the channel layer per action, KB (every audience's message) |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
         lines.append(
             f"| {result['game']} | {result['events']} | {_cell(result['cpu_ms'])} | "
             f"{_cell(result['apply_ms'])} | {_cell(result['render_ms'])} | "
-            f"{_cell(result['queries'])} |"
+            f"{_cell(result['queries'])} | {_cell(result['layer_bytes'], 1024)} |"
         )
     return "\n".join(lines)
 

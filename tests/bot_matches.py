@@ -69,6 +69,7 @@ class Played:
     apply_ms: list[float] = field(default_factory=list)  # worker CPU: the action's own path
     queries: list[float] = field(default_factory=list)  # queries of the action's own path
     render_ms: list[float] = field(default_factory=list)  # worker CPU: every audience's frames
+    layer_bytes: list[int] = field(default_factory=list)  # every audience's layer message
     # The panels (HTML by id) each audience's page loaded just before its first update.
     loaded: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -200,14 +201,18 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     frames = update_frames(announcement)
     played.render_ms.append((time.process_time() - started) * 1000)
     event = announcement.event
-    for viewer, drawn in frames:
+    messages = [drawn.as_message() for _, drawn in frames]
+    played.layer_bytes.append(sum(len(json.dumps(message).encode()) for message in messages))
+    for (viewer, drawn), message in zip(frames, messages, strict=True):
         # As a connection gets it: through the layer message its worker receives.
-        frame = rendering.Frame.from_message(json.loads(json.dumps(drawn.as_message())))
+        frame = rendering.Frame.from_message(json.loads(json.dumps(message)))
         if viewer.audience not in held:
             loaded = _page_loaded(announcement, viewer)
             played.loaded[viewer.audience] = loaded
             # Its connection holds their hashes, as a page's first frame leaves them.
             held[viewer.audience] = {key: rendering._digest(html) for key, html in loaded.items()}
+        if frame.lacks(held[viewer.audience]):  # its consumer draws it here, whole
+            frame = drawn
         text = frame.text(True, held[viewer.audience])
         played.frames.append(
             SentFrame(

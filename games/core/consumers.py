@@ -97,6 +97,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     gap_waits = 0  # frames held for an earlier version (each sent once it came)
     expected = 0  # a version the viewer was told of (an ack, a pong) and awaits
     gap_fills = 0  # versions that never came within HOLD_SECONDS, drawn again here
+    drawn_whole = 0  # frames from the layer lacking a panel this connection needs whole
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
@@ -552,10 +553,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self._stop_waiting_for_gap()
 
     async def _write_frame(self, frame: Frame) -> None:
+        if self.with_html and frame.lacks(self.panels_sent):
+            drawn = await self._drawn_whole(frame)
+            if drawn is None:
+                return  # the seats changed hands: the next frame decides the viewer again
+            frame = drawn
         self.sent_version = max(self.sent_version, frame.version)
         if frame.full:
             self.awaiting_view = False
         await self.send(text_data=frame.text(self.with_html, self.panels_sent))
+
+    async def _drawn_whole(self, frame: Frame) -> Frame | None:
+        """``frame``'s version drawn here with every panel whole: the layer carries a panel
+        whole only where a connection holding its audience's version before needs it, and
+        this one does not hold it (it never should: counted, and logged)."""
+        self.drawn_whole += 1
+        log.info("match %s v%s: a frame drawn here whole", self.match.pk, frame.version)
+        draw = database_sync_to_async(self._frames_since, thread_sensitive=False)
+        frames = await draw(frame.version - 1 or None, frame.version)
+        if frames is None:
+            return None
+        return frames[-1] if frames and frames[-1].version >= frame.version else None
 
     def _wait_for_gap(self) -> None:
         if self.gap_timer is None and self.gap_filling is None:

@@ -14,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -142,9 +142,17 @@ class Panel:
 
     id: str
     digest: str
-    escaped: str
+    escaped: str  # "" in a frame from the layer where the panel did not travel whole
     base: str = ""
     patch: str = ""
+    unchanged: bool = False  # the audience's panel at the version before is the same
+
+    def packed(self) -> list[Any]:
+        """The panel in a layer message: whole only where a connection that holds its
+        audience's version before needs it whole (a new panel, a change with no patch worth
+        sending). A connection that lacks one draws the frame itself (``Frame.lacks``)."""
+        carried = "" if self.unchanged or self.patch else self.escaped
+        return [self.id, self.digest, carried, self.base, self.patch]
 
 
 @dataclass(frozen=True)
@@ -179,18 +187,32 @@ class Frame:
                 if panel.patch and held == panel.base:
                     patches.append(f'["{panel.id}",{panel.patch}]')
                     continue
+            if not panel.escaped:
+                raise ValueError(f"v{self.version}: {panel.id} did not travel whole (see lacks)")
             whole.append(panel.escaped)
         text = f'{self.head[:-1]},"html":"{PANEL_SEPARATOR.join(whole)}"'
         if patches:
             text += f',"html_patch":[{",".join(patches)}]'
         return text + "}"
 
+    def lacks(self, sent: dict[str, str]) -> bool:
+        """Whether a connection that sent ``sent`` (panel hashes by id) needs a panel whole
+        that this frame (from the layer) did not carry."""
+        for panel in self.panels:
+            if panel.escaped:
+                continue
+            held = sent.get(panel.id)
+            if held != panel.digest and not (panel.patch and held == panel.base):
+                return True
+        return False
+
     def as_message(self) -> dict[str, Any]:
         """The frame as a layer message: one string (a connection's message allocates almost
         no objects, so hundreds of them queued at once wake no garbage collection) and its
         digest, under which a worker parses it once for all its connections."""
-        panels = [astuple(p) for p in self.panels]
-        packed = _dumps([self.version, self.head, panels, self.audience, self.holders])
+        # The head goes as JSON, not as a string of it (escaped again, it grew by a sixth).
+        rest = _dumps([[panel.packed() for panel in self.panels], self.audience, self.holders])
+        packed = f"[{self.version},{self.head},{rest[1:]}"
         digest = hashlib.blake2b(packed.encode(), digest_size=16).hexdigest()
         return {"version": self.version, "frame": packed, "digest": digest}
 
@@ -203,7 +225,7 @@ class Frame:
             version, head, panels, audience, holders = json.loads(message["frame"])
             parsed = cls(
                 version=version,
-                head=head,
+                head=_dumps(head),  # the text it was: the same separators, keys in order
                 panels=tuple(Panel(*p) for p in panels),
                 audience=audience,
                 holders=tuple(holders),
@@ -248,7 +270,8 @@ def _entries(
                 worth = htmlpatch.worth_sending(ops, _escaped(html))
                 patches[old, html] = [_digest(old), ops] if worth else ["", ""]
             base, patch = patches[old, html]
-        entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch))
+        unchanged = old is not None and old == html
+        entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch, unchanged))
     return tuple(entries)
 
 
@@ -483,8 +506,7 @@ def frames_drawn(
     announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn: the acting seat's first (its player sees the move at
-    once), then the spectators (the many), then the other seats and the host. What each
+    be sent before the next is drawn, in the order of ``audiences``. What each
     audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
@@ -599,9 +621,11 @@ def _notice_drawn(match: Match) -> str | None:
 
 def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
     """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
-    the ``acting`` seat (the one whose move it is, if any), the spectators (the many), each
-    other seat, the host."""
+    the ``acting`` seat (the one whose move it is, if any: its player sees the move at once),
+    each other seat (a seat's socket takes a version only after the one before, so the next
+    mover's own frame waits for these; after another seat's move they are mostly drawn from
+    nothing), the spectators (the many: one message a worker, handed to each) and the host."""
     seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
     first = [viewer for viewer in seats if viewer.seat == acting]
     others = [viewer for viewer in seats if viewer.seat != acting]
-    return [*first, Viewer.spectator(), *others, Viewer.host()]
+    return [*first, *others, Viewer.spectator(), Viewer.host()]

@@ -568,3 +568,27 @@ async def test_a_new_seat_holder_gets_the_seats_whole_view_before_any_update_of_
     assert first["view"]["viewer"]["audience"] == "seat-1"
     await pong_comes_next(socket)  # and no update of that version after it
     await socket.disconnect()
+
+
+async def test_a_frame_lacking_a_panel_the_page_needs_whole_is_drawn_whole_here(tally):
+    """The layer carries a panel whole only where a page holding its audience's version before
+    needs it (new, or changed with no patch): a connection that does not hold one it needs (it
+    never should) is sent the version drawn on its own worker, the frame a page in step gets."""
+    match, ada, _, _ = tally
+    lacking_tab, in_step_tab = await connect(match, ada), await connect(match, ada)
+    for socket in (lacking_tab, in_step_tab):
+        await receive(socket)
+    [version] = await sync_to_async(committed_unsent)(match, [ada])
+    message = (await sync_to_async(seat_messages)(match, 0, [version]))[version]
+    packed = json.loads(message["frame"])
+    unchanged = next(panel for panel in packed[2] if not panel[2] and not panel[4])
+    unchanged[1] = "not-what-the-page-holds"
+    lacking = {**message, "frame": json.dumps(packed), "digest": "lacking"}
+    await lacking_tab.send_input(lacking)
+    await in_step_tab.send_input(message)
+    drawn_here, carried = await receive(lacking_tab), await receive(in_step_tab)
+    assert (drawn_here["type"], drawn_here["version"]) == ("update", version)
+    drawn_here.pop("server_time"), carried.pop("server_time")
+    assert drawn_here == carried
+    for socket in (lacking_tab, in_step_tab):
+        await socket.disconnect()
