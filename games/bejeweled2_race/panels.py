@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.bejeweled2 import engine
-from games.bejeweled2.flow import piece_css, piece_label
+from games.bejeweled2.page import piece_css, piece_label
 
 
 @lru_cache(maxsize=1024)

@@ -98,8 +98,8 @@ def _expression(node: nodes.Node, bound: frozenset[str], found: set[Path]) -> No
             if child is not None:
                 _expression(child, bound, found)
         return
-    for child in node.iter_child_nodes():
-        _node(child, bound, found)
+    for part in node.iter_child_nodes():
+        _node(part, bound, found)
 
 
 def _node(node: nodes.Node, bound: frozenset[str], found: set[Path]) -> None:
@@ -187,7 +187,11 @@ def listed_inputs(
 
 
 _MISSING = {"__missing__": True}
-_DICT_VIEWS = (type({}.items()), type({}.keys()), type({}.values()))
+_DICT_VIEWS: tuple[type[Iterable[Any]], ...] = (
+    type({}.items()),
+    type({}.keys()),
+    type({}.values()),
+)
 
 
 def key_of(owner: int, values: Iterable[Any]) -> bytes | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.pointsweeper.flow import minutes
+from games.pointsweeper.page import minutes
 
 
 def bank_left_when_paused(p: dict[str, Any], turn_due: str, paused_at: str | None) -> str:
