@@ -1,7 +1,7 @@
-"""Seven Gem Swap as a game definition: its flow (flow.py: the rules, ``view`` the one gate,
-``page`` the grid, tables, host frames and prompt drawn from it, a draft's worded preview, the
-premove charges) and bot wired into the core, with the host's round ending and awards, replay
-words and help."""
+"""Seven Gem Swap as a game definition: its flow (flow.py: the rules, the premove charges), its
+gate (view.py: ``view``, what each viewer sees), its page (page.py: the grid, tables, host frames
+and prompt drawn from a view) and bot wired into the core, with the host's round ending and
+awards, replay words and help."""
 
 from __future__ import annotations
 
@@ -15,17 +15,19 @@ from games.core.gamedef import (
 )
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, marks_where, seat_name
-from games.seven_gem_swap import bot, engine, flow
-from games.seven_gem_swap.flow import board_grid
+from games.seven_gem_swap import bot, engine, flow, page, view
+from games.seven_gem_swap.page import board_grid
 
 
 class SevenGemSwap(FlowGame):
     flow = flow
+    view_module = view
+    page_module = page
     bot = bot
     key = flow.GAME
     title = "Seven Gem Swap"
     clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
-    # What only the panels draw (flow.page and the gate's facts they show: scores, cards, clocks,
+    # What only the panels draw (page.page and the gate's facts they show: scores, cards, clocks,
     # a seat's past rounds): frames and the page's JSON view leave it out; the round's event says
     # what a round did. The page's script paints the grid from the view's ``board`` (the grid's
     # own copy, its marks and the player's gems come from it and the last round; its caption
