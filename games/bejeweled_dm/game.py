@@ -18,8 +18,18 @@ class DeathMatch(FlowGame):
     view_module = view
     page_module = page
     # What only the templates draw (the page's script reads the board's text, the phase, the
-    # open actions, the steps): left out of every frame's view and the page's JSON view.
-    page_only = ("pick_form", "last_round", "history", "prompt", "phase_label", "colours")
+    # open actions, the steps: static/js/bejeweled_dm.js): left out of every frame's view and the
+    # page's JSON view.
+    page_only = (
+        "pick_form",
+        "last_round",
+        "history",
+        "prompt",
+        "phase_label",
+        "colours",
+        "clock.label",
+        "final_score",
+    )
     bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"

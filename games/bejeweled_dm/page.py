@@ -42,6 +42,12 @@ PHASE_LABELS = {
     "pick": "Picks for the next round",
     "over": "Match over",
 }
+# What ``page`` adds that the page's script reads, so frames carry it: nothing it adds. The
+# script (static/js/bejeweled_dm.js) reads the board's text (``board.text``: the view's board,
+# which the page turns into an object with its caption) and the view's own facts (the phase, the
+# round, the open actions, the steps); everything ``page`` adds only the panels draw, and the
+# game's ``page_only`` lists it (tests/core/test_page_only.py).
+SCRIPT_READS: tuple[str, ...] = ()
 CLOCK_LABELS = {
     "round": "Round clock",
     "claim_window": "Counterclaim window",

@@ -29,12 +29,16 @@ class SevenGemSwap(FlowGame):
     clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
     # What only the panels draw (page.page and the gate's facts they show: scores, cards, clocks,
     # a seat's past rounds): frames and the page's JSON view leave it out; the round's event says
-    # what a round did. The page's script paints the grid from the view's ``board`` (the grid's
-    # own copy, its marks and the player's gems come from it and the last round; its caption
-    # from the panel) and plays the host's steps from their moves.
+    # what a round did. What the page's script reads of what page.page adds travels (page.py
+    # ``SCRIPT_READS``: the grid, the last round, the host's step words, a seat's colour name),
+    # less what the script does not read of it: the grid's own copy of the board, its marks
+    # (the script makes them from the view's ``board`` and the last round) and the captions
+    # (from the panel).
     page_only = (
         "grid.board",
         "grid.marks",
+        "grid.caption",
+        "last_round.caption",
         "players",
         "progress",
         "table",
@@ -44,8 +48,6 @@ class SevenGemSwap(FlowGame):
         "names",
         "colour_list",
         "clock",
-        "grid.caption",
-        "last_round.caption",
         "phase_started",
         "deadlines",
         "scores",
@@ -55,6 +57,8 @@ class SevenGemSwap(FlowGame):
         "me.gems",
         "me.cards",
         "me.rounds",
+        "me.missed",
+        "me.won_by_text",
         "host.rows",
         "host.submissions",
         "host.last_round.round",

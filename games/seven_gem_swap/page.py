@@ -15,6 +15,14 @@ from games.seven_gem_swap.preview import STEP_FAILURES
 # --- the page: what it draws from the view (the gate's answer, never the state) ----------------
 
 
+# What ``page`` adds that the page's script reads (static/js/seven_gem_swap.js), so frames carry
+# it: the grid (the script paints every grid it shows with the grid's ``looks``), the last round
+# (the grid before it and the cells it changed, for the "before" toggle and a round's replay),
+# the host's step words and a seat's colour name (the composer's hints). The parts of these the
+# script does not read (the grid's board, marks and caption, the last round's caption) and
+# everything else it adds only the panels draw: the game's ``page_only`` lists them
+# (tests/core/test_page_only.py).
+SCRIPT_READS = ("grid", "last_round", "host.step_words", "me.colour_name")
 CLOCK_LABELS = {"bidding": "Bidding closes in", "round": "Round closes in"}
 WON_BY = {
     "first": "your first choice",
