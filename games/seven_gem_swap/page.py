@@ -78,21 +78,20 @@ def board_grid(
     }
 
 
-def host_steps(shown: dict[str, Any]) -> list[list[list[Any]]]:
-    """The host's latest round step by step, as little as the page needs to play it: each
-    step's moves as ``[seat, from cell, direction]`` for a move that swapped its gem with its
-    neighbour that way (and locked ``from``, the cell it left), ``[seat, from cell, direction,
-    reason]`` for one that failed (a key of ``STEP_FAILURES``). The page names the players,
-    words each step from the host's ``step_words`` and makes each step's grid by making its
-    swaps on the grid before the round (the last round's ``board_before``): frames carry no
-    grids."""
+def host_steps(shown: dict[str, Any]) -> list[dict[str, Any]]:
+    """The host's latest round step by step, as the page plays it: each step's ``board`` after
+    it (the engine's, so that the page draws every grid the server played rather than making it
+    again) and its ``moves`` as ``[seat, from cell, to cell, direction]`` for a move that swapped
+    its gem with its neighbour that way (and locked ``from``, the cell it left), ``[seat, from
+    cell, to cell or None off the grid, direction, reason]`` for one that failed (a key of
+    ``STEP_FAILURES``). The page names the players and words each step from the host's
+    ``step_words``."""
     steps = []
     for step in shown["host"]["last_round"]["steps"]:
         moves: list[list[Any]] = []
-        for player, start, _to, direction, reason in step["moves"]:
-            seat = int(player)
-            moves.append([seat, start, direction] + ([] if reason is None else [reason]))
-        steps.append(moves)
+        for player, start, to, direction, reason in step["moves"]:
+            moves.append([int(player), start, to, direction] + ([] if reason is None else [reason]))
+        steps.append({"board": step["board"], "moves": moves})
     return steps
 
 

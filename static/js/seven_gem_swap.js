@@ -464,41 +464,31 @@
     return names;
   }
 
-  const STEP = { U: [0, -1], D: [0, 1], L: [-1, 0], R: [1, 0] }; // [columns, rows] a move goes
-
-  // The cell beside ``cell`` in ``direction`` (U D L R), null off the grid.
-  function neighbour(cell, direction) {
-    const index = cellIndex(cell);
-    const column = index % 10 + STEP[direction][0], row = Math.floor(index / 10) + STEP[direction][1];
-    return column < 0 || column > 9 || row < 0 || row > 9 ? null : cellName(row * 10 + column);
-  }
-
   // The host's round as frames: the grid before any move, each step, the grid after. A step
-  // comes as its moves: [seat, from, direction] for a move that swapped its gem with the
-  // neighbour that way and locked ``from``, the cell it left; [seat, from, direction, reason]
-  // for one that failed, worded by the host's step_words. Each step's frame says the cells a gem moved
-  // into, the cells of a failed move, the cells it newly locks, its swaps ([from, to]: the gem
-  // in ``to`` went the other way) and a sentence.
+  // comes as the grid the engine left after it and its moves: [seat, from, to, direction] for
+  // a move that swapped its gem with the neighbour that way and locked ``from``, the cell it
+  // left; [seat, from, to (null off the grid), direction, reason] for one that failed, worded
+  // by the host's step_words. Each step's frame says the cells a gem moved into, the cells of a
+  // failed move, the cells it newly locks, its swaps ([from, to]: the gem in ``to`` went the
+  // other way) and a sentence.
   function hostSteps(g, number) {
     const names = namesBySeat(g);
     const words = g.host.step_words;
-    const steps = g.host.last_round.steps.map((moves, index) => {
+    const steps = g.host.last_round.steps.map((step, index) => {
       const moved = [], failed = [], swaps = [], locks = [], parts = [];
-      for (const [seat, from, direction, reason] of moves) {
+      for (const [seat, from, to, direction, reason] of step.moves) {
         const who = names[seat] || "seat " + seat;
         if (reason === undefined) {
-          const to = neighbour(from, direction);
           moved.push(to);
           swaps.push([from, to]);
           locks.push(from);
           parts.push(`${who} ${from}→${to}`);
         } else {
-          const to = neighbour(from, direction);
           failed.push(from, ...(to ? [to] : []));
           parts.push(`${who} ${from} ${words.moves[direction]} failed (${words.failures[reason] || reason})`);
         }
       }
-      return { moved: moved, swaps: swaps, failed: failed, locks: locks, text: `Step ${index + 1}: ${parts.join("; ")}` };
+      return { board: step.board, moved: moved, swaps: swaps, failed: failed, locks: locks, text: `Step ${index + 1}: ${parts.join("; ")}` };
     });
     return [{ text: `Round ${number}: the grid before any move` }, ...steps, { text: `Round ${number}: the grid after` }];
   }
@@ -516,25 +506,14 @@
     return marks;
   }
 
-  // ``board`` (a grid's text) with each [from, to] pair of cells swapped: a step's gems moved.
-  function afterSwaps(board, swaps) {
-    const cells = board.replace(/\n/g, "").split("");
-    for (const [a, b] of swaps || []) {
-      const i = cellIndex(a), j = cellIndex(b);
-      [cells[i], cells[j]] = [cells[j], cells[i]];
-    }
-    return cells.join("");
-  }
-
   // The host's frames of round ``number``, as the step player plays them: each step's swaps
-  // slide (the gem that moved and the one it swapped with), a failed move sounds refused. The
-  // grid of each step is the grid before the round with the swaps made so far (frames carry no
-  // grids).
+  // slide (the gem that moved and the one it swapped with), a failed move sounds refused. Each
+  // step shows the grid the server played it to; the first the grid before the round.
   function hostFrames(g, number, before) {
     const frames = hostSteps(g, number);
     let board = before;
     return frames.map((frame, index) => Object.assign({ ms: 900, marks: hostMarks(frames, index) }, frame, {
-      board: (board = afterSwaps(board, frame.swaps)),
+      board: (board = (frame.board || board).replace(/\n/g, "")),
       grid: "sgs",
       ms: index === 0 ? 450 : 380,
       moves: [].concat(...(frame.swaps || []).map(([a, b]) => [[a, b], [b, a]])),

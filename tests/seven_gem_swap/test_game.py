@@ -172,14 +172,18 @@ def test_the_host_plays_the_last_round_from_the_steps_the_server_sent():
     steps = state["history"][0]["secret"]["steps"]
     assert last["round"] == 1 and last["step_count"] == len(steps)
     assert last["steps"] == [
-        [
-            [int(move["player"]), move["from"], move["direction"]]
-            + ([] if move["ok"] else [move["reason"]])
-            for move in step["moves"]
-        ]
+        {
+            "board": step["board"],
+            "moves": [
+                [int(move["player"]), move["from"], move["to"], move["direction"]]
+                + ([] if move["ok"] else [move["reason"]])
+                for move in step["moves"]
+            ],
+        }
         for step in steps
     ]
-    assert last["steps"][0][0][:2] == [0, gem]
+    assert last["steps"][0]["moves"][0][:2] == [0, gem]
+    assert last["steps"][-1]["board"] == state["history"][0]["public"]["board_after"]
     words = shown["host"]["step_words"]
     assert words["moves"]["U"] == "up" and words["failures"]["locked"] == "into a locked cell"
     # Each seat's sequence is in its row of the host's table.
@@ -263,29 +267,29 @@ def test_a_rounds_event_names_the_cells_each_scoring_group_lit():
 DELTA = {"U": -10, "D": 10, "L": -1, "R": 1}
 
 
-def test_the_host_steps_turn_the_grid_before_into_each_steps_grid_and_locks():
-    """The page plays the host's steps from their moves alone (frames send no grids nor
-    locks): each move that succeeded swaps its gem with the neighbour its way and locks the cell
-    it left; made in order on the grid before the round, they give every step's grid and locked
-    cells, and the grid after."""
+def test_the_host_steps_carry_the_grids_the_engine_played_and_the_moves_that_made_them():
+    """The page plays the host's steps from the grids the server sent (it makes no grid of its
+    own): each step's grid is the engine's; each move that succeeded swapped its gem with the
+    cell it names and locked the cell it left, as the page marks them."""
     state = round_two_all_moving()
     sent = GAME.view(state, Viewer.host())["host"]["last_round"]["steps"]
     entry = state["history"][-1]
     played = entry["secret"]["steps"]
-    assert any(len(move) == 3 for moves in sent for move in moves)
-    cells = list(entry["public"]["board_before"].replace("\n", ""))
+    assert any(len(move) == 4 for step in sent for move in step["moves"])
+    before = entry["public"]["board_before"].replace("\n", "")
     locked: set[str] = set()
-    for moves, step in zip(sent, played, strict=True):
-        for _seat, start, direction, *failed in moves:
+    for step, engine_step in zip(sent, played, strict=True):
+        assert step["board"] == engine_step["board"]
+        after = step["board"].replace("\n", "")
+        for _seat, start, to, _direction, *failed in step["moves"]:
             if failed:
                 continue
-            i = engine.parse_cell(start)
-            j = i + DELTA[direction]
-            cells[i], cells[j] = cells[j], cells[i]
+            i, j = engine.parse_cell(start), engine.parse_cell(to)
+            assert (after[i], after[j]) == (before[j], before[i])
             locked.add(start)
-        assert "".join(cells) == step["board"].replace("\n", "")
-        assert locked == set(step["locked"])
-    assert "".join(cells) == state["board"].replace("\n", "")
+        assert locked == set(engine_step["locked"])
+        before = after
+    assert before == state["board"].replace("\n", "")
 
 
 def test_frames_leave_out_what_only_the_panels_draw():
