@@ -203,3 +203,52 @@ def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
     assert serious_axe_violations(page) == []
     still.close()
     assert Match.objects.get(pk=match.pk).state["round"] == 3
+
+
+def test_the_host_plays_a_round_step_by_step_on_the_grids_the_server_played(
+    login_context, seated_match, live_worker
+):
+    """The host's step player shows each step's grid as the engine left it (sent with the
+    step), one after another, and ends on the grid after the round."""
+    settings = {"bid_seconds": 3600, "round_seconds": 3600}
+    match, (ada, bob), _ = seated_match("seven-gem-swap", "ada", "bob", settings=settings)
+    services.submit_action(match, ada, {"type": "bid", "bid": -4, "colours": "ROY"})
+    services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "GBR"})
+    match.refresh_from_db()
+    for user, colour in ((ada, "R"), (bob, "G")):
+        gem, first, _ = a_gem_with_room(match.state["board"], colour, changing=True)
+        action = {"type": "submit", "round": 1, "gem": gem, "moves": first}
+        services.submit_action(match, user, action)
+        match.refresh_from_db()
+    match.refresh_from_db()
+    [played] = match.state["history"]
+    # The gems as a grid's cells write them (a rock's cell writes nothing).
+    steps = [re.sub("[^A-Z]", "", step["board"]) for step in played["secret"]["steps"]]
+    assert steps and steps[-1] == re.sub("[^A-Z]", "", match.state["board"])
+
+    page = login_context("hostess")
+    page.set_viewport_size(DESKTOP)
+    page.goto(match.get_absolute_url())
+    expect(page.locator("#connection")).to_have_text("connected")
+    # Every grid the page shows while the steps play, in order (read as each step's words come).
+    page.evaluate(
+        """() => { window.grids = [];
+             const read = () => [...document.querySelectorAll('[data-grid="sgs"] [data-cell] .gem')]
+               .map((gem) => gem.textContent.trim()).join('');
+             const line = document.querySelector('#sgs-board .sgs-step-text');
+             new MutationObserver(() => { const now = read();
+               if (window.grids[window.grids.length - 1] !== now) window.grids.push(now); })
+               .observe(line, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    page.locator(".sgs-host-anim [data-steps-speed]").select_option("4")
+    page.locator(".sgs-host-play").click()
+    page.wait_for_function(
+        "(last) => window.grids.length && window.grids[window.grids.length - 1] === last",
+        arg=steps[-1],
+    )
+    shown = page.evaluate("window.grids")
+    # Each step's grid is among those shown, in the order played.
+    at = 0
+    for grid in steps:
+        assert grid in shown[at:], f"a step's grid was not shown: {grid}"
+        at = shown.index(grid, at)
