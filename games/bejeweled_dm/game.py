@@ -29,6 +29,7 @@ class DeathMatch(FlowGame):
         "colours",
         "clock.label",
         "final_score",
+        "looks",
     )
     bot = bot
     key = "bejeweled-dm"

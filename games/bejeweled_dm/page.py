@@ -34,6 +34,9 @@ GEM_CLASSES = {
     ".": "hole",
 }
 GEM_LABELS = {**engine.COLOUR_NAMES, "#": "rock", ".": "empty"}
+LOOKS = {gem: {"css": css, "name": GEM_LABELS[gem]} for gem, css in GEM_CLASSES.items()}
+"""Each board character's look, as the board's table carries it (``data-looks``) for the
+page's script, which paints every board the round plays (static/js/bejeweled_dm.js)."""
 PHASE_LABELS = {
     "claim": "Claim",
     "counterclaim": "Counterclaim window",
@@ -90,6 +93,7 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
         # The cells are painted by the page's script from the board's text (the template
         # draws the same empty cells for every board, so a new board costs a frame nothing).
         "board": {"text": shown["board"], "caption": board_caption(shown)},
+        "looks": LOOKS,
         "offer": offer_list(shown["offer"]),
         "clock": {**clock, "label": CLOCK_LABELS[clock["key"]]} if clock else None,
         "pick_form": pick_form(shown),

@@ -11,8 +11,16 @@
   "use strict";
 
   const LETTERS = "ABCDEFGH";
-  const CLASSES = { R: "gem-red", B: "gem-blue", G: "gem-green", Y: "gem-yellow", P: "gem-purple", "#": "rock", ".": "hole" };
-  const NAMES = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple", "#": "rock", ".": "empty" };
+  // Each board character's look (css, name) as the server gives it (the board's data-looks:
+  // games/bejeweled_dm/page.py LOOKS).
+  function looks() {
+    const table = grid();
+    return table && table.dataset.looks ? JSON.parse(table.dataset.looks) : {};
+  }
+  function nameOf(gem) {
+    const look = looks()[gem];
+    return look ? look.name : gem;
+  }
   const CAUSES = { match: "3 in a row", bend: "Bend", pick: "Pick", chain: "Chain", column: "Column", plus: "Plus" };
   const STARTER_CELLS = { Swap: 2, Rotate: 1, Pick: 2 };
   const FALLBACK_MS = { start: 500, place: 600, starter: 600, remove: 800, activate: 650, recolor: 700, fall: 500, refresh: 800 };
@@ -62,19 +70,20 @@
   function paint(text, marks, active, kind) {
     const table = grid();
     if (!table || !text) return;
+    const shown = looks();
     text.trim().split("\n").forEach((line, row) => {
       line.trim().split("").forEach((gem, col) => {
         const name = cellName(row, col);
         const button = table.querySelector(`[data-cell="${name}"]`);
         if (!button) return;
-        let classes = "cell " + (CLASSES[gem] || "hole");
+        let classes = "cell " + ((shown[gem] || {}).css || "hole");
         if (marks && marks[name]) classes += " " + marks[name];
         if (active === name) classes += " has-active active-" + String(kind || "").toLowerCase();
         if (button.className !== classes) button.className = classes;
         if (!button.hasAttribute("tabindex")) button.tabIndex = -1; // one tab stop: the server's 0
         if (!button.hasAttribute("type")) button.type = "button";
         button.dataset.gem = gem;
-        let label = name + ", " + (NAMES[gem] || gem) + (active === name ? ", " + kind : "");
+        let label = name + ", " + ((shown[gem] || {}).name || gem) + (active === name ? ", " + kind : "");
         if (marks && marks[name] && marks[name].indexOf("sel-") !== -1) label += ", chosen";
         button.setAttribute("aria-label", label);
         let span = button.querySelector(".gem");
@@ -259,7 +268,7 @@
           floats: [{ cells: [step.cell], text: `${step.active}!` }] });
       } else if (step.kind === "recolor") {
         for (const cell of step.cells) marks[cell] = "recolored";
-        Object.assign(frame, { text: `Recolor: every ${NAMES[step.from]} gem becomes ${NAMES[step.to]}.`, sound: "hypercube" });
+        Object.assign(frame, { text: `Recolor: every ${nameOf(step.from)} gem becomes ${nameOf(step.to)}.`, sound: "hypercube" });
       } else if (step.kind === "fall") {
         Object.assign(frame, { text: "Gravity: gems fall; rocks fill the top.", moves: step.moves, drops: step.rocks });
       } else if (step.kind === "refresh") {
