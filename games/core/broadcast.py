@@ -264,9 +264,11 @@ async def _send_events(announcements: list[Announcement]) -> None:
 
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
     """Each frame goes as soon as it is drawn (in a worker thread), in the order of
-    ``rendering.audiences``: the acting seat's first."""
+    ``rendering.audiences``: the acting seat's first. Once the frames are out, the later
+    versions go on while these are marked sent (a write to the database)."""
     mine = {announcement.event.version for announcement in announcements}
     next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
+    released = False
     try:
         turn = _in_order.setdefault(match_pk, asyncio.Condition())
         sent = True
@@ -278,12 +280,15 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
                 while messages := await next_messages(announcement, drawing, first):
                     sent = await send_messages(messages) and sent
                     first = False
+        released = True
+        await _sent(match_pk, mine)
         if sent:
             await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
-        await _sent(match_pk, mine)
+        if not released:
+            await _sent(match_pk, mine)
 
 
 # How long one trip to a drawing thread draws frames before the ones drawn are sent: a frame
