@@ -33,6 +33,15 @@ def version_of(page) -> int:
     return int(page.locator("#replay-step").get_attribute("data-version"))
 
 
+def at_step(page, version: int) -> None:
+    """The replay shows ``version``, and htmx has settled the step in (its address pushed, the
+    swap done): a key pressed before then would click a link of the step it replaces."""
+    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(version))
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
 def test_the_replay_opens_at_the_last_round_and_steps_by_keys_marks_and_autoplay(
     finished_match, login_context
 ):
@@ -49,14 +58,14 @@ def test_the_replay_opens_at_the_last_round_and_steps_by_keys_marks_and_autoplay
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "replay-1280x800.png"), full_page=False)
 
-    page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round + 1))
-    page.keyboard.press("ArrowLeft")
-    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round))
-    page.keyboard.press("Home")
-    expect(page.locator("#replay-step")).to_have_attribute("data-version", "1")
-    page.keyboard.press("End")
-    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(match.version))
+    for key, version in (
+        ("ArrowRight", last_round + 1),
+        ("ArrowLeft", last_round),
+        ("Home", 1),
+        ("End", match.version),
+    ):
+        page.keyboard.press(key)
+        at_step(page, version)
 
     round_two = next(version for version, label in marks if label == "Round 2")
     page.select_option("#replay-mark", label="Round 2")
