@@ -208,6 +208,11 @@ class GameDefinition:
     # arrival decides, or a single player's swaps sent while a cascade is still animating. Every
     # other action sent against a version that has since moved on is refused as stale.
     unversioned_actions: ClassVar[frozenset[str]] = frozenset()
+    # Sealed moves (games/core/fairness.py): action type -> the event kinds that reveal it
+    # (none: the end of the match). Each accepted one gets a receipt every viewer sees; its
+    # move and nonce are shown when it is revealed. ``revealed_by`` is the same read backwards.
+    sealed_actions: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    revealed_by: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     # The times in the state each clock is measured from, by clock key (dotted paths such as
     # "turn_started" or "clock.at"): a pause and the host's change to a clock move them with the
     # clock, so that move time, banks and draining bars lose nothing to a pause.
@@ -373,6 +378,14 @@ class FlowGame(GameDefinition):
             cls.flow_module = declared = read_flow(flow)
             if "unversioned_actions" not in cls.__dict__:
                 cls.unversioned_actions = declared.unversioned_actions
+            if "sealed_actions" not in cls.__dict__:
+                cls.sealed_actions = declared.sealed_actions
+        if "sealed_actions" in cls.__dict__ or flow is not None:
+            revealed: dict[str, list[str]] = {}
+            for action_type, kinds in cls.sealed_actions.items():
+                for kind in kinds:
+                    revealed.setdefault(kind, []).append(action_type)
+            cls.revealed_by = {kind: tuple(types) for kind, types in revealed.items()}
             for attribute, seats in (
                 ("min_seats", declared.min_seats),
                 ("max_seats", declared.max_seats),

@@ -21,7 +21,7 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from games.core import htmlpatch, viewpatch
+from games.core import fairness, htmlpatch, viewpatch
 from games.core.authority import seat_holders
 from games.core.gamedef import State, Viewer
 from games.core.lru import Lru
@@ -46,6 +46,18 @@ def _stopped(game_view: dict[str, Any]) -> dict[str, Any]:
     return stopped
 
 
+def fairness_facts(match: Match) -> dict[str, Any]:
+    """The fairness record as every viewer sees it (games/core/fairness.py), with the seats'
+    names and the sealed action types its panel and script read."""
+    facts = fairness.public_facts(
+        match.fairness, match_id=match.public_id, server_seed=match.server_seed, over=match.is_over
+    )
+    if facts["commitment"]:
+        facts["names"] = {str(seat.index): seat.player_name for seat in match.seats.all()}
+        facts["sealed"] = sorted(match.game.sealed_actions)
+    return facts
+
+
 def view_of(
     match: Match, viewer: Viewer, state: dict[str, Any] | None = None, *, drafts: bool = True
 ) -> dict[str, Any]:
@@ -67,6 +79,9 @@ def view_of(
             # While paused, the moment the clocks stopped: a page shows each clock's time left
             # as of then ("0:11 left, stopped while paused").
             "paused_at": match.paused_at.isoformat() if match.paused_at else None,
+            # The same for every viewer: the seeds' commitment, the players' seeds, the
+            # receipts, the server seed once over (games/core/fairness.py).
+            "fairness": fairness_facts(match),
         },
         "viewer": {"seat": viewer.seat, "host": viewer.is_host, "audience": viewer.audience},
     }

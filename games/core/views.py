@@ -305,18 +305,22 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def export(request: HttpRequest, public_id: str) -> JsonResponse:
-    """The event log as the viewer may see it, each event with its sentence."""
-    from games.core.replaying import described_events
+    """The event log as the viewer may see it, each event with its sentence; once the match is
+    over, what anyone needs to check it (``verify``: ``python -m games.verify``, the same for
+    every viewer). Its fairness facts (``match.fairness``) are everyone's from the start."""
+    from games.core.replaying import described_events, verification_record
 
     match = _match(public_id)
     viewer = match.viewer_for(request.user)
-    return JsonResponse(
-        {
-            "match": view_of(match, viewer)["match"],
-            "game": match.game_key,
-            "viewer": viewer.audience,
-            "version": match.version,
-            "events": described_events(match, viewer),
-            "view": view_of(match, viewer, drafts=False)["game"],
-        }
-    )
+    data = {
+        "match": view_of(match, viewer)["match"],
+        "game": match.game_key,
+        "viewer": viewer.audience,
+        "version": match.version,
+        "events": described_events(match, viewer),
+        "view": view_of(match, viewer, drafts=False)["game"],
+    }
+    record = verification_record(match)
+    if record is not None:
+        data["verify"] = record
+    return JsonResponse(data)
