@@ -97,3 +97,29 @@ def test_the_command_prints_what_it_checked(exports, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "All checks pass." in done.stdout
     assert "matches the commitment" in done.stdout
+
+
+@pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap"])
+def test_it_names_a_revealed_move_that_is_not_its_receipts(exports, game):
+    export = copy.deepcopy(exports[game])
+    receipt = next(r for r in export["match"]["fairness"]["receipts"] if r["state"] == "revealed")
+    key = next(k for k in receipt["move"] if k != "type")
+    receipt["move"][key] = "changed"
+    report = verify(export)
+    assert not report.ok
+    assert f"(v{receipt['version']}) does not match its revealed move" in report.problem
+
+
+@pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap"])
+def test_it_names_a_sealed_move_the_server_changed_after_its_receipt(exports, game):
+    """The server plays another move than the page sealed (its receipt and the move it
+    reveals stay the page's): the move played is not the one the receipt sealed."""
+    export = copy.deepcopy(exports[game])
+    receipt = next(r for r in export["match"]["fairness"]["receipts"] if r["state"] == "revealed")
+    event = next(e for e in export["verify"]["events"] if e["version"] == receipt["version"])
+    key = next(k for k in event["action"] if k != "type")
+    event["action"][key] = "changed"
+    report = verify(export)
+    assert not report.ok
+    assert "the move played is not the one its receipt" in report.problem
+    assert f"v{receipt['version']}" in report.problem

@@ -187,7 +187,7 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
         return redirect(f"{reverse('login')}?next={request.path}")
     if request.method == "POST":
         try:
-            services.take_seat(match, request.user, token)
+            services.take_seat(match, request.user, token, request.POST.get("player_seed", ""))
         except ActionError as refusal:
             messages.error(request, refusal.message)
         return redirect(match)
