@@ -64,8 +64,8 @@ def test_it_passes_a_bot_match_of_every_game(export):
 
 
 def test_it_names_a_changed_server_seed(export):
-    seed = export["match"]["fairness"]["server_seed"]
-    export["match"]["fairness"]["server_seed"] = ("0" if seed[0] != "0" else "1") + seed[1:]
+    seed = export["fairness"]["server_seed"]
+    export["fairness"]["server_seed"] = ("0" if seed[0] != "0" else "1") + seed[1:]
     report = verify(export)
     assert not report.ok
     assert "is not the one committed to" in report.problem
@@ -102,7 +102,7 @@ def test_the_command_prints_what_it_checked(exports, tmp_path):
 @pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap"])
 def test_it_names_a_revealed_move_that_is_not_its_receipts(exports, game):
     export = copy.deepcopy(exports[game])
-    receipt = next(r for r in export["match"]["fairness"]["receipts"] if r["state"] == "revealed")
+    receipt = next(r for r in export["fairness"]["receipts"] if r["state"] == "revealed")
     key = next(k for k in receipt["move"] if k != "type")
     receipt["move"][key] = "changed"
     report = verify(export)
@@ -115,7 +115,7 @@ def test_it_names_a_sealed_move_the_server_changed_after_its_receipt(exports, ga
     """The server plays another move than the page sealed (its receipt and the move it
     reveals stay the page's): the move played is not the one the receipt sealed."""
     export = copy.deepcopy(exports[game])
-    receipt = next(r for r in export["match"]["fairness"]["receipts"] if r["state"] == "revealed")
+    receipt = next(r for r in export["fairness"]["receipts"] if r["state"] == "revealed")
     event = next(e for e in export["verify"]["events"] if e["version"] == receipt["version"])
     key = next(k for k in event["action"] if k != "type")
     event["action"][key] = "changed"

@@ -47,14 +47,30 @@ def _stopped(game_view: dict[str, Any]) -> dict[str, Any]:
 
 
 def fairness_facts(match: Match) -> dict[str, Any]:
-    """The fairness record as every viewer sees it (games/core/fairness.py), with the seats'
-    names and the sealed action types its panel and script read."""
+    """The fairness record as every viewer sees it (games/core/fairness.py ``public_facts``:
+    the one gate for it), each receipt with its seat's name, and the sealed action types its
+    panel and script read. The same for every viewer, as a match's title is: its panel
+    (templates/core/_fairness.html) and the export read it here, not from a viewer's view, so
+    that a frame carries only the panel's patch, never the whole record. Worked out once per
+    version of the match (an event's frames ask for it once for each audience)."""
+    key = (match.version, match.status, match.server_seed)
+    kept = getattr(match, "_fairness_facts", None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
     facts = fairness.public_facts(
         match.fairness, match_id=match.public_id, server_seed=match.server_seed, over=match.is_over
     )
     if facts["commitment"]:
-        facts["names"] = {str(seat.index): seat.player_name for seat in match.seats.all()}
+        names = {seat.index: seat.player_name for seat in match.seats.all()}
+        facts["names"] = {str(index): name for index, name in names.items()}
+        given = facts["players"]
+        facts["seeds"] = [
+            {"name": name, "seed": given.get(str(index), "")} for index, name in names.items()
+        ]
+        for receipt in facts["receipts"]:
+            receipt["name"] = names.get(receipt["seat"], f"seat {receipt['seat'] + 1}")
         facts["sealed"] = sorted(match.game.sealed_actions)
+    match._fairness_facts = (key, facts)
     return facts
 
 
@@ -79,9 +95,6 @@ def view_of(
             # While paused, the moment the clocks stopped: a page shows each clock's time left
             # as of then ("0:11 left, stopped while paused").
             "paused_at": match.paused_at.isoformat() if match.paused_at else None,
-            # The same for every viewer: the seeds' commitment, the players' seeds, the
-            # receipts, the server seed once over (games/core/fairness.py).
-            "fairness": fairness_facts(match),
         },
         "viewer": {"seat": viewer.seat, "host": viewer.is_host, "audience": viewer.audience},
     }

@@ -24,7 +24,7 @@ from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Match, Season, Seat
 from games.core.registry import UnknownGame, get_game, listed_games
-from games.core.rendering import render_panel_list, render_panels, view_of
+from games.core.rendering import fairness_facts, render_panel_list, render_panels, view_of
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -307,7 +307,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
 def export(request: HttpRequest, public_id: str) -> JsonResponse:
     """The event log as the viewer may see it, each event with its sentence; once the match is
     over, what anyone needs to check it (``verify``: ``python -m games.verify``, the same for
-    every viewer). Its fairness facts (``match.fairness``) are everyone's from the start."""
+    every viewer). Its fairness facts (``fairness``) are everyone's from the start."""
     from games.core.replaying import described_events, verification_record
 
     match = _match(public_id)
@@ -320,6 +320,7 @@ def export(request: HttpRequest, public_id: str) -> JsonResponse:
         "events": described_events(match, viewer),
         "view": view_of(match, viewer, drafts=False)["game"],
     }
+    data["fairness"] = fairness_facts(match)
     record = verification_record(match)
     if record is not None:
         data["verify"] = record

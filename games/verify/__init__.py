@@ -82,7 +82,7 @@ def verify(export: Mapping[str, Any]) -> Report:
 
 
 def _verify(export: Mapping[str, Any], report: Report) -> None:
-    facts = (export.get("match") or {}).get("fairness") or {}
+    facts = export.get("fairness") or {}
     record = export.get("verify")
     if not facts.get("commitment"):
         raise Disagreement("this match was made before seeds were committed: nothing to check")

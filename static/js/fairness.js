@@ -80,23 +80,31 @@
     return Object.assign(move, { nonce: nonce, receipt: receipt });
   };
 
+  // Every receipt the panel lists (all of them: the list is folded away until opened).
+  function receiptsShown(panel) {
+    return Array.from(panel.querySelectorAll("li[data-receipt]"), (li) => ({
+      receipt: li.dataset.receipt, state: li.dataset.state, nonce: li.dataset.nonce, move: li.dataset.move,
+    }));
+  }
+
   // Every revealed move against its receipt, and this page's own receipts against the list.
   function check() {
     const panel = document.getElementById("match-fairness");
     if (!panel) return;
     const line = panel.querySelector("[data-fairness-check]");
-    const items = Array.from(panel.querySelectorAll("li[data-receipt]"));
+    const receipts = receiptsShown(panel);
     let mine = [];
     try { mine = JSON.parse(sessionStorage.getItem("gem-receipts") || "[]"); } catch (error) { mine = []; }
-    const own = items.filter((li) => mine.includes(li.dataset.receipt));
-    own.forEach((li) => li.classList.add("fairness-own"));
-    const revealed = items.filter((li) => li.dataset.state === "revealed");
-    const wrong = revealed.filter((li) => receiptOf(li.dataset.move, li.dataset.nonce) !== li.dataset.receipt);
-    revealed.forEach((li) => li.classList.toggle("fairness-wrong", wrong.includes(li)));
+    panel.querySelectorAll("li[data-receipt]").forEach((li) => li.classList.toggle("fairness-own", mine.includes(li.dataset.receipt)));
+    const own = receipts.filter((r) => mine.includes(r.receipt));
+    const revealed = receipts.filter((r) => r.state === "revealed");
+    const wrong = revealed.filter((r) => receiptOf(r.move, r.nonce) !== r.receipt);
+    const bad = new Set(wrong.map((r) => r.receipt));
+    panel.querySelectorAll("li[data-receipt]").forEach((li) => li.classList.toggle("fairness-wrong", bad.has(li.dataset.receipt)));
     let words = "";
     if (wrong.length) words = wrong.length + " of " + revealed.length + " receipts do NOT match their moves";
-    else if (revealed.length) words = (revealed.length === 1 ? "the receipt matches" : "all " + revealed.length + " receipts match");
-    if (own.length) words += (words ? " · " : "") + "your " + own.length + " listed as sent";
+    else if (revealed.length) words = revealed.length === 1 ? "the receipt matches" : "all " + revealed.length + " receipts match";
+    if (own.length) words += (words ? " · " : "") + own.length + " of them yours, as sent";
     if (line) line.textContent = words ? "· " + words : "";
     panel.dataset.checked = String(revealed.length);
     panel.dataset.wrong = String(wrong.length);

@@ -14,7 +14,7 @@ from games.core import fairness, services
 from games.core.flowkit import derived_seed
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match
-from games.core.rendering import view_of
+from games.core.rendering import fairness_facts, view_of
 
 EVERYONE = [Viewer(seat=0), Viewer(seat=1), Viewer.host(), Viewer.spectator()]
 
@@ -63,12 +63,12 @@ def match(make_user, clock):
 @pytest.mark.django_db
 def test_the_commitment_and_players_seeds_are_everyones_and_the_server_seed_no_ones(match):
     assert match.status == Match.Status.LIVE
+    facts = fairness_facts(match)
+    assert facts["commitment"] == fairness.commitment(match.public_id, match.server_seed)
+    assert facts["players"] == {"0": "ada-seed-1"}
+    assert "server_seed" not in facts
     for viewer in EVERYONE:
-        shown = view_of(match, viewer)
-        facts = shown["match"]["fairness"]
-        assert facts["commitment"] == fairness.commitment(match.public_id, match.server_seed)
-        assert facts["players"] == {"0": "ada-seed-1"}
-        assert match.server_seed not in json.dumps(shown), viewer
+        assert match.server_seed not in json.dumps(view_of(match, viewer)), viewer
     start = match.events.get(kind="started")
     assert start.move["seed"] == services.match_seed(match)
     assert start.move["seed"].endswith(f"|{match.public_id}|0=ada-seed-1,1=")
@@ -78,8 +78,7 @@ def test_the_commitment_and_players_seeds_are_everyones_and_the_server_seed_no_o
 def test_the_server_seed_is_shown_to_everyone_once_the_match_is_over(match):
     services.host_abort(match, match.host_user, "testing")
     match = Match.objects.with_seats().get(pk=match.pk)
-    for viewer in EVERYONE:
-        assert view_of(match, viewer)["match"]["fairness"]["server_seed"] == match.server_seed
+    assert fairness_facts(match)["server_seed"] == match.server_seed
 
 
 @pytest.mark.django_db
@@ -90,18 +89,18 @@ def test_a_sealed_move_has_a_receipt_everyone_sees_and_its_nonce_stays_sealed(ma
     services.submit_action(match, match.players[0], sent)
     match = Match.objects.with_seats().get(pk=match.pk)
     assert match.events.last().action == move  # the rules and the log keep the move alone
+    (receipt,) = fairness_facts(match)["receipts"]
+    assert receipt == {
+        "seat": 0,
+        "name": "Ada",
+        "type": "bid",
+        "version": match.version,
+        "receipt": sent["receipt"],
+        "by": "page",
+        "state": "sealed",
+    }
     for viewer in EVERYONE:
-        shown = view_of(match, viewer)
-        (receipt,) = shown["match"]["fairness"]["receipts"]
-        assert receipt == {
-            "seat": 0,
-            "type": "bid",
-            "version": match.version,
-            "receipt": sent["receipt"],
-            "by": "page",
-            "state": "sealed",
-        }
-        assert nonce not in json.dumps(shown), viewer
+        assert nonce not in json.dumps(view_of(match, viewer)), viewer
 
 
 @pytest.mark.django_db
@@ -111,7 +110,7 @@ def test_a_replaced_sealed_move_keeps_its_receipt_and_never_shows_its_move(match
     services.submit_action(match, match.players[1], {"type": "bid", "bid": 0, "colours": "BGR"})
     services.host_abort(match, match.host_user, "testing")
     match = Match.objects.with_seats().get(pk=match.pk)
-    receipts = view_of(match, Viewer.spectator())["match"]["fairness"]["receipts"]
+    receipts = fairness_facts(match)["receipts"]
     assert [r["state"] for r in receipts] == ["replaced", "revealed", "revealed"]
     assert "move" not in receipts[0] and "nonce" not in receipts[0]
     assert receipts[1]["move"] == {"type": "bid", "bid": -2, "colours": "GRB"}
@@ -137,3 +136,25 @@ def test_a_bad_players_seed_is_refused(make_user, clock):
     with pytest.raises(ActionError) as refused:
         services.take_seat(match, player, match.seats.first().invite_token, "no spaces allowed")
     assert refused.value.code == "bad_player_seed"
+
+
+@pytest.mark.django_db
+def test_every_page_shows_the_commitment_and_the_receipts_and_no_nonce_before_the_reveal(
+    match, client
+):
+    move = {"type": "bid", "bid": -4, "colours": "RGB"}
+    nonce = "1234abcd" * 4
+    sent = {**move, "nonce": nonce, "receipt": fairness.receipt(move, nonce)}
+    services.submit_action(match, match.players[0], sent)
+    others = [("host", match.host_user), ("bob", match.players[1])]
+    match = Match.objects.with_seats().get(pk=match.pk)
+    pages = {"spectator": client.get(match.get_absolute_url()).content.decode()}
+    for name, user in others:
+        client.force_login(user)
+        pages[name] = client.get(match.get_absolute_url()).content.decode()
+    for name, page in pages.items():
+        assert 'id="match-fairness"' in page, name
+        assert match.seed_commitment in page, name
+        assert "Ada has submitted a bid: receipt <code" in page, name
+        assert sent["receipt"][:8] in page, name
+        assert nonce not in page and match.server_seed not in page, name

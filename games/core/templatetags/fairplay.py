@@ -1,17 +1,65 @@
-"""The fair-play panel's one filter (templates/core/_fairness.html)."""
+"""The fair-play panel (templates/core/_fairness.html): the same for every viewer, so drawn once
+for what it shows and given to every audience as drawn."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from games.core import fairness
+from games.core.lru import Lru
 
 register = template.Library()
+
+# Each receipt's line as drawn, by what it shows: a match's list grows by one line a sealed
+# move, and the lines already drawn are not drawn again (a match of 7 seats has 60 of them).
+_lines: Lru[tuple[Any, ...], str] = Lru(4096)
+# The whole section by everything it shows: drawn once for every audience, and not again for
+# an event that changes none of it (most events of most games).
+_sections: Lru[tuple[Any, ...], str] = Lru(256)
+
+
+def receipt_line(entry: dict[str, Any]) -> str:
+    """One receipt's line (templates/core/_fairness_receipt.html)."""
+    key = (entry["receipt"], entry["state"], entry["name"], entry["type"])
+    line = _lines.get(key)
+    if line is None:
+        line = render_to_string("core/_fairness_receipt.html", {"r": entry}).strip()
+        _lines.put(key, line)
+    return line
 
 
 @register.filter
 def json_text(move: Any) -> str:
     """A revealed move as its receipt reads it (canonical JSON); the template escapes it."""
     return fairness.canonical(move) if isinstance(move, dict) else ""
+
+
+@register.simple_tag(takes_context=True)
+def fairness_panel(context: template.Context) -> SafeString:
+    """The match's fair-play section (templates/core/_fairness_section.html), drawn from its
+    public facts alone (games.core.rendering.fairness_facts); "" for an older match."""
+    from games.core.rendering import fairness_facts
+
+    match = context["match"]
+    oob = bool(context.get("oob"))
+    facts = fairness_facts(match)
+    if not facts["commitment"]:
+        return mark_safe("")
+    shown = (
+        match.public_id,
+        oob,
+        facts.get("server_seed", ""),
+        tuple((s["name"], s["seed"]) for s in facts["seeds"]),
+        tuple((r["receipt"], r["state"], r["name"]) for r in facts["receipts"]),
+    )
+    html = _sections.get(shown)
+    if html is None:
+        lines = mark_safe("\n".join(receipt_line(r) for r in facts["receipts"]))  # drawn lines
+        context = {"fair": facts, "oob": oob, "match_id": match.public_id, "lines": lines}
+        html = render_to_string("core/_fairness_section.html", context).strip()
+        _sections.put(shown, html)
+    return mark_safe(html)  # drawn by our own templates, values escaped there
