@@ -70,6 +70,8 @@ def fairness_facts(match: Match) -> dict[str, Any]:
         for receipt in facts["receipts"]:
             receipt["name"] = names.get(receipt["seat"], f"seat {receipt['seat'] + 1}")
         facts["sealed"] = sorted(match.game.sealed_actions)
+        # Before the start, a seated page that has given no seed yet gives one (fairness.js).
+        facts["open"] = match.status == Match.Status.OPEN
     match._fairness_facts = (key, facts)
     return facts
 

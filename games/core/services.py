@@ -539,7 +539,9 @@ def give_player_seed(match: Match, user: Any, player_seed: Any) -> None:
             return
         _keep_player_seed(locked, seat.index, player_seed)
         now = clock.now()
-        outcome = Outcome(state=locked.state, kind="player_seed", public={"seat": seat.index})
+        given = locked.fairness["players"][str(seat.index)]
+        public = {"seat": seat.index, "name": seat.player_name, "player_seed": given}
+        outcome = Outcome(state=locked.state, kind="player_seed", public=public)
         _append(locked, outcome, Move("keep", now), now=now)
 
 

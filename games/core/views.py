@@ -194,6 +194,19 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
     return render(request, "core/join_seat.html", {"match": match, "seat": seat})
 
 
+@require_POST
+@login_required
+def player_seed(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The seed a seated player's page gives the match's draws before the start, when it did
+    not take its seat through its own page (a season's host seated it): docs/fairness.md."""
+    match = _match(public_id)
+    try:
+        services.give_player_seed(match, request.user, request.POST.get("player_seed", ""))
+    except ActionError as refusal:
+        return HttpResponse(escape(refusal.message), status=400)
+    return HttpResponse(status=204)
+
+
 def _is_host(request: HttpRequest, match: Match) -> bool:
     return services.is_host(match, request.user)
 

@@ -110,7 +110,21 @@
     panel.dataset.wrong = String(wrong.length);
   }
 
-  document.addEventListener("DOMContentLoaded", check);
+  // A seat taken without this page (a season's host seated its player): before the start,
+  // give the seed now. Once given, a seed stands; the match never waits for one.
+  function giveSeed() {
+    const panel = document.getElementById("match-fairness");
+    const root = document.getElementById("match-root");
+    if (!panel || !panel.dataset.seedUrl || !root || root.dataset.you === undefined) return;
+    if ((panel.dataset.seeded || "").split(" ").includes(root.dataset.you)) return;
+    let headers = {};
+    try { headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (error) { headers = {}; }
+    const body = new URLSearchParams({ player_seed: randomHex(16) });
+    fetch(panel.dataset.seedUrl, { method: "POST", headers: headers, body: body, credentials: "same-origin" }).catch(() => {});
+    delete panel.dataset.seedUrl; // once per page
+  }
+
+  document.addEventListener("DOMContentLoaded", () => { check(); giveSeed(); });
   document.addEventListener("gem:swapped", (event) => { if (event.detail && event.detail.id === "match-fairness") check(); });
   window.gemFairness = { sha256: sha256, canonical: canonical, check: check };
 })();

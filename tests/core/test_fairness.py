@@ -158,3 +158,26 @@ def test_every_page_shows_the_commitment_and_the_receipts_and_no_nonce_before_th
         assert "Ada has submitted a bid: receipt <code" in page, name
         assert sent["receipt"][:8] in page, name
         assert nonce not in page and match.server_seed not in page, name
+
+
+@pytest.mark.django_db
+def test_a_seated_page_gives_its_seed_before_the_start_and_only_once(make_user, clock, client):
+    host, ada, bob = make_user("h3"), make_user("ada3"), make_user("bob3")
+    match = services.create_match(
+        host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
+    )
+    first, second = match.seats.order_by("index")
+    services.take_seat(match, ada, first.invite_token)  # seated without a seed
+    client.force_login(ada)
+    url = f"/m/{match.public_id}/seed/"
+    assert client.post(url, {"player_seed": "from-adas-page"}).status_code == 204
+    assert client.post(url, {"player_seed": "another"}).status_code == 204  # the first stands
+    match.refresh_from_db()
+    assert match.fairness["players"] == {"0": "from-adas-page"}
+    assert match.events.last().public["player_seed"] == "from-adas-page"
+    services.take_seat(match, bob, second.invite_token)  # the last seat: the match starts
+    client.force_login(bob)
+    refused = client.post(url, {"player_seed": "too-late"})
+    assert refused.status_code == 400 and b"has started" in refused.content
+    match.refresh_from_db()
+    assert match.events.get(kind="started").move["seed"].endswith("|0=from-adas-page,1=")

@@ -52,6 +52,7 @@ def fairness_panel(context: template.Context) -> SafeString:
     shown = (
         match.public_id,
         oob,
+        facts["open"],
         facts.get("server_seed", ""),
         tuple((s["name"], s["seed"]) for s in facts["seeds"]),
         tuple((r["receipt"], r["state"], r["name"]) for r in facts["receipts"]),
