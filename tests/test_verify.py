@@ -123,3 +123,28 @@ def test_it_names_a_sealed_move_the_server_changed_after_its_receipt(exports, ga
     assert not report.ok
     assert "the move played is not the one its receipt" in report.problem
     assert f"v{receipt['version']}" in report.problem
+
+
+def test_it_names_a_changed_players_seed(export):
+    players = export["fairness"]["players"]
+    players["0"] = players.get("0", "") + "x"
+    report = verify(export)
+    assert not report.ok
+    assert "started from another seed" in report.problem
+
+
+@pytest.mark.parametrize("game", ["bejeweled-dm", "pointsweeper"])
+def test_it_names_a_changed_result(exports, game):
+    export = copy.deepcopy(exports[game])
+    result = export["verify"]["result"]
+    result["winner"] = 1 - result["winner"]
+    report = verify(export)
+    assert not report.ok
+    assert "the result's 'winner' is recorded as" in report.problem
+
+
+def test_it_lists_the_hosts_interventions_beside_the_checks(exports):
+    export = copy.deepcopy(exports["bejeweled-dm"])
+    report = verify(export)
+    assert report.ok and report.interventions == []
+    assert "Host interventions: none; the result stands as played." in report.lines()

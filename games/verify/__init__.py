@@ -125,8 +125,17 @@ def _verify(export: Mapping[str, Any], report: Report) -> None:
         )
 
     moves = _receipts(game, events, facts, names, report)
-    _replay(game, events, seed, moves, names, report)
-    if record.get("result") is not None and not any(e["rule"] == "correct" for e in events):
+    result = _replay(game, events, seed, moves, names, report)
+    recorded = record.get("result")
+    if any(e["rule"] == "correct" for e in events):
+        report.checked.append("the result stands as the host corrected it (listed below)")
+    elif recorded is not None and result is not None:
+        for key, value in result.items():
+            if recorded.get(key) != value:
+                raise Disagreement(
+                    f"the result's {key!r} is recorded as {_brief(recorded.get(key))}; the "
+                    f"rules give {_brief(value)}"
+                )
         report.checked.append("the result is the one the rules give")
 
 
@@ -198,9 +207,11 @@ def _replay(
     finals: Mapping[int, dict[str, Any]],
     names: Mapping[int, str],
     report: Report,
-) -> None:
+) -> dict[str, Any] | None:
+    """Play every event again; the result the rules gave (None: the match did not end by them)."""
     state: State = {}
     played = 0
+    result: dict[str, Any] | None = None
     for event in events:
         where = f"v{event['version']} {event['kind']}"
         if _is_intervention(event):
@@ -231,8 +242,10 @@ def _replay(
         if event["rule"] in COMPARED_RULES:
             _compare(where, event, outcome.kind, outcome.public, names)
         state = outcome.state
+        result = outcome.result if outcome.result is not None else result
         played += 1
     report.checked.append(f"all {played} events replayed with the open rules give what was shown")
+    return result
 
 
 def _compare(
