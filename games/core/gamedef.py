@@ -238,8 +238,10 @@ class GameDefinition:
         return settings
 
     def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int | str, now: datetime
     ) -> Outcome:
+        """The first state. ``seed``: what every draw comes from, through flowkit.derived_seed
+        (a fair match's text, an older match's number: games/core/fairness.py)."""
         raise NotImplementedError
 
     def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
@@ -417,7 +419,7 @@ class FlowGame(GameDefinition):
         return check(settings) if check is not None else settings
 
     def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int | str, now: datetime
     ) -> Outcome:
         return self.flow_module.start(self.clean_settings(settings), seats, seed, now)
 

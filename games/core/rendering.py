@@ -70,10 +70,21 @@ def fairness_facts(match: Match) -> dict[str, Any]:
         for receipt in facts["receipts"]:
             receipt["name"] = names.get(receipt["seat"], f"seat {receipt['seat'] + 1}")
         facts["sealed"] = sorted(match.game.sealed_actions)
+        facts["revealed"] = sum(1 for r in facts["receipts"] if r["state"] == "revealed")
         # Before the start, a seated page that has given no seed yet gives one (fairness.js).
         facts["open"] = match.status == Match.Status.OPEN
     match._fairness_facts = (key, facts)
     return facts
+
+
+def fairness_digest(match: Match) -> str:
+    """A digest of everything ``fairness_facts`` shows (its panel is drawn once for it)."""
+    facts = fairness_facts(match)
+    kept = getattr(match, "_fairness_digest", None)
+    if kept is None or kept[0] is not facts:
+        kept = (facts, fairness.sha256_text(fairness.canonical(facts)))
+        match._fairness_digest = kept
+    return kept[1]
 
 
 def view_of(

@@ -21,6 +21,7 @@ urlpatterns = [
     path("m/<str:public_id>/replay/", views.replay, name="replay"),
     path("m/<str:public_id>/export.json", views.export, name="export"),
     path("m/<str:public_id>/seed/", views.player_seed, name="player_seed"),
+    path("m/<str:public_id>/fairness.json", views.fairness, name="fairness"),
     path("rules/", help_views.rules_index, name="rules_index"),
     path("gems/", help_views.gem_gallery, name="gem_gallery"),
     path("rules/<str:game_key>/", help_views.rules, name="rules"),

@@ -194,6 +194,12 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
     return render(request, "core/join_seat.html", {"match": match, "seat": seat})
 
 
+def fairness(request: HttpRequest, public_id: str) -> JsonResponse:
+    """The match's fairness facts, the same for every viewer (rendering.fairness_facts): the
+    whole list of receipts a page checks at a reveal (its panel lists the latest)."""
+    return JsonResponse(fairness_facts(_match(public_id)))
+
+
 @require_POST
 @login_required
 def player_seed(request: HttpRequest, public_id: str) -> HttpResponse:

@@ -80,34 +80,57 @@
     return Object.assign(move, { nonce: nonce, receipt: receipt });
   };
 
-  // Every receipt the panel lists (all of them: the list is folded away until opened).
-  function receiptsShown(panel) {
+  // The whole list of receipts: the panel lists the latest, fairness.json all of them (asked
+  // again only when the panel shows more receipts or more revealed ones).
+  let fetched = { key: "", receipts: null };
+  function listed(panel) {
     return Array.from(panel.querySelectorAll("li[data-receipt]"), (li) => ({
       receipt: li.dataset.receipt, state: li.dataset.state, nonce: li.dataset.nonce, move: li.dataset.move,
     }));
   }
+  function allReceipts(panel) {
+    const key = panel.dataset.receipts + "/" + panel.dataset.revealed;
+    if (fetched.key === key && fetched.receipts) return Promise.resolve(fetched.receipts);
+    if (!panel.dataset.factsUrl || panel.dataset.revealed === "0") return Promise.resolve(listed(panel));
+    return fetch(panel.dataset.factsUrl, { credentials: "same-origin" })
+      .then((response) => response.json())
+      .then((facts) => {
+        const receipts = (facts.receipts || []).map((r) => ({
+          receipt: r.receipt, state: r.state, nonce: r.nonce, move: r.move ? canonical(r.move) : "",
+        }));
+        fetched = { key: key, receipts: receipts };
+        return receipts;
+      })
+      .catch(() => listed(panel));
+  }
 
-  // Every revealed move against its receipt, and this page's own receipts against the list.
+  // Every revealed move against its receipt, and this page's own receipts against the list:
+  // the line beside "Fair play" says what was found.
   function check() {
     const panel = document.getElementById("match-fairness");
-    if (!panel) return;
-    const line = panel.querySelector("[data-fairness-check]");
-    const receipts = receiptsShown(panel);
+    if (!panel) return Promise.resolve();
     let mine = [];
     try { mine = JSON.parse(sessionStorage.getItem("gem-receipts") || "[]"); } catch (error) { mine = []; }
-    panel.querySelectorAll("li[data-receipt]").forEach((li) => li.classList.toggle("fairness-own", mine.includes(li.dataset.receipt)));
-    const own = receipts.filter((r) => mine.includes(r.receipt));
-    const revealed = receipts.filter((r) => r.state === "revealed");
-    const wrong = revealed.filter((r) => receiptOf(r.move, r.nonce) !== r.receipt);
-    const bad = new Set(wrong.map((r) => r.receipt));
-    panel.querySelectorAll("li[data-receipt]").forEach((li) => li.classList.toggle("fairness-wrong", bad.has(li.dataset.receipt)));
-    let words = "";
-    if (wrong.length) words = wrong.length + " of " + revealed.length + " receipts do NOT match their moves";
-    else if (revealed.length) words = revealed.length === 1 ? "the receipt matches" : "all " + revealed.length + " receipts match";
-    if (own.length) words += (words ? " · " : "") + own.length + " of them yours, as sent";
-    if (line) line.textContent = words ? "· " + words : "";
-    panel.dataset.checked = String(revealed.length);
-    panel.dataset.wrong = String(wrong.length);
+    return allReceipts(panel).then((receipts) => {
+      const current = document.getElementById("match-fairness");
+      if (!current) return;
+      const line = current.querySelector("[data-fairness-check]");
+      const own = receipts.filter((r) => mine.includes(r.receipt));
+      const revealed = receipts.filter((r) => r.state === "revealed");
+      const wrong = revealed.filter((r) => receiptOf(r.move, r.nonce) !== r.receipt);
+      const bad = new Set(wrong.map((r) => r.receipt));
+      current.querySelectorAll("li[data-receipt]").forEach((li) => {
+        li.classList.toggle("fairness-own", mine.includes(li.dataset.receipt));
+        li.classList.toggle("fairness-wrong", bad.has(li.dataset.receipt));
+      });
+      let words = "";
+      if (wrong.length) words = wrong.length + " of " + revealed.length + " receipts do NOT match their moves";
+      else if (revealed.length) words = revealed.length === 1 ? "the receipt matches" : "all " + revealed.length + " receipts match";
+      if (own.length) words += (words ? " · " : "") + "your " + own.length + " listed as sent";
+      if (line) line.textContent = words ? "· " + words : "";
+      current.dataset.checked = String(revealed.length);
+      current.dataset.wrong = String(wrong.length);
+    });
   }
 
   // A seat taken without this page (a season's host seated its player): before the start,

@@ -181,3 +181,17 @@ def test_a_seated_page_gives_its_seed_before_the_start_and_only_once(make_user, 
     assert refused.status_code == 400 and b"has started" in refused.content
     match.refresh_from_db()
     assert match.events.get(kind="started").move["seed"].endswith("|0=from-adas-page,1=")
+
+
+@pytest.mark.django_db
+def test_the_whole_record_is_anyones_to_read_and_holds_no_nonce_before_its_reveal(match, client):
+    move = {"type": "bid", "bid": -4, "colours": "RGB"}
+    nonce = "1234abcd" * 4
+    sent = {**move, "nonce": nonce, "receipt": fairness.receipt(move, nonce)}
+    services.submit_action(match, match.players[0], sent)
+    response = client.get(f"/m/{match.public_id}/fairness.json")
+    assert response.status_code == 200
+    facts = response.json()
+    assert [r["receipt"] for r in facts["receipts"]] == [sent["receipt"]]
+    assert nonce not in response.content.decode()
+    assert match.server_seed not in response.content.decode()

@@ -14,6 +14,10 @@ from games.core.lru import Lru
 
 register = template.Library()
 
+LISTED = 14
+"""The receipts a panel lists (the latest: two rounds of a full Seven Gem Swap table); every
+frame carries the panel, and a page checks the whole list from ``fairness.json``."""
+
 # Each receipt's line as drawn, by what it shows: a match's list grows by one line a sealed
 # move, and the lines already drawn are not drawn again (a match of 7 seats has 60 of them).
 _lines: Lru[tuple[Any, ...], str] = Lru(4096)
@@ -24,7 +28,14 @@ _sections: Lru[tuple[Any, ...], str] = Lru(256)
 
 def receipt_line(entry: dict[str, Any]) -> str:
     """One receipt's line (templates/core/_fairness_receipt.html)."""
-    key = (entry["receipt"], entry["state"], entry["name"], entry["type"])
+    key = (
+        entry["receipt"],
+        entry["state"],
+        entry["name"],
+        entry["type"],
+        entry.get("nonce"),
+        json_text(entry.get("move")),
+    )
     line = _lines.get(key)
     if line is None:
         line = render_to_string("core/_fairness_receipt.html", {"r": entry}).strip()
@@ -42,25 +53,25 @@ def json_text(move: Any) -> str:
 def fairness_panel(context: template.Context) -> SafeString:
     """The match's fair-play section (templates/core/_fairness_section.html), drawn from its
     public facts alone (games.core.rendering.fairness_facts); "" for an older match."""
-    from games.core.rendering import fairness_facts
+    from games.core.rendering import fairness_digest, fairness_facts
 
     match = context["match"]
     oob = bool(context.get("oob"))
     facts = fairness_facts(match)
     if not facts["commitment"]:
         return mark_safe("")
-    shown = (
-        match.public_id,
-        oob,
-        facts["open"],
-        facts.get("server_seed", ""),
-        tuple((s["name"], s["seed"]) for s in facts["seeds"]),
-        tuple((r["receipt"], r["state"], r["name"]) for r in facts["receipts"]),
-    )
+    shown = (match.public_id, oob, fairness_digest(match))
     html = _sections.get(shown)
     if html is None:
-        lines = mark_safe("\n".join(receipt_line(r) for r in facts["receipts"]))  # drawn lines
-        context = {"fair": facts, "oob": oob, "match_id": match.public_id, "lines": lines}
-        html = render_to_string("core/_fairness_section.html", context).strip()
+        latest = facts["receipts"][-LISTED:]
+        lines = mark_safe("\n".join(receipt_line(r) for r in latest))  # drawn lines
+        drawn_from = {
+            "fair": facts,
+            "oob": oob,
+            "match_id": match.public_id,
+            "lines": lines,
+            "earlier": len(facts["receipts"]) - len(latest),
+        }
+        html = render_to_string("core/_fairness_section.html", drawn_from).strip()
         _sections.put(shown, html)
     return mark_safe(html)  # drawn by our own templates, values escaped there
