@@ -148,3 +148,24 @@ def test_it_lists_the_hosts_interventions_beside_the_checks(exports):
     report = verify(export)
     assert report.ok and report.interventions == []
     assert "Host interventions: none; the result stands as played." in report.lines()
+
+
+def test_a_replaced_sealed_move_stays_sealed_and_the_match_still_checks_out(make_user, clock):
+    """Ada replaces her bid: the export never shows the first one, and the verifier plays her
+    final bid in its place (the state it leaves is the same)."""
+    host, ada, bob = make_user("rhost"), make_user("ada"), make_user("bob")
+    match = services.create_match(
+        host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
+    )
+    for user, seat in zip((ada, bob), match.seats.order_by("index"), strict=True):
+        services.take_seat(match, user, seat.invite_token)
+    services.submit_action(match, ada, {"type": "bid", "bid": -7, "colours": "ROY"})
+    services.submit_action(match, ada, {"type": "bid", "bid": -2, "colours": "GRB"})
+    services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "BGR"})
+    services.host_abort(match, host, "enough")
+    export = Client().get(f"/m/{match.public_id}/export.json").json()
+    assert "ROY" not in json.dumps(export)
+    report = verify(export)
+    assert report.ok, "\n".join(report.lines())
+    assert "all 2 revealed receipts match their moves (1 replaced" in "\n".join(report.checked)
+    assert any("aborted" in line and "enough" in line for line in report.interventions)
