@@ -23,6 +23,7 @@ run: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	DEBUG=1 $(BIN)/python manage.py check --fail-level WARNING
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 

@@ -479,6 +479,8 @@ async def measure(quick: bool) -> str:
         f"a worker's own earlier version given up on after 2 s (sent out of order): "
         f"{logs.count('never sent')}",
         f"events the scheduler sent again (not marked sent 2 s after commit): {healed}",
+        f"frames a connection drew whole (the layer's message lacked a panel it needed): "
+        f"{logs.count('a frame drawn here whole')}",
         f"tracebacks in the workers' logs: {logs.count('Traceback')}",
     ]
     header = [

@@ -106,13 +106,18 @@ def measure(game_key: str, events: int, seed: int | None = SEED) -> dict[str, An
             "html": [len(f.frame.get("html", "").encode()) for f in frames],
             "whole": whole,
         }
-    cpu = [a + r for a, r in zip(played.apply_ms, played.render_ms, strict=False)]
+    cpu = [
+        a + r + s
+        for a, r, s in zip(played.apply_ms, played.render_ms, played.send_ms, strict=False)
+    ]
     return {
         "game": game_key,
         "events": played.match.version,
         "audiences": rows,
         "apply_ms": played.apply_ms,
         "queries": played.queries,
+        "layer_bytes": played.layer_bytes,
+        "send_ms": played.send_ms,
         "render_ms": played.render_ms,
         "cpu_ms": cpu,
     }
@@ -172,14 +177,17 @@ def report(results: list[dict[str, Any]]) -> str:
     lines += [
         "",
         "| game | events | worker CPU per action, ms (median / p95) | of it the action's path | "
-        "of it rendering every audience | queries per action |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "of it rendering every audience | of it the send (packed for the layer, marked sent) | "
+        "queries per action | through the channel layer per action, KB (every audience's "
+        "message) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for result in results:
         lines.append(
             f"| {result['game']} | {result['events']} | {_cell(result['cpu_ms'])} | "
             f"{_cell(result['apply_ms'])} | {_cell(result['render_ms'])} | "
-            f"{_cell(result['queries'])} |"
+            f"{_cell(result['send_ms'])} | {_cell(result['queries'])} | "
+            f"{_cell(result['layer_bytes'], 1024)} |"
         )
     return "\n".join(lines)
 
@@ -198,7 +206,9 @@ def run(quick: bool = False) -> str:
             f"Each game played by its own bots for up to {events} events on {engine}, every "
             "action as the consumer runs it; frames in the page format, each audience's "
             "connection sending only the panels that changed. CPU: process time in this "
-            "process (the action's path, then every audience's frame rendered).",
+            "process (the action's path, every audience's frame rendered, then the send: each "
+            "audience's message packed for the layer and the event marked sent). The layer's "
+            "bytes: the messages as channels-redis packs them.",
             "",
             report(results),
         ]

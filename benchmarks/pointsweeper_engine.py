@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from games.core.gamedef import SeatInfo, Viewer
 from games.pointsweeper import analysis, bot, engine, flow
+from games.pointsweeper import view as gate
 
 SEED = 2026
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -61,7 +62,7 @@ def _bot_match(seed: int) -> tuple[dict, list[float]]:
     while state["phase"] != "over":
         now += timedelta(seconds=2)
         for seat in (0, 1):
-            view = flow.view(state, Viewer(seat=seat))
+            view = gate.view(state, Viewer(seat=seat))
             clock = time.perf_counter()
             action = bot.decide(view, seat, bot.CLUB, now)
             if action is not None:

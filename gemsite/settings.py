@@ -92,6 +92,20 @@ TEMPLATES = [
             ],
         },
     },
+    # The panels drawn for every audience after every event (games/<app>/jinja2/): Jinja2,
+    # compiled once and autoescaped (games/core/jinja.py; DEVELOPERS.md, "Templates").
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "environment": "games.core.jinja.environment",
+            "globals": {
+                "mini_board": "games.bejeweled2_race.panels.mini_board",
+                "bank_left_when_paused": "games.pointsweeper.panels.bank_left_when_paused",
+            },
+        },
+    },
 ]
 
 _database_url = env_str("DATABASE_URL")

@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
 from django.db import connection
 
 from games.core import broadcast, clock, rendering, services
@@ -69,6 +70,8 @@ class Played:
     apply_ms: list[float] = field(default_factory=list)  # worker CPU: the action's own path
     queries: list[float] = field(default_factory=list)  # queries of the action's own path
     render_ms: list[float] = field(default_factory=list)  # worker CPU: every audience's frames
+    layer_bytes: list[int] = field(default_factory=list)  # every audience's layer message
+    send_ms: list[float] = field(default_factory=list)  # worker CPU: messages packed, marked sent
     # The panels (HTML by id) each audience's page loaded just before its first update.
     loaded: dict[str, dict[str, str]] = field(default_factory=dict)
 
@@ -204,14 +207,24 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     frames = update_frames(announcement)
     played.render_ms.append((time.process_time() - started) * 1000)
     event = announcement.event
-    for viewer, drawn in frames:
+    # The send as the consumer's path makes it: each audience's message packed for the layer
+    # (channels-redis packs with msgpack), then the event marked sent.
+    started = time.process_time()
+    messages = [drawn.as_message() for _, drawn in frames]
+    packed = [msgpack.packb({"type": "match.frame", **message}) for message in messages]
+    broadcast.mark_sent(announcement.match.pk, {event.version})
+    played.send_ms.append((time.process_time() - started) * 1000)
+    played.layer_bytes.append(sum(len(message) for message in packed))
+    for (viewer, drawn), message in zip(frames, messages, strict=True):
         # As a connection gets it: through the layer message its worker receives.
-        frame = rendering.Frame.from_message(json.loads(json.dumps(drawn.as_message())))
+        frame = rendering.Frame.from_message(json.loads(json.dumps(message)))
         if viewer.audience not in held:
             loaded = _page_loaded(announcement, viewer)
             played.loaded[viewer.audience] = loaded
             # Its connection holds their hashes, as a page's first frame leaves them.
             held[viewer.audience] = {key: rendering._digest(html) for key, html in loaded.items()}
+        if frame.lacks(held[viewer.audience]):  # its consumer draws it here, whole
+            frame = drawn
         text = frame.text(True, held[viewer.audience])
         played.frames.append(
             SentFrame(

@@ -1,4 +1,4 @@
-"""The practice bot: decides from what the player's seat sees (``flow.view``), never the state.
+"""The practice bot: decides from what the player's seat sees (``view.view``), never the state.
 
 A bot waits a human-like pause after the last move (``view["turn_started"]``), then swaps: the
 greedy levels take the hint (the best immediate score; in Puzzle and Cognito the first move of a

@@ -21,6 +21,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.core import gridtext
+
 ROWS = 8
 COLUMNS = 8
 SIZE = ROWS * COLUMNS
@@ -62,7 +64,7 @@ class MoveError(ValueError):
 
 # --- cells -----------------------------------------------------------------------------------
 
-_NAMES = tuple(f"{COLUMN_LETTERS[i % COLUMNS]}{i // COLUMNS + 1}" for i in range(SIZE))
+_NAMES = gridtext.cell_names(ROWS, COLUMNS, COLUMN_LETTERS)
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
 _ALLOWED = set(COLOURS + POWER_GEMS + HYPERCUBE + ROCK + EMPTY + BOMBS)
 _COLOUR_OF = {ch: ch.upper() for ch in COLOURS + POWER_GEMS}
@@ -76,7 +78,7 @@ def cell_name(index: int) -> str:
 
 def parse_cell(name: object) -> int:
     """The index (reading order, from 0) of a cell named like ``C4``; case and spaces ignored."""
-    shown = name.strip().upper() if isinstance(name, str) else repr(name)
+    shown = gridtext.shown_name(name)
     index = _INDEX.get(shown)
     if index is None:
         raise MoveError(f"there is no cell {shown}; name cells A1 to H8 (column, then row)")
@@ -126,7 +128,7 @@ class Board:
 
     @property
     def rows(self) -> tuple[str, ...]:
-        return tuple(self.cells[r * COLUMNS : (r + 1) * COLUMNS] for r in range(ROWS))
+        return gridtext.rows_of(self.cells, COLUMNS)
 
     def __getitem__(self, name: str) -> str:
         """``board["C4"]``: the piece in that cell."""
@@ -162,21 +164,12 @@ def parse_board(text: str) -> Board:
         return text
     if not isinstance(text, str):
         raise BoardError("a board is given as text: 8 lines of 8 cells")
-    lines = ["".join(line.split()) for line in text.strip().splitlines()]
-    lines = [line for line in lines if line]
-    if len(lines) != ROWS:
-        raise BoardError(
-            f"the board has {len(lines)} rows; it needs {ROWS} rows of {COLUMNS} cells"
-        )
-    for number, line in enumerate(lines, start=1):
-        if len(line) != COLUMNS:
-            raise BoardError(f"row {number} has {len(line)} cells; every row needs {COLUMNS}")
-    return Board("".join(lines))
+    return Board(gridtext.fixed_cells(text, ROWS, COLUMNS, BoardError, blank_lines=True))
 
 
 def format_board(board: Board) -> str:
     """8 lines of 8 cells, top row first, no trailing newline."""
-    return "\n".join(_as_board(board).rows)
+    return gridtext.text_of(_as_board(board).rows)
 
 
 def _as_board(board: Board | str) -> Board:

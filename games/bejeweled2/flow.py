@@ -1,7 +1,8 @@
 """The match flow of Bejeweled 2 (one player), as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError.
+and returns an Outcome or raises ActionError. What a viewer may see is view.py's ``view``, the one
+gate; what the page draws from its answer (the grid, the pieces' looks, the bars) is page.py's.
 
 Modes (``settings["mode"]``; ``MODES`` says what each one is made of):
 
@@ -42,7 +43,7 @@ from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.contract import Setting, settled
 from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 from games.core.words import counted
 
 MIN_SEATS = 1
@@ -408,7 +409,9 @@ def _finish(new: State, reason: str, winner: int | None = None) -> dict[str, Any
     return result
 
 
-def _outcome(new: State, kind: str, public: dict[str, Any], result: dict | None) -> Outcome:
+def _outcome(
+    new: State, kind: str, public: dict[str, Any], result: dict[str, Any] | None
+) -> Outcome:
     """An event; a finished game pays its (zero) prizes to seat 0."""
     prizes = {0: dict(PRIZES)} if result is not None else {}
     return Outcome(state=new, kind=kind, public=public, result=result, prizes=prizes)
@@ -511,7 +514,7 @@ def _blasts_only(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict) -> None:
+def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict[str, Any]) -> None:
     """Add a move's points to the bar; a full bar completes the level and the next level's bar
     starts half full (what overflows is lost)."""
     level = state["bar"]["level"]
@@ -699,7 +702,7 @@ def available_actions(state: State) -> list[str]:
 
 
 def timeout(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """The bar ran empty (its deadline is recomputed on every move; a firing that finds the bar
     not yet empty changes nothing). The idle clock ends a game no one played for
@@ -738,182 +741,3 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     new = copy_json(state)
     result = _finish(new, "adjudicated", winner)
     return _outcome(new, "adjudicated", {"winner": winner, "result": new["result"]}, result)
-
-
-# --- what everyone sees ------------------------------------------------------------------------
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Everything on the table: a solo game has no hidden information, so the player, the host
-    and spectators all see the same (the match seed, which would foretell the new gems, is kept
-    back from everyone)."""
-    mode = state["mode"]
-    puzzle = None
-    if MODES[mode].puzzles:
-        index = state["puzzle"]
-        puzzle = {
-            "index": index,
-            "number": index + 1,
-            "world": index // WORLD_SIZE + 1,
-            "title": PUZZLES[index].title,
-            "par": PUZZLES[index].par,
-            "count": len(PUZZLES),
-        }
-    bar = None
-    if MODES[mode].bar and state["bar"]:
-        num, den = bar_drain(mode, state["bar"]["level"])
-        bar = {
-            "points": state["bar"]["points"],
-            "at": state["bar"]["at"],
-            "size": bar_size(state["bar"]["level"]),
-            "drain_per_second": f"{num / den:g}",
-        }
-    last = state["last"]
-    levels = not MODES[mode].puzzles and not MODES[mode].bar
-    return {
-        "game": "bejeweled2",
-        "mode": mode,
-        "mode_title": MODE_TITLES[mode],
-        "player": state["seats"][0]["name"],
-        "phase": state["phase"],
-        "board": state["board"],
-        "rows": state["board"].split("\n"),
-        "score": state["score"],
-        "level": state["level"],
-        "level_progress": level_progress(state["score"], state["level"]) if levels else None,
-        "moves": state["moves"],
-        "hints": state["hints"],
-        "hint": copy_json(state["hint"]),
-        "hint_cost": _hint_cost_text(state),
-        "undos": state["undos"],
-        "gravity": state["gravity"],
-        "streak": state["streak"],
-        "last": copy_json(last),
-        "deadline": state["deadlines"].get(CLOCK),
-        "bar": bar,
-        "turn_started": state["turn_started"],
-        "puzzle": puzzle,
-        "failures": state["failures"],
-        "solution": copy_json(state["solution"]),
-        "assisted": state["assisted"],
-        "reshuffles": state["reshuffles"],
-        "actions": available_actions(state),
-        "over": state["phase"] == "over",
-        "reason": state["reason"],
-        "reason_text": REASONS.get(state["reason"]) if state["reason"] else None,
-        "result": copy_json(state["result"]),
-        "you": viewer.seat == 0,
-        "idle_minutes": state.get("idle_minutes", IDLE_DEFAULT_MINUTES),
-    }
-
-
-def _hint_cost_text(state: State) -> str:
-    """What the Hint button costs, in the player's words."""
-    mode = state["mode"]
-    if mode == "puzzle":
-        return "free"
-    if mode == "cognito":
-        return "this puzzle then scores 0"
-    if MODES[mode].bar:
-        return "a tenth of the bar"
-    return f"up to {HINT_POINTS} points"
-
-
-# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
-
-
-GEM_CSS = {colour: f"gem-{name}" for colour, name in engine.COLOUR_NAMES.items()}
-PIECE_LABELS = {
-    engine.HYPERCUBE: "hypercube",
-    engine.ROCK: "rock",
-    engine.EMPTY: "empty",
-}
-BOARD_CAPTION = "Columns A to H, rows 1 (top) to 8."
-
-
-def piece_css(piece: str) -> str:
-    """The CSS classes of a piece: its colour, and ``power`` / ``hypercube`` / ``rock`` /
-    ``bomb`` / ``empty`` for the special ones."""
-    if piece in GEM_CSS:
-        return GEM_CSS[piece]
-    if piece in engine.POWER_GEMS:
-        return f"{GEM_CSS[piece.upper()]} power"
-    if piece == engine.HYPERCUBE:
-        return "hypercube"
-    if piece == engine.ROCK:
-        return "rock"
-    if piece in engine.BOMBS:
-        return "bomb"
-    return "empty"
-
-
-PIECES = {
-    piece: piece_css(piece)
-    for piece in engine.COLOURS + engine.POWER_GEMS + engine.HYPERCUBE + engine.ROCK + engine.BOMBS
-}
-"""Every piece's CSS classes, sent in the view so the page paints each step's board the same way."""
-
-
-def piece_label(piece: str) -> str:
-    if piece in engine.COLOUR_NAMES:
-        return engine.COLOUR_NAMES[piece]
-    if piece in engine.POWER_GEMS:
-        return f"{engine.COLOUR_NAMES[piece.upper()]} power gem"
-    if piece in engine.BOMBS:
-        return f"bomb, {counted(int(piece), 'move')} left"
-    return PIECE_LABELS.get(piece, piece)
-
-
-def piece_text(piece: str) -> str:
-    """What is written on a cell: the bomb's count; the colours are drawn by CSS."""
-    return piece if piece in engine.BOMBS else ""
-
-
-def board_grid(board: str, marks: dict[str, str] | None = None, caption: str = "") -> dict:
-    """A board text as the shared grid template's rows (``core/_grid.html``)."""
-    marks = marks or {}
-    rows = []
-    for r, line in enumerate(board.split("\n")):
-        row = []
-        for c, piece in enumerate(line):
-            name = f"{engine.COLUMN_LETTERS[c]}{r + 1}"
-            row.append(
-                {
-                    "cell": name,
-                    "text": piece_text(piece),
-                    "css": piece_css(piece),
-                    "label": f"{name}, {piece_label(piece)}",
-                    "marks": marks.get(name, ""),
-                }
-            )
-        rows.append(row)
-    return {"name": "board", "caption": caption, "rows": rows}
-
-
-def page(shown: dict[str, Any]) -> dict[str, Any]:
-    """``shown`` (what ``view`` lets this viewer see) with what the page draws from it: the grid,
-    the pieces' looks, the idle hint, the level and Action bars, the next puzzle."""
-    marks = {}
-    if shown["hint"]:
-        marks = {shown["hint"]["a"]: "hint", shown["hint"]["b"]: "hint"}
-    # One caption for every viewer, so the grid is drawn once per move for all audiences
-    # (the player's instructions are in the step text under the board).
-    shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
-    # A hint the player's page shows after a few idle seconds; only the player's page uses
-    # it, so only the player's view pays for the search.
-    specials = MODES[shown["mode"]].specials
-    playing = shown["you"] and "swap" in shown["actions"]
-    move = engine.best_move(shown["board"], specials=specials) if playing else None
-    shown["idle_hint"] = list(move) if move else None
-    shown["pieces"] = PIECES
-    progress = shown["level_progress"]
-    shown["level_percent"] = (
-        min(100, progress["points"] * 100 // progress["needed"]) if progress else None
-    )
-    if shown["bar"]:
-        bar = shown["bar"]
-        bar["percent"] = max(0, min(100, bar["points"] * 100 // bar["size"]))
-    if shown["puzzle"]:
-        following = shown["puzzle"]["index"] + 1
-        shown["puzzle"]["next"] = following if following < len(PUZZLES) else None
-    return shown

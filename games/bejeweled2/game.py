@@ -1,8 +1,9 @@
 """Bejeweled 2 as a game definition: one seat, nine modes (four hidden until opened, and
 Original, open to all but kept off the menu until found).
 
-The rules, the phases and the page drawn from the view (``page``: the grid, the level bar, the
-Action bar) live in ``flow.py`` (pure functions); this module wires them into the match core,
+The rules and the phases live in ``flow.py``, what each viewer sees in ``view.py`` and the page
+drawn from a view (the grid, the level bar, the Action bar) in ``page.py`` (pure functions);
+this module wires them into the match core,
 with the host's awards, replay words and help. The page animates a move from its event's steps,
 each carrying the board after it (``engine.swap``), through the shared step player."""
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bejeweled2 import bot, engine, flow
-from games.bejeweled2.flow import board_grid
+from games.bejeweled2 import bot, engine, flow, page, view
+from games.bejeweled2.page import board_grid
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
 from games.core.words import counted, event_parts, generic_description, marks_where
@@ -19,7 +20,11 @@ from games.core.words import counted, event_parts, generic_description, marks_wh
 
 class Bejeweled2(FlowGame):
     flow = flow
-    page_only = ("grid",)
+    view_module = view
+    page_module = page
+    # What only the panels draw: the board's grid and the bars' fill (page.py adds them; the
+    # script reads the pieces' looks and the idle hint it also adds, page.SCRIPT_READS).
+    page_only = ("grid", "level_percent", "bar.percent")
     bot = bot
     key = "bejeweled-2"
     play_url_name = "bejeweled2_play"

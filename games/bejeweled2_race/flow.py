@@ -23,10 +23,10 @@ Race modes (``settings["mode"]``):
 Clocks (``state["deadlines"]``, fired by the core's scheduler): ``race`` (the time limit) and
 ``bar-<seat>`` (when that seat's Action bar runs empty; recomputed on every move of the seat).
 
-Privacy lives in ``view``: a seat sees its own board and nothing of another's (not its moves,
-which would rebuild its board from the shared seed) until the race is over; the host sees every
-board, small, with the live ranking, may show the ranking (places and scores, never boards) to
-the players, and chooses what spectators see while the race runs (the public link is open to
+Privacy lives in view.py's ``view``: a seat sees its own board and nothing of another's (not its
+moves, which would rebuild its board from the shared seed) until the race is over; the host sees
+every board, small, with the live ranking, may show the ranking (places and scores, never boards)
+to the players, and chooses what spectators see while the race runs (the public link is open to
 anyone, a player too: by default what the players see). An event carries the move, its steps
 and the board only in the mover's private part; its public part names the seat and nothing
 else.
@@ -35,10 +35,8 @@ else.
 from __future__ import annotations
 
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
-from games.bejeweled2 import engine
 from games.bejeweled2 import flow as bj2
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.contract import Setting, settled
@@ -50,8 +48,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
-from games.core.words import counted
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
 GAME = "bejeweled-2-race"
 MIN_SEATS = 2
@@ -289,7 +286,7 @@ def ranking(state: State, winner: str | None = None) -> list[dict[str, Any]]:
     """Every seat, best first, with its place (seats nothing tells apart share one: 1, 2, 2, 4).
     A winner named by the host comes first."""
 
-    def key_of(key: str) -> tuple:
+    def key_of(key: str) -> tuple[int, ...]:
         return (0 if key == winner else 1, *_rank_key(state, key))
 
     keys = sorted(state["runners"], key=lambda k: (key_of(k), int(k)))
@@ -435,6 +432,22 @@ def available_actions(state: State, key: str) -> list[str]:
     return keep
 
 
+def _trail_entry(state: State, key: str) -> dict[str, Any]:
+    """Seat ``key``'s board as it stands before its next move: what spectators are shown of it
+    once ``held_back`` more moves are made (a small board's own part)."""
+    game = state["boards"][key]
+    runner = state["runners"][key]
+    return {
+        "rows": game["board"].split("\n"),
+        "score": race_score(state, key),
+        "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
+        "moves": runner["moves"] + game["moves"],
+        "level": game["level"],
+        "stuck": game["phase"] == "failed",
+        "puzzle": game["puzzle"] + 1 if game["puzzle"] is not None else None,
+    }
+
+
 # --- the end -------------------------------------------------------------------------------------
 
 
@@ -469,7 +482,7 @@ def _finish(
     )
 
 
-def _result(state: State, rows: list[dict[str, Any]], winner_by_host: str | None) -> dict:
+def _result(state: State, rows: list[dict[str, Any]], winner_by_host: str | None) -> dict[str, Any]:
     top = [row["seat"] for row in rows if row["place"] == 1]
     last = max(row["place"] for row in rows)
     bottom = [row["seat"] for row in rows if row["place"] == last]
@@ -528,7 +541,7 @@ CLOCK_OF_PHASE = {"racing": RACE}
 
 
 def timeout(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """``race``: the time is up (or the host ends the race now): every board stops and the
     ranking stands. ``bar-<seat>``: that seat's Action bar, if it is really empty now (its
@@ -599,190 +612,3 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     by_host = None if winner is None else str(winner)
     public = {"winner": winner}
     return _finish(new, now, "adjudicated", public, {}, winner_by_host=by_host)
-
-
-# --- what each viewer sees ------------------------------------------------------------------------
-
-
-def _bar(game: State) -> dict[str, Any] | None:
-    if not game["bar"]:
-        return None
-    num, den = bj2.bar_drain(game["mode"], game["bar"]["level"])
-    size = bj2.bar_size(game["bar"]["level"])
-    return {
-        "points": game["bar"]["points"],
-        "at": game["bar"]["at"],
-        "size": size,
-        "drain_per_second": f"{num / den:g}",
-        "percent": max(0, min(100, game["bar"]["points"] * 100 // size)),
-    }
-
-
-def _small_board(state: State, row: dict[str, Any]) -> dict[str, Any]:
-    """One seat's board as the grid of small boards draws it."""
-    game = state["boards"][row["key"]]
-    puzzle = game["puzzle"]
-    return {
-        "seat": row["seat"],
-        "name": row["name"],
-        "rows": game["board"].split("\n"),
-        "score": row["score"],
-        "points": row["points"],
-        "moves": row["moves"],
-        "level": game["level"],
-        "bar": _bar(game) if not row["done"] else None,
-        "stuck": game["phase"] == "failed",
-        "puzzle": puzzle + 1 if puzzle is not None else None,
-        "done": row["done"],
-        "status": row["status"],
-    }
-
-
-def _trail_entry(state: State, key: str) -> dict[str, Any]:
-    """Seat ``key``'s board as it stands before its next move: what spectators are shown of it
-    once ``held_back`` more moves are made (a small board's own part)."""
-    game = state["boards"][key]
-    runner = state["runners"][key]
-    return {
-        "rows": game["board"].split("\n"),
-        "score": race_score(state, key),
-        "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
-        "moves": runner["moves"] + game["moves"],
-        "level": game["level"],
-        "stuck": game["phase"] == "failed",
-        "puzzle": game["puzzle"] + 1 if game["puzzle"] is not None else None,
-    }
-
-
-def _held_back_board(state: State, row: dict[str, Any]) -> dict[str, Any]:
-    """One seat's small board as spectators see it while boards are held back: as it was
-    ``held_back`` of its moves ago (the start board before that many), without its bar."""
-    board = _small_board(state, row)
-    trail = state["runners"][row["key"]].get("trail")
-    return {**board, **(trail[0] if trail else {}), "bar": None, "held_back": True}
-
-
-def shown_of_others(state: State, viewer: Viewer) -> str:
-    """What ``viewer`` sees of the seats' races while it runs: ``all`` (every board live and
-    the ranking: the host, and everyone once the race is over), ``held_back`` (every board some
-    moves late), ``ranking`` (places and scores) or ``nothing``. A seat sees the ranking only
-    if the host shows it; spectators what the host's ``spectators`` setting says (a race begun
-    before it was a setting: what the players see)."""
-    if state["phase"] == "over" or viewer.is_host:
-        return "all"
-    chosen = state.get("spectators", "as_players") if viewer.seat is None else "as_players"
-    if chosen == "as_players":
-        return "ranking" if state["show_ranking"] else "nothing"
-    return {"live": "all", "ranking": "ranking", "held_back": "held_back"}[chosen]
-
-
-def _race_facts(state: State) -> dict[str, Any]:
-    mode = state["mode"]
-    facts = {
-        "mode": mode,
-        "title": MODE_TITLES[mode],
-        "phase": state["phase"],
-        "seats": len(state["seats"]),
-        "deadline": state["deadlines"].get(RACE),
-        "minutes": state["minutes"],
-        "moves_budget": state["moves_budget"],
-        "puzzle_count": state["puzzle_count"],
-        "puzzle_first": state["puzzle_first"] + 1 if mode == "puzzles" else None,
-        "show_ranking": state["show_ranking"],
-        "spectators": SPECTATOR_WORDS[state.get("spectators", "as_players")].format(
-            n=state.get("held_back", 0)
-        ),
-        "over": state["phase"] == "over",
-        "out": sum(1 for runner in state["runners"].values() if runner["done"]),
-    }
-    if mode == "puzzles":
-        facts["limit"] = (
-            f"{counted(state['puzzle_count'], 'puzzle')} from number {state['puzzle_first'] + 1}; "
-            f"the first to solve them all wins ({state['minutes']} min at most)"
-        )
-    elif mode == "classic_moves":
-        facts["limit"] = f"{state['moves_budget']} moves each ({state['minutes']} min at most)"
-    elif mode == "classic_time":
-        facts["limit"] = counted(state["minutes"], "minute")
-    else:
-        facts["limit"] = f"until every bar runs empty ({state['minutes']} min at most)"
-    return facts
-
-
-def _table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The ranking's rows in seat order, each with its place: a move changes its own row (and
-    the places it passes), never the order of the list; the page sorts them by place."""
-    ordered = sorted(rows, key=lambda row: row["seat"])
-    return [{k: v for k, v in row.items() if k not in ("key", "behind")} for row in ordered]
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """The one gate. A seat, while the race runs: its own board (Bejeweled 2's view of it, as
-    its page draws it), the race's facts and, when the host allows it, the ranking and its
-    place (no boards). Spectators: what the host's ``spectators`` setting shows
-    (``shown_of_others``). The host: every board, small, and the live ranking. Once the race is
-    over everyone sees everything. The match seed (which foretells every refill) is shown to no
-    one."""
-    rows = ranking(state, _host_winner(state))
-    shown_rows = sorted(rows, key=lambda r: r["seat"])
-    others = shown_of_others(state, viewer)
-    boards = None
-    if others == "all":
-        boards = [_small_board(state, row) for row in shown_rows]
-    elif others == "held_back":
-        boards = [_held_back_board(state, row) for row in shown_rows]
-    shown: dict[str, Any] = {
-        "game": "bejeweled2_race",
-        "race": _race_facts(state),
-        "ranking": _table(rows) if others in ("all", "ranking") else None,
-        "boards": boards,
-        "result": copy_json(state["result"]),
-    }
-    key = str(viewer.seat) if viewer.seat is not None else None
-    if key is not None and key in state["runners"]:
-        mine = bj2.view(state["boards"][key], Viewer(seat=0))
-        mine["actions"] = available_actions(state, key)
-        mine.pop("result", None)
-        mine["you"] = True
-        mine["runner"] = copy_json(state["runners"][key])
-        reason = mine["runner"]["reason"]
-        mine["runner"]["status"] = REASONS[reason] if reason else "racing"
-        if shown["ranking"] is not None:  # a place is the ranking's: told only with it
-            mine["place"] = next(row["place"] for row in rows if row["key"] == key)
-        shown = {**mine, **shown, "seat": viewer.seat, "phase": mine["phase"]}
-    else:
-        shown["phase"] = state["phase"]
-        shown["you"] = False
-        shown["seat"] = None
-    return shown
-
-
-def _host_winner(state: State) -> str | None:
-    result = state.get("result") or {}
-    return str(result["top"][0]) if result.get("by_host") else None
-
-
-def page(shown: dict[str, Any]) -> dict[str, Any]:
-    """What the page draws from the view: a seat's own board as Bejeweled 2 draws it (its grid,
-    the idle hint, the bars); the small boards are drawn by the template from their rows.
-
-    Every event draws every seat's view twice (before and after) though one board changed, so
-    the idle hint (a search of every swap) is remembered by board, not searched again."""
-    if shown.get("board") is not None:
-        playing = "swap" in shown["actions"]
-        you, shown["you"] = shown["you"], False  # Bejeweled 2 searches its hint for "you" only
-        bj2.page(shown)
-        shown["you"] = you
-        move = idle_hint(shown["board"]) if playing and not shown["race"]["over"] else None
-        shown["idle_hint"] = list(move) if move else None
-    return shown
-
-
-@lru_cache(maxsize=4096)
-def idle_hint(board: str) -> tuple[str, str] | None:
-    """The swap the page hints after a few idle seconds: Bejeweled 2's best move."""
-    return engine.best_move(board)
-
-
-GEM_CLASSES = {piece: bj2.piece_css(piece) for piece in bj2.PIECES} | {engine.EMPTY: "empty"}
-"""A small board's cell classes by piece (the template tag reads them)."""

@@ -3,7 +3,8 @@ their own; the ranking at the end pays each seat by placing and names the Elimin
 Candidate, as the other main matches do.
 
 The rules are Bejeweled 2's own (``games.bejeweled2.flow``, called once per seat); the race
-(``flow.py``) keeps the seats' games, the clocks, the ranking and the one gate, ``view``. A
+(``flow.py``) keeps the seats' games, the clocks and the ranking; ``view.py`` is the one gate
+and ``page.py`` what a seat's page draws from it. A
 seat's page draws its own board as Bejeweled 2 does (its script animates the seat's moves from
 the steps in the seat's private part of each event); spectators and the host see every board
 small, side by side, with the live ranking."""
@@ -13,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.bejeweled2 import engine
-from games.bejeweled2.flow import board_grid
-from games.bejeweled2_race import bot, flow
+from games.bejeweled2.page import board_grid
+from games.bejeweled2_race import bot, flow, page, view
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, marks_where, seat_name
@@ -35,6 +36,11 @@ def _clock_anchors() -> dict[str, tuple[str, ...]]:
 
 class Bejeweled2Race(FlowGame):
     flow = flow
+    view_module = view
+    page_module = page
+    # What only the panels draw: a seat's grid and its bars' fill (page.py adds them as Bejeweled
+    # 2's page does; the script reads the pieces' looks and the idle hint, page.SCRIPT_READS).
+    page_only = ("grid", "level_percent", "bar.percent")
     bot = bot
     key = flow.GAME
     title = "Bejeweled 2 race"

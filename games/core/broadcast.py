@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -262,10 +263,10 @@ async def _send_events(announcements: list[Announcement]) -> None:
 
 
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
-    """Each frame goes as soon as it is drawn (in a worker thread), the acting seat's first,
-    then the spectators': the many do not wait for every seat's frame to be drawn."""
+    """Each frame goes as soon as it is drawn (in a worker thread), in the order of
+    ``rendering.audiences``: the acting seat's first."""
     mine = {announcement.event.version for announcement in announcements}
-    next_message = database_sync_to_async(_next_message, thread_sensitive=False)
+    next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
     try:
         turn = _in_order.setdefault(match_pk, asyncio.Condition())
         sent = True
@@ -273,8 +274,10 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
             await _wait_for_earlier(turn, match_pk, min(mine))
             for announcement in announcements:
                 drawing = frames_drawn(announcement)
-                while (message := await next_message(announcement, drawing)) is not None:
-                    sent = await send_messages([message]) and sent
+                first = True  # the acting seat's frame goes alone: its player waits for it
+                while messages := await next_messages(announcement, drawing, first):
+                    sent = await send_messages(messages) and sent
+                    first = False
         if sent:
             await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
     except Exception:
@@ -283,13 +286,23 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
         await _sent(match_pk, mine)
 
 
-def _next_message(
-    announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]]
-) -> LayerMessage | None:
-    """The layer message of the next frame ``drawing`` draws; None once every one is drawn."""
+# How long one trip to a drawing thread draws frames before the ones drawn are sent: a frame
+# that takes long goes alone (the acting seat's, first), the many drawn from nothing go together.
+DRAWING_SLICE_SECONDS = 0.002
+
+
+def _next_messages(
+    announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]], alone: bool = False
+) -> list[LayerMessage]:
+    """The layer messages of the next frames ``drawing`` draws: one if ``alone``, else as many
+    as are drawn within DRAWING_SLICE_SECONDS (at least one); none once every one is drawn."""
+    messages: list[LayerMessage] = []
+    until = time.monotonic() + DRAWING_SLICE_SECONDS
     for viewer, frame in drawing:
-        return _message(announcement, viewer, frame)
-    return None
+        messages.append(_message(announcement, viewer, frame))
+        if alone or time.monotonic() >= until:
+            break
+    return messages
 
 
 def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerMessage:

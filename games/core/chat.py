@@ -268,7 +268,7 @@ def set_mute(
             raise ActionError("There is no such user.", "chat_unknown_user")
         if match.viewer_for(target).is_host:
             raise ActionError("The host cannot be muted.", "chat_cannot_mute_host")
-    elif channel not in CHANNELS:
+    elif channel is not None and channel not in CHANNELS:
         raise ActionError(f"there is no chat channel {channel[:20]!r}", "chat_unknown_channel")
     which = Q(user=target) if target is not None else Q(user__isnull=True, channel=channel)
     with transaction.atomic():

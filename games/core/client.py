@@ -19,6 +19,7 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 import websockets
+from websockets.typing import Origin
 
 from games.core import viewpatch
 
@@ -161,7 +162,7 @@ class MatchSocket:
     async def _connect(self) -> None:
         headers = {"Cookie": f"sessionid={self.cookie}"} if self.cookie else {}
         self._connection = await websockets.connect(
-            self._url(), origin=self.origin, additional_headers=headers, max_size=2**22
+            self._url(), origin=Origin(self.origin), additional_headers=headers, max_size=2**22
         )
 
     async def __aenter__(self) -> MatchSocket:
@@ -316,7 +317,7 @@ class MatchSocket:
         """Send an action and wait for its ack; return the new version or raise Refused. If the
         connection drops meanwhile, the same action (same id) is sent again once reconnected."""
         action_id = uuid.uuid4().hex
-        message = {"type": "action", "id": action_id, "action": action}
+        message: dict[str, Any] = {"type": "action", "id": action_id, "action": action}
         message["version"] = self.version if version is None else version
         text = json.dumps(message)
         self._unanswered[action_id] = text

@@ -97,6 +97,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     gap_waits = 0  # frames held for an earlier version (each sent once it came)
     expected = 0  # a version the viewer was told of (an ack, a pong) and awaits
     gap_fills = 0  # versions that never came within HOLD_SECONDS, drawn again here
+    drawn_whole = 0  # frames from the layer lacking a panel this connection needs whole
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
@@ -125,6 +126,12 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # what sends them in order: one frame at a time, whoever sends it.
         self.held: dict[int, Frame] = {}
         self.ordering = asyncio.Lock()
+        # Until the connection has sent its viewer a whole view (a full frame, or a catch-up
+        # from a version the page holds), an update has nothing to patch: it is held.
+        self.awaiting_view = True
+        # One decision at a time: a frame from the gallery and one from the channel may both
+        # find that the seats changed hands.
+        self.deciding = asyncio.Lock()
         self.gap_timer: asyncio.TimerHandle | None = None
         self.gap_filling: asyncio.Task[None] | None = None
         try:
@@ -185,21 +192,25 @@ class MatchConsumer(AsyncWebsocketConsumer):
         changed (a replaced player is a spectator now, a substitute or a host who sat down is
         their seat), the connection leaves its old audience, joins the new one and sends the
         new viewer's whole view, before anything else."""
-        load = database_sync_to_async(self._viewer_now, thread_sensitive=False)
-        viewer = await load()
-        if viewer == self.viewer:
-            return
-        await self._leave_audience()
-        async with self.ordering:  # what was held for the old viewer is not theirs to see now
-            self.held.clear()
-            self.expected = 0
-            self._stop_waiting_for_gap()
-            if self.gap_filling is not None:
-                self.gap_filling.cancel()  # it draws the old viewer's frames
-            self.viewer = viewer
-            self.panels_sent = {}
-        await self._join_audience()
-        await self._catch_up(None)
+        async with self.deciding:
+            load = database_sync_to_async(self._viewer_now, thread_sensitive=False)
+            viewer = await load()
+            if viewer == self.viewer:
+                return
+            await self._leave_audience()
+            async with self.ordering:  # what was held for the old viewer is not theirs to see
+                self.held.clear()
+                self.expected = 0
+                self._stop_waiting_for_gap()
+                if self.gap_filling is not None:
+                    self.gap_filling.cancel()  # it draws the old viewer's frames
+                self.viewer = viewer
+                self.panels_sent = {}
+                # The page holds the old viewer's view: the new viewer's updates (its
+                # audience's frames arrive from now on) wait for the whole view below.
+                self.awaiting_view = True
+            await self._join_audience()
+            await self._catch_up(None)
 
     def _viewer_now(self) -> Viewer:
         match = Match.objects.filter(pk=self.match.pk).with_seats().get()
@@ -440,6 +451,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         async with self.ordering:
             self.panels_sent = {}
             self.sent_version = since
+            self.awaiting_view = not since
         await self._catch_up(since)
 
     async def _catch_up(self, since: int | None) -> None:
@@ -450,6 +462,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         async with self.ordering:
             if since is not None and not (frames and frames[0].full):
                 self.sent_version = max(self.sent_version, since)  # the viewer holds ``since``
+                self.awaiting_view = False
             for frame in frames:
                 await self._in_order(frame)
 
@@ -518,6 +531,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         sent is not sent again; one that skips a version waits for it (at most HOLD_SECONDS,
         then the missing versions are drawn again here), and goes right after it."""
         if not frame.full:
+            if self.awaiting_view:
+                self.held[frame.version] = frame  # sent after the whole view it patches
+                return
             if frame.version <= self.sent_version:
                 return  # the viewer already holds this version (a frame raced the connect)
             if self.sent_version >= 0 and frame.version > self.sent_version + 1:
@@ -537,8 +553,27 @@ class MatchConsumer(AsyncWebsocketConsumer):
             self._stop_waiting_for_gap()
 
     async def _write_frame(self, frame: Frame) -> None:
+        if self.with_html and frame.lacks(self.panels_sent):
+            drawn = await self._drawn_whole(frame)
+            if drawn is None:
+                return  # the seats changed hands: the next frame decides the viewer again
+            frame = drawn
         self.sent_version = max(self.sent_version, frame.version)
+        if frame.full:
+            self.awaiting_view = False
         await self.send(text_data=frame.text(self.with_html, self.panels_sent))
+
+    async def _drawn_whole(self, frame: Frame) -> Frame | None:
+        """``frame``'s version drawn here with every panel whole: the layer carries a panel
+        whole only where a connection holding its audience's version before needs it, and
+        this one does not hold it (it never should: counted, and logged)."""
+        self.drawn_whole += 1
+        log.info("match %s v%s: a frame drawn here whole", self.match.pk, frame.version)
+        draw = database_sync_to_async(self._frames_since, thread_sensitive=False)
+        frames = await draw(frame.version - 1 or None, frame.version)
+        if frames is None:
+            return None
+        return frames[-1] if frames and frames[-1].version >= frame.version else None
 
     def _wait_for_gap(self) -> None:
         if self.gap_timer is None and self.gap_filling is None:

@@ -2,7 +2,14 @@
 (games/core/gamedef.py ``FlowGame``): a flow that lacks a function the core calls, or declares one
 of the wrong kind, is refused then, with every problem named, not when a match first needs it.
 
-A flow module declares:
+A game reads top-down in three modules, each read here for its own declarations:
+``flow.py`` (the phases, the actions, the clocks), ``view.py`` (``view``: the privacy gate, the only
+place that decides what a viewer sees) and ``page.py`` (``page``: what the templates draw, derived
+from a view alone). The game names them (``FlowGame.flow``, ``view_module``, ``page_module``); a
+game that names no view or page module declares ``view`` (and ``page``) in its flow. Each name is
+declared in one module only: a flow that also declares the view it was given is refused.
+
+Together they declare:
 
 | name | required | what it is |
 | --- | --- | --- |
@@ -11,8 +18,8 @@ A flow module declares:
 | ``timeout(state, key, now, drafts)`` | yes | the clock ``key`` ran out |
 | ``clean_draft(state, seat, draft)`` | yes | a draft checked as strictly as its action |
 | ``adjudicate(state, award, now)`` | yes | a host's award |
-| ``view(state, viewer)`` | yes | the privacy gate: what ``viewer`` may see |
-| ``page(view)`` | no | what the templates draw, derived from a view alone |
+| ``view(state, viewer)`` | yes (view.py) | the privacy gate: what ``viewer`` may see |
+| ``page(view)`` | no (page.py) | what the templates draw, derived from a view alone |
 | ``check_settings(settings)`` | no | settings checked together |
 | ``action_cost(state, seat, action)`` | no | what an action costs (garnets) |
 | ``refunds_on_abort(state)`` | no | what an abort gives back |
@@ -68,10 +75,22 @@ class FlowModule:
     sealed_actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def read_flow(module: ModuleType) -> FlowModule:
-    """``module``'s declarations, or FlowContractError naming everything wrong with them."""
-    declared = vars(module)
+def read_flow(
+    module: ModuleType, *, view: ModuleType | None = None, page: ModuleType | None = None
+) -> FlowModule:
+    """The declarations of the flow ``module`` and of the game's ``view`` and ``page`` modules
+    (each declaring its namesake function), or FlowContractError naming everything wrong."""
     problems: list[str] = []
+    declared = dict(vars(module))
+    for name, apart in (("view", view), ("page", page)):
+        if apart is None:
+            continue
+        if name in declared:
+            problems.append(f"it declares {name}() that {apart.__name__} declares")
+        found = vars(apart).get(name)
+        if found is None:
+            problems.append(f"its {name} module {apart.__name__} declares no {name}()")
+        declared[name] = found
 
     def function(name: str, *, required: bool) -> Callable[..., Any] | None:
         found = declared.get(name)

@@ -23,6 +23,10 @@ from weakref import WeakKeyDictionary
 log = logging.getLogger(__name__)
 
 
+# Spectators handed a frame before the worker's other sockets get a turn.
+HAND_OUT_RUN = 25
+
+
 class Spectator(Protocol):
     async def from_gallery(self, message: dict[str, Any]) -> None:
         """Handle a message of the gallery's group as if it came on the consumer's channel."""
@@ -70,12 +74,16 @@ class Gallery:
 
     async def hand_out(self, message: dict[str, Any]) -> None:
         """``message`` to every member, one after another; one that fails is logged and the
-        others still get it."""
-        for member in tuple(self.members):
+        others still get it. Every HAND_OUT_RUN members the worker's other sockets get a turn:
+        handing a frame to hundreds of spectators takes tens of milliseconds, and a player's
+        own frame waiting behind all of it made every move of a cast moving at once late."""
+        for count, member in enumerate(tuple(self.members), start=1):
             try:
                 await member.from_gallery(message)
             except Exception:
                 log.exception("a spectator of %s failed on %s", self.group, message.get("type"))
+            if count % HAND_OUT_RUN == 0:
+                await asyncio.sleep(0)
 
     async def close(self) -> None:
         if self.listening is not None:

@@ -314,7 +314,9 @@ class GameDefinition:
         never happen, such as a premove of an unresolved round), as Outcome prizes."""
         return {}
 
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+    def bot_action(
+        self, view: dict[str, Any], seat: int, level: str, now: datetime
+    ) -> dict[str, Any] | None:
         """The action a bot in ``seat`` takes now, or None to wait. ``view`` is
         ``view(state, Viewer(seat))``: a bot knows only what its seat may see."""
         return None
@@ -357,13 +359,17 @@ class GameDefinition:
 
 
 class FlowGame(GameDefinition):
-    """A game whose rules are a pure phase machine, the module ``flow`` (what it declares:
-    games/core/flowcontract.py, read and checked once, as the class is made: ``flow_module``),
-    and whose practice bot is the module ``bot`` (``decide``). The hooks are wired to them here,
+    """A game whose rules are a pure phase machine, the module ``flow``, whose privacy gate is
+    the module ``view_module`` (its ``view``) and whose page is the module ``page_module`` (its
+    ``page``): what they declare (games/core/flowcontract.py) is read and checked once, as the
+    class is made (``flow_module``). A game naming no view or page module declares them in its
+    flow. Its practice bot is the module ``bot`` (``decide``). The hooks are wired to them here,
     once; a game overrides only the hooks it adds to (its settings, its view's drawing, host
     awards the flow reads otherwise)."""
 
     flow: ClassVar[ModuleType]
+    view_module: ClassVar[ModuleType | None] = None
+    page_module: ClassVar[ModuleType | None] = None
     flow_module: ClassVar[FlowModule]
     bot: ClassVar[ModuleType | None] = None
 
@@ -377,7 +383,7 @@ class FlowGame(GameDefinition):
         super().__init_subclass__(**kwargs)
         flow, bot = cls.__dict__.get("flow"), cls.__dict__.get("bot")
         if flow is not None:
-            cls.flow_module = declared = read_flow(flow)
+            cls.flow_module = declared = read_flow(flow, view=cls.view_module, page=cls.page_module)
             if "unversioned_actions" not in cls.__dict__:
                 cls.unversioned_actions = declared.unversioned_actions
             if "sealed_actions" not in cls.__dict__:
@@ -453,19 +459,22 @@ class FlowGame(GameDefinition):
             return {}
         return self.flow_module.view(state, viewer)
 
-    def bot_action(self, view: dict[str, Any], seat: int, level: str, now: datetime) -> dict | None:
+    def bot_action(
+        self, view: dict[str, Any], seat: int, level: str, now: datetime
+    ) -> dict[str, Any] | None:
         return self.bot.decide(view, seat, level, now) if self.bot is not None else None
 
     def end_round_label(self, state: State) -> str | None:
         """The flow's ``END_ROUND`` words for the phase ({phase: "round {round} now"}): a flow
         that lists a phase there lets the host run its clock out now."""
-        says = self.flow_module.end_round.get(state.get("phase")) if state else None
+        says = self.flow_module.end_round.get(state.get("phase", "")) if state else None
         return says.format(round=state.get("round")) if says else None
 
     def end_round(self, state: State, now: datetime) -> Outcome:
         """The running phase's clock runs out now, as when its time is up."""
-        clock = self.flow_module.clock_of_phase.get(state.get("phase"))
-        if self.end_round_label(state) is None or clock not in state.get("deadlines", {}):
+        clock = self.flow_module.clock_of_phase.get(state.get("phase", ""))
+        running = state.get("deadlines", {})
+        if clock is None or clock not in running or self.end_round_label(state) is None:
             raise ActionError("there is no round to end now", code="no_round")
         return self.timeout(state, clock, now, None)
 

@@ -1,15 +1,16 @@
 """Panels remembered by what they read: a panel is drawn once for every audience and version
 that gives it the same inputs.
 
-A panel's template is read once to list every template variable it reads (``gv.score``,
-``view.viewer.seat``, ``oob``...), following ``{% if %}``, ``{% for %}``, ``{% with %}``,
-``{% include "literal" %}`` and the project's own tags. When the panel is drawn, those variables'
-values (plain data) are its key: the same values give the same HTML, so a drawing kept under
-that key is reused. A panel whose inputs cannot all be listed (an unknown tag, an include by
-variable, a tag given the context) or whose values are not plain data (a model, a queryset) is
-drawn every time. The key holds the values themselves, read from the viewer's own context, so a
-remembered panel is exactly what a fresh drawing for that viewer would be: nothing of another
-viewer's can come back from it.
+When a panel's template (a Jinja2 template, games/core/jinja.py) is compiled, its block is read
+to list every value it reads from outside itself (``gv.score``, ``view.viewer.seat``,
+``oob``...): each longest path of names, attributes and constant keys, leaving out the names the
+block binds itself (a loop's variables, a ``set``, a ``with``). The compiled panel evaluates
+those paths where it stands and they are its key: the same values give the same HTML, so a
+drawing kept under that key is reused. A block whose inputs cannot all be listed (an include,
+a macro defined in it) or whose values are not plain data (a model, a queryset) is drawn every
+time. The key holds the values themselves, read from the viewer's own context, so a remembered
+panel is exactly what a fresh drawing for that viewer would be: nothing of another viewer's can
+come back from it.
 
 With the ``PANEL_MEMO_CHECK`` setting (the tests) every reuse is drawn again and compared.
 """
@@ -19,30 +20,13 @@ from __future__ import annotations
 import itertools
 import json
 import marshal
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
-from django.template import Node, NodeList
-from django.template.base import FilterExpression, TextNode, Variable, VariableDoesNotExist
-from django.template.defaulttags import (
-    AutoEscapeControlNode,
-    CommentNode,
-    CsrfTokenNode,
-    FilterNode,
-    FirstOfNode,
-    ForNode,
-    IfNode,
-    LoadNode,
-    SpacelessNode,
-    URLNode,
-    WithNode,
-)
-from django.template.library import InclusionNode, SimpleNode
-from django.template.loader import get_template
-from django.template.loader_tags import IncludeNode
-from django.templatetags.static import StaticNode
 from django.utils.safestring import SafeData
+from jinja2 import Undefined, nodes
 
 from games.core.lru import Lru
 
@@ -51,169 +35,198 @@ class Unlisted(Exception):
     """A template part whose inputs cannot be listed: its panel is drawn every time."""
 
 
-def inputs_of(nodelist: Iterable[Node], bound: frozenset[str] = frozenset()) -> set[str]:
-    """Every variable path ``nodelist`` reads from the context it is drawn in, except names it
-    binds itself (a loop's variables, a ``with``). Raises Unlisted when that cannot be told."""
-    found: set[str] = set()
+Path = tuple[str | int, ...]
+
+# Statements whose inputs cannot be listed from the block itself.
+_REFUSED = (
+    nodes.Include,
+    nodes.Import,
+    nodes.FromImport,
+    nodes.Macro,
+    nodes.Extends,
+    nodes.Block,
+    nodes.ContextReference,
+    nodes.DerivedContextReference,
+    nodes.EvalContextModifier,
+    nodes.ScopedEvalContextModifier,
+)
+
+
+def _path(node: nodes.Node) -> Path | None:
+    """``node`` as a path (``gv.bar.points`` -> ("gv", "bar", "points")), or None when it is
+    not a plain chain of a name, attributes and constant keys."""
+    parts: list[str | int] = []
+    while True:
+        if isinstance(node, nodes.Getattr):
+            parts.append(node.attr)
+            node = node.node
+        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const):
+            if not isinstance(node.arg.value, str | int):
+                return None
+            parts.append(node.arg.value)
+            node = node.node
+        elif isinstance(node, nodes.Name):
+            parts.append(node.name)
+            return tuple(reversed(parts))
+        else:
+            return None
+
+
+def _targets(target: nodes.Node) -> set[str]:
+    """The names an assignment's or a loop's target binds."""
+    names = [target, *target.find_all(nodes.Name)]
+    return {n.name for n in names if isinstance(n, nodes.Name) and n.ctx in ("store", "param")}
+
+
+def _expression(node: nodes.Node, bound: frozenset[str], found: set[Path]) -> None:
+    path = _path(node)
+    if path is not None:
+        if path[0] not in bound:
+            found.add(path)
+        return
+    if isinstance(node, _REFUSED):
+        raise Unlisted(f"a {type(node).__name__}")
+    if isinstance(node, nodes.Call):
+        callee = node.node
+        if isinstance(callee, nodes.Getattr):  # a method: what it is called on
+            _expression(callee.node, bound, found)
+        elif not isinstance(callee, nodes.Name | nodes.ExtensionAttribute):
+            _expression(callee, bound, found)
+        elif isinstance(callee, nodes.Name) and callee.name not in bound:
+            found.add((callee.name,))  # a global function or a macro: itself
+        for child in [*node.args, *node.kwargs, node.dyn_args, node.dyn_kwargs]:
+            if child is not None:
+                _expression(child, bound, found)
+        return
+    for part in node.iter_child_nodes():
+        _node(part, bound, found)
+
+
+def _node(node: nodes.Node, bound: frozenset[str], found: set[Path]) -> None:
+    if isinstance(node, nodes.Expr):
+        _expression(node, bound, found)
+    elif isinstance(node, list):
+        inputs_of(node, bound, found)
+    else:
+        inputs_of([node], bound, found)
+
+
+def inputs_of(
+    body: Iterable[nodes.Node], bound: frozenset[str] = frozenset(), found: set[Path] | None = None
+) -> set[Path]:
+    """Every path ``body`` reads from outside itself, except names it binds itself (a loop's
+    variables, a ``set``, a ``with``). Raises Unlisted when that cannot be told."""
+    found = set() if found is None else found
     names = set(bound)
-    for node in nodelist:
-        found |= _node_inputs(node, frozenset(names))
-        names |= _binds(node)
+    for node in body:
+        if isinstance(node, _REFUSED):
+            raise Unlisted(f"a {type(node).__name__}")
+        if isinstance(node, nodes.For):
+            _expression(node.iter, frozenset(names), found)
+            inner = frozenset(names | _targets(node.target) | {"loop"})
+            if node.test is not None:
+                _expression(node.test, inner, found)
+            inputs_of(node.body, inner, found)
+            inputs_of(node.else_, frozenset(names), found)
+        elif isinstance(node, nodes.Assign):
+            _expression(node.node, frozenset(names), found)
+            names |= _targets(node.target)
+        elif isinstance(node, nodes.AssignBlock):
+            inputs_of(node.body, frozenset(names), found)
+            names |= _targets(node.target)
+        elif isinstance(node, nodes.With):
+            for value in node.values:
+                _expression(value, frozenset(names), found)
+            inner = frozenset(names.union(*(_targets(t) for t in node.targets)))
+            inputs_of(node.body, inner, found)
+        elif isinstance(node, nodes.If):  # what it sets binds nothing after it (kept listed)
+            _expression(node.test, frozenset(names), found)
+            inputs_of(node.body, frozenset(names), found)
+            inputs_of(node.elif_, frozenset(names), found)
+            inputs_of(node.else_, frozenset(names), found)
+        elif isinstance(node, nodes.CallBlock):  # a {% memo %} inside: its values and block
+            if node.args or node.defaults:
+                raise Unlisted("a call block with arguments")
+            _expression(node.call, frozenset(names), found)
+            inputs_of(node.body, frozenset(names | {"caller"}), found)
+        elif isinstance(node, nodes.Expr):
+            _expression(node, frozenset(names), found)
+        else:
+            for child in node.iter_child_nodes():
+                _node(child, frozenset(names), found)
     return found
 
 
-def _binds(node: Node) -> set[str]:
-    """Names a node sets for the nodes after it (``{% url ... as x %}``, a simple tag's ``as``)."""
-    name = getattr(node, "target_var", None) or getattr(node, "asvar", None)
-    if isinstance(node, StaticNode):
-        name = node.varname
-    return {name} if name else set()
+def _as_node(path: Path) -> nodes.Expr:
+    node: nodes.Expr = nodes.Name(path[0], "load")
+    for part in path[1:]:
+        if isinstance(part, str):
+            node = nodes.Getattr(node, part, "load")
+        else:
+            node = nodes.Getitem(node, nodes.Const(part), "load")
+    return node
 
 
-def _node_inputs(node: Node, bound: frozenset[str]) -> set[str]:
-    if isinstance(node, TextNode | CommentNode | LoadNode):
-        return set()
-    if hasattr(node, "filter_expression") and type(node).__name__ == "VariableNode":
-        return _expression(node.filter_expression, bound)
-    if isinstance(node, IfNode):
-        found: set[str] = set()
-        for condition, nodelist in node.conditions_nodelists:
-            if condition is not None:
-                found |= _condition(condition, bound)
-            found |= inputs_of(nodelist, bound)
-        return found
-    if isinstance(node, ForNode):
-        found = _expression(node.sequence, bound)
-        found |= inputs_of(node.nodelist_loop, bound | set(node.loopvars) | {"forloop"})
-        return found | inputs_of(node.nodelist_empty, bound)
-    if isinstance(node, WithNode):
-        found = set().union(*(_expression(e, bound) for e in node.extra_context.values()))
-        return found | inputs_of(node.nodelist, bound | set(node.extra_context))
-    if isinstance(node, IncludeNode):
-        name = getattr(node.template, "var", None)
-        if not isinstance(name, str):
-            raise Unlisted("an include by variable")
-        found = set().union(*(_expression(e, bound) for e in node.extra_context.values()))
-        if node.isolated_context:
-            return found  # it reads only what it is given
-        nodelist = get_template(name).template.nodelist
-        return found | inputs_of(nodelist, bound | set(node.extra_context))
-    if isinstance(node, SimpleNode | InclusionNode):
-        if node.takes_context:
-            raise Unlisted("a tag given the context")
-        return _arguments(node.args, node.kwargs, bound)
-    if isinstance(node, URLNode):
-        return _arguments([node.view_name, *node.args], node.kwargs, bound)
-    if isinstance(node, StaticNode):
-        return _expression(node.path, bound)
-    if isinstance(node, CsrfTokenNode):
-        return {"csrf_token"}
-    if isinstance(node, FirstOfNode):
-        return set().union(*(_expression(e, bound) for e in node.vars))
-    if isinstance(node, FilterNode):
-        return _expression(node.filter_expr, bound) | inputs_of(node.nodelist, bound)
-    if isinstance(node, SpacelessNode | AutoEscapeControlNode):
-        return inputs_of(node.nodelist, bound)
-    if isinstance(node, Remembered):  # a panel, a {% memo %}
-        found = set().union(*(_expression(e, bound) for e in node.values))
-        return found | inputs_of(node.nodelist, bound)
-    raise Unlisted(f"a {type(node).__name__}")
-
-
-def _arguments(args: Iterable[Any], kwargs: dict[str, Any], bound: frozenset[str]) -> set[str]:
-    found: set[str] = set()
-    for argument in [*args, *kwargs.values()]:
-        found |= _expression(argument, bound)
-    return found
-
-
-def _variable(variable: Any, bound: frozenset[str]) -> set[str]:
-    if not isinstance(variable, Variable) or variable.lookups is None:
-        return set()  # a literal
-    if variable.lookups[0] in bound:
-        return set()  # drawn from a value already listed
-    return {variable.var}
-
-
-def _expression(expression: Any, bound: frozenset[str]) -> set[str]:
-    if not isinstance(expression, FilterExpression):
-        return _variable(expression, bound)
-    found = _variable(expression.var, bound)
-    for _function, arguments in expression.filters:
-        for lookup, argument in arguments:
-            if lookup:
-                found |= _variable(argument, bound)
-    return found
-
-
-def _condition(condition: Any, bound: frozenset[str]) -> set[str]:
-    """An ``{% if %}`` condition: literals (``.value``) and operators (``.first``, ``.second``)."""
-    value = getattr(condition, "value", None)
-    if isinstance(value, FilterExpression):
-        return _expression(value, bound)
-    found: set[str] = set()
-    for part in (getattr(condition, "first", None), getattr(condition, "second", None)):
-        if part is not None:
-            found |= _condition(part, bound)
-    return found
+def listed_inputs(
+    body: list[nodes.Node], values: Iterable[nodes.Expr] = ()
+) -> list[nodes.Expr] | None:
+    """The inputs of a block (and of ``values``) as expressions to evaluate where the block
+    stands, in a fixed order, each path once (not one inside another listed); None when they
+    cannot be listed."""
+    try:
+        paths = inputs_of(body)
+        for value in values:
+            _expression(value, frozenset(), paths)
+    except Unlisted:
+        return None
+    kept: list[Path] = []
+    for path in sorted(paths, key=lambda p: [str(part) for part in p]):
+        if not any(path[: len(shorter)] == shorter for shorter in kept):
+            kept.append(path)
+    return [_as_node(path) for path in kept]
 
 
 _MISSING = {"__missing__": True}
-_DICT_VIEWS = (type({}.items()), type({}.keys()), type({}.values()))
+_DICT_VIEWS: tuple[type[Iterable[Any]], ...] = (
+    type({}.items()),
+    type({}.keys()),
+    type({}.values()),
+)
 
 
-def key_of(owner: int, inputs: tuple[Variable, ...], context: Any) -> bytes | None:
-    """The key of a panel drawn in ``context``: its inputs' values, serialised by ``marshal``
-    (five times quicker than JSON for a board's grid; equal keys are equal values), or as JSON
-    where marshal refuses a string of a subclass; None when one of them is not plain data."""
-    values: list[Any] = [owner]
-    for variable in inputs:
-        try:
-            value = _resolved(variable, context)
-        except VariableDoesNotExist:
+def key_of(owner: int, values: Iterable[Any]) -> bytes | None:
+    """The key of a block drawn with ``values`` (its inputs'): the values, serialised by
+    ``marshal`` (five times quicker than JSON for a board's grid; equal keys are equal values),
+    or as JSON where marshal refuses a string of a subclass; None when one of them is not plain
+    data."""
+    keyed: list[Any] = [owner]
+    for value in values:
+        if isinstance(value, Undefined):
             value = _MISSING
-        if isinstance(value, SafeData):
+        elif isinstance(value, SafeData) or hasattr(value, "__html__"):
             value = {"__safe__": _plain(value)}
         elif isinstance(value, str) and type(value) is not str:
-            value = _plain(value)  # a choice (Match.Status.LIVE), a lazy text (csrf_token)
+            value = _plain(value)  # a choice (Match.Status.LIVE)
         elif isinstance(value, _DICT_VIEWS):
-            value = list(value)  # {% for k, v in d.items %}
+            value = list(value)
         elif isinstance(value, set | frozenset):
             value = {"__set__": sorted(value, key=repr)}
-        values.append(value)
+        elif callable(value) and not isinstance(value, type):
+            # A global function or a macro: the same for the process's life.
+            value = {"__callable__": getattr(value, "__qualname__", None) or repr(value)}
+        keyed.append(value)
     try:
-        return marshal.dumps(values)
+        return marshal.dumps(keyed)
     except ValueError:  # a str subclass deeper in (a choice in a dict): as JSON, set apart
         pass
     try:
-        return b"\0json" + json.dumps(values, separators=(",", ":"), default=_refuse).encode()
+        return b"\0json" + json.dumps(keyed, separators=(",", ":"), default=_refuse).encode()
     except (TypeError, ValueError):  # a model, a queryset: not plain data
         return None
 
 
-def _resolved(variable: Variable, context: Any) -> Any:
-    """``variable.resolve(context)``, quicker for what a panel mostly reads: a path of keys
-    through plain dicts. Django tries a key first too (``_resolve_lookup``); anything else (an
-    attribute, an index, a callable, a literal, a missing key) is left to Django."""
-    lookups = variable.lookups
-    if lookups is None or variable.translate:
-        return variable.resolve(context)
-    try:
-        current = context[lookups[0]]
-        for bit in lookups[1:]:
-            if type(current) is not dict:
-                return variable.resolve(context)
-            current = current[bit]
-    except KeyError:
-        return variable.resolve(context)
-    if callable(current):
-        return variable.resolve(context)
-    return current
-
-
 def _plain(text: Any) -> str:
-    """``text`` as a plain str, which marshal takes: str() of a SafeString is itself, and of a
-    lazy text its value; joining makes a str of either."""
+    """``text`` as a plain str, which marshal takes."""
     return "".join([str(text)])
 
 
@@ -225,44 +238,34 @@ def _refuse(value: Any) -> Any:
 # characters in all.
 DRAWINGS: Lru[bytes, str] = Lru(2048, weigh=len, budget=4_000_000)
 
-
-def listed_inputs(
-    nodelist: NodeList, values: Iterable[FilterExpression] = ()
-) -> tuple[Variable, ...] | None:
-    """The inputs of a block (and of ``values``), in a fixed order; None when they cannot be
-    listed."""
-    try:
-        paths = inputs_of(nodelist).union(*(_expression(v, frozenset()) for v in values))
-    except Unlisted:
-        return None
-    return tuple(Variable(path) for path in sorted(paths))
-
-
 _drawing_numbers = itertools.count()
 
 
-class Remembered(Node):
-    """A block drawn once for the same inputs (games/core/panelmemo.py lists them)."""
+def drawing_number() -> int:
+    """A new block's number, the first part of its drawings' keys (unique, unlike id())."""
+    return next(_drawing_numbers)
 
-    def __init__(self, nodelist: NodeList, values: Iterable[FilterExpression] = ()) -> None:
-        self.nodelist = nodelist
-        self.values = list(values)
-        self.inputs: tuple[Variable, ...] | None = ()  # listed on first use
-        self.listed = False
-        self.number = next(_drawing_numbers)  # its drawings' keys: unique, unlike id()
 
-    def _drawn(self, context: Any) -> str:
-        """The block's HTML: a drawing kept for the same inputs, or a fresh one."""
-        if not self.listed:
-            self.inputs = listed_inputs(self.nodelist, self.values)
-            self.listed = True
-        key = None if self.inputs is None else key_of(self.number, self.inputs, context)
-        kept = None if key is None else DRAWINGS.get(key)
-        if kept is not None and not settings.PANEL_MEMO_CHECK:
-            return kept
-        html = self.nodelist.render(context)
-        if kept is not None and kept != html:
-            raise AssertionError(f"a block kept for {self.inputs} differs from a fresh drawing")
-        if key is not None:
-            DRAWINGS.put(key, html)
-        return html
+def drawn(number: int, values: list[Any] | None, draw: Callable[[], str]) -> str:
+    """The block's HTML: a drawing kept for the same inputs, or a fresh one."""
+    key = None if values is None else key_of(number, values)
+    kept = None if key is None else DRAWINGS.get(key)
+    if kept is not None and not settings.PANEL_MEMO_CHECK:
+        return kept
+    html = str(draw())
+    if kept is not None and kept != html:
+        raise AssertionError(f"a block kept for {values!r:.300} differs from a fresh drawing")
+    if key is not None:
+        DRAWINGS.put(key, html)
+    return html
+
+
+_FIRST_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]+)"')
+
+
+def panel_id(html: str) -> str:
+    """The id of a panel's first element (every panel starts with one)."""
+    found = _FIRST_ID.search(html)
+    if found is None:
+        raise ValueError("a {% panel %} must start with an element with an id")
+    return found.group(1)

@@ -11,23 +11,25 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import Iterator
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.safestring import mark_safe
 
 from games.core import fairness, htmlpatch, viewpatch
 from games.core.authority import seat_holders
 from games.core.gamedef import State, Viewer
+from games.core.jinja import PANEL_SINK
 from games.core.lru import Lru
 from games.core.models import Event, Match
 from games.core.replaying import state_at
-from games.core.templatetags.arena import PANEL_SINK
 
 log = logging.getLogger(__name__)
 
@@ -131,8 +133,7 @@ def render_panel_list(
     """The panels for ``view`` as (element id, html), in page order. A replay step is not
     ``live``: it shows no host console."""
     sink: list[tuple[str, str]] = []
-    render_to_string(
-        "core/_panels.html",
+    _panels().render(
         {
             "match": match,
             "view": view,
@@ -145,6 +146,12 @@ def render_panel_list(
         },
     )
     return sink
+
+
+@lru_cache(maxsize=1)
+def _panels() -> Any:
+    """core/_panels.html, a Jinja2 template (games/core/jinja.py): compiled once."""
+    return engines["jinja2"].env.get_template("core/_panels.html")
 
 
 def render_panels(
@@ -176,9 +183,17 @@ class Panel:
 
     id: str
     digest: str
-    escaped: str
+    escaped: str  # "" in a frame from the layer where the panel did not travel whole
     base: str = ""
     patch: str = ""
+    unchanged: bool = False  # the audience's panel at the version before is the same
+
+    def packed(self) -> list[Any]:
+        """The panel in a layer message: whole only where a connection that holds its
+        audience's version before needs it whole (a new panel, a change with no patch worth
+        sending). A connection that lacks one draws the frame itself (``Frame.lacks``)."""
+        carried = "" if self.unchanged or self.patch else self.escaped
+        return [self.id, self.digest, carried, self.base, self.patch]
 
 
 @dataclass(frozen=True)
@@ -213,18 +228,32 @@ class Frame:
                 if panel.patch and held == panel.base:
                     patches.append(f'["{panel.id}",{panel.patch}]')
                     continue
+            if not panel.escaped:
+                raise ValueError(f"v{self.version}: {panel.id} did not travel whole (see lacks)")
             whole.append(panel.escaped)
         text = f'{self.head[:-1]},"html":"{PANEL_SEPARATOR.join(whole)}"'
         if patches:
             text += f',"html_patch":[{",".join(patches)}]'
         return text + "}"
 
+    def lacks(self, sent: dict[str, str]) -> bool:
+        """Whether a connection that sent ``sent`` (panel hashes by id) needs a panel whole
+        that this frame (from the layer) did not carry."""
+        for panel in self.panels:
+            if panel.escaped:
+                continue
+            held = sent.get(panel.id)
+            if held != panel.digest and not (panel.patch and held == panel.base):
+                return True
+        return False
+
     def as_message(self) -> dict[str, Any]:
         """The frame as a layer message: one string (a connection's message allocates almost
         no objects, so hundreds of them queued at once wake no garbage collection) and its
         digest, under which a worker parses it once for all its connections."""
-        panels = [astuple(p) for p in self.panels]
-        packed = _dumps([self.version, self.head, panels, self.audience, self.holders])
+        # The head goes as JSON, not as a string of it (escaped again, it grew by a sixth).
+        rest = _dumps([[panel.packed() for panel in self.panels], self.audience, self.holders])
+        packed = f"[{self.version},{self.head},{rest[1:]}"
         digest = hashlib.blake2b(packed.encode(), digest_size=16).hexdigest()
         return {"version": self.version, "frame": packed, "digest": digest}
 
@@ -237,7 +266,7 @@ class Frame:
             version, head, panels, audience, holders = json.loads(message["frame"])
             parsed = cls(
                 version=version,
-                head=head,
+                head=_dumps(head),  # the text it was: the same separators, keys in order
                 panels=tuple(Panel(*p) for p in panels),
                 audience=audience,
                 holders=tuple(holders),
@@ -260,10 +289,20 @@ def _panel_entries(
     """The panels of ``view`` and their HTML by id; ``before`` (the viewer's panels at the
     version before, by id) gives each changed panel a patch. ``patches`` keeps the patches
     worked out for other audiences: the same two HTML texts give the same patch."""
-    entries, rendered = [], {}
+    rendered = dict(render_panel_list(match, view, version=version, oob=True))
+    return _entries(rendered, before, patches), rendered
+
+
+def _entries(
+    rendered: dict[str, str],
+    before: dict[str, str] | None = None,
+    patches: dict[tuple[str, str], list[Any]] | None = None,
+) -> tuple[Panel, ...]:
+    """The panels of ``rendered`` (HTML by id, in page order), each changed one since
+    ``before`` with its patch."""
+    entries = []
     patches = {} if patches is None else patches
-    for panel_id, html in render_panel_list(match, view, version=version, oob=True):
-        rendered[panel_id] = html
+    for panel_id, html in rendered.items():
         base, patch = "", ""
         old = (before or {}).get(panel_id)
         if old is not None and old != html:
@@ -272,8 +311,44 @@ def _panel_entries(
                 worth = htmlpatch.worth_sending(ops, _escaped(html))
                 patches[old, html] = [_digest(old), ops] if worth else ["", ""]
             base, patch = patches[old, html]
-        entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch))
-    return tuple(entries), rendered
+        unchanged = old is not None and old == html
+        entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch, unchanged))
+    return tuple(entries)
+
+
+def _facts(view: dict[str, Any], notice: str | None) -> str:
+    """What a viewer's panels are drawn from besides its game view and the version, as text:
+    the match facts, its drafts and the host's notice; "" when that cannot be told (the notice
+    was not read, a value JSON cannot say)."""
+    if notice is None:
+        return ""
+    try:
+        return _dumps([view["match"], view.get("draft"), view.get("drafts"), notice])
+    except (TypeError, ValueError):
+        return ""
+
+
+_VERSION_PANEL = "match-version"
+_VERSION_ATTRIBUTE = re.compile(r'data-version="\d+"')
+
+
+def _moved_on(held: dict[str, str], version: int) -> dict[str, str]:
+    """``held`` (a viewer's panels at the version before) at ``version``: only the version
+    panel says the version (templates/core/_panels.html); every other panel is drawn from the
+    viewer's view, its notice and the match facts alone, which did not change."""
+    moved = dict(held)
+    moved[_VERSION_PANEL] = _VERSION_ATTRIBUTE.sub(
+        f'data-version="{version}"', held[_VERSION_PANEL], count=1
+    )
+    return moved
+
+
+def _check_drawing(match: Match, view: dict[str, Any], version: int, moved: dict[str, str]) -> None:
+    """With PANEL_MEMO_CHECK (the tests): panels moved to ``version`` are exactly a drawing."""
+    drawn = dict(render_panel_list(match, view, version=version, oob=True))
+    if drawn != moved:
+        changed = sorted(k for k in drawn.keys() | moved.keys() if drawn.get(k) != moved.get(k))
+        raise AssertionError(f"panels moved to v{version} differ from a drawing: {changed}")
 
 
 @lru_cache(maxsize=256)
@@ -303,6 +378,8 @@ class Sent:
     panels: dict[str, str]
     game: Any = None  # the game view as sent; None: not kept
     notice: str | None = None  # the host's latest words then; None: not kept
+    facts: str = ""  # the rest the panels were drawn from (``_facts``); "": not kept
+    whole: Any = None  # the game view the panels were drawn from (page parts too); None: not kept
 
 
 # The latest version this worker wrote for each audience of a match (one each, however long the
@@ -329,7 +406,11 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool =
         for panel_id, panel_html in sent.panels.items():
             held[panel_id] = digest = _digest(panel_html)
             html[digest] = panel_html
-        audiences[viewer.audience] = {"panels": held, "notice": sent.notice}
+        audiences[viewer.audience] = {
+            "panels": held,
+            "notice": sent.notice,
+            "facts": sent.facts,
+        }
     record = {"html": html, "audiences": audiences}
     try:
         if first:
@@ -364,7 +445,7 @@ def _kept(
         panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
     except (KeyError, TypeError):  # not kept, or kept by an older version of this code
         return None
-    return Sent(panels, None, mine.get("notice"))
+    return Sent(panels, None, mine.get("notice"), mine.get("facts") or "")
 
 
 def _panels_before(
@@ -466,8 +547,7 @@ def frames_drawn(
     announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn: the acting seat's first (its player sees the move at
-    once), then the spectators (the many), then the other seats and the host. What each
+    be sent before the next is drawn, in the order of ``audiences``. What each
     audience was sent is kept once the last is drawn."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
@@ -495,11 +575,10 @@ def frames_drawn(
         panels: tuple[Panel, ...] = ()
         if with_html:
             _know_notice(announcement, kept)
-            held = kept.panels if kept is not None else None
-            if held is None:
-                held = _panels_before(match, viewer, event.version - 1, announcement.before, read)
-            panels, rendered = _panel_entries(match, view, event.version, held, patches)
-            sent[viewer] = Sent(rendered, after["game"], _notice_drawn(match))
+            panels, rendered = _drawn_panels(announcement, viewer, view, kept, read, patches)
+            notice = _notice_drawn(match)
+            facts = "" if viewer.is_host else _facts(view, notice)
+            sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"])
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
@@ -507,6 +586,53 @@ def frames_drawn(
     if sent:
         # A connection catching up draws its own audience alone: it adds to nothing kept.
         _keep(match, event.version, sent, first=viewers is not None)
+
+
+def _drawn_panels(
+    announcement: Announcement,
+    viewer: Viewer,
+    view: dict[str, Any],
+    kept: Sent | None,
+    read: dict[int, Any],
+    patches: dict[tuple[str, str], list[Any]],
+) -> tuple[tuple[Panel, ...], dict[str, str]]:
+    """``viewer``'s panels at the event's version and their HTML by id, each changed one with
+    its patch from what the viewer held.
+
+    A seat's move that left another viewer's whole game view as it was (the parts only the
+    page draws too) and the rest its panels are drawn from (``_facts``: in a race, twelve of
+    fifteen audiences) draws nothing for it: its panels are the ones it held, at the new
+    version. When what it held was drawn by another worker and is not kept yet, they are
+    drawn once, not twice. The host's panels (the host console reads the whole match) and every
+    audience's after a host's operation are always drawn."""
+    match, event = announcement.match, announcement.event
+    version = event.version
+    quiet = False
+    if event.seat is not None and not viewer.is_host and announcement.before:
+        before = kept.whole if kept is not None and kept.whole is not None else None
+        if before is None:
+            before = view_of(match, viewer, announcement.before)["game"]
+        after = view["game"]
+        quiet = type(before) is type(after) and before == after  # as viewpatch.diff compares
+    same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
+    if quiet and kept is not None and kept.facts and same_facts:
+        rendered = _moved_on(kept.panels, version)
+        if settings.PANEL_MEMO_CHECK:
+            _check_drawing(match, view, version, rendered)
+        return _entries(rendered, kept.panels, patches), rendered
+    held = kept.panels if kept is not None else None
+    if held is None and quiet:
+        # The panels before would be drawn from the same view (the match facts and the notice
+        # are read as they are now either way): draw them once.
+        rendered = dict(render_panel_list(match, view, version=version, oob=True))
+        held = _moved_on(rendered, version - 1)
+        if settings.PANEL_MEMO_CHECK:
+            before = view_of(match, viewer, announcement.before)
+            _check_drawing(match, before, version - 1, held)
+        return _entries(rendered, held, patches), rendered
+    if held is None:
+        held = _panels_before(match, viewer, version - 1, announcement.before, read)
+    return _panel_entries(match, view, version, held, patches)
 
 
 def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
@@ -538,9 +664,11 @@ def _notice_drawn(match: Match) -> str | None:
 
 def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
     """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
-    the ``acting`` seat (the one whose move it is, if any), the spectators (the many), each
-    other seat, the host."""
+    the ``acting`` seat (the one whose move it is, if any: its player sees the move at once),
+    each other seat (a seat's socket takes a version only after the one before, so the next
+    mover's own frame waits for these; after another seat's move they are mostly drawn from
+    nothing), the spectators (the many: one message a worker, handed to each) and the host."""
     seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
     first = [viewer for viewer in seats if viewer.seat == acting]
     others = [viewer for viewer in seats if viewer.seat != acting]
-    return [*first, Viewer.spectator(), *others, Viewer.host()]
+    return [*first, *others, Viewer.spectator(), Viewer.host()]

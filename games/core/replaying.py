@@ -138,7 +138,7 @@ def holders_at(events: list[dict[str, Any]], version: int, names: State) -> Stat
         return names
     renamed = [
         {**entry, "name": then[entry["index"]]}
-        if isinstance(entry, dict) and then.get(entry.get("index"))
+        if isinstance(entry, dict) and then.get(entry.get("index", -1))
         else entry
         for entry in seats
     ]

@@ -67,7 +67,7 @@ def work() -> float:
     return MIN_SLEEP_SECONDS if busy else settings.SCHEDULER_POLL_SECONDS
 
 
-async def _loop(step, stop: asyncio.Event | None, *, thread_sensitive: bool) -> None:  # type: ignore[no-untyped-def]
+async def _loop(step, stop: asyncio.Event | None, *, thread_sensitive: bool) -> None:
     while stop is None or not stop.is_set():
         outbox = broadcast.Outbox()
 

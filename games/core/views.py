@@ -170,7 +170,8 @@ def match_page(request: HttpRequest, public_id: str) -> HttpResponse:
 def _page_regions(panels: list[tuple[str, str]]) -> tuple[str, str]:
     """The match's own panels (status, result, host controls: marked ``data-region="core"`` in
     core/_panels.html) apart from the game's, so that a game lays its panels out alone."""
-    core, game = [], []
+    core: list[str] = []
+    game: list[str] = []
     for _panel_id, html in panels:
         first_tag = html.split(">", 1)[0]
         (core if 'data-region="core"' in first_tag else game).append(html)

@@ -180,7 +180,7 @@ def round_marks(
 
 
 def marks_where(
-    events: list[dict[str, Any]], label: Callable[[str, dict], str | None]
+    events: list[dict[str, Any]], label: Callable[[str, dict[str, Any]], str | None]
 ) -> list[Mark]:
     """A mark at each event that ``label(kind, data)`` names ("Level 3"), in order."""
     return [

@@ -1,6 +1,6 @@
 """A practice opponent for Glittering Paths, deciding only from what its seat may see.
 
-``decide`` reads ``flow.view(state, Viewer(seat=seat))`` (never the full state) and returns the
+``decide`` reads ``view.view(state, Viewer(seat=seat))`` (never the full state) and returns the
 action to send now, or None to keep thinking. It paces itself like a person: it waits some
 seconds after the race or its turn begins (never more than a third of the clock).
 """
@@ -64,7 +64,7 @@ def think_time(view: dict[str, Any], seat: int, level: str) -> timedelta:
 
 def decide(view: dict[str, Any], seat: int, level: str, now: datetime) -> dict[str, Any] | None:
     """The action the bot in ``seat`` sends now, or None to wait. ``view`` is what that seat
-    sees (``flow.view(state, Viewer(seat=seat))``)."""
+    sees (``view.view(state, Viewer(seat=seat))``)."""
     if level not in BOT_LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(BOT_LEVELS)}")
     phase = view.get("phase")

@@ -27,6 +27,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
+from games.core import gridtext
+
 RED = "red"
 BLUE = "blue"
 PLAYERS = (RED, BLUE)
@@ -131,7 +133,7 @@ def parse_board(text: str) -> Board:
         return text
     if not isinstance(text, str):
         raise BoardError("a board is given as text: rows of R G J S L A and .")
-    rows = tuple(line.strip().upper() for line in text.strip().splitlines() if line.strip())
+    rows = tuple(line.upper() for line in gridtext.lines(text) if line)
     if not rows:
         raise BoardError("the board is empty: give rows of R G J S L A and .")
     return Board(rows)
@@ -139,7 +141,7 @@ def parse_board(text: str) -> Board:
 
 def format_board(board: Board | str) -> str:
     """The board's text: rows top to bottom joined by newlines."""
-    return "\n".join(_board(board).rows)
+    return gridtext.text_of(_board(board).rows)
 
 
 def _board(board: Board | str) -> Board:
@@ -152,7 +154,7 @@ def _board(board: Board | str) -> Board:
 
 def cell_name(row: int, col: int) -> str:
     """``cell_name(1, 2) == "C2"`` (row and column counted from 0)."""
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
+    return gridtext.cell_name(row, col, COLUMN_LETTERS)
 
 
 def parse_cell(name: object, board: Board | None = None) -> tuple[int, int]:

@@ -1,8 +1,8 @@
 """The phase machine of a Glittering Paths match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. ``view`` is the one gate; ``page`` adds to its
-answer what the page draws (the boards as grids, names, labels).
+and returns an Outcome or raises ActionError. What a viewer may see is view.py's ``view``, the one
+gate; what the page draws from its answer (the boards as grids, names, labels) is page.py's.
 
 Seat 0 plays red (ruby, garnet, jasper), seat 1 blue (sapphire, lapis, aquamarine). A match is
 three rounds; each round's phases (``state["phase"]``):
@@ -42,8 +42,8 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
-from games.glittering_paths import engine
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.glittering_paths import analysis, engine
 
 GAME = "glittering-paths"
 ROUNDS = 3
@@ -56,18 +56,6 @@ UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"path"})
 paths may cross, and the first accepted stands (the other is refused, naming who moved first)."""
 
 CLOCK_OF_PHASE = {"race": "race", "turns": "turn", "interval": "next_round"}
-PHASE_LABELS = {
-    "race": "Race for the first move",
-    "turns": "Turns",
-    "interval": "Between rounds",
-    "over": "Match over",
-}
-REASONS = {
-    "skips": "each player skipped or passed twice in a row",
-    "no_paths": "neither player has a legal path left",
-    "agreed": "both players agreed to end the round",
-    "host": "the host ended the round",
-}
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -171,13 +159,13 @@ def _name(state: State, seat: int | None) -> str:
     return state["seats"][seat]["name"] if seat is not None else ""
 
 
-def _colour(seat: int) -> str:
+def seat_colour(seat: int) -> str:
     return COLOURS[seat]
 
 
-def _who(state: State, seat: int) -> str:
+def seat_named(state: State, seat: int) -> str:
     """``"Alice (red)"``."""
-    return f"{_name(state, seat)} ({_colour(seat)})"
+    return f"{_name(state, seat)} ({seat_colour(seat)})"
 
 
 def _phase(state: State, *wanted: str, doing: str) -> None:
@@ -196,7 +184,7 @@ def _phase(state: State, *wanted: str, doing: str) -> None:
 def _seat(seat: object) -> int:
     if seat not in (0, 1) or isinstance(seat, bool):
         raise ActionError("only the two players act in this game", code="not_a_player")
-    return int(seat)  # type: ignore[arg-type]
+    return int(seat)
 
 
 # --- the match's start and each round's start ----------------------------------------------------
@@ -223,7 +211,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "game": GAME,
         "seed": seed,
         "draws": 0,
-        "seats": [{**seat, "colour": _colour(i)} for i, seat in enumerate(seats_kept(seats))],
+        "seats": [{**seat, "colour": seat_colour(i)} for i, seat in enumerate(seats_kept(seats))],
         "dmo": dmo,
         "tie_to": dmo if settings["tie_to"] == "DMO" else 1 - dmo,
         "timers": {
@@ -299,8 +287,8 @@ def _check_turn_field(state: State, seat: int, action: dict[str, Any]) -> None:
     if meant == 1 and state["start_kind"] == "race" and state["first"] != seat:
         first = state["first"]
         raise ActionError(
-            f"{_who(state, first)} moved first: their path arrived first and was made, so yours "
-            "was not. It is your turn now on the changed board.",
+            f"{seat_named(state, first)} moved first: their path arrived first and was made, so "
+            "yours was not. It is your turn now on the changed board.",
             code="race_lost",
         )
     raise ActionError(
@@ -313,7 +301,7 @@ def _check_turn_field(state: State, seat: int, action: dict[str, Any]) -> None:
 def _not_your_turn(state: State, seat: int) -> None:
     if state["turn"] != seat:
         raise ActionError(
-            f"it is {_who(state, state['turn'])}'s turn; wait for yours", code="not_your_turn"
+            f"it is {seat_named(state, state['turn'])}'s turn; wait for yours", code="not_your_turn"
         )
 
 
@@ -338,7 +326,7 @@ def path(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
         _not_your_turn(state, seat)
         check_clock(state, "turn", now, "your minute for this turn is over")
     try:
-        move = engine.play_path(state["board"], _colour(seat), cells)
+        move = engine.play_path(state["board"], seat_colour(seat), cells)
     except ValueError as error:
         raise ActionError(f"illegal path: {error}", code="illegal_path") from None
     new = copy_json(state)
@@ -350,7 +338,7 @@ def path(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
     record = {
         "turn": state["turn_number"],
         "seat": seat,
-        "player": _colour(seat),
+        "player": seat_colour(seat),
         "kind": "path",
         "cells": list(move.cells),
         "score": str(move.score),
@@ -407,7 +395,7 @@ def _skip_or_pass(state: State, seat: int, kind: str) -> State:
         {
             "turn": state["turn_number"],
             "seat": seat,
-            "player": _colour(seat),
+            "player": seat_colour(seat),
             "kind": kind,
             "cells": [],
             "score": "0",
@@ -421,7 +409,7 @@ def _skip_or_pass(state: State, seat: int, kind: str) -> State:
     new["last_move"] = {
         "turn": state["turn_number"],
         "seat": seat,
-        "player": _colour(seat),
+        "player": seat_colour(seat),
         "kind": kind,
         "cells": [],
         "steps": [],
@@ -525,7 +513,7 @@ def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = Fa
         how = "the higher total wins"
     loser = 1 - winner
     summary = (
-        f"{_who(new, winner)} wins the death match, {new['totals'][winner]} to "
+        f"{seat_named(new, winner)} wins the death match, {new['totals'][winner]} to "
         f"{new['totals'][loser]}: {how}."
     )
     prizes = {winner: {"garnets": GARNETS, "tokens": 0}, loser: {"garnets": 0, "tokens": 0}}
@@ -548,7 +536,7 @@ def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = Fa
 
 
 def _time_up(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """The phase's clock ran out. A draft being drawn is never made for the player: no move
     in time is a skip, as the rules say (``drafts`` is accepted and ignored)."""
@@ -638,7 +626,7 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
     if len(cells) > MAX_DRAFT:
         raise ActionError("that draft is longer than any board", code="bad_draft")
     names = [c.strip().upper() for c in cells]
-    colour = _colour(_seat(seat))
+    colour = seat_colour(_seat(seat))
     board = state.get("board") or ""
     if names and not board:
         raise ActionError("there is no board to draw a path on yet", code="bad_cell")
@@ -672,33 +660,6 @@ def _verdict(cells: list[str], problem: str | None, complete: bool) -> str:
 # --- the analysis after each round ---------------------------------------------------------------
 
 
-def round_analysis(state_or_round: dict[str, Any]) -> list[dict[str, Any]]:
-    """For every turn of a round, the best path that was available to the mover (on the board
-    before that turn) beside the one played. Takes a round record (``state["history"][i]``) or a
-    state (then its latest finished round, or the round being played when none has finished).
-    Pure and slow-ish: run it outside any lock."""
-    record = state_or_round
-    if "history" in state_or_round:
-        history = state_or_round["history"]
-        record = history[-1] if history else {"moves": state_or_round.get("moves", [])}
-    rows = []
-    for move in record.get("moves", []):
-        best, cells = engine.best_path(move["board_before"], move["player"])
-        rows.append(
-            {
-                "turn": move["turn"],
-                "seat": move["seat"],
-                "player": move["player"],
-                "kind": move["kind"],
-                "played_cells": list(move["cells"]),
-                "played_score": move["score"],
-                "best_cells": cells,
-                "best_score": str(best),
-            }
-        )
-    return rows
-
-
 def analysis_job(state: State) -> dict[str, Any] | None:
     """The next finished round waiting for its analysis, or None. The job carries the round's
     moves (each with the board before it), so it can run without the state, outside any lock."""
@@ -709,7 +670,7 @@ def analysis_job(state: State) -> dict[str, Any] | None:
 
 
 def run_analysis(job: dict[str, Any]) -> dict[str, Any]:
-    return {"round": job["round"], "rows": round_analysis(job)}
+    return {"round": job["round"], "rows": analysis.round_analysis(job)}
 
 
 def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -> Outcome:
@@ -718,251 +679,3 @@ def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -
     new["history"][job["round"] - 1]["analysis"] = rows
     public = {"round": job["round"], "analysis": rows}
     return Outcome(new, "analysis", public, informational=True)
-
-
-# --- what a viewer sees --------------------------------------------------------------------------
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Everything ``viewer`` may see, as JSON-ready data: the only gate. Nothing in this game is
-    secret between the players; what stays hidden from everyone is what could reveal a later
-    round's board (the match seed and the host's pasted boards)."""
-    if not state or "phase" not in state:
-        return {}
-    you = viewer.seat if viewer.seat in (0, 1) else None
-    phase = state["phase"]
-    clock_key = CLOCK_OF_PHASE.get(phase)
-    due = state.get("deadlines", {}).get(clock_key) if clock_key else None
-    board = engine.parse_board(state["board"])
-    return {
-        "game": GAME,
-        "round": state["round"],
-        "rounds": ROUNDS,
-        "phase": phase,
-        "phase_label": PHASE_LABELS[phase],
-        "you": you,
-        "your_colour": _colour(you) if you is not None else None,
-        "is_host": viewer.is_host,
-        "seats": [
-            {
-                **seat,
-                "total": state["totals"][i],
-                "is_you": i == you,
-                "is_dmo": i == state["dmo"],
-            }
-            for i, seat in enumerate(state["seats"])
-        ],
-        "board": state["board"],
-        "shape": board.shape,
-        "start_board": state["start_board"],
-        "turn": state["turn"],
-        "turn_number": state["turn_number"],
-        "turn_started": state["turn_started"],
-        "first": state["first"],
-        "start_kind": state["start_kind"],
-        "to_move": _to_move(state),
-        "actions": _actions(state, you),
-        "prompt": _prompt(state, you),
-        "clock": {"key": clock_key, "due": due} if due else None,
-        "deadlines": dict(state.get("deadlines", {})),
-        "timers": dict(state["timers"]),
-        "totals": list(state["totals"]),
-        "streak": list(state["streak"]),
-        "agreed": list(state["agreed"]),
-        "moves": [_move_view(m) for m in state["moves"]],
-        "last_move": state["last_move"],
-        "history": [_round_view(entry) for entry in state["history"]],
-        "tie_to": state["tie_to"],
-        "winner": state["winner"],
-        "result": state["result"],
-    }
-
-
-def _move_view(move: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in move.items() if k != "board_before"}
-
-
-def _round_view(entry: dict[str, Any]) -> dict[str, Any]:
-    """A finished round; each analysed turn comes with the board it was played on (``"board"``),
-    so a page draws either path on it as it stood."""
-    shown = {
-        **{k: v for k, v in entry.items() if k not in ("moves", "analysis")},
-        "reason_text": REASONS[entry["reason"]],
-        "moves": [_move_view(m) for m in entry["moves"]],
-        "analysis": None,
-    }
-    if entry["analysis"] is not None:
-        boards = {move["turn"]: move["board_before"] for move in entry["moves"]}
-        shown["analysis"] = [{**row, "board": boards[row["turn"]]} for row in entry["analysis"]]
-    return shown
-
-
-def _to_move(state: State) -> list[int]:
-    if state["phase"] == "race":
-        return [0, 1]
-    if state["phase"] == "turns":
-        return [state["turn"]]
-    return []
-
-
-def _actions(state: State, you: int | None) -> list[str]:
-    if you is None:
-        return []
-    phase = state["phase"]
-    end = ["withdraw_end"] if state["agreed"][you] else ["agree_end"]
-    if phase == "race":
-        return ["path", *end]
-    if phase == "turns":
-        mine = ["path", "pass"] if state["turn"] == you else []
-        return [*mine, *end]
-    return []
-
-
-def _prompt(state: State, you: int | None) -> str:
-    phase = state["phase"]
-    if phase == "race":
-        if you is None:
-            return "The board is revealed: the first legal path either player submits is made."
-        first, second, third = _gem_names(you)
-        return (
-            f"Race: the first legal path submitted is made and its player moves first. You play "
-            f"{_colour(you)}: start your path on a {first}, {second} or {third}."
-        )
-    if phase == "turns":
-        mover = state["turn"]
-        if you == mover:
-            return "Your turn: draw a path, or pass. No move in time is a skip."
-        return f"{_who(state, mover)} is moving."
-    if phase == "interval":
-        return f"Round {state['round']} is over; round {state['round'] + 1} starts shortly."
-    result = state["result"] or {}
-    return result.get("summary", "The match is over.")
-
-
-def _gem_names(seat: int) -> list[str]:
-    return [engine.GEM_NAMES[g] for g in engine.GEMS_OF[_colour(seat)]]
-
-
-# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
-
-
-CLOCK_LABELS = {"race": "Race clock", "turn": "Turn clock", "next_round": "Next round in"}
-COLOUR_OF_GEM = {gem: colour for colour, gems in engine.GEMS_OF.items() for gem in gems}
-GEM_CSS = {
-    "R": "gem-red",
-    "G": "gem-garnet",
-    "J": "gem-orange",
-    "S": "gem-blue",
-    "L": "gem-indigo",
-    "A": "gem-aqua",
-}
-"""Each gem's picture in the site's one gem set (static/css/gems.css): ruby the red square,
-garnet the octagon, jasper the orange hexagon, sapphire the blue kite, lapis the indigo
-pentagon, aquamarine the drop."""
-
-
-# Each board character's look on the shared grid (arena.grid_html): a cell reads
-# "C4, ruby (red)" or "C4, empty".
-LOOKS = {
-    engine.EMPTY: {"css": "gp-empty", "text": "", "name": "empty"},
-    **{
-        gem: {
-            "css": f"gp-gem gp-{gem} {GEM_CSS[gem]}",
-            "text": gem,
-            "name": f"{engine.GEM_NAMES[gem]} ({COLOUR_OF_GEM[gem]})",
-        }
-        for gem in GEM_CSS
-    },
-}
-
-
-def board_grid(text: str, *, name: str, caption: str, marks: dict[str, str] | None = None) -> dict:
-    """A board text as the shared grid draws it (games/core/templatetags/arena.py grid_cells):
-    the text, its column letters and each character's look, small in a view; ``marks`` adds css
-    classes to named cells. Drawn from its content, the same board's HTML is made once for every
-    audience. ``width`` and ``height`` size the page's grid."""
-    lines = text.splitlines()
-    width = len(lines[0]) if lines else 0
-    return {
-        "name": name,
-        "caption": caption,
-        "board": text,
-        "columns": engine.COLUMN_LETTERS[:width],
-        "looks": LOOKS,
-        "marks": marks or {},
-        "width": width,
-        "height": len(lines),
-    }
-
-
-def page(shown: dict[str, Any]) -> dict[str, Any]:
-    """``shown`` (what ``view`` lets this viewer see; the board is public) with what the page
-    draws from it: the board as a grid (templates/core/_grid.html), the players' names on
-    moves, labels. A finished round's board and analysis are drawn only when a player opens
-    that round (``round_page``)."""
-    last = shown["last_move"]
-    caption = (
-        f"Round {shown['round']}'s final board"
-        if shown["phase"] in ("interval", "over")
-        else f"Round {shown['round']}'s board"
-    )
-    # The last path's cells are marked by the page's script (the board panel names them): a
-    # move's frame then changes only the cells the path emptied.
-    shown["grid"] = board_grid(shown["board"], name="board", caption=caption)
-    names = [seat["name"] for seat in shown["seats"]]
-    shown["moves"] = [{**move, "name": names[move["seat"]]} for move in shown["moves"]]
-    if last:
-        shown["last_move"] = {**last, "name": names[last["seat"]]}
-    you = shown["you"]
-    agreed = shown["agreed"]
-    shown["agreed_seats"] = [seat for seat, yes in enumerate(agreed) if yes]
-    shown["opponent_agreed"] = you is not None and agreed[1 - you]
-    shown["first_name"] = names[shown["first"]] if shown["first"] is not None else ""
-    shown["mover_name"] = names[shown["turn"]] if shown["turn"] is not None else ""
-    # What the history panel reads of each finished round (its drawing is remembered by what it
-    # reads: the rounds' moves and analyses are not among it).
-    shown["finished"] = [
-        {key: entry[key] for key in ("round", "totals", "reason_text")}
-        for entry in shown["history"]
-    ]
-    shown["can_draw"] = "path" in shown["actions"]
-    shown["clock_label"] = CLOCK_LABELS.get((shown["clock"] or {}).get("key"), "")
-    shown["your_gems"] = _gem_list(shown["your_colour"]) if you is not None else ""
-    return shown
-
-
-def round_page(shown: dict[str, Any], round_no: int) -> dict[str, Any] | None:
-    """Finished round ``round_no`` of ``shown`` (what ``view`` lets this viewer see) with what
-    its analysis draws: the round's starting board as a grid, each turn's player named and
-    whether the path played was as good as the best one. None when that round has not finished.
-    A page asks for it when its player opens the round (views.round_result); frames never
-    carry it."""
-    entry = next((e for e in shown.get("history", []) if e["round"] == round_no), None)
-    if entry is None:
-        return None
-    names = [seat["name"] for seat in shown["seats"]]
-    analysis = entry["analysis"]
-    if analysis is not None:
-        analysis = [
-            {**row, "name": names[row["seat"]], "matched_best": _matched_best(row)}
-            for row in analysis
-        ]
-    grid = board_grid(
-        entry["start_board"],
-        name=f"analysis-{round_no}",
-        caption=f"Round {round_no}: the board before the turn shown",
-    )
-    return {**entry, "analysis": analysis, "grid": grid}
-
-
-def _gem_list(colour: str) -> str:
-    """``"ruby, garnet or jasper"``."""
-    names = [engine.GEM_NAMES[gem] for gem in engine.GEMS_OF[colour]]
-    return f"{', '.join(names[:-1])} or {names[-1]}"
-
-
-def _matched_best(row: dict[str, Any]) -> bool:
-    """Did the mover play a path scoring as much as the best one?"""
-    if row["kind"] != "path" or not row["best_cells"]:
-        return row["kind"] != "path" and not row["best_cells"]
-    return Decimal(row["played_score"]) >= Decimal(row["best_score"])

@@ -1,6 +1,7 @@
-"""Glittering Paths as a game definition: its flow (flow.py: the rules, ``view`` the one gate,
-``page`` the board and names the page draws from it) and bot wired into the core, with the
-host's round ending and awards, replay words and help."""
+"""Glittering Paths as a game definition: its flow (flow.py: the rules), its gate (view.py:
+``view``, what each viewer sees), its page (page.py: the board and names the page draws from a
+view) and bot wired into the core, with the host's round ending and awards, replay words and
+help."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from typing import Any
 from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, seat_awards
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, round_marks, seat_name
-from games.glittering_paths import bot, engine, flow
-from games.glittering_paths.flow import board_grid
+from games.glittering_paths import bot, engine, flow, page, view
+from games.glittering_paths.page import board_grid
 
 
 class GlitteringPaths(FlowGame):
     flow = flow
+    view_module = view
+    page_module = page
     # What only the panels draw (frames and the page's JSON view leave it out; the events carry
     # each move): the board's grid, the page's labels and names, the round's moves and the last
     # move's words (the page's script replays the last move from its steps and score), and a
@@ -116,7 +119,7 @@ class GlitteringPaths(FlowGame):
         elif kind != "adjudicated":
             return generic_description(event, state)
         if data.get("round_over"):
-            reason = flow.REASONS.get(data.get("reason", ""), "")
+            reason = view.REASONS.get(data.get("reason", ""), "")
             totals = data.get("totals") or []
             text += f" Round {data['round_over']} is over: {reason}."
             if len(totals) == 2:

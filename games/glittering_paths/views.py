@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 
 from games.core.models import Match
 from games.core.rendering import view_of
-from games.glittering_paths import flow
+from games.glittering_paths import flow, page
 
 
 def round_result(request: HttpRequest, public_id: str, round_no: int) -> HttpResponse:
@@ -18,7 +18,7 @@ def round_result(request: HttpRequest, public_id: str, round_no: int) -> HttpRes
         Match.objects.prefetch_related("seats__user"), public_id=public_id, game_key=flow.GAME
     )
     shown = view_of(match, match.viewer_for(request.user), drafts=False)["game"]
-    entry = flow.round_page(shown, round_no) if shown else None
+    entry = page.round_page(shown, round_no) if shown else None
     if entry is None:
         raise Http404("that round has not finished")
     context = {"match": match, "entry": entry}

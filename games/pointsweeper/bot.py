@@ -1,6 +1,6 @@
 """The Pointsweeper practice bot: decides from what its seat may see, nothing else.
 
-``decide`` takes ``flow.view(state, Viewer(seat=seat))``, never the state, so it cannot read a
+``decide`` takes ``view.view(state, Viewer(seat=seat))``, never the state, so it cannot read a
 hidden tile or the other player's scouts: it judges claims with the same posterior the
 after-board analysis uses (games/pointsweeper/analysis.py), built from the public log and its own
 notebook. It waits a human-like moment after its turn begins (times taken from the view), and is

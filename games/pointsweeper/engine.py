@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from games.core import gridtext
+
 FILES = "abcdefgh"
 SIZE = 8
-SQUARES = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
+SQUARES = gridtext.cell_names(SIZE, SIZE, FILES)
 """All 64 squares, a1 b1 ... h1 a2 ... h8 (index = (rank - 1) * 8 + file)."""
 MINE = "M"
 LOWEST, HIGHEST = -2, 5
@@ -142,7 +144,7 @@ def parse_board(text: str) -> Board:
     by ``check_match_board``)."""
     if not isinstance(text, str):
         raise BoardError("a board is text: 8 lines of 8 values")
-    lines = [line.strip() for line in text.strip().splitlines()]
+    lines = gridtext.lines(text)
     if len(lines) != SIZE:
         raise BoardError(f"a board has 8 lines (ranks 8 down to 1), not {len(lines)}")
     cells: list[Cell | None] = [None] * (SIZE * SIZE)
@@ -174,7 +176,7 @@ def format_board(board: Board) -> str:
     for rank in range(SIZE - 1, -1, -1):
         row = board.cells[rank * SIZE : (rank + 1) * SIZE]
         lines.append(" ".join(str(cell) for cell in row))
-    return "\n".join(lines)
+    return gridtext.text_of(lines)
 
 
 def check_match_board(board: Board) -> Board:

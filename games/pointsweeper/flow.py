@@ -1,8 +1,9 @@
 """The phase machine of a Pointsweeper match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError. ``view`` is the one gate for what a viewer sees;
-``page`` adds to its answer what the page draws (the chessboard as a grid, players, reviews).
+and returns an Outcome or raises ActionError. What a viewer may see is view.py's ``view``, the one
+gate; what the page draws from its answer (the chessboard as a grid, players, reviews) is
+page.py's.
 
 A match is three boards. Each board runs through two phases (``state["phase"]``):
 
@@ -15,15 +16,13 @@ A match is three boards. Each board runs through two phases (``state["phase"]``)
 - ``over``: the third board ended (or the host settled the match).
 
 Hidden information lives in the state (``boards``, ``play.notebooks``) and never leaves through
-``view`` or an Outcome's ``public`` part except once a board is over, when everything on it is
-shown to everyone.
+view.py's ``view`` or an Outcome's ``public`` part except once a board is over, when everything on
+it is shown to everyone.
 """
 
 from __future__ import annotations
 
-import math
-from datetime import datetime, timedelta
-from functools import cache
+from datetime import datetime
 from typing import Any
 
 from games.core.contract import Setting, settled
@@ -40,7 +39,7 @@ from games.core.flowkit import (
     set_clock,
     stop_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 from games.core.words import seat_name
 from games.pointsweeper import engine
 
@@ -52,7 +51,7 @@ UNVERSIONED_ACTIONS: frozenset[str] = frozenset()
 
 BOARD_HELP = "8 lines of 8 values, rank 8 first: -2 to 5 for a tile, M for a mine (10 mines)."
 SIDES = (("DMO", "the DMO"), ("EC", "the EC"))
-PASTED = ("boards", ("pasted",))  # the boards' fields are asked for only when pasted
+WHEN_PASTED = ("boards", ("pasted",))  # the boards' fields are asked for only when pasted
 SETTINGS = (
     Setting(
         "boards",
@@ -63,9 +62,9 @@ SETTINGS = (
             ("pasted", "I paste the three boards below"),
         ),
     ),
-    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP, shown_when=PASTED),
-    Setting("board_2", "Board 2", "", lines=8, shown_when=PASTED),
-    Setting("board_3", "Board 3", "", lines=8, shown_when=PASTED),
+    Setting("board_1", "Board 1", "", lines=8, help=BOARD_HELP, shown_when=WHEN_PASTED),
+    Setting("board_2", "Board 2", "", lines=8, shown_when=WHEN_PASTED),
+    Setting("board_3", "Board 3", "", lines=8, shown_when=WHEN_PASTED),
     Setting(
         "move_seconds",
         "Time for each move (seconds)",
@@ -608,7 +607,7 @@ CLOCK_OF_PHASE = {"order": "order", "play": "turn"}
 
 
 def _time_up(
-    state: State, key: str, now: datetime, drafts: dict[int, dict] | None = None
+    state: State, key: str, now: datetime, drafts: dict[int, dict[str, Any]] | None = None
 ) -> Outcome:
     """The phase's clock ran out: ``order`` draws the first player, ``turn`` empties the
     mover's bank (a pass)."""
@@ -687,427 +686,3 @@ def record_analysis(state: State, job: dict[str, Any], result: dict[str, Any]) -
     }
     public = {"board_no": job["board_no"], "analysis": result}
     return Outcome(state=new, kind="analysis", public=public, informational=True)
-
-
-# --- what a viewer sees --------------------------------------------------------------------------
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Everything ``viewer`` may see of ``state``. While a board is in play a seat or a spectator
-    sees the claimed squares, which piece was placed where, the clocks and their own notebook (a
-    seat); never an unclaimed tile, an unclaimed mine or the other seat's scout results. The host
-    sees everything. A finished board is shown whole to everyone. What it shows as the state
-    holds it (the seats, the log's entries, the finished boards) is shared with the state, not
-    copied: a view is read, never changed."""
-    if not state or "phase" not in state:
-        return {}
-    you = viewer.seat if viewer.seat in (0, 1) else None
-    host = viewer.is_host and you is None
-    out: dict[str, Any] = {
-        "game": "pointsweeper",
-        "phase": state["phase"],
-        "board_no": state["board_no"],
-        "boards_total": BOARDS,
-        "seats": state["seats"],
-        "you": you,
-        "is_host": host,
-        "dmo": state["dmo"],
-        "ec": state["ec"],
-        "chooser": state["chooser"],
-        "first": state["first"],
-        "turn": state["turn"],
-        "to_move": to_move(state),
-        "turn_started": state["turn_started"],
-        "deadlines": dict(state.get("deadlines", {})),
-        "settings": dict(state["settings"]),
-        "pieces": list(PIECE_IDS),
-        "totals": totals(state),
-        "history": state["history"],
-        "winner": state["winner"],
-        "final": state["final"],
-        "legal": _legal_view(state, you) if you is not None else None,
-        "move_deadline": move_deadline(state),
-        "play": _play_view(state, you, host) if state["play"] else None,
-    }
-    if host:
-        out["boards"] = list(state["boards"])
-    return out
-
-
-def to_move(state: State) -> list[int]:
-    """The seats the match waits for: the chooser while a board's order is chosen, else the
-    player whose turn it is."""
-    if state["phase"] == "order":
-        return [state["chooser"]]
-    if state["phase"] == "play" and state["turn"] is not None:
-        return [state["turn"]]
-    return []
-
-
-def move_deadline(state: State) -> str | None:
-    """When the free time of the move in play runs out and the mover's bank starts to run (the
-    turn clock ``deadlines["turn"]`` runs out when the bank is empty too)."""
-    if state["phase"] != "play" or not state.get("turn_started"):
-        return None
-    started = datetime.fromisoformat(state["turn_started"])
-    return iso(started + timedelta(seconds=state["settings"]["move_seconds"]))
-
-
-@cache
-def _destinations(letter: str, first: bool) -> dict[str, str]:
-    ends: dict[str, list[str]] = {}
-    for start, end in engine.legal_moves(letter, first):
-        ends.setdefault(start, []).append(end)
-    return {start: " ".join(squares) for start, squares in ends.items()}
-
-
-def claim_destinations(state: State, seat: int, pieces: list[str]) -> dict[str, dict[str, str]]:
-    """Where each kind of piece in ``pieces`` may claim to, from each start square, for ``seat``
-    on the board in play: ``{"R": {"a1": "a2 a3 ... b1 ..."}}`` (ends joined by spaces; a pawn's
-    direction is this seat's). The page highlights these; the rules check ``engine.claim``."""
-    first = first_player(state, seat)
-    letters = dict.fromkeys(engine.piece_letter(piece) for piece in pieces)
-    return {letter: dict(_destinations(letter, first)) for letter in letters}
-
-
-def _legal_view(state: State, seat: int) -> dict[str, Any]:
-    """What the seat may do now, and where each of its kinds of piece could claim to on the
-    board in play (the same all board long, whoever's turn it is: a turn's update does not
-    send it again)."""
-    legal = legal_for(state, seat)
-    pieces = list(PIECE_IDS) if state["phase"] == "play" else []
-    legal["destinations"] = claim_destinations(state, seat, pieces)
-    return legal
-
-
-def _play_view(state: State, you: int | None, host: bool) -> dict[str, Any]:
-    play = state["play"]
-    grid = []
-    for rank in range(engine.SIZE, 0, -1):
-        row = []
-        for file in engine.FILES:
-            square = f"{file}{rank}"
-            if square in play["revealed"]:
-                value = play["revealed"][square]
-                cell = {"square": square, "owner": play["claimed"][square]}
-                if value == engine.MINE:
-                    cell["state"] = "mine"
-                else:
-                    cell.update(state="tile", value=value)
-            else:
-                cell = {"square": square, "state": "hidden"}
-            row.append(cell)
-        grid.append(row)
-    log = list(play["log"])
-    pieces = {
-        str(seat): [
-            {
-                "id": piece,
-                "scouted": piece in play["used"][str(seat)]["scouted"],
-                "claimed": piece in play["used"][str(seat)]["claimed"],
-            }
-            for piece in PIECE_IDS
-        ]
-        for seat in (0, 1)
-    }
-    out: dict[str, Any] = {
-        "grid": grid,
-        "log": log,
-        "pieces": pieces,
-        "turns": list(play["turns"]),
-        "passed": list(play["passed"]),
-        "bank": list(play["bank"]),
-        "points": list(play["points"]),
-        "mines": list(play["mines"]),
-        "notebook": list(play["notebooks"][str(you)]) if you is not None else None,
-    }
-    if host:
-        out["truth"] = state["boards"][state["board_no"] - 1]
-        out["notebooks"] = {seat: list(notes) for seat, notes in play["notebooks"].items()}
-    return out
-
-
-# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
-
-
-def page(shown: dict[str, Any]) -> dict[str, Any]:
-    """``shown`` (what ``view`` lets this viewer see) with what the page draws from it: the
-    chessboard as a grid, the players' rows, the finished boards and their reviews."""
-    shown["names"] = [seat["name"] for seat in shown["seats"]]
-    shown["in_play"] = bool(shown.get("play"))
-    shown["board_grid"] = board_grid(shown)
-    shown["players"] = players(shown)
-    shown["piece_rows"] = piece_rows(shown)
-    shown["offer"] = offer(shown)
-    shown["order_text"] = order_text(shown)
-    shown["reviews"] = reviews(shown)
-    shown["finished"] = finished_boards(shown)
-    shown["log"], shown["log_title"] = moves_shown(shown)
-    return shown
-
-
-def moves_shown(shown: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-    """The move log the page lists and its heading: the board in play's; between boards and
-    once the match is over, the last finished board's (its moves, not "no moves yet")."""
-    if shown.get("play"):
-        return shown["play"]["log"], "Moves on this board"
-    if shown.get("history"):
-        last = shown["history"][-1]
-        return last["log"], f"Moves on board {last['board_no']} (finished)"
-    return [], "Moves on this board"
-
-
-def piece_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each player's name and pieces with their used marks, while a board is in play: the same
-    for every viewer (the pieces panel is drawn once for all of them)."""
-    play = shown.get("play")
-    if not play:
-        return []
-    return [
-        {"name": seat["name"], "pieces": play["pieces"][str(seat["index"])]}
-        for seat in shown["seats"]
-    ]
-
-
-def offer(shown: dict[str, Any]) -> dict[str, list[str]] | None:
-    """The pieces a seat's move forms list: on its turn what ``legal`` allows, between its turns
-    the same pieces that turn will allow (the forms stay in the page, hidden, so that a turn
-    coming or going changes a few attributes rather than the whole panel). None for a viewer
-    without a seat or with no board in play."""
-    you, play = shown["you"], shown.get("play")
-    if you is None or not play:
-        return None
-    legal = shown["legal"]
-    if legal["pass"]:
-        return {"scout": legal["scout"], "claim": legal["claim"]}
-    pieces = play["pieces"][str(you)]
-    claiming = play["turns"][you] >= shown["settings"]["scout_turns"]
-    return {
-        "scout": [p["id"] for p in pieces if not p["scouted"] and not p["claimed"]],
-        "claim": [p["id"] for p in pieces if claiming and not p["claimed"]],
-    }
-
-
-def reviews(shown: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each analysed finished board: every claim or pass beside the best claim the player could
-    have made, judged from what they knew then (public: the board is over)."""
-    names = [seat["name"] for seat in shown["seats"]]
-    out = []
-    for record in shown["history"]:
-        analysis = record.get("analysis")
-        if not analysis:
-            continue
-        made_by = {entry["n"]: entry.get("name") for entry in record.get("log") or ()}
-        lines = []
-        for seat, decisions in sorted(analysis["seats"].items()):
-            for d in decisions:
-                best = d["best"][0] if d["best"] else None
-                if d["type"] == "claim":
-                    made = f"claimed with {d['piece']} {d['start']}–{d['end']}"
-                    made += f": expected {d['ev']:+.1f} ({_standing(d['rank'])})"
-                else:
-                    made = "passed (worth 0)"
-                best_text = "no claim was possible"
-                if best:
-                    where = f"{best['piece']} {best['start']}–{best['end']}"
-                    best_text = f"best: {where}, expected {best['ev']:+.1f}"
-                lines.append(
-                    {
-                        "n": d["n"],
-                        "name": made_by.get(d["n"]) or names[int(seat)],
-                        "made": made,
-                        "best": best_text,
-                    }
-                )
-        lines.sort(key=lambda line: line["n"])
-        out.append({"board_no": record["board_no"], "lines": lines})
-    return out
-
-
-def _standing(rank: int) -> str:
-    """How a claim stood among every claim open to its player then (1 is the best)."""
-    better = rank - 1
-    if better == 0:
-        return "no claim open expected more"
-    return f"{better:,} other claim{'s' if better != 1 else ''} expected more"
-
-
-def order_text(shown: dict[str, Any]) -> str:
-    """Who moves first on the board in play and which way each player's pawns go (the first
-    player's toward rank 8, up the board as drawn), in the viewer's words."""
-    first = shown["first"]
-    if shown["phase"] != "play" or first is None:
-        return ""
-    names = [seat["name"] for seat in shown["seats"]]
-    you = shown["you"]
-
-    def whose(seat: int) -> str:
-        return "your" if seat == you else f"{names[seat]}’s"
-
-    mover = "You move" if first == you else f"{names[first]} moves"
-    return (
-        f"{mover} first on this board: {whose(first)} pawns go up, toward rank 8; "
-        f"{whose(1 - first)} go down, toward rank 1."
-    )
-
-
-def proven_tiles(log: list[dict[str, Any]]) -> set[str]:
-    """Hidden squares a claim proved to be tiles: a claim that hits mines claims only those, so
-    every other square of its path holds no mine."""
-    proven: set[str] = set()
-    for entry in log:
-        if entry["type"] == "claim" and entry["mines"]:
-            proven.update(s for s in entry["path"] if s not in entry["squares"])
-    return proven
-
-
-def minutes(seconds: float) -> str:
-    """A time left as the clocks show it: 2:00, 0:07 (whole seconds, rounded up)."""
-    whole = max(0, math.ceil(seconds - 1e-9))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
-BOARD_END_WORDS = {
-    "all_tiles": "every tile was claimed",
-    "all_mines": "every mine was claimed",
-    "out_of_pieces": "both players ran out of pieces",
-    "passed": "both players passed",
-}
-
-
-def finished_boards(shown: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each finished board as everyone may now see it: why it ended, each player's points and
-    mines on it, and every scout of both players with its result."""
-    names = [seat["name"] for seat in shown["seats"]]
-    out = []
-    for record in shown["history"]:
-        rows = []
-        for seat in (0, 1):
-            notes = record["notebooks"].get(str(seat), [])
-            rows.append(
-                {
-                    "name": names[seat],
-                    "points": record["points"][seat],
-                    "mines": record["mines"][seat],
-                    "scouts": [
-                        {
-                            "text": f"{n['piece']} on {n['square']}: sum {n['sum']}, "
-                            f"{n['mines']} mine{'s' if n['mines'] != 1 else ''}",
-                            "squares": " ".join(n["squares"]),
-                        }
-                        for n in notes
-                    ],
-                }
-            )
-        out.append(
-            {
-                "board_no": record["board_no"],
-                "reason": BOARD_END_WORDS.get(record["reason"], record["reason"]),
-                "players": rows,
-            }
-        )
-    return out
-
-
-def players(shown: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each seat as the page lists it: name, role, pieces with their used marks, bank, scores."""
-    play = shown.get("play")
-    totals = shown["totals"]
-    out = []
-    for seat in shown["seats"]:
-        index = seat["index"]
-        out.append(
-            {
-                **seat,
-                "is_you": index == shown["you"],
-                "to_move": index == shown["turn"],
-                "pieces": play["pieces"][str(index)] if play else [],
-                "bank": play["bank"][index] if play else None,
-                "bank_text": minutes(play["bank"][index]) if play else "",
-                "passed": play["passed"][index] if play else False,
-                "board_points": play["points"][index] if play else 0,
-                "board_mines": play["mines"][index] if play else 0,
-                "points": totals["points"][index],
-                "mines": totals["mines"][index],
-                "penalty": totals["penalty"][index],
-                "total": totals["total"][index],
-            }
-        )
-    return out
-
-
-def _cell(square: str, value: str | None, owner: int | None, names: list[str]) -> dict[str, Any]:
-    """One square for the grid template: hidden, a tile with its value, or a mine."""
-    if value is None:
-        return {"cell": square, "text": "", "css": "ps-hidden", "label": f"{square}, hidden"}
-    by = f", claimed by {names[owner]}" if owner is not None else ""
-    marks = f"ps-owner-{owner}" if owner is not None else ""
-    if value == engine.MINE:
-        return {
-            "cell": square,
-            "text": "M",
-            "css": "ps-mine",
-            "label": f"{square}, mine{by}",
-            "marks": marks,
-        }
-    return {
-        "cell": square,
-        "text": value,
-        "css": "ps-tile",
-        "label": f"{square}, {value}{by}",
-        "marks": marks,
-    }
-
-
-def board_grid(shown: dict[str, Any]) -> dict[str, Any]:
-    """The 8x8 chessboard (rank 8 on top, files a-h) as the grid template wants it: the board in
-    play as the view shows it, or between boards the last finished board whole."""
-    names = [seat["name"] for seat in shown["seats"]]
-    play = shown.get("play")
-    rows: list[list[dict[str, Any]]] = []
-    if play:
-        truth = engine.parse_board(play["truth"]) if play.get("truth") else None
-        proven = proven_tiles(play["log"])
-        for row in play["grid"]:
-            cells = []
-            for c in row:
-                value = (
-                    str(c["value"])
-                    if c["state"] == "tile"
-                    else (engine.MINE if c["state"] == "mine" else None)
-                )
-                cell = _cell(c["square"], value, c.get("owner"), names)
-                if value is None and c["square"] in proven:
-                    label = f"{c['square']}, hidden: a tile (a claim through it hit only mines)"
-                    cell.update(text="○", marks="ps-proven", label=label)
-                if value is None and truth is not None:  # the host sees what is under it
-                    under = str(truth[c["square"]])
-                    label = f"{c['square']}, hidden {under}"
-                    cell.update(text=under, marks="ps-truth", label=label)
-                cells.append(cell)
-            rows.append(cells)
-        caption = "The board"
-        shown_no = shown["board_no"]
-    elif shown.get("history"):
-        record = shown["history"][-1]
-        board = engine.parse_board(record["board"])
-        owners: dict[str, int] = {}
-        for entry in record["log"]:
-            if entry["type"] == "claim":
-                for square in entry["squares"]:
-                    owners[square] = entry["seat"]
-        for rank in range(engine.SIZE, 0, -1):
-            rows.append(
-                [
-                    _cell(f"{f}{rank}", str(board[f"{f}{rank}"]), owners.get(f"{f}{rank}"), names)
-                    for f in engine.FILES
-                ]
-            )
-        caption = f"Board {record['board_no']} as it was (finished)"
-        shown_no = record["board_no"]
-    else:
-        for rank in range(engine.SIZE, 0, -1):
-            rows.append([_cell(f"{f}{rank}", None, None, names) for f in engine.FILES])
-        caption = f"Board {shown['board_no']} (not started)"
-        shown_no = shown["board_no"]
-    return {"name": "board", "caption": "", "title": caption, "board_no": shown_no, "rows": rows}

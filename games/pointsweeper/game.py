@@ -1,6 +1,6 @@
-"""Pointsweeper as a game definition: its flow (flow.py: the phase machine, ``view`` its one
-gate, ``page`` the page drawn from it, the analysis of each finished board) and bot wired into
-the core, with replay words and help."""
+"""Pointsweeper as a game definition: its flow (flow.py: the phase machine and the analysis of
+each finished board), its gate (view.py: ``view``, what each viewer sees), its page (page.py:
+what the page draws from a view) and bot wired into the core, with replay words and help."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ from typing import Any
 from games.core.gamedef import FlowGame, State
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, round_marks, seat_name
-from games.pointsweeper import bot, engine, flow
+from games.pointsweeper import bot, engine, flow, page, view
 
 
 class Pointsweeper(FlowGame):
     flow = flow
+    view_module = view
+    page_module = page
     # What only the page's templates draw (drawn from the view on the server), and what no script
-    # reads: each log entry's values and animation steps (the move's event carries its steps).
+    # reads: each log entry's values (the move's event carries its animation steps).
     page_only = (
         "board_grid",
         "names",
@@ -26,7 +28,8 @@ class Pointsweeper(FlowGame):
         "order_text",
         "reviews",
         "finished",
-        "play.log.*.steps",
+        "log",
+        "log_title",
         "play.log.*.values",
     )
     bot = bot

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from games.bejeweled2 import bot, engine, flow
+from games.bejeweled2 import view as gate
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
 from games.core.flowkit import due
@@ -22,7 +23,7 @@ def begin(mode: str, seed: int = 3, **settings):
 
 
 def seen(state) -> dict:
-    return flow.view(state, Viewer(seat=0))
+    return gate.view(state, Viewer(seat=0))
 
 
 def play_out(state, level: str, max_ticks: int = 20_000):

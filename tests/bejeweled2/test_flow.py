@@ -9,6 +9,8 @@ from functools import partial
 import pytest
 
 from games.bejeweled2 import engine, flow
+from games.bejeweled2 import page as pages
+from games.bejeweled2 import view as gate
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
 from games.core.contract import settled
@@ -327,7 +329,7 @@ def test_an_action_hint_is_refused_when_the_bar_is_too_low() -> None:
 def test_a_puzzle_starts_on_its_board_without_levels_or_clock() -> None:
     state = begin("puzzle", puzzle=2)
     assert state["board"] == engine.format_board(engine.parse_board(PUZZLES[2].board))
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     assert view["puzzle"]["title"] == PUZZLES[2].title and view["puzzle"]["number"] == 3
     assert view["level"] is None and view["level_progress"] is None and view["deadline"] is None
     assert view["actions"] == ["swap", "hint", "restart", "end"]
@@ -364,7 +366,7 @@ def test_a_stuck_puzzle_fails_and_offers_restart_and_the_solution() -> None:
     assert outcome.kind == "puzzle_failed" and outcome.result is None
     state = outcome.state
     assert state["phase"] == "failed" and state["failures"] == 1
-    assert flow.view(state, Viewer(seat=0))["actions"] == ["undo", "restart", "solution", "end"]
+    assert gate.view(state, Viewer(seat=0))["actions"] == ["undo", "restart", "solution", "end"]
     refused(state, 0, {"type": "swap", "a": "D7", "b": "D8"}, "wrong_phase")
     refused(state, 0, {"type": "hint"}, "wrong_phase")
 
@@ -377,7 +379,7 @@ def test_after_a_failure_the_player_may_see_the_solution() -> None:
     outcome = act(stuck_puzzle().state, {"type": "solution"})
     expected = [list(move) for move in PUZZLES[FIRST_STEPS].solution]
     assert outcome.state["solution"] == expected == outcome.public["solution"]
-    assert flow.view(outcome.state, Viewer.spectator())["solution"] == expected
+    assert gate.view(outcome.state, Viewer.spectator())["solution"] == expected
 
 
 def test_a_puzzle_solved_after_the_solution_was_shown_counts_as_assisted() -> None:
@@ -509,7 +511,7 @@ def test_twilights_gravity_alternates_down_and_up_with_each_move() -> None:
     assert [gravity for gravity, _ in seen] == ["down", "up", "down", "up"]
     for gravity, directions in seen:
         assert directions == {gravity}
-    assert flow.view(state, Viewer(seat=0))["gravity"] == "down"
+    assert gate.view(state, Viewer(seat=0))["gravity"] == "down"
 
 
 def test_twilights_new_gems_come_in_from_the_side_they_fall_from() -> None:
@@ -662,9 +664,9 @@ def test_everyone_sees_the_same_table_and_no_one_sees_the_seed(mode) -> None:
     state = begin(mode)
     state = act(state, first_move(state)).state
     views = [
-        flow.view(state, Viewer(seat=0)),
-        flow.view(state, Viewer.host()),
-        flow.view(state, Viewer.spectator()),
+        gate.view(state, Viewer(seat=0)),
+        gate.view(state, Viewer.host()),
+        gate.view(state, Viewer.spectator()),
     ]
     texts = [json.dumps(view) for view in views]
     for view in views[1:]:
@@ -677,7 +679,7 @@ def test_everyone_sees_the_same_table_and_no_one_sees_the_seed(mode) -> None:
 def test_the_view_holds_what_the_page_needs() -> None:
     state = begin("action")
     state = act(state, first_move(state), seconds=3).state
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     assert view["deadline"] == state["deadlines"]["clock"]
     assert view["bar"]["drain_per_second"] == "5" and view["bar"]["size"] == 1000
     assert view["bar"]["points"] == state["bar"]["points"]
@@ -698,9 +700,9 @@ def test_one_whole_puzzle_match_from_start_to_result_with_a_failure_and_a_restar
         outcome = act(state, {"type": "swap", "a": a, "b": b}, 5 + k)
         state = outcome.state
     assert outcome.result["solved"] is True
-    assert state["phase"] == "over" and flow.view(state, Viewer(seat=0))["actions"] == []
+    assert state["phase"] == "over" and gate.view(state, Viewer(seat=0))["actions"] == []
 
 
 def test_a_bomb_is_labelled_with_the_moves_it_has_left():
-    assert flow.piece_label("1") == "bomb, 1 move left"
-    assert flow.piece_label("7") == "bomb, 7 moves left"
+    assert pages.piece_label("1") == "bomb, 1 move left"
+    assert pages.piece_label("7") == "bomb, 7 moves left"

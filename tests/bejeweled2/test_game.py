@@ -8,8 +8,8 @@ import json
 import pytest
 
 from games.bejeweled2 import engine, flow
-from games.bejeweled2.flow import board_grid, piece_css
 from games.bejeweled2.game import GAME
+from games.bejeweled2.page import board_grid, piece_css
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer

@@ -15,6 +15,7 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from games.bejeweled2 import bot, flow
+from games.bejeweled2 import view as gate
 from games.core import services
 from games.core.client import ArenaClient, MatchSocket, Refused
 from games.core.gamedef import SeatInfo, Viewer
@@ -55,7 +56,7 @@ def greedy_classic_game(seed: int, limit: int) -> tuple[list[tuple[str, str]], i
     while state["phase"] != "over":
         if len(moves) == limit:
             return None
-        move = bot.choose_move(flow.view(state, Viewer(0)), "greedy")
+        move = bot.choose_move(gate.view(state, Viewer(0)), "greedy")
         assert move is not None  # Classic ends as soon as no legal move is left
         moves.append(move)
         state = flow.act(state, 0, {"type": "swap", "a": move[0], "b": move[1]}, now).state

@@ -15,6 +15,7 @@ from games.bejeweled2 import engine
 from games.bejeweled2 import flow as bj2
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2_race import bot, flow
+from games.bejeweled2_race import view as gate
 from games.core.flowkit import due
 from games.core.gamedef import SeatInfo, Viewer
 from games.core.registry import get_game
@@ -157,7 +158,7 @@ def test_classic_in_moves_ends_when_every_seat_used_its_moves_and_ranks_them():
     assert outcome.result is None
     state, outcome = play(state, [(0, best), (1, best), (2, worst)], start=10)
     assert outcome.result is not None and state["phase"] == "over"
-    result = flow.view(state, Viewer.spectator())["result"]
+    result = gate.view(state, Viewer.spectator())["result"]
     assert result["totals"] == {k: state["boards"][k]["score"] for k in "012"}
     assert result["totals"]["0"] == result["totals"]["1"] > result["totals"]["2"]
     # Seats 0 and 1 played the same moves: they share first place; seat 2 is last, the EC.
@@ -225,7 +226,7 @@ def test_a_pause_moves_every_bar_and_the_time_limit():
 
 def test_the_race_tells_its_limit_in_plain_words():
     def limit(**settings) -> str:
-        return flow.view(begin(2, **settings), Viewer(seat=0))["race"]["limit"]
+        return gate.view(begin(2, **settings), Viewer(seat=0))["race"]["limit"]
 
     assert limit(mode="classic_time", minutes=1) == "1 minute"
     assert limit(mode="classic_time", minutes=20) == "20 minutes"
@@ -241,7 +242,7 @@ def test_the_puzzle_race_is_won_by_the_first_to_solve_the_set():
     state = begin(3, mode="puzzles", puzzle_first=0, puzzle_count=2, minutes=10)
     assert board(state, 0) == engine.format_board(engine.parse_board(PUZZLES[0].board))
     refused(state, 0, {"type": "hint"}, code="not_offered")
-    assert "hint" not in flow.view(state, Viewer(seat=0))["actions"]
+    assert "hint" not in gate.view(state, Viewer(seat=0))["actions"]
     t = 1
     # Seat 1 solves the first puzzle; seat 0 then solves both.
     for move in PUZZLES[0].solution:
@@ -289,7 +290,7 @@ def test_a_stuck_puzzle_seat_restarts_it():
         and not engine.has_legal_move(engine.format_board(engine.swap(here, *move, None).board))
     )
     stuck = act(state, 0, swap(wrong)).state
-    view = flow.view(stuck, Viewer(seat=0))
+    view = gate.view(stuck, Viewer(seat=0))
     assert view["phase"] == "failed" and "swap" not in view["actions"]
     assert bot.decide(view, 0, "greedy", at(10)) == {"type": "restart"}
     again = act(stuck, 0, {"type": "restart"}, 2).state
@@ -318,7 +319,7 @@ def test_a_shared_last_place_waits_for_the_host_to_name_the_elimination_candidat
     named = flow.adjudicate(over, {"elimination_candidate": 3}, at(301))
     assert named.kind == "ec_named" and named.state["result"]["elimination_candidate"] == 3
     assert named.state["result"]["ec_tied"] == []
-    assert flow.view(named.state, Viewer.spectator())["result"]["elimination_candidate"] == 3
+    assert gate.view(named.state, Viewer.spectator())["result"]["elimination_candidate"] == 3
 
 
 def test_a_seat_that_stops_or_drops_keeps_its_score_so_far():
@@ -346,7 +347,7 @@ def test_the_host_ends_the_race_now_or_names_its_winner():
     result = named.state["result"]
     assert result["winner"] == 2 and result["places"]["2"] == 1 and result["by_host"]
     assert result["elimination_candidate"] == 1  # the lowest of the others
-    ranking = flow.view(named.state, Viewer.spectator())["ranking"]
+    ranking = gate.view(named.state, Viewer.spectator())["ranking"]
     assert [row["seat"] for row in ranking if row["place"] == 1] == [2]
     flows.refused(lambda s, _seat, a, now: flow.adjudicate(s, a, now), state, 0,
                   {"winner": 7}, code="bad_award")  # fmt: skip
@@ -367,7 +368,7 @@ def test_a_seat_sees_only_its_own_board_until_the_end():
             if boards[other] == boards[seat]:
                 continue
             assert not any(row in seen for row in rows if row not in boards[seat]), (seat, other)
-        view = flow.view(state, Viewer(seat=seat))
+        view = gate.view(state, Viewer(seat=seat))
         assert view["board"] == boards[seat] and view["boards"] is None
         assert view["ranking"] is None and view["you"]
     for viewer in (Viewer.spectator(), Viewer.host()):
@@ -376,7 +377,7 @@ def test_a_seat_sees_only_its_own_board_until_the_end():
         assert {row["seat"] for row in view["ranking"] if row["place"] == 1} <= {0, 2}
         assert "board" not in view and not view["you"]
     over = flow.timeout(state, flow.RACE, at(300)).state
-    after = flow.view(over, Viewer(seat=1))
+    after = gate.view(over, Viewer(seat=1))
     assert [b["rows"] for b in after["boards"]] == [boards[s].split("\n") for s in range(3)]
     assert after["actions"] == [] and min(row["place"] for row in after["ranking"]) == 1
 
@@ -384,7 +385,7 @@ def test_a_seat_sees_only_its_own_board_until_the_end():
 def test_the_host_may_show_the_ranking_but_never_the_boards():
     state = begin(3, mode="classic_time", show_ranking=True)
     state = act(state, 2, best(state, 2)).state
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     first = min(view["ranking"], key=lambda row: row["place"])
     assert first["seat"] == 2 and view["boards"] is None
     assert [row["seat"] for row in view["ranking"]] == [0, 1, 2]  # in seat order
@@ -396,32 +397,32 @@ def test_a_seat_is_told_no_place_while_the_ranking_is_hidden():
     state = begin(3, mode="classic_time")
     state = act(state, 2, best(state, 2)).state
     for seat in range(3):
-        view = flow.view(state, Viewer(seat=seat))
+        view = gate.view(state, Viewer(seat=seat))
         assert "place" not in view and view["ranking"] is None
     over = flow.timeout(state, flow.RACE, at(300)).state
-    assert flow.view(over, Viewer(seat=0))["place"] in (1, 2)
+    assert gate.view(over, Viewer(seat=0))["place"] in (1, 2)
 
 
 def test_spectators_see_by_default_what_the_players_see():
     for show_ranking in (False, True):
         state = begin(3, mode="classic_time", show_ranking=show_ranking)
         state = act(state, 2, best(state, 2)).state
-        seen = flow.view(state, Viewer.spectator())
+        seen = gate.view(state, Viewer.spectator())
         assert seen["boards"] is None
         assert (seen["ranking"] is not None) is show_ranking
         start = board(state, 0).split("\n")  # seats 0 and 1 have not moved
         moved = [row for row in board(state, 2).split("\n") if row not in start]
         assert moved and not any(row in json.dumps(seen) for row in moved)
-        host = flow.view(state, Viewer.host())
+        host = gate.view(state, Viewer.host())
         assert [b["rows"] for b in host["boards"]][2] == board(state, 2).split("\n")
 
 
 def test_spectators_may_see_the_ranking_only():
     state = begin(3, mode="classic_time", spectators="ranking")
     state = act(state, 2, best(state, 2)).state
-    seen = flow.view(state, Viewer.spectator())
+    seen = gate.view(state, Viewer.spectator())
     assert seen["boards"] is None and min(seen["ranking"], key=lambda r: r["place"])["seat"] == 2
-    assert flow.view(state, Viewer(seat=0))["ranking"] is None  # the players' setting stands
+    assert gate.view(state, Viewer(seat=0))["ranking"] is None  # the players' setting stands
 
 
 def test_held_back_boards_show_each_seat_as_it_was_that_many_moves_ago():
@@ -431,12 +432,12 @@ def test_held_back_boards_show_each_seat_as_it_was_that_many_moves_ago():
     for _ in range(3):
         state = act(state, 0, best(state, 0)).state
         after.append(board(state, 0))
-    seen = flow.view(state, Viewer.spectator())
+    seen = gate.view(state, Viewer.spectator())
     mine = seen["boards"][0]
     assert mine["rows"] == after[0].split("\n") and mine["held_back"] and mine["bar"] is None
     assert seen["boards"][1]["rows"] == start.split("\n")  # no move yet: the start board
     assert seen["ranking"] is None and after[-1].split("\n") != mine["rows"]
-    assert flow.view(state, Viewer.host())["boards"][0]["rows"] == after[-1].split("\n")
+    assert gate.view(state, Viewer.host())["boards"][0]["rows"] == after[-1].split("\n")
 
 
 def test_the_seed_is_shown_to_no_one():

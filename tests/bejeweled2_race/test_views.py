@@ -240,3 +240,39 @@ def test_a_finished_races_replay_opens_at_its_end_and_lists_the_end_once(client,
     assert jumps.count(">The end<") == 1 and jumps.count(">Start<") == 1
     assert re.search(r'<option value="\d+" selected>The end</option>', jumps)
     assert page.count('class="panel race-mini') == 3  # drawn small, as the live spectators see
+
+
+def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
+    race, settings, monkeypatch
+):
+    """Twelve of a race's fifteen audiences see nothing of a move but the version: their panels
+    are the ones they hold, at the new version, drawn from nothing (PANEL_MEMO_CHECK, on in
+    every other test, draws each such frame again and compares)."""
+    from games.core import rendering
+
+    settings.PANEL_MEMO_CHECK = False
+    match, (ada, bob, _), _ = race
+
+    def move(user, seat: int) -> dict[Viewer, rendering.Frame]:
+        before = match.state
+        swap_best(match, user, seat)
+        event = match.events.order_by("-version").first()
+        return dict(update_frames(Announcement(match, event, before, match.state)))
+
+    first = move(ada, 0)
+    drawn: list[str] = []
+    draw = rendering.render_panel_list
+
+    def counted(match, view, **kwargs):
+        drawn.append(view["viewer"]["audience"])
+        return draw(match, view, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_panel_list", counted)
+    second = move(bob, 1)
+    assert sorted(drawn) == ["host", "seat-1"]  # the mover and the host's every board
+    for viewer in (Viewer(seat=0), Viewer(seat=2), Viewer.spectator()):
+        was = {panel.id: panel.digest for panel in first[viewer].panels}
+        now = {panel.id: panel.digest for panel in second[viewer].panels}
+        assert {key for key in now if now[key] != was.get(key)} == {"match-version"}, viewer
+        version_attribute = json.dumps(f'data-version="{match.version}"')[1:-1]  # in JSON
+        assert version_attribute in second[viewer].text(True, None)

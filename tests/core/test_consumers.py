@@ -460,13 +460,20 @@ def committed_unsent(match, users) -> list[int]:
 
 def seat_messages(match, seat: int, versions: list[int]) -> dict[int, dict]:
     """The layer message of each version's frame for ``seat``, as the broadcast draws it."""
-    from games.core import broadcast
     from games.core.gamedef import Viewer
+
+    return audience_messages(match, Viewer(seat=seat), versions)
+
+
+def audience_messages(match, viewer, versions: list[int]) -> dict[int, dict]:
+    """The layer message of each version's frame for ``viewer``'s audience, as the broadcast
+    draws it."""
+    from games.core import broadcast
     from games.core.models import Event, Match
     from games.core.rendering import Announcement
 
     current = Match.objects.with_seats().get(pk=match.pk)
-    group = broadcast.group_name(match.pk, Viewer(seat=seat))
+    group = broadcast.group_name(match.pk, viewer)
     messages = {}
     for version in versions:
         event = Event.objects.get(match=current, version=version)
@@ -513,3 +520,75 @@ async def test_a_version_that_never_comes_is_drawn_again_before_the_one_after_it
     assert [(f["type"], f["version"]) for f in frames] == [("update", v) for v in versions]
     assert frames[0]["event"]["seat"] == 0
     await socket.disconnect()
+
+
+async def test_a_new_seat_holder_gets_the_seats_whole_view_before_any_update_of_it(
+    tally, make_user, monkeypatch
+):
+    """Cy watches, then takes Bob's freed seat. While the socket decides Cy's viewer again
+    (the spectators' frame of that version said the seats changed hands), the seat's own frame
+    of the same version arrives on the other path: it patches the seat's view, which the page
+    does not hold yet, so it waits for the whole view and is not sent after it (it is no
+    newer). Before: it went out first, a seat's patch applied to a spectator's view."""
+    from games.core.consumers import MatchConsumer
+    from games.core.gamedef import Viewer
+
+    match, _, _, host = tally
+    cy = await sync_to_async(make_user)("cy")
+    await sync_to_async(services.host_replace_seat)(match, host, 1, "", "left")
+    socket = await connect(match, cy)
+    watching = await receive(socket)
+    assert watching["view"]["viewer"]["audience"] == "spectators"
+
+    def take_the_seat() -> int:
+        from unittest import mock
+
+        from games.core import broadcast
+
+        invite = match.seats.get(index=1).invite_token
+        with mock.patch.object(broadcast, "announce", lambda announcement: None):
+            services.take_seat(match, cy, invite)
+        match.refresh_from_db()
+        return match.version
+
+    version = await sync_to_async(take_the_seat)()
+    as_seat = (await sync_to_async(audience_messages)(match, Viewer(seat=1), [version]))[version]
+    as_spectator = await sync_to_async(audience_messages)(match, Viewer.spectator(), [version])
+    catch_up = MatchConsumer._catch_up
+
+    async def seat_frame_meanwhile(self, since):
+        if self.viewer.seat == 1 and since is None:
+            await self.match_frame(as_seat)
+        await catch_up(self, since)
+
+    monkeypatch.setattr(MatchConsumer, "_catch_up", seat_frame_meanwhile)
+    await socket.send_input(as_spectator[version])
+    first = await receive(socket)
+    assert (first["type"], first["version"]) == ("full", version)
+    assert first["view"]["viewer"]["audience"] == "seat-1"
+    await pong_comes_next(socket)  # and no update of that version after it
+    await socket.disconnect()
+
+
+async def test_a_frame_lacking_a_panel_the_page_needs_whole_is_drawn_whole_here(tally):
+    """The layer carries a panel whole only where a page holding its audience's version before
+    needs it (new, or changed with no patch): a connection that does not hold one it needs (it
+    never should) is sent the version drawn on its own worker, the frame a page in step gets."""
+    match, ada, _, _ = tally
+    lacking_tab, in_step_tab = await connect(match, ada), await connect(match, ada)
+    for socket in (lacking_tab, in_step_tab):
+        await receive(socket)
+    [version] = await sync_to_async(committed_unsent)(match, [ada])
+    message = (await sync_to_async(seat_messages)(match, 0, [version]))[version]
+    packed = json.loads(message["frame"])
+    unchanged = next(panel for panel in packed[2] if not panel[2] and not panel[4])
+    unchanged[1] = "not-what-the-page-holds"
+    lacking = {**message, "frame": json.dumps(packed), "digest": "lacking"}
+    await lacking_tab.send_input(lacking)
+    await in_step_tab.send_input(message)
+    drawn_here, carried = await receive(lacking_tab), await receive(in_step_tab)
+    assert (drawn_here["type"], drawn_here["version"]) == ("update", version)
+    drawn_here.pop("server_time"), carried.pop("server_time")
+    assert drawn_here == carried
+    for socket in (lacking_tab, in_step_tab):
+        await socket.disconnect()

@@ -29,7 +29,23 @@ def test_every_registered_flow_game_declares_what_the_core_calls():
     assert len(flows) >= 6
     for game in flows:
         assert game.flow_module.name == game.flow.__name__
-        assert game.flow_module.view is game.flow.view
+        gate = game.view_module or game.flow
+        assert game.flow_module.view is gate.view
+
+
+def test_a_game_with_a_view_and_a_page_module_reads_its_gate_and_page_from_them():
+    split = [game for game in all_games() if isinstance(game, FlowGame) and game.view_module]
+    assert {game.key for game in split} >= {
+        "glittering-paths",
+        "pointsweeper",
+        "bejeweled-2",
+        "bejeweled-2-race",
+    }
+    for game in split:
+        assert game.page_module is not None
+        assert game.flow_module.view is game.view_module.view
+        assert game.flow_module.page is game.page_module.page
+        assert "view" not in vars(game.flow) and "page" not in vars(game.flow)
 
 
 def test_a_flow_missing_functions_is_refused_as_its_game_is_made_naming_each():
@@ -43,6 +59,16 @@ def test_a_flow_missing_functions_is_refused_as_its_game_is_made_naming_each():
     said = str(refused.value)
     assert "games.planted.flow" in said
     assert "declares no clean_draft()" in said and "declares no view()" in said
+
+
+def test_a_view_module_without_a_view_or_a_gate_declared_twice_is_refused_naming_it():
+    gate = ModuleType("games.planted.view")
+    with pytest.raises(FlowContractError, match=r"its view module games.planted.view declares no"):
+        read_flow(flow_with(view=None), view=gate)
+    gate.view = lambda state, viewer: {}  # type: ignore[attr-defined]
+    with pytest.raises(FlowContractError, match=r"declares view\(\) that games.planted.view"):
+        read_flow(flow_with(), view=gate)
+    assert read_flow(flow_with(view=None), view=gate).view is gate.view
 
 
 def test_a_declaration_of_the_wrong_kind_is_named():

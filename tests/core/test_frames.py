@@ -117,7 +117,31 @@ def test_a_layer_message_is_one_string_parsed_once_by_each_worker(played):
         assert isinstance(message["frame"], str)
         first, second = (Frame.from_message(json.loads(json.dumps(message))) for _ in range(2))
         assert first is second
-        assert first == frame
+        assert [panel.packed() for panel in first.panels] == [p.packed() for p in frame.panels]
+        assert (first.version, first.head) == (frame.version, frame.head)
+        assert (first.audience, first.holders) == (frame.audience, frame.holders)
+        # A panel travels whole only where a page holding the version before needs it whole.
+        for sent, drawn in zip(first.panels, frame.panels, strict=True):
+            assert sent.escaped == ("" if drawn.unchanged or drawn.patch else drawn.escaped)
+
+
+def test_a_page_that_lacks_a_panel_the_layer_did_not_carry_whole_gets_it_drawn_whole(played):
+    """A connection whose page does not hold a panel the layer's message carries as unchanged
+    or as a patch is sent the frame drawn whole on its own worker (the consumer's
+    ``_drawn_whole``): the message alone says so."""
+    match = played.match
+    announcement = Announcement.stored(match, match.events.order_by("-version").first())
+    for _viewer, frame in update_frames(announcement):
+        message = Frame.from_message(json.loads(json.dumps(frame.as_message())))
+        held = {panel.id: panel.digest for panel in frame.panels if panel.unchanged}
+        held |= {panel.id: panel.base for panel in frame.panels if panel.patch}
+        carried = {panel.id for panel in message.panels if panel.escaped}
+        assert not message.lacks(held)
+        assert frame.text(True, dict(held)) == message.text(True, dict(held))
+        if len(carried) < len(message.panels):
+            assert message.lacks({})
+            with pytest.raises(ValueError, match="did not travel whole"):
+                message.text(True, {})
 
 
 def test_another_worker_draws_the_same_frames_from_what_the_cache_kept(played, monkeypatch):

@@ -10,6 +10,7 @@ import pytest
 from games.core.flowkit import due
 from games.core.gamedef import SeatInfo, Viewer
 from games.glittering_paths import bot, engine, flow
+from games.glittering_paths import view as gate
 from tests.flows import T0
 
 SEATS = [SeatInfo(0, "EC", "Rita", is_bot=True), SeatInfo(1, "DMO", "Sam", is_bot=True)]
@@ -24,7 +25,7 @@ def play(levels: tuple[str, str], seed: int, **settings: object) -> tuple[dict, 
         if state["phase"] == "over":
             return state, actions
         for seat in (0, 1):
-            action = bot.decide(flow.view(state, Viewer(seat=seat)), seat, levels[seat], now)
+            action = bot.decide(gate.view(state, Viewer(seat=seat)), seat, levels[seat], now)
             if action is not None:
                 state = flow.act(state, seat, action, now).state
                 actions += 1
@@ -64,7 +65,7 @@ def test_every_path_a_bot_plays_is_legal_and_made() -> None:
 
 def test_the_bot_thinks_before_it_moves() -> None:
     state = flow.start({}, SEATS, seed=1, now=T0).state
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     assert bot.decide(view, 0, bot.BEST, T0 + timedelta(seconds=1)) is None
     action = bot.decide(view, 0, bot.BEST, T0 + timedelta(seconds=30))
     assert action is not None and action["type"] == "path" and action["turn"] == 1
@@ -75,13 +76,13 @@ def test_the_bot_waits_for_its_turn() -> None:
     state = flow.start({}, SEATS, seed=1, now=T0).state
     cells = engine.best_path(state["board"], "red")[1]
     state = flow.act(state, 0, {"type": "path", "cells": cells}, T0).state
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     assert bot.decide(view, 0, bot.BEST, T0 + timedelta(seconds=50)) is None
 
 
 def test_the_bot_thinks_at_most_a_third_of_a_short_clock() -> None:
     state = flow.start({"race_seconds": 6, "turn_seconds": 6}, SEATS, seed=1, now=T0).state
-    view = flow.view(state, Viewer(seat=1))
+    view = gate.view(state, Viewer(seat=1))
     assert bot.think_time(view, 1, bot.CASUAL) <= timedelta(seconds=2)
 
 
@@ -90,18 +91,18 @@ def test_a_bot_without_a_path_passes_and_agrees_to_end() -> None:
     state = flow.timeout(state, "race", T0 + timedelta(seconds=120)).state
     # A late position: blue has A1 B1 B2 (lapis, ruby, lapis); red has no path at all.
     state = {**state, "board": "LR..\n.L.R", "turn": 0}
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     action = bot.decide(view, 0, bot.BEST, T0 + timedelta(seconds=170))
     assert action == {"type": "pass", "turn": 1}
     state = flow.act(state, 1, {"type": "agree_end"}, T0 + timedelta(seconds=121)).state
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     assert bot.decide(view, 0, bot.BEST, T0 + timedelta(seconds=122)) == {"type": "agree_end"}
 
 
 def test_an_unknown_level_is_refused() -> None:
     state = flow.start({}, SEATS, seed=1, now=T0).state
     with pytest.raises(ValueError, match="unknown bot level"):
-        bot.decide(flow.view(state, Viewer(seat=0)), 0, "grandmaster", T0)
+        bot.decide(gate.view(state, Viewer(seat=0)), 0, "grandmaster", T0)
 
 
 def test_the_levels_describe_themselves() -> None:

@@ -13,7 +13,8 @@ import pytest
 
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
-from games.glittering_paths import engine, flow
+from games.glittering_paths import analysis, engine, flow
+from games.glittering_paths import view as gate
 from tests import flows
 from tests.flows import T0, at
 
@@ -516,7 +517,7 @@ def test_the_analysis_shows_the_best_path_beside_each_turn() -> None:
     state = in_turns()
     state = pass_or_skip(state, ["pass"])
     state = finish_round_by_agreement(state, 9)
-    rows = flow.round_analysis(state)
+    rows = analysis.round_analysis(state)
     assert [row["turn"] for row in rows] == [1, 2]
     first, second = rows
     assert first["player"] == "red" and first["played_cells"] == first["best_cells"]
@@ -524,7 +525,7 @@ def test_the_analysis_shows_the_best_path_beside_each_turn() -> None:
     assert second["kind"] == "pass" and second["played_cells"] == []
     board_before = state["history"][0]["moves"][1]["board_before"]
     assert second["best_score"] == str(engine.best_path(board_before, "blue")[0])
-    assert flow.round_analysis(state["history"][0]) == rows
+    assert analysis.round_analysis(state["history"][0]) == rows
 
 
 def test_the_view_shows_each_analysed_turn_on_the_board_it_was_played_on() -> None:
@@ -539,7 +540,7 @@ def test_the_view_shows_each_analysed_turn_on_the_board_it_was_played_on() -> No
         expected.append(board)
         board = engine.format_board(engine.play_path(board, move["player"], move["cells"]).board)
     for viewer in (Viewer(seat=0), Viewer.spectator()):
-        rows = flow.view(state, viewer)["history"][0]["analysis"]
+        rows = gate.view(state, viewer)["history"][0]["analysis"]
         assert [row["board"] for row in rows] == expected
     assert "board" not in state["history"][0]["analysis"][0]  # shown, not stored twice
 
@@ -563,7 +564,7 @@ def test_no_view_reveals_a_later_rounds_board_or_the_seed() -> None:
     later = [engine.format_board(flow.round_board(state, r)) for r in (2, 3)]
     viewers = [Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()]
     for viewer in viewers:
-        text = json.dumps(flow.view(state, viewer))
+        text = json.dumps(gate.view(state, viewer))
         for board in later:
             assert board.replace("\n", "") not in text.replace("\\n", "")
             assert json.dumps(board) not in text
@@ -572,22 +573,22 @@ def test_no_view_reveals_a_later_rounds_board_or_the_seed() -> None:
 
 def test_no_view_shows_the_pasted_boards() -> None:
     state = tiny()
-    text = json.dumps(flow.view(state, Viewer.host()))
+    text = json.dumps(gate.view(state, Viewer.host()))
     assert "pasted" not in text and text.count(json.dumps(TINY)) == 2  # board and start_board
 
 
 def test_a_player_sees_their_colour_and_actions() -> None:
     state = in_turns()
-    mine = flow.view(state, Viewer(seat=1))
+    mine = gate.view(state, Viewer(seat=1))
     assert mine["your_colour"] == "blue" and mine["actions"] == ["path", "pass", "agree_end"]
-    theirs = flow.view(state, Viewer(seat=0))
+    theirs = gate.view(state, Viewer(seat=0))
     assert theirs["actions"] == ["agree_end"]
-    assert flow.view(state, Viewer.spectator())["actions"] == []
+    assert gate.view(state, Viewer.spectator())["actions"] == []
 
 
 def test_the_view_is_json_and_hides_each_turns_board_before() -> None:
     state = in_turns()
-    shown = flow.view(state, Viewer(seat=0))
+    shown = gate.view(state, Viewer(seat=0))
     json.dumps(shown)
     assert "board_before" not in json.dumps(shown)
     assert shown["moves"][0]["cells"] == state["moves"][0]["cells"]

@@ -15,6 +15,8 @@ from games.core.registry import get_game
 from games.core.templatetags.arena import grid_cells
 from games.core.viewpatch import without
 from games.glittering_paths import bot, engine, flow
+from games.glittering_paths import page as pages
+from games.glittering_paths import view as gate
 from games.glittering_paths.game import GAME, GlitteringPaths, board_grid
 from tests.flows import T0
 
@@ -138,11 +140,11 @@ def test_a_finished_round_opened_has_its_first_board_and_named_turns() -> None:
     state = started(boards=TINY_BOARDS, interval_seconds=60)
     state = GAME.act(state, 0, {"type": "path", "cells": ["A1", "B1", "B2"]}, T0).state
     shown = GAME.view(state, Viewer.spectator())
-    opened = flow.round_page(shown, 1)
+    opened = pages.round_page(shown, 1)
     assert opened["grid"]["name"] == "analysis-1"
     assert [c["text"] for c in grid_cells(opened["grid"])["rows"][0]] == ["R", "S", "G"]
     assert opened["analysis"] is None  # not analysed yet
-    assert flow.round_page(shown, 2) is None
+    assert pages.round_page(shown, 2) is None
 
 
 def test_the_frames_leave_out_what_only_the_panels_draw() -> None:
@@ -178,7 +180,7 @@ def test_the_analysis_runs_from_the_job_alone_and_is_informational() -> None:
     row = outcome.state["history"][0]["analysis"][0]
     assert row["best_cells"] == ["A1", "B1", "B2"] and row["best_score"] == "2"
     assert GAME.analysis_job(outcome.state) is None
-    opened = flow.round_page(GAME.view(outcome.state, Viewer.spectator()), 1)
+    opened = pages.round_page(GAME.view(outcome.state, Viewer.spectator()), 1)
     assert opened["analysis"][0]["matched_best"] is True
     assert opened["analysis"][0]["name"] == "Rita"
     assert opened["analysis"][0]["board"] == TINY
@@ -221,7 +223,7 @@ def test_a_bot_decides_from_its_view() -> None:
     later = T0 + timedelta(seconds=60)
     action = GAME.bot_action(GAME.view(state, Viewer(seat=0)), 0, "best", later)
     assert action == {"type": "path", "cells": ["A1", "B1", "B2"], "turn": 1}
-    assert bot.decide(flow.view(state, Viewer(seat=0)), 0, "best", later) == action
+    assert bot.decide(gate.view(state, Viewer(seat=0)), 0, "best", later) == action
 
 
 def test_warm_up_runs() -> None:

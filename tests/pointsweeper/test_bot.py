@@ -18,6 +18,7 @@ import pytest
 from games.core.flowkit import derived_seed
 from games.core.gamedef import SeatInfo, Viewer
 from games.pointsweeper import analysis, bot, engine, flow
+from games.pointsweeper import view as gate
 from tests.flows import T0
 from tests.pointsweeper.test_flow import RANK_1_AND_CORNERS, board_text, pasted, scrambled
 
@@ -164,7 +165,7 @@ def run_match(levels: dict[int, str], seed: int, settings: dict | None = None) -
             state = flow.timeout(state, late[0], now).state
             continue
         for seat in (0, 1):
-            action = bot.decide(flow.view(state, Viewer(seat=seat)), seat, levels[seat], now)
+            action = bot.decide(gate.view(state, Viewer(seat=seat)), seat, levels[seat], now)
             if action is not None:
                 state = flow.act(state, seat, action, now).state
                 break
@@ -199,7 +200,7 @@ def _in_play(seed: int = 3) -> dict:
 
 def test_it_waits_a_human_moment_before_moving():
     state = _in_play()
-    view = flow.view(state, Viewer(seat=0))
+    view = gate.view(state, Viewer(seat=0))
     assert bot.decide(view, 0, bot.CLUB, T0 + timedelta(seconds=1)) is None
     assert bot.decide(view, 0, bot.CLUB, T0 + timedelta(seconds=10)) is not None
     assert bot.decide(view, 0, bot.BEGINNER, T0 + timedelta(seconds=5)) is None
@@ -207,7 +208,7 @@ def test_it_waits_a_human_moment_before_moving():
 
 
 def test_its_human_moment_is_drawn_from_the_turn_it_sees():
-    view = flow.view(_in_play(), Viewer(seat=0))
+    view = gate.view(_in_play(), Viewer(seat=0))
     draws = random.Random(derived_seed(view["board_no"], view["turn_started"], 0, "delay"))
     moves_at = datetime.fromisoformat(view["turn_started"]) + timedelta(
         seconds=draws.uniform(*bot.DELAY[bot.CLUB])
@@ -225,19 +226,19 @@ def test_it_decides_the_same_whatever_the_hidden_tiles_are():
     for _ in range(5):
         twin = scrambled(state, 0, rng)
         assert twin["boards"] != state["boards"]
-        view, twin_view = flow.view(state, Viewer(seat=0)), flow.view(twin, Viewer(seat=0))
+        view, twin_view = gate.view(state, Viewer(seat=0)), gate.view(twin, Viewer(seat=0))
         assert twin_view == view
         assert bot.decide(twin_view, 0, bot.CLUB, later) == bot.decide(view, 0, bot.CLUB, later)
 
 
 def test_it_chooses_the_order_when_it_is_the_chooser():
     state = flow.start({}, SEATS, 1, T0).state
-    view = flow.view(state, Viewer(seat=1))
+    view = gate.view(state, Viewer(seat=1))
     assert bot.decide(view, 1, bot.CLUB, T0 + timedelta(seconds=20)) == {
         "type": "choose_order",
         "first": True,
     }
-    assert bot.decide(flow.view(state, Viewer(seat=0)), 0, bot.CLUB, T0 + timedelta(20)) is None
+    assert bot.decide(gate.view(state, Viewer(seat=0)), 0, bot.CLUB, T0 + timedelta(20)) is None
 
 
 def test_it_passes_when_no_claim_pays():
@@ -246,11 +247,11 @@ def test_it_passes_when_no_claim_pays():
     state = flow.act(state, 1, {"type": "choose_order", "first": False}, T0).state
     state = flow.act(state, 0, {"type": "pass"}, T0).state
     for _ in range(16):
-        view = flow.view(state, Viewer(seat=1))
+        view = gate.view(state, Viewer(seat=1))
         action = bot.choose_move(view, 1, bot.CLUB)
         assert action["type"] == "scout"
         state = flow.act(state, 1, action, T0).state
-    assert bot.choose_move(flow.view(state, Viewer(seat=1)), 1, bot.CLUB) == {"type": "pass"}
+    assert bot.choose_move(gate.view(state, Viewer(seat=1)), 1, bot.CLUB) == {"type": "pass"}
 
 
 def test_it_claims_a_scouted_sure_thing():
@@ -259,7 +260,7 @@ def test_it_claims_a_scouted_sure_thing():
     state = flow.act(state, 1, {"type": "choose_order", "first": False}, T0).state
     state = flow.act(state, 0, {"type": "scout", "piece": "K", "square": "d4"}, T0).state
     state = flow.act(state, 1, {"type": "pass"}, T0).state
-    action = bot.choose_move(flow.view(state, Viewer(seat=0)), 0, bot.CLUB)
+    action = bot.choose_move(gate.view(state, Viewer(seat=0)), 0, bot.CLUB)
     assert action["type"] == "claim"
     path = engine.move_path(action["piece"], action["start"], action["end"], True)
     assert set(path) <= {"d4", "d5", "e4", "e5", "c3", "c4", "c5", "d3", "e3"}

@@ -15,6 +15,8 @@ import pytest
 from games.core.contract import settled
 from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.pointsweeper import engine, flow
+from games.pointsweeper import page as pages
+from games.pointsweeper import view as gate
 from tests import flows
 from tests.flows import T0, at
 
@@ -497,7 +499,7 @@ def test_it_never_mutates_the_state_it_is_given():
     before = copy.deepcopy(state)
     flow.act(state, EC, claim("R1", "a1", "a3"), at(70))
     flow.timeout(state, "turn", at(400))
-    flow.view(state, Viewer(seat=EC))
+    gate.view(state, Viewer(seat=EC))
     assert state == before
 
 
@@ -652,9 +654,9 @@ def test_no_view_or_public_outcome_ever_shows_a_secret(seed):
             assert private["scout"]["seat"] == private_seat
         state = outcome.state
         for viewer, seat in ((Viewer(seat=0), 0), (Viewer(seat=1), 1), (Viewer(), None)):
-            view = flow.view(state, viewer)
+            view = gate.view(state, viewer)
             assert_view_keeps_secrets(state, view, seat)
-            assert flow.view(scrambled(state, seat, rng), viewer) == view
+            assert gate.view(scrambled(state, seat, rng), viewer) == view
         steps += 1
     assert steps > 30
     assert state["final"]["total"][0] == (
@@ -664,17 +666,17 @@ def test_no_view_or_public_outcome_ever_shows_a_secret(seed):
 
 def test_it_shows_a_seat_its_own_notebook_only():
     state = play(begin(), (EC, scout("Q", "d4")), (DMO, scout("Q", "e5")))
-    mine = flow.view(state, Viewer(seat=EC))["play"]["notebook"]
+    mine = gate.view(state, Viewer(seat=EC))["play"]["notebook"]
     assert [note["square"] for note in mine] == ["d4"]
     assert "sum" in mine[0]
-    theirs = flow.view(state, Viewer(seat=DMO))["play"]["log"][0]
+    theirs = gate.view(state, Viewer(seat=DMO))["play"]["log"][0]
     assert theirs["square"] == "d4" and "sum" not in theirs
-    assert flow.view(state, Viewer())["play"]["notebook"] is None
+    assert gate.view(state, Viewer())["play"]["notebook"] is None
 
 
 def test_it_shows_the_host_both_notebooks_and_the_whole_board():
     state = play(begin(), (EC, scout("Q", "d4")), (DMO, scout("Q", "e5")))
-    view = flow.view(state, Viewer.host())
+    view = gate.view(state, Viewer.host())
     assert view["play"]["truth"] == state["boards"][0]
     assert len(view["play"]["notebooks"]["0"]) == 1 and "sum" in view["play"]["notebooks"]["1"][0]
     assert view["boards"] == state["boards"]
@@ -683,14 +685,14 @@ def test_it_shows_the_host_both_notebooks_and_the_whole_board():
 def test_it_shows_everyone_the_whole_board_and_every_scout_once_it_is_over():
     state = play(begin(), (EC, scout("Q", "d4")), (DMO, scout("Q", "e5")), (EC, PASS))
     state = play(state, (DMO, PASS))
-    record = flow.view(state, Viewer())["history"][0]
+    record = gate.view(state, Viewer())["history"][0]
     assert record["board"] == state["history"][0]["board"]
     assert "sum" in record["notebooks"]["0"][0] and "sum" in record["notebooks"]["1"][0]
 
 
 def test_it_shows_clocks_and_banks_for_both_players():
     state = flow.act(begin(), EC, scout("Q", "d4"), at(80)).state
-    view = flow.view(state, Viewer())
+    view = gate.view(state, Viewer())
     assert view["play"]["bank"] == [100.0, 120.0]
     assert view["deadlines"]["turn"] == at(80 + 180).isoformat()
     assert view["turn_started"] == at(80).isoformat()
@@ -698,22 +700,22 @@ def test_it_shows_clocks_and_banks_for_both_players():
 
 def test_it_offers_the_mover_exactly_the_legal_pieces():
     state = play(begin(), (EC, scout("Q", "d4")), (DMO, scout("Q", "d4")))
-    legal = flow.view(state, Viewer(seat=EC))["legal"]
+    legal = gate.view(state, Viewer(seat=EC))["legal"]
     assert "Q" not in legal["scout"] and legal["claim"] == []
-    assert flow.view(state, Viewer(seat=DMO))["legal"]["scout"] == []
+    assert gate.view(state, Viewer(seat=DMO))["legal"]["scout"] == []
 
 
 def test_it_says_when_the_free_move_time_ends_and_the_bank_starts_to_run():
     state = flow.act(begin(), EC, scout("Q", "d4"), at(80)).state
-    view = flow.view(state, Viewer())
+    view = gate.view(state, Viewer())
     assert view["move_deadline"] == at(80 + 60).isoformat()
     assert view["deadlines"]["turn"] == at(80 + 60 + 120).isoformat()
-    assert flow.view(flow.start(pasted(), SEATS, 5, T0).state, Viewer())["move_deadline"] is None
+    assert gate.view(flow.start(pasted(), SEATS, 5, T0).state, Viewer())["move_deadline"] is None
 
 
 def test_it_gives_the_mover_the_legal_destinations_of_each_claiming_kind():
     state = open_scouts(begin())  # the EC moves first: their pawns go toward rank 8
-    legal = flow.view(state, Viewer(seat=EC))["legal"]
+    legal = gate.view(state, Viewer(seat=EC))["legal"]
     destinations = legal["destinations"]
     assert set(destinations) == {"K", "Q", "R", "B", "N", "P"}
     assert destinations["N"]["a1"].split() == ["b3", "c2"]
@@ -730,33 +732,33 @@ def test_it_gives_the_mover_the_legal_destinations_of_each_claiming_kind():
 def test_the_second_players_pawn_destinations_point_toward_rank_1():
     state = open_scouts(begin())
     state = play(state, (EC, PASS))
-    destinations = flow.view(state, Viewer(seat=DMO))["legal"]["destinations"]
+    destinations = gate.view(state, Viewer(seat=DMO))["legal"]["destinations"]
     assert set(destinations["P"]["e7"].split()) == {"e6", "e5", "d6", "f6"}
 
 
 def test_destinations_stay_the_same_all_board_long_and_only_legal_claims_may_use_them():
     state = open_scouts(begin())
-    mover = flow.view(state, Viewer(seat=EC))["legal"]
-    waiting = flow.view(state, Viewer(seat=DMO))["legal"]
+    mover = gate.view(state, Viewer(seat=EC))["legal"]
+    waiting = gate.view(state, Viewer(seat=DMO))["legal"]
     # Whoever's turn it is, a seat's destinations are its pieces' moves on this board (a
     # turn's update does not send them again); what it may do now is in "claim" and "scout".
     assert set(mover["destinations"]) == set(waiting["destinations"]) == set("KQRBNP")
     assert waiting["claim"] == [] and waiting["scout"] == [] and not waiting["pass"]
-    assert flow.view(state, Viewer())["legal"] is None
+    assert gate.view(state, Viewer())["legal"] is None
 
 
 # --- what the page says (issue 21: tried as players would) ---------------------------------------
 
 
 def page_for(state: dict, viewer: Viewer) -> dict:
-    return flow.page(flow.view(state, viewer))
+    return pages.page(gate.view(state, viewer))
 
 
 def test_the_chooser_and_then_the_mover_are_the_seats_to_move() -> None:
     state = flow.start(pasted(), SEATS, 5, T0).state
-    assert flow.view(state, Viewer(DMO))["to_move"] == [DMO]  # the DMO chooses on board 1
+    assert gate.view(state, Viewer(DMO))["to_move"] == [DMO]  # the DMO chooses on board 1
     state = flow.act(state, DMO, {"type": "choose_order", "first": False}, T0).state
-    assert flow.view(state, Viewer.spectator())["to_move"] == [EC]
+    assert gate.view(state, Viewer.spectator())["to_move"] == [EC]
 
 
 def test_everyone_is_told_who_moves_first_and_which_way_the_pawns_go() -> None:

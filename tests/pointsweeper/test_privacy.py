@@ -37,6 +37,7 @@ from games.core import fairness, services
 from games.core.client import ArenaClient, MatchSocket
 from games.core.models import Deadline, Match
 from games.pointsweeper import engine, flow
+from games.pointsweeper import page as pages
 from tests.frames import with_views
 from tests.live_server import in_db, seated_sockets
 
@@ -292,7 +293,7 @@ def secrets_at(state: dict[str, Any], seat: int | None, boards: list[str]) -> Se
         if state["play"]:
             for key, notes in state["play"]["notebooks"].items():
                 (own if seat is not None and int(key) == seat else other).extend(notes)
-    proven = flow.proven_tiles(state["play"]["log"]) if state["play"] else set()
+    proven = pages.proven_tiles(state["play"]["log"]) if state["play"] else set()
     return Secrets(board_no, hidden, unseen, other, own, finished, proven & set(hidden))
 
 

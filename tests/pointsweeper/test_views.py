@@ -235,9 +235,11 @@ def test_the_host_sees_both_notebooks_and_what_is_under_each_hidden_square(clien
 
 
 def test_the_move_log_says_each_kind_of_move_with_its_player_and_escapes_names():
-    """The log panel's items (written out in games/pointsweeper/templatetags): a scout with its
+    """The log panel's items (the log_entries macro of pointsweeper/_log.html): a scout with its
     squares to show, a claim's mines or points, a pass and a pass the clock made."""
-    from games.pointsweeper.templatetags.pointsweeper import log_entries
+    from django.template import engines
+
+    log_entries = engines["jinja2"].env.get_template("pointsweeper/_log.html").module.log_entries
 
     log = [
         {"seat": 0, "type": "scout", "piece": "N1", "square": "b1", "squares": ["a3", "c3"]},

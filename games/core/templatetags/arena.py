@@ -1,9 +1,5 @@
-"""Template tags shared by every game's pages.
-
-``{% panel %}...{% endpanel %}`` marks one swappable panel (a top-level element with an id). It
-renders its content as is and, when the core renders a frame, also hands the panel to the core
-by id, so that a live update can carry only the panels an event changed.
-"""
+"""Template tags and filters shared by every game's pages; the panels' Jinja2 environment
+(games/core/jinja.py) has the ones they use as its globals and filters."""
 
 from __future__ import annotations
 
@@ -14,39 +10,15 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.template.base import Parser, Token
+from django.template import engines
 from django.template.context import Context
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.core import panelmemo, viewpatch
+from games.core import viewpatch
 from games.core.words import ROLE_NAMES
 
 register = template.Library()
-
-PANEL_SINK = "_arena_panels"
-_FIRST_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]+)"')
-
-
-class PanelNode(panelmemo.Remembered):
-    def render(self, context: Context) -> str:
-        html = self._drawn(context).strip()
-        sink = context.get(PANEL_SINK)
-        if sink is not None and html:
-            found = _FIRST_ID.search(html)
-            if found is None:
-                raise template.TemplateSyntaxError(
-                    "a {% panel %} must start with an element with an id"
-                )
-            sink.append((found.group(1), html))
-        return html
-
-
-@register.tag
-def panel(parser: Parser, token: Token) -> PanelNode:
-    nodelist = parser.parse(("endpanel",))
-    parser.delete_first_token()
-    return PanelNode(nodelist)
 
 
 @lru_cache(maxsize=128)
@@ -54,61 +26,15 @@ def _grid_html(grid_json: str) -> str:
     return grid_html(with_coordinates(grid_cells(json.loads(grid_json))))
 
 
-def escaped(value: object) -> str:
-    """``value`` escaped as Django's ``escape`` does, without its check for lazy text on every
-    call (a board draws four for each of its cells): the panels drawn in Python use it."""
-    return html.escape(str(value))
-
-
-def hidden(hide: Any) -> str:
-    """The ``hidden`` attribute of an element drawn in Python, when ``hide``."""
-    return " hidden" if hide else ""
-
-
-def oob_attribute(context: Any) -> str:
-    """The out-of-band swap attribute of a panel drawn in Python for a live frame."""
-    return ' hx-swap-oob="true"' if context.get("oob") else ""
-
-
-def is_in(item: Any, container: Any) -> bool:
-    """``{% if item in container %}``: false when the test cannot be made (no container)."""
-    try:
-        return item in container
-    except Exception:  # as Django's {% if %}: a test that fails is false
-        return False
-
-
 def grid_html(grid: dict) -> str:
-    """A clickable game grid: ``grid`` = {name, caption, letters, lines: [{number, cells:
-    [{cell, text, css, label, marks}]}]} (with_coordinates). Cells are buttons:
-    static/js/grid.js turns clicks, drags and arrow keys into gem:cell events. The column letters
-    and row numbers are the cells' own names (A-H / 1-8, A-J / 1-10, a-h / 8-1). Written out
-    here rather than as a template: every board of every frame is drawn by it."""
-    caption = grid.get("caption")
-    label = f' aria-label="{escaped(caption)}"' if caption else ""
-    parts = [
-        f'\n<table class="gem-grid" data-grid="{escaped(grid.get("name", ""))}" role="grid" '
-        f'style="--cols: {len(grid["letters"])}; --rows: {len(grid["rows"])}"{label}>\n  ',
-        f"<caption>{escaped(caption)}</caption>" if caption else "",
-        "\n  <thead><tr><td></td>",
-        *(f"<th>{escaped(letter)}</th>" for letter in grid["letters"]),
-        "</tr></thead>\n  <tbody>",
-    ]
-    for row, line in enumerate(grid["lines"]):
-        parts.append(f"\n    <tr><th>{escaped(line['number'])}</th>")
-        for column, c in enumerate(line["cells"]):
-            marks = f" {escaped(c['marks'])}" if c.get("marks") else ""
-            name = escaped(c.get("label") or c["cell"])
-            tab = "0" if row == 0 and column == 0 else "-1"
-            parts.append(
-                f'<td><button type="button" class="cell {escaped(c.get("css", ""))}{marks}" '
-                f'data-cell="{escaped(c["cell"])}" aria-label="{name}" '
-                f'tabindex="{tab}"><span class="gem" aria-hidden="true">'
-                f"{escaped(c.get('text', ''))}</span></button></td>"
-            )
-        parts.append("</tr>")
-    parts.append("\n  </tbody>\n</table>\n")
-    return "".join(parts)
+    """A clickable game grid (``grid`` as with_coordinates makes it), drawn by the Jinja2
+    template core/_grid_table.html (the panels' environment, games/core/jinja.py)."""
+    return _grid_template().render(grid=grid)
+
+
+@lru_cache(maxsize=1)
+def _grid_template() -> Any:
+    return engines["jinja2"].env.get_template("core/_grid_table.html")
 
 
 _CELL_NAME = re.compile(r"([A-Za-z]+)(\d+)")
@@ -159,29 +85,22 @@ def grid_table(grid: dict) -> SafeString:
     return mark_safe(_grid_html(json.dumps(grid, sort_keys=True, separators=(",", ":"))))
 
 
-class MemoNode(panelmemo.Remembered):
-    """``{% memo %}...{% endmemo %}``: a block inside a panel drawn once for the same inputs,
-    listed from the block itself like a panel's (any values named after ``memo`` join them): a
-    part of a panel that changes less often than the panel."""
-
-    def render(self, context: Context) -> str:
-        return self._drawn(context)
-
-
-@register.tag
-def memo(parser: Parser, token: Token) -> MemoNode:
-    values = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
-    nodelist = parser.parse(("endmemo",))
-    parser.delete_first_token()
-    return MemoNode(nodelist, values)
-
-
 @register.simple_tag
 def host_console(match: Any) -> dict[str, Any]:
     """What the host console offers for ``match`` now (games.core.console.for_match)."""
     from games.core import clock, console
 
     return console.for_match(match, clock.now())
+
+
+@register.simple_tag(takes_context=True)
+def host_console_html(context: Context, console: dict[str, Any], next_url: str) -> SafeString:
+    """The host console (the Jinja2 template the match page's host panel draws) in a Django
+    page: the dashboard's, whose forms post plainly with the request's CSRF token and come
+    back to ``next_url``."""
+    template = engines["jinja2"].get_template("core/_host_console.html")
+    html = template.render({"console": console, "next": next_url}, request=context.get("request"))
+    return mark_safe(html)  # drawn by our own autoescaped template
 
 
 @register.filter
@@ -233,4 +152,4 @@ def role(short: str) -> str:
     full = ROLE_NAMES.get(str(short))
     if full is None:
         return conditional_escape(short)
-    return format_html('<abbr title="{}">{}</abbr>', full, short)
+    return mark_safe(f'<abbr title="{html.escape(full)}">{html.escape(str(short))}</abbr>')

@@ -49,14 +49,13 @@ def json_text(move: Any) -> str:
     return fairness.canonical(move) if isinstance(move, dict) else ""
 
 
-@register.simple_tag(takes_context=True)
-def fairness_panel(context: template.Context) -> SafeString:
+def fairness_panel(match: Any, oob: Any = False) -> SafeString:
     """The match's fair-play section (templates/core/_fairness_section.html), drawn from its
-    public facts alone (games.core.rendering.fairness_facts); "" for an older match."""
+    public facts alone (games.core.rendering.fairness_facts); "" for an older match. The core's
+    panels call it (games/core/jinja2/core/_panels.html)."""
     from games.core.rendering import fairness_digest, fairness_facts
 
-    match = context["match"]
-    oob = bool(context.get("oob"))
+    oob = bool(oob)
     facts = fairness_facts(match)
     if not facts["commitment"]:
         return mark_safe("")

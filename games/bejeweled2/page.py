@@ -1,0 +1,117 @@
+"""What the Bejeweled 2 page draws from a view (``view.view``'s answer, never the state):
+``page(shown)`` adds the board as a grid, the pieces' looks, the idle hint, the level and Action
+bars and the next puzzle. Everything added is derived from the view alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.bejeweled2 import engine
+from games.bejeweled2.flow import MODES
+from games.bejeweled2.puzzles import PUZZLES
+from games.core.words import counted
+
+# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
+
+
+GEM_CSS = {colour: f"gem-{name}" for colour, name in engine.COLOUR_NAMES.items()}
+PIECE_LABELS = {
+    engine.HYPERCUBE: "hypercube",
+    engine.ROCK: "rock",
+    engine.EMPTY: "empty",
+}
+BOARD_CAPTION = "Columns A to H, rows 1 (top) to 8."
+# What ``page`` adds that the page's script reads (bejeweled2.js paints each step's board with
+# the pieces' looks and shows the idle hint), so frames carry it; everything else it adds only
+# the panels draw, and the game's ``page_only`` lists it (tests/core/test_page_only.py).
+SCRIPT_READS = ("pieces", "idle_hint")
+
+
+def piece_css(piece: str) -> str:
+    """The CSS classes of a piece: its colour, and ``power`` / ``hypercube`` / ``rock`` /
+    ``bomb`` / ``empty`` for the special ones."""
+    if piece in GEM_CSS:
+        return GEM_CSS[piece]
+    if piece in engine.POWER_GEMS:
+        return f"{GEM_CSS[piece.upper()]} power"
+    if piece == engine.HYPERCUBE:
+        return "hypercube"
+    if piece == engine.ROCK:
+        return "rock"
+    if piece in engine.BOMBS:
+        return "bomb"
+    return "empty"
+
+
+PIECES = {
+    piece: piece_css(piece)
+    for piece in engine.COLOURS + engine.POWER_GEMS + engine.HYPERCUBE + engine.ROCK + engine.BOMBS
+}
+"""Every piece's CSS classes, sent in the view so the page paints each step's board the same way."""
+
+
+def piece_label(piece: str) -> str:
+    if piece in engine.COLOUR_NAMES:
+        return engine.COLOUR_NAMES[piece]
+    if piece in engine.POWER_GEMS:
+        return f"{engine.COLOUR_NAMES[piece.upper()]} power gem"
+    if piece in engine.BOMBS:
+        return f"bomb, {counted(int(piece), 'move')} left"
+    return PIECE_LABELS.get(piece, piece)
+
+
+def piece_text(piece: str) -> str:
+    """What is written on a cell: the bomb's count; the colours are drawn by CSS."""
+    return piece if piece in engine.BOMBS else ""
+
+
+def board_grid(
+    board: str, marks: dict[str, str] | None = None, caption: str = ""
+) -> dict[str, Any]:
+    """A board text as the shared grid template's rows (``core/_grid.html``)."""
+    marks = marks or {}
+    rows = []
+    for r, line in enumerate(board.split("\n")):
+        row = []
+        for c, piece in enumerate(line):
+            name = f"{engine.COLUMN_LETTERS[c]}{r + 1}"
+            row.append(
+                {
+                    "cell": name,
+                    "text": piece_text(piece),
+                    "css": piece_css(piece),
+                    "label": f"{name}, {piece_label(piece)}",
+                    "marks": marks.get(name, ""),
+                }
+            )
+        rows.append(row)
+    return {"name": "board", "caption": caption, "rows": rows}
+
+
+def page(shown: dict[str, Any]) -> dict[str, Any]:
+    """``shown`` (what ``view`` lets this viewer see) with what the page draws from it: the grid,
+    the pieces' looks, the idle hint, the level and Action bars, the next puzzle."""
+    marks = {}
+    if shown["hint"]:
+        marks = {shown["hint"]["a"]: "hint", shown["hint"]["b"]: "hint"}
+    # One caption for every viewer, so the grid is drawn once per move for all audiences
+    # (the player's instructions are in the step text under the board).
+    shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
+    # A hint the player's page shows after a few idle seconds; only the player's page uses
+    # it, so only the player's view pays for the search.
+    specials = MODES[shown["mode"]].specials
+    playing = shown["you"] and "swap" in shown["actions"]
+    move = engine.best_move(shown["board"], specials=specials) if playing else None
+    shown["idle_hint"] = list(move) if move else None
+    shown["pieces"] = PIECES
+    progress = shown["level_progress"]
+    shown["level_percent"] = (
+        min(100, progress["points"] * 100 // progress["needed"]) if progress else None
+    )
+    if shown["bar"]:
+        bar = shown["bar"]
+        bar["percent"] = max(0, min(100, bar["points"] * 100 // bar["size"]))
+    if shown["puzzle"]:
+        following = shown["puzzle"]["index"] + 1
+        shown["puzzle"]["next"] = following if following < len(PUZZLES) else None
+    return shown
