@@ -142,7 +142,8 @@ def environment(**options: Any) -> Environment:
     loader). ``globals``: more functions the templates may call, by name and import path."""
     from django.utils.module_loading import import_string
 
-    from games.core.templatetags import arena, fairplay
+    from games.core import fairplay
+    from games.core.templatetags import arena
 
     own_globals = options.pop("globals", {})
     options.update(

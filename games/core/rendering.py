@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.template import engines
 from django.utils.safestring import mark_safe
 
-from games.core import fairness, htmlpatch, viewpatch
+from games.core import htmlpatch, viewpatch
 from games.core.authority import seat_holders
 from games.core.gamedef import State, Viewer
 from games.core.jinja import PANEL_SINK
@@ -46,47 +46,6 @@ def _stopped(game_view: dict[str, Any]) -> dict[str, Any]:
     if "prompt" in stopped:
         stopped["prompt"] = ABORTED_PROMPT
     return stopped
-
-
-def fairness_facts(match: Match) -> dict[str, Any]:
-    """The fairness record as every viewer sees it (games/core/fairness.py ``public_facts``:
-    the one gate for it), each receipt with its seat's name, and the sealed action types its
-    panel and script read. The same for every viewer, as a match's title is: its panel
-    (templates/core/_fairness.html) and the export read it here, not from a viewer's view, so
-    that a frame carries only the panel's patch, never the whole record. Worked out once per
-    version of the match (an event's frames ask for it once for each audience)."""
-    key = (match.version, match.status, match.server_seed)
-    kept = getattr(match, "_fairness_facts", None)
-    if kept is not None and kept[0] == key:
-        return kept[1]
-    facts = fairness.public_facts(
-        match.fairness, match_id=match.public_id, server_seed=match.server_seed, over=match.is_over
-    )
-    if facts["commitment"]:
-        names = {seat.index: seat.player_name for seat in match.seats.all()}
-        facts["names"] = {str(index): name for index, name in names.items()}
-        given = facts["players"]
-        facts["seeds"] = [
-            {"name": name, "seed": given.get(str(index), "")} for index, name in names.items()
-        ]
-        for receipt in facts["receipts"]:
-            receipt["name"] = names.get(receipt["seat"], f"seat {receipt['seat'] + 1}")
-        facts["sealed"] = sorted(match.game.sealed_actions)
-        facts["revealed"] = sum(1 for r in facts["receipts"] if r["state"] == "revealed")
-        # Before the start, a seated page that has given no seed yet gives one (fairness.js).
-        facts["open"] = match.status == Match.Status.OPEN
-    match._fairness_facts = (key, facts)
-    return facts
-
-
-def fairness_digest(match: Match) -> str:
-    """A digest of everything ``fairness_facts`` shows (its panel is drawn once for it)."""
-    facts = fairness_facts(match)
-    kept = getattr(match, "_fairness_digest", None)
-    if kept is None or kept[0] is not facts:
-        kept = (facts, fairness.sha256_text(fairness.canonical(facts)))
-        match._fairness_digest = kept
-    return kept[1]
 
 
 def view_of(

@@ -20,11 +20,12 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.core import audit, authority, hosting, services
+from games.core.fairplay import fairness_facts
 from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Match, Season, Seat
 from games.core.registry import UnknownGame, get_game, listed_games
-from games.core.rendering import fairness_facts, render_panel_list, render_panels, view_of
+from games.core.rendering import render_panel_list, render_panels, view_of
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -196,7 +197,7 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
 
 
 def fairness(request: HttpRequest, public_id: str) -> JsonResponse:
-    """The match's fairness facts, the same for every viewer (rendering.fairness_facts): the
+    """The match's fairness facts, the same for every viewer (fairplay.fairness_facts): the
     whole list of receipts a page checks at a reveal (its panel lists the latest)."""
     return JsonResponse(fairness_facts(_match(public_id)))
 

@@ -11,10 +11,11 @@ import json
 import pytest
 
 from games.core import fairness, services
+from games.core.fairplay import fairness_facts
 from games.core.flowkit import derived_seed
 from games.core.gamedef import ActionError, Viewer
 from games.core.models import Match
-from games.core.rendering import fairness_facts, view_of
+from games.core.rendering import view_of
 
 EVERYONE = [Viewer(seat=0), Viewer(seat=1), Viewer.host(), Viewer.spectator()]
 
