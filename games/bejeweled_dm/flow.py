@@ -1,9 +1,9 @@
 """The phase machine of a Bejeweled death match, as pure functions over JSON state.
 
 No Django and no IO: every function takes the state (never mutated), the acting seat and the time,
-and returns an Outcome or raises ActionError; ``view`` is the one gate that decides what each
-viewer may see, and ``page`` adds to its answer what the page draws (the board as a grid, the
-powerups with their help, labels and the prompt). ``game.py`` wires these into the core.
+and returns an Outcome or raises ActionError. What each viewer may see is decided in view.py
+(``view``, the one gate), what the page draws from that in page.py (``page``), and a proof's
+steps are packed as they travel in steps.py. ``game.py`` wires these into the core.
 
 A round runs through these phases (``state["phase"]``):
 
@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from games.bejeweled_dm import bot, engine
+from games.bejeweled_dm.steps import compact_steps
 from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
@@ -38,7 +39,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 
 WINS_NEEDED = 4
 MAX_ROUNDS = 2 * WINS_NEEDED - 1
@@ -159,8 +160,9 @@ def _check_open(state: State, seat: int, kind: str) -> None:
     if kind in open_actions(state, seat):
         return
     phase = state["phase"]
-    standing = state.get("claim")
-    holder = target(state)
+    # Read only where a claim stands (each phase after ``claim``).
+    standing: Any = state.get("claim")
+    holder: Any = target(state)
     if phase == "over":
         raise ActionError("the match is over", code="match_over")
     if kind == "claim" and phase == "counterclaim":
@@ -526,7 +528,9 @@ def _finish_turn(
 
 def _score_turn(state: State, turn: dict[str, Any], now: datetime) -> Outcome:
     prover = state["prover"]
-    needed = target(state)["count"]
+    claimed = target(state)
+    assert claimed is not None  # a proof is scored only once a claim stands
+    needed = claimed["count"]
     reached = turn["removed"] >= needed
     winner = prover if reached else _other(prover)
     parsed = engine.parse_proof(turn["proof"])
@@ -615,7 +619,7 @@ def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
     for kind in TYPES:
         name = action.get(kind)
         allowed = state["allowed"][kind]
-        if name not in allowed:
+        if not isinstance(name, str) or name not in allowed:
             shown = "nothing" if name in (None, "") else repr(name)
             raise ActionError(
                 f"pick a {kind} powerup from {', '.join(allowed)} (you sent {shown})",
@@ -746,244 +750,6 @@ def start_next_round(
     return Outcome(state=state, kind=kind, public=public)
 
 
-# --- what each viewer sees: the one gate -------------------------------------------------------
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Everything ``viewer`` may see, as JSON-ready data: the only gate. All of a round is public
-    (the board, the offer, claims, proofs and their steps); what stays hidden is a pick made in
-    the pick phase, seen only by its own seat and the host until both are in, and the match
-    seed, from which later boards could be worked out."""
-    if not state or "phase" not in state:
-        return {}
-    you = viewer.seat if viewer.seat in (0, 1) else None
-    phase = state["phase"]
-    clock_key = CLOCK_OF_PHASE.get(phase)
-    clock_due = state.get("deadlines", {}).get(clock_key) if clock_key else None
-    return {
-        "round": state["round"],
-        "max_rounds": MAX_ROUNDS,
-        "wins_needed": WINS_NEEDED,
-        "score": list(state["score"]),
-        "phase": phase,
-        "seats": [
-            {**seat, "wins": state["score"][seat["index"]], "is_you": seat["index"] == you}
-            for seat in state["seats"]
-        ],
-        "you": you,
-        "is_player": you is not None,
-        "no_claim_to": state["no_claim_to"],
-        "to_move": to_move(state),
-        "actions": open_actions(state, you),
-        "board": _shown_board(state),
-        "offer": state["offer"],
-        "claim": _claim_view(state, state["claim"]),
-        "counterclaim": _claim_view(state, state["counterclaim"]),
-        "target": _claim_view(state, target(state)),
-        "prover": state["prover"],
-        "prover_name": _name_of(state, state["prover"]),
-        "clock": {"key": clock_key, "due": clock_due} if clock_due else None,
-        "deadlines": dict(state.get("deadlines", {})),
-        "timers": dict(state["timers"]),
-        "pending": _pending_view(state),
-        "last_round": _last_round_view(state),
-        **_animation_view(state),
-        "history": [_round_view(state, entry) for entry in state["history"]],
-        "picks": _picks_view(state, you, viewer.is_host),
-        "winner": state["winner"],
-        "winner_name": _name_of(state, state["winner"]),
-        "awarded": bool(state.get("awarded")),
-        "garnets": GARNETS if state["winner"] is not None else 0,
-        "step_ms": dict(STEP_MS),
-    }
-
-
-def _name_of(state: State, seat: int | None) -> str:
-    return _name(state, seat) if seat is not None else ""
-
-
-def _shown_board(state: State) -> str:
-    """The board the page shows: after Refresh the board so far, between rounds (and at the
-    end) the board the round left, else the round's board."""
-    if state["phase"] == "second_starter":
-        return state["pending"]["board"]
-    if state["phase"] in ("pick", "over"):
-        return state["carry"] or state["board"]
-    return state["board"]
-
-
-def _claim_view(state: State, claim: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A claim named for who made it (a claim made before names were kept: the seat's holder
-    now)."""
-    if claim is None:
-        return None
-    return {**claim, "name": claim.get("name") or _name(state, claim["seat"])}
-
-
-def _pending_view(state: State) -> dict[str, Any] | None:
-    """The turn so far after Refresh went off (its steps are the view's ``steps``)."""
-    pending = state["pending"]
-    if pending is None:
-        return None
-    return {key: pending[key] for key in ("proof", "starter", "removed")}
-
-
-def _animation_view(state: State) -> dict[str, Any]:
-    """What the page animates: ``steps`` from the board ``steps_from`` (the turn so far after
-    Refresh, else the last round's proof) and the last round's optimum's ``optimum_steps``;
-    None where there are none. They sit at the top of the view as the very lists the event that
-    made them carries, so an update frame sends a reference to the event's copy, not them again
-    (None, not an empty list, before them: a list growing from empty would go as an append)."""
-    pending, last = state["pending"], state["last"] or {}
-    optimum = last.get("optimum") or {}
-    if pending is not None:
-        steps = compact_steps(state["board"], pending["steps"])
-        return {"steps": steps, "steps_from": state["board"], "optimum_steps": None}
-    start = last.get("start_board")
-    return {
-        "steps": compact_steps(start, last["steps"]) if last.get("steps") else None,
-        "steps_from": start,
-        "optimum_steps": compact_steps(start, optimum["steps"]) if optimum.get("steps") else None,
-    }
-
-
-def compact_steps(start: str, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``steps`` as they travel (in an event and in the view), in few bytes. A step leaves out
-    its ``board`` where the page draws it from the board before it and the step itself
-    (``step_board``; a Swap's or Rotate's board is always sent), and its ``active_cell`` and
-    ``count`` where they are the step before's (the count grown by the gems a removal takes).
-    Cells are packed in one text: a list of cells as ``"A4B4C4"``, a fall's moves as from-to
-    pairs ``"E1E2F1F2"``, a removal's cells as runs of one cause in the board's reading order
-    (row by row), ``[["match", "A4B4C4"], ["bend", "B6B7"]]``. The page's script makes the
-    steps whole again (static/js/bejeweled_dm.js ``fullSteps``)."""
-    shown, board, active, count = [], start, None, 0
-    for step in steps:
-        # The fields in one order, whatever order a state read back from the database holds.
-        short = {
-            key: _packed(key, step[key])
-            for key in sorted(step)
-            if key not in ("board", "active_cell", "count")
-        }
-        if step_board(board, step) != step["board"]:
-            short["board"] = step["board"]
-        if step["kind"] == "remove":
-            count += len(step["cells"])
-        if step["count"] != count:
-            short["count"] = step["count"]
-        if step["active_cell"] != active:
-            short["active_cell"] = step["active_cell"]
-        shown.append(short)
-        board, active, count = step["board"], step["active_cell"], step["count"]
-    return shown
-
-
-def _packed(key: str, value: Any) -> Any:
-    """A step's field as it travels: cells (two characters each) joined in one text."""
-    if key == "cells" and isinstance(value, dict):  # a removal's cells, by what removes them
-        # In the board's reading order, as the rules list them (a state read back from the
-        # database may hold them in another order).
-        runs: list[list[str]] = []
-        for cell, cause in sorted(value.items(), key=lambda item: _reading_order(item[0])):
-            if runs and runs[-1][0] == cause:
-                runs[-1][1] += cell
-            else:
-                runs.append([cause, cell])
-        return runs
-    if key in ("cells", "rocks"):
-        return "".join(value)
-    if key == "moves":
-        return "".join(source + target for source, target in value)
-    return value
-
-
-def _reading_order(cell: str) -> tuple[int, int]:
-    return int(cell[1:]), engine.COLUMN_LETTERS.index(cell[0])
-
-
-def step_board(before: str, step: dict[str, Any]) -> str | None:
-    """The board after ``step`` drawn from the board before it: the same board, the removed
-    cells emptied, the recoloured cells' new colour, the fallen gems moved and the rocks put in
-    (None for a Swap or Rotate)."""
-    rows = [list(line) for line in before.split("\n")]
-
-    def put(cell: str, gem: str) -> None:
-        rows[int(cell[1:]) - 1][engine.COLUMN_LETTERS.index(cell[0])] = gem
-
-    def gem_at(cell: str) -> str:
-        return before.split("\n")[int(cell[1:]) - 1][engine.COLUMN_LETTERS.index(cell[0])]
-
-    kind = step["kind"]
-    if kind == "starter" and step["starter"] != "Pick":
-        return None
-    if kind == "remove":
-        for cell in step["cells"]:
-            put(cell, ".")
-    elif kind == "recolor":
-        for cell in step["cells"]:
-            put(cell, step["to"])
-    elif kind == "fall":
-        for source, target in step["moves"]:
-            put(target, gem_at(source))
-        for cell in step["rocks"]:
-            put(cell, "#")
-    return "\n".join("".join(row) for row in rows)
-
-
-def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
-    """A finished round. Its picks are in the history only once both are public."""
-    shown = {
-        key: entry.get(key)
-        for key in ("round", "winner", "reason", "prover", "target", "proof", "removed")
-    }
-    picks = entry.get("picks")
-    if entry.get("names"):  # the seats as they were held then
-        state = {**state, "seats": [{"name": name} for name in entry["names"]]}
-    shown.update(
-        winner_name=_name_of(state, entry["winner"]),
-        prover_name=_name_of(state, entry["prover"]),
-        reason_text=REASONS[entry["reason"]],
-        claim=_claim_view(state, entry["claim"]),
-        counterclaim=_claim_view(state, entry["counterclaim"]),
-        score=list(entry["score"]),
-        picks=[
-            {"seat": int(key), "name": _name(state, int(key)), **chosen}
-            for key, chosen in picks.items()
-        ]
-        if picks
-        else None,
-        random_picks=[int(key) for key in entry.get("random_picks", [])],
-        optimum=entry.get("optimum"),
-    )
-    return shown
-
-
-def _last_round_view(state: State) -> dict[str, Any] | None:
-    """The round just played (its proof's steps are the view's ``steps``)."""
-    last = state["last"]
-    if last is None:
-        return None
-    shown = _round_view(state, last)
-    if shown["optimum"]:  # its steps are the view's ``optimum_steps``
-        shown["optimum"] = {key: shown["optimum"][key] for key in ("count", "proof")}
-    return shown
-
-
-def _picks_view(state: State, you: int | None, is_host: bool) -> dict[str, Any] | None:
-    """The pick phase: who has picked (public), the powerups allowed, the viewer's own pick, and
-    for the host (not seated) both picks. No one else sees a pick before both are in."""
-    if state["phase"] != "pick":
-        return None
-    picks = state["picks"]
-    shown: dict[str, Any] = {
-        "picked": [picks["0"] is not None, picks["1"] is not None],
-        "allowed": state["allowed"],
-        "mine": picks[str(you)] if you is not None else None,
-    }
-    if is_host and you is None:
-        shown["all"] = picks
-    return shown
-
-
 # --- clocks ------------------------------------------------------------------------------------
 
 
@@ -1088,234 +854,3 @@ ACTIONS = {
 
 
 act = dispatcher(ACTIONS)
-
-
-# --- the page: what it draws from the view (the gate's answer, never the state) ----------------
-
-
-POWERUP_HELP = {
-    "Swap": "Swap any 2 side-by-side gems.",
-    "Rotate": "Turn a 2x2 square of gems clockwise; name its top-left cell.",
-    "Pick": "Remove 1 gem, or 2 gems of different colours.",
-    "Recolor": "Choose colours A and B: after the first removal, every A gem becomes B.",
-    "Chain": "Choose a colour C: when a C gem is removed, the gem directly above it goes too.",
-    "Bend": "Any 2x2 square with 3 or 4 gems of one colour: those gems are removed.",
-    "Column": "Replaces a gem; when removed, it removes every gem in its column.",
-    "Plus": "Replaces a gem; when removed, it removes up to 2 gems in each of the 4 directions.",
-    "Refresh": "Replaces a gem; when removed, you get one more use of your starter.",
-}
-GEM_CLASSES = {
-    "R": "gem-red",
-    "B": "gem-blue",
-    "G": "gem-green",
-    "Y": "gem-yellow",
-    "P": "gem-purple",
-    "#": "rock",
-    ".": "hole",
-}
-GEM_LABELS = {**engine.COLOUR_NAMES, "#": "rock", ".": "empty"}
-PHASE_LABELS = {
-    "claim": "Claim",
-    "counterclaim": "Counterclaim window",
-    "proof": "Proof",
-    "second_starter": "Proof: second starter",
-    "pick": "Picks for the next round",
-    "over": "Match over",
-}
-CLOCK_LABELS = {
-    "round": "Round clock",
-    "claim_window": "Counterclaim window",
-    "proof": "Proof time",
-    "pick": "Picking time",
-}
-
-
-def gems(count: int) -> str:
-    return f"{count} gem" if count == 1 else f"{count} gems"
-
-
-def board_grid(text: str) -> dict[str, Any]:
-    """A board's text as rows of cells ready for the grid template."""
-    rows = [line.strip() for line in text.strip().splitlines()]
-    return {
-        "text": "\n".join(rows),
-        "rows": [
-            [
-                {
-                    "cell": f"{engine.COLUMN_LETTERS[c]}{r + 1}",
-                    "gem": gem,
-                    "css": GEM_CLASSES[gem],
-                    "label": GEM_LABELS[gem],
-                }
-                for c, gem in enumerate(row)
-            ]
-            for r, row in enumerate(rows)
-        ],
-    }
-
-
-def page(shown: dict[str, Any]) -> dict[str, Any]:
-    """``shown`` (what ``view`` lets this viewer see) with what the page draws from it."""
-    phase = shown["phase"]
-    clock = shown["clock"]
-    return {
-        **shown,
-        "phase_label": PHASE_LABELS[phase],
-        # The cells are painted by the page's script from the board's text (the template
-        # draws the same empty cells for every board, so a new board costs a frame nothing).
-        "board": {"text": shown["board"], "caption": board_caption(shown)},
-        "offer": offer_list(shown["offer"]),
-        "clock": {**clock, "label": CLOCK_LABELS[clock["key"]]} if clock else None,
-        "pick_form": pick_form(shown),
-        "colours": [{"letter": k, "name": v} for k, v in engine.COLOUR_NAMES.items()],
-        "final_score": final_score(shown),
-        "prompt": prompt(shown),
-    }
-
-
-def board_caption(shown: dict[str, Any]) -> str:
-    phase = shown["phase"]
-    if phase == "second_starter":
-        return "The board after Refresh (rocks fill emptied cells)"
-    if phase == "pick":
-        return "The board this round left (its rocks refill next round)"
-    if phase == "over":
-        return "The final board"
-    return f"Round {shown['round']}'s board"
-
-
-def offer_list(offer: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """The round's offer by type, each powerup with what it does."""
-    return [
-        {
-            "type": kind,
-            "label": TYPE_LABELS[kind],
-            "options": [{"name": name, "help": POWERUP_HELP[name]} for name in offer[kind]],
-        }
-        for kind in TYPES
-    ]
-
-
-def pick_form(shown: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A player's pick form (None for anyone else and once the match is over): every powerup of
-    each type, those not allowed greyed, the viewer's own pick (if flow.view showed one) ticked.
-    Outside the pick phase the form waits hidden in the page with every powerup allowed and none
-    ticked, so the round's end sends only what changes in it, not the whole form."""
-    if not shown["is_player"] or shown["phase"] == "over":
-        return None
-    picks = shown["picks"] or {"allowed": CHOICES, "mine": None}
-    mine = picks["mine"]
-    return [
-        {
-            "type": kind,
-            "label": TYPE_LABELS[kind],
-            "choices": [
-                {
-                    "name": name,
-                    "help": POWERUP_HELP[name],
-                    "allowed": name in picks["allowed"][kind],
-                    "chosen": bool(mine) and mine[kind] == name,
-                }
-                for name in CHOICES[kind]
-            ],
-        }
-        for kind in TYPES
-    ]
-
-
-def final_score(shown: dict[str, Any]) -> str | None:
-    """The round wins once the match is over, the winner's first: "Bob 4, Ada 2", so the prompt
-    and the result panel read the same."""
-    winner = shown["winner"]
-    if winner is None:
-        return None
-    names = [seat["name"] for seat in shown["seats"]]
-    score = shown["score"]
-    loser = 1 - winner
-    return f"{names[winner]} {score[winner]}, {names[loser]} {score[loser]}"
-
-
-def prompt(shown: dict[str, Any]) -> str:
-    """What the viewer reads above the controls: what to do now, or what is happening."""
-    return _PROMPTS[shown["phase"]](shown, shown["you"])
-
-
-def _claim_prompt(shown: dict[str, Any], you: int | None) -> str:
-    if you is None:
-        return "Both players study the board. Waiting for a claim."
-    no_claim = shown["seats"][shown["no_claim_to"]]["name"]
-    return (
-        "Find how many gems you can remove with one offered powerup of each type, then "
-        f"claim that number. If no one claims before the round clock ends, {no_claim} "
-        "wins the round."
-    )
-
-
-def _counterclaim_prompt(shown: dict[str, Any], you: int | None) -> str:
-    standing = shown["claim"]
-    who, count = standing["name"], standing["count"]
-    if you is None:
-        opponent = shown["seats"][1 - standing["seat"]]["name"]
-        return f"{who} claimed {count}. {opponent} may counterclaim higher."
-    if you == standing["seat"]:
-        return (
-            f"You claimed {count}. Your opponent may counterclaim a higher number; if not, you "
-            "show the proof."
-        )
-    return (
-        f"{who} claimed {count}. Counterclaim a higher number to steal the round (then you "
-        "must prove it), or pass."
-    )
-
-
-def _proof_prompt(shown: dict[str, Any], you: int | None) -> str:
-    needed = gems(shown["target"]["count"])
-    if you == shown["prover"]:
-        return (
-            f"Show your proof: remove at least {needed}. Build it on the board, or type it, "
-            "then submit. An illegal proof is refused with the reason and you may correct it "
-            "before the clock ends."
-        )
-    return f"{shown['prover_name']} must prove {needed}."
-
-
-def _second_starter_prompt(shown: dict[str, Any], you: int | None) -> str:
-    pending = shown["pending"]
-    if you == shown["prover"]:
-        return (
-            f"Refresh went off after {gems(pending['removed'])}: use your "
-            f"{pending['starter']} once more on the board as it is now, or end the turn."
-        )
-    return f"Refresh went off; {shown['prover_name']} is choosing a second {pending['starter']}."
-
-
-def _pick_prompt(shown: dict[str, Any], you: int | None) -> str:
-    if you is None:
-        return "The players are picking powerups for the next round."
-    if shown["picks"]["mine"] is None:
-        return (
-            "Pick one powerup of each type for the next round (not one used in the proof just "
-            "made). Same picks: that one is offered; different: both are."
-        )
-    return "You have picked; waiting for your opponent. You may change your pick."
-
-
-def _over_prompt(shown: dict[str, Any], you: int | None) -> str:
-    winner, name = shown["winner"], shown["winner_name"]
-    if shown["awarded"]:
-        return (
-            f"The host awarded the match to {name} (round wins {final_score(shown)}); {name} "
-            f"earns {GARNETS} garnets."
-        )
-    won, lost = shown["score"][winner], shown["score"][1 - winner]
-    return f"{name} wins the match by {won} round wins to {lost} and earns {GARNETS} garnets."
-
-
-_PROMPTS = {
-    "claim": _claim_prompt,
-    "counterclaim": _counterclaim_prompt,
-    "proof": _proof_prompt,
-    "second_starter": _second_starter_prompt,
-    "pick": _pick_prompt,
-    "over": _over_prompt,
-}

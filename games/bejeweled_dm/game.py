@@ -1,13 +1,13 @@
-"""Bejeweled death match as a game definition: its flow (flow.py: the rules, ``view`` the one gate,
-``drawn`` the page drawn from it) wired into the core, with what the host may award, replay words
-and help."""
+"""Bejeweled death match as a game definition: its flow (flow.py: the rules), its gate (view.py:
+``view``, what each viewer sees) and its page (page.py: what the page draws from a view) wired
+into the core, with what the host may award, replay words and help."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.bejeweled_dm import bot, engine, flow, solver
-from games.bejeweled_dm.flow import board_grid, gems
+from games.bejeweled_dm import bot, engine, flow, page, solver, view
+from games.bejeweled_dm.page import board_grid, gems
 from games.core.gamedef import FlowGame, SeatInfo, State, seat_awards
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, round_marks, seat_name
@@ -15,9 +15,21 @@ from games.core.words import event_parts, generic_description, round_marks, seat
 
 class DeathMatch(FlowGame):
     flow = flow
+    view_module = view
+    page_module = page
     # What only the templates draw (the page's script reads the board's text, the phase, the
-    # open actions, the steps): left out of every frame's view and the page's JSON view.
-    page_only = ("pick_form", "last_round", "history", "prompt", "phase_label", "colours")
+    # open actions, the steps: static/js/bejeweled_dm.js): left out of every frame's view and the
+    # page's JSON view.
+    page_only = (
+        "pick_form",
+        "last_round",
+        "history",
+        "prompt",
+        "phase_label",
+        "colours",
+        "clock.label",
+        "final_score",
+    )
     bot = bot
     key = "bejeweled-dm"
     title = "Bejeweled death match"

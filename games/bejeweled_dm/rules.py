@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from games.core import gridtext
+
 ROWS = 7
 COLUMNS = 8
 SIZE = ROWS * COLUMNS
@@ -56,7 +58,7 @@ _HOLE = 6
 _TEXT = COLOURS + ROCK + HOLE
 _ENCODE = bytes.maketrans(_TEXT.encode(), bytes(range(len(_TEXT))))
 _DECODE = bytes.maketrans(bytes(range(len(_TEXT))), _TEXT.encode())
-_NAMES = tuple(f"{COLUMN_LETTERS[i % COLUMNS]}{i // COLUMNS + 1}" for i in range(SIZE))
+_NAMES = gridtext.cell_names(ROWS, COLUMNS, COLUMN_LETTERS)
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
 
 
@@ -69,7 +71,7 @@ def cell_name(row: int, col: int) -> str:
 
 def parse_cell(name: str) -> Cell:
     """``parse_cell("F4") == (3, 5)``; case and surrounding spaces are ignored."""
-    shown = name.strip().upper() if isinstance(name, str) else repr(name)
+    shown = gridtext.shown_name(name)
     index = _INDEX.get(shown)
     if index is None:
         raise ProofError(f"unknown cell {shown}")
@@ -107,7 +109,7 @@ class Board:
 
     @property
     def rows(self) -> tuple[str, ...]:
-        return tuple(self.cells[r * COLUMNS : (r + 1) * COLUMNS] for r in range(ROWS))
+        return gridtext.rows_of(self.cells, COLUMNS)
 
     def __getitem__(self, cell: str | Cell) -> str:
         """``board["F4"]`` or ``board[3, 5]``: the gem letter or ``#``."""
@@ -154,7 +156,7 @@ def _grid(board: Board) -> list[int]:
 
 def _text(grid: list[int]) -> str:
     flat = bytes(grid).translate(_DECODE).decode()
-    return "\n".join(flat[r * COLUMNS : (r + 1) * COLUMNS] for r in range(ROWS))
+    return gridtext.text_of(gridtext.rows_of(flat, COLUMNS))
 
 
 def parse_board(text: str) -> Board:
@@ -162,20 +164,12 @@ def parse_board(text: str) -> Board:
     spaces anywhere are ignored."""
     if not isinstance(text, str):
         raise BoardError("a board is given as text: 7 lines of 8 cells")
-    lines = ["".join(line.split()) for line in text.strip().splitlines()]
-    if len(lines) != ROWS:
-        raise BoardError(
-            f"the board has {len(lines)} rows; it needs {ROWS} rows of {COLUMNS} cells"
-        )
-    for number, line in enumerate(lines, start=1):
-        if len(line) != COLUMNS:
-            raise BoardError(f"row {number} has {len(line)} cells; every row needs {COLUMNS}")
-    return Board("".join(lines))
+    return Board(gridtext.fixed_cells(text, ROWS, COLUMNS, BoardError))
 
 
 def format_board(board: Board) -> str:
     """7 lines of 8 cells, top row first, no trailing newline."""
-    return "\n".join(board.rows)
+    return gridtext.text_of(board.rows)
 
 
 # --- lines, squares and neighbourhoods, computed once ------------------------------------------

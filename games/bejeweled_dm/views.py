@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.bejeweled_dm import bot, engine
-from games.bejeweled_dm.flow import board_grid
+from games.bejeweled_dm.page import board_grid
 
 OFFER_FIELDS = {"starter": engine.STARTERS, "passive": engine.PASSIVES, "active": engine.ACTIVES}
 # The longest real proof ("Column H7; Recolor R B; Swap H6 H7; Swap A1 A2" and the like) is far

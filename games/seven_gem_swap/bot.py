@@ -1,4 +1,4 @@
-"""A practice bot for Seven Gem Swap: decides only from what its own seat sees (``flow.view`` for
+"""A practice bot for Seven Gem Swap: decides only from what its own seat sees (``view.view`` for
 ``Viewer(seat=seat)``), never from the full state, so it knows no one else's bid or sequence.
 
 It bids for the colour whose gems already lie closest together, then each round plans a

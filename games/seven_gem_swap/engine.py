@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.core import gridtext
+
 ROWS = 10
 COLUMNS = 10
 SIZE = ROWS * COLUMNS
@@ -59,7 +61,7 @@ class BidError(ValueError):
 
 # --- cells -------------------------------------------------------------------------------------
 
-_NAMES = tuple(f"{COLUMN_LETTERS[i % COLUMNS]}{i // COLUMNS + 1}" for i in range(SIZE))
+_NAMES = gridtext.cell_names(ROWS, COLUMNS, COLUMN_LETTERS)
 _INDEX = {name: i for i, name in enumerate(_NAMES)}
 
 
@@ -75,7 +77,7 @@ def parse_cell(name: object) -> int:
     spaces are ignored."""
     if not isinstance(name, str):
         raise SubmissionError(f"a cell is named by its column and row, like C4 (not {name!r})")
-    index = _INDEX.get(name.strip().upper())
+    index = _INDEX.get(gridtext.shown_name(name))
     if index is None:
         raise SubmissionError(
             f"there is no cell {name.strip()!r}; columns are A-J and rows 1-10, like C4"
@@ -128,7 +130,7 @@ class Board:
 
     @property
     def rows(self) -> tuple[str, ...]:
-        return tuple(self.cells[r * COLUMNS : (r + 1) * COLUMNS] for r in range(ROWS))
+        return gridtext.rows_of(self.cells, COLUMNS)
 
     def __getitem__(self, cell: str | int) -> str:
         """``board["C4"]``: the gem letter or ``#`` in that cell."""
@@ -160,18 +162,12 @@ def parse_board(text: str) -> Board:
     Blank lines around the grid and spaces anywhere are ignored."""
     if not isinstance(text, str):
         raise BoardError(f"a grid is given as text: {ROWS} lines of {COLUMNS} cells")
-    lines = ["".join(line.split()) for line in text.strip().splitlines()]
-    if len(lines) != ROWS:
-        raise BoardError(f"the grid has {len(lines)} rows; it needs {ROWS} rows of {COLUMNS} cells")
-    for number, line in enumerate(lines, start=1):
-        if len(line) != COLUMNS:
-            raise BoardError(f"row {number} has {len(line)} cells; every row needs {COLUMNS}")
-    return Board("".join(lines))
+    return Board(gridtext.fixed_cells(text, ROWS, COLUMNS, BoardError, noun="grid"))
 
 
 def format_board(board: Board) -> str:
     """10 lines of 10 cells, row 1 first, no trailing newline."""
-    return "\n".join(_as_board(board).rows)
+    return gridtext.text_of(_as_board(board).rows)
 
 
 def _as_board(board: Board | str) -> Board:

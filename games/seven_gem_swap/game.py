@@ -1,7 +1,7 @@
-"""Seven Gem Swap as a game definition: its flow (flow.py: the rules, ``view`` the one gate,
-``page`` the grid, tables, host frames and prompt drawn from it, a draft's worded preview, the
-premove charges) and bot wired into the core, with the host's round ending and awards, replay
-words and help."""
+"""Seven Gem Swap as a game definition: its flow (flow.py: the rules, the premove charges), its
+gate (view.py: ``view``, what each viewer sees), its page (page.py: the grid, tables, host frames
+and prompt drawn from a view) and bot wired into the core, with the host's round ending and
+awards, replay words and help."""
 
 from __future__ import annotations
 
@@ -15,24 +15,30 @@ from games.core.gamedef import (
 )
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, marks_where, seat_name
-from games.seven_gem_swap import bot, engine, flow
-from games.seven_gem_swap.flow import board_grid
+from games.seven_gem_swap import bot, engine, flow, page, view
+from games.seven_gem_swap.page import board_grid
 
 
 class SevenGemSwap(FlowGame):
     flow = flow
+    view_module = view
+    page_module = page
     bot = bot
     key = flow.GAME
     title = "Seven Gem Swap"
     clock_anchors = {"bidding": ("phase_started",), "round": ("phase_started",)}
-    # What only the panels draw (flow.page and the gate's facts they show: scores, cards, clocks,
+    # What only the panels draw (page.page and the gate's facts they show: scores, cards, clocks,
     # a seat's past rounds): frames and the page's JSON view leave it out; the round's event says
-    # what a round did. The page's script paints the grid from the view's ``board`` (the grid's
-    # own copy, its marks and the player's gems come from it and the last round; its caption
-    # from the panel) and plays the host's steps from their moves.
+    # what a round did. What the page's script reads of what page.page adds travels (page.py
+    # ``SCRIPT_READS``: the grid, the last round, the host's step words, a seat's colour name),
+    # less what the script does not read of it: the grid's own copy of the board, its marks
+    # (the script makes them from the view's ``board`` and the last round) and the captions
+    # (from the panel).
     page_only = (
         "grid.board",
         "grid.marks",
+        "grid.caption",
+        "last_round.caption",
         "players",
         "progress",
         "table",
@@ -42,8 +48,6 @@ class SevenGemSwap(FlowGame):
         "names",
         "colour_list",
         "clock",
-        "grid.caption",
-        "last_round.caption",
         "phase_started",
         "deadlines",
         "scores",
@@ -53,6 +57,8 @@ class SevenGemSwap(FlowGame):
         "me.gems",
         "me.cards",
         "me.rounds",
+        "me.missed",
+        "me.won_by_text",
         "host.rows",
         "host.submissions",
         "host.last_round.round",

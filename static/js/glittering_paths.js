@@ -16,12 +16,6 @@
   const MADE = new Set(["race_won", "path_made"]);
   // A draft goes out at once, then at most once per gap while cells keep coming (a drag).
   const DRAFT_GAP_MS = 150;
-  const NAMES = {
-    R: "ruby (red)", G: "garnet (red)", J: "jasper (red)",
-    S: "sapphire (blue)", L: "lapis (blue)", A: "aquamarine (blue)",
-  };
-  // Each gem's picture in the site's gem set (games/glittering_paths/game.py GEM_CSS).
-  const PICTURES = { R: "gem-red", G: "gem-garnet", J: "gem-orange", S: "gem-blue", L: "gem-indigo", A: "gem-aqua" };
 
   let cells = []; // the path this seat is drawing
   let checked = null; // the draft as the server last checked it
@@ -322,8 +316,16 @@
 
   // --- animations ------------------------------------------------------------------------------
 
+  // Each board character's look (css, text, name) as the server drew the grid
+  // (games/glittering_paths/page.py LOOKS, carried by the grid's data-looks).
+  function looksOf(grid) {
+    const table = grid.matches("[data-looks]") ? grid : grid.querySelector("[data-looks]");
+    return table ? JSON.parse(table.dataset.looks) : {};
+  }
+
   // Paint a board text onto a grid: row by row, cell by cell, as the grid lists its cells.
   function paint(grid, board) {
+    const looks = looksOf(grid);
     const rows = grid.querySelectorAll("tbody tr");
     board.split("\n").forEach((line, r) => {
       const row = rows[r];
@@ -332,14 +334,13 @@
       Array.from(line).forEach((gem, c) => {
         const element = elements[c];
         if (!element) return;
-        const empty = gem === ".";
-        element.className = "cell " + (empty ? "gp-empty" : `gp-gem gp-${gem} ${PICTURES[gem]}`);
+        const look = looks[gem] || { css: "", text: gem, name: gem };
+        element.className = "cell " + look.css;
         delete element.dataset.played;
         delete element.dataset.step;
-        const name = element.dataset.cell;
-        element.setAttribute("aria-label", empty ? `${name}, empty` : `${name}, ${NAMES[gem] || gem}`);
+        element.setAttribute("aria-label", `${element.dataset.cell}, ${look.name}`);
         const span = element.querySelector(".gem");
-        if (span) span.textContent = empty ? "" : gem;
+        if (span) span.textContent = look.text;
       });
     });
   }

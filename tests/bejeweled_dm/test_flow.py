@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from games.bejeweled_dm import engine, flow
+from games.bejeweled_dm import view as gate
+from games.bejeweled_dm.steps import compact_steps, step_board
 from games.core.gamedef import ActionError, SeatInfo, State, Viewer
 from tests import flows
 from tests.flows import T0, at
@@ -258,7 +260,7 @@ def test_refresh_waits_for_the_second_starter_and_shows_the_board_so_far():
     assert state["pending"]["removed"] == 1
     assert state["pending"]["steps"][-1]["kind"] == "refresh"
     assert state["deadlines"] == {"proof": at(120).isoformat()}  # the same proof clock
-    view = flow.view(state, Viewer.spectator())
+    view = gate.view(state, Viewer.spectator())
     assert view["board"].splitlines()[-1] == "#GBYPRGB"
     assert view["pending"]["removed"] == 1
     assert view["steps_from"] == ROW_BOARD
@@ -450,7 +452,7 @@ def test_the_host_may_award_the_match():
     outcome = flow.adjudicate(started(), {"winner": EC, "scope": "match"}, T0)
     assert outcome.result == {"winner": EC, "score": [0, 0], "garnets": 5}
     assert outcome.state["phase"] == "over"
-    view = flow.view(outcome.state, Viewer.spectator())
+    view = gate.view(outcome.state, Viewer.spectator())
     assert view["board"] == outcome.state["board"]
     assert view["awarded"] and view["winner_name"] == "Ada"
 
@@ -482,14 +484,14 @@ def test_the_optimum_is_kept_with_its_round_for_every_viewer_and_asked_for_once(
     outcome = flow.record_analysis(state, job, result)
     best = {"count": result["count"], "proof": result["proof"]}
     assert outcome.kind == "optimum_found"
-    steps = flow.compact_steps(ROW_BOARD, result["steps"])
+    steps = compact_steps(ROW_BOARD, result["steps"])
     assert outcome.public == {"round": 1, **best, "steps": steps}
     assert outcome.state["history"][0]["optimum"] == best
     assert outcome.state["last"]["optimum"] == result
     assert "optimum" not in state["history"][0]  # the state is not mutated
     assert flow.analysis_job(outcome.state) is None
     for viewer in (Viewer(seat=EC), Viewer.spectator()):
-        assert flow.view(outcome.state, viewer)["history"][0]["optimum"] == best
+        assert gate.view(outcome.state, viewer)["history"][0]["optimum"] == best
 
 
 # --- what each viewer sees ---------------------------------------------------------------------
@@ -519,21 +521,21 @@ def test_a_pending_pick_is_seen_only_by_its_player_and_the_host():
             "replaced": False,
         }
     }
-    mine = flow.view(outcome.state, Viewer(seat=EC))
+    mine = gate.view(outcome.state, Viewer(seat=EC))
     assert mine["picks"]["mine"] == {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
     for viewer in (Viewer(seat=DMO), Viewer.spectator()):
-        view = flow.view(outcome.state, viewer)
+        view = gate.view(outcome.state, viewer)
         assert view["picks"]["picked"] == [True, False]
         assert view["picks"]["mine"] is None and "all" not in view["picks"]
         assert all(entry["picks"] is None for entry in view["history"])
         assert '"Recolor"' not in json.dumps({k: v for k, v in view.items() if k != "picks"})
-    assert flow.view(outcome.state, Viewer.host())["picks"]["all"]["0"]["starter"] == "Rotate"
+    assert gate.view(outcome.state, Viewer.host())["picks"]["all"]["0"]["starter"] == "Rotate"
 
 
 def test_no_view_shows_the_match_seed_that_draws_later_boards():
     state = started(seed=918273645)
     for viewer in (Viewer(seat=EC), Viewer(seat=DMO), Viewer.spectator(), Viewer.host()):
-        view = flow.view(state, viewer)
+        view = gate.view(state, viewer)
         assert "seed" not in view and "draws" not in view
         assert "918273645" not in json.dumps(view)
 
@@ -544,14 +546,14 @@ def test_both_picks_are_public_once_the_next_round_starts():
         state, DMO, {"type": "pick", "starter": "Swap", "passive": "Chain", "active": "Column"}, T0
     )
     assert outcome.public["picks"]["0"]["starter"] == "Rotate"
-    spectator = flow.view(outcome.state, Viewer.spectator())
+    spectator = gate.view(outcome.state, Viewer.spectator())
     assert [p["starter"] for p in spectator["history"][0]["picks"]] == ["Rotate", "Swap"]
 
 
 def test_the_view_says_whose_move_it_is_and_what_they_may_do():
     state = act(started(), EC, type="claim", count=5)
-    ada, bob = flow.view(state, Viewer(seat=EC)), flow.view(state, Viewer(seat=DMO))
-    spectator = flow.view(state, Viewer.spectator())
+    ada, bob = gate.view(state, Viewer(seat=EC)), gate.view(state, Viewer(seat=DMO))
+    spectator = gate.view(state, Viewer.spectator())
     assert ada["to_move"] == bob["to_move"] == spectator["to_move"] == [DMO]
     assert ada["actions"] == [] and bob["actions"] == ["counterclaim", "pass"]
     assert spectator["actions"] == []
@@ -561,7 +563,7 @@ def test_the_view_says_whose_move_it_is_and_what_they_may_do():
 
 def test_the_view_carries_the_last_rounds_steps_for_the_animation():
     state = picking()
-    view = flow.view(state, Viewer.spectator())
+    view = gate.view(state, Viewer.spectator())
     last = view["last_round"]
     assert last["winner_name"] == "Ada" and last["removed"] == 5 and last["target"] == 5
     assert [step["kind"] for step in view["steps"]][:2] == ["place", "starter"]
@@ -600,7 +602,7 @@ def phases() -> list[State]:
 def test_the_view_offers_exactly_the_actions_the_flow_accepts(index):
     state = phases()[index]
     for seat in (EC, DMO):
-        offered = flow.view(state, Viewer(seat=seat))["actions"]
+        offered = gate.view(state, Viewer(seat=seat))["actions"]
         assert offered == flow.open_actions(state, seat)
         for kind, fields in ALL_ACTIONS.items():
             if kind not in offered:
@@ -609,7 +611,7 @@ def test_the_view_offers_exactly_the_actions_the_flow_accepts(index):
 
 def test_the_view_says_who_is_to_move_as_the_flow_does():
     for state in phases():
-        assert flow.view(state, Viewer.spectator())["to_move"] == flow.to_move(state)
+        assert gate.view(state, Viewer.spectator())["to_move"] == flow.to_move(state)
     assert flow.to_move(picking()) == [EC, DMO]
 
 
@@ -740,7 +742,7 @@ def full_steps(start: str, shown: list[dict]) -> list[dict]:
             count += len(step["cells"])
         full = {"active_cell": active, "count": count, **step}
         if "board" not in full:
-            full["board"] = flow.step_board(board, full)
+            full["board"] = step_board(board, full)
         steps.append(full)
         board, active, count = full["board"], full["active_cell"], full["count"]
     return steps
@@ -760,7 +762,7 @@ def test_steps_travel_without_the_boards_the_page_draws_from_the_step_before():
                 steps = engine.resolve(board, "; ".join(proof)).steps
             except ValueError:
                 continue
-            shown = flow.compact_steps(board, steps)
+            shown = compact_steps(board, steps)
             assert full_steps(board, shown) == steps
             assert len(json.dumps(shown)) < len(json.dumps(steps))
             checked += 1
@@ -782,7 +784,7 @@ def test_steps_travel_the_same_whatever_order_the_state_holds_their_fields_and_c
         for step in steps
     ]
     assert json.dumps(reordered) != json.dumps(steps)
-    shown = flow.compact_steps(board, steps)
-    assert json.dumps(flow.compact_steps(board, reordered)) == json.dumps(shown)
+    shown = compact_steps(board, steps)
+    assert json.dumps(compact_steps(board, reordered)) == json.dumps(shown)
     removal = next(step for step in shown if step["kind"] == "remove")
     assert removal["cells"] and all(isinstance(run[1], str) for run in removal["cells"])

@@ -1,4 +1,4 @@
-"""The death match's game definition: its settings and the page it draws from ``flow.view``
+"""The death match's game definition: its settings and the page it draws from ``view.view``
 (the board as a grid, labels, the powerups' help, the prompt). The rules and the view's gate are
 tested in test_flow.py."""
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from games.bejeweled_dm import flow
+from games.bejeweled_dm import view
 from games.bejeweled_dm.game import DeathMatch
 from games.core.gamedef import Viewer
 from tests.bejeweled_dm.test_flow import (
@@ -24,7 +24,7 @@ from tests.flows import T0, at
 
 GAME = DeathMatch()
 VIEWERS = (Viewer(seat=EC), Viewer(seat=DMO), Viewer.spectator(), Viewer.host())
-DRAWN = {"board", "offer", "clock", "picks"}  # the keys of flow.view the page redraws
+DRAWN = {"board", "offer", "clock", "picks"}  # the keys of view.view the page redraws
 
 
 def states() -> list[dict]:
@@ -47,14 +47,14 @@ def test_a_chosen_offer_needs_every_type():
         )
 
 
-# --- the page drawn from flow.view -------------------------------------------------------------
+# --- the page drawn from view.view -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("index", range(7))
 def test_the_page_shows_what_flow_view_lets_each_viewer_see_and_nothing_else(index):
     state = states()[index]
     for viewer in VIEWERS:
-        gated, page = flow.view(state, viewer), GAME.view(state, viewer)
+        gated, page = view.view(state, viewer), GAME.view(state, viewer)
         assert {key: page[key] for key in gated if key not in DRAWN} == {
             key: value for key, value in gated.items() if key not in DRAWN
         }

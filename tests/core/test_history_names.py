@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.bejeweled_dm import flow as dm_flow
+from games.bejeweled_dm import view as dm_view
 from games.core import services
 from games.core.gamedef import Viewer
 from games.core.models import Match
@@ -61,6 +61,6 @@ def test_the_death_match_names_the_claimer_of_the_time(seated_match, make_user):
     services.submit_action(match, ada, {"type": "claim", "count": 1})
     services.submit_action(match, bob, {"type": "counterclaim", "count": 19})
     hand_seat_to(match, host, 1, make_user("carol"))
-    shown = dm_flow.view(match.state, Viewer.spectator())
+    shown = dm_view.view(match.state, Viewer.spectator())
     assert shown["seats"][1]["name"] == "Carol"
     assert (shown["claim"]["name"], shown["counterclaim"]["name"]) == ("Ada", "Bob")

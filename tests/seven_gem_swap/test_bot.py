@@ -10,6 +10,7 @@ import pytest
 
 from games.core.gamedef import SeatInfo, Viewer
 from games.seven_gem_swap import bot, engine, flow
+from games.seven_gem_swap import view as gate
 from tests.flows import T0
 from tests.seven_gem_swap.test_flow import secret_keys_outside
 
@@ -31,7 +32,7 @@ def run_match(state: dict, levels: dict[int, str], scripted=None, step: int = 15
             if state["phase"] == "over":
                 break
             if seat in levels:
-                shown = flow.view(state, Viewer(seat=seat))
+                shown = gate.view(state, Viewer(seat=seat))
                 action = bot.decide(json.loads(json.dumps(shown)), seat, levels[seat], now)
             else:
                 action = scripted(state, seat, now) if scripted else None
@@ -62,7 +63,7 @@ def test_every_bot_view_stays_free_of_other_seats_secrets() -> None:
     while state["phase"] != "over":
         now += timedelta(seconds=15)
         for seat in range(7):
-            shown = flow.view(state, Viewer(seat=seat))
+            shown = gate.view(state, Viewer(seat=seat))
             assert not secret_keys_outside(shown, "me")
             action = bot.decide(shown, seat, levels[seat], now)
             if action is not None and state["phase"] != "over":
@@ -90,7 +91,7 @@ def test_two_bots_and_a_scripted_player_finish_a_match() -> None:
 
 def test_a_bot_waits_like_a_person_before_bidding() -> None:
     state = start(2)
-    shown = flow.view(state, Viewer(seat=0))
+    shown = gate.view(state, Viewer(seat=0))
     assert bot.decide(shown, 0, "club", T0 + timedelta(seconds=5)) is None
     action = bot.decide(shown, 0, "club", T0 + timedelta(seconds=11))
     assert action is not None and action["type"] == "bid"
@@ -100,23 +101,23 @@ def test_a_bot_waits_like_a_person_before_bidding() -> None:
 def test_a_bot_acts_when_the_deadline_is_near() -> None:
     state = start(2)
     state["deadlines"]["bidding"] = (T0 + timedelta(seconds=3)).isoformat()
-    assert bot.decide(flow.view(state, Viewer(seat=0)), 0, "beginner", T0) is not None
+    assert bot.decide(gate.view(state, Viewer(seat=0)), 0, "beginner", T0) is not None
 
 
 def test_a_bot_does_nothing_once_it_has_submitted() -> None:
     state = start(2)
-    action = bot.decide(flow.view(state, Viewer(seat=0)), 0, "club", T0 + timedelta(seconds=60))
+    action = bot.decide(gate.view(state, Viewer(seat=0)), 0, "club", T0 + timedelta(seconds=60))
     state = flow.act(state, 0, action, T0 + timedelta(seconds=60)).state
     assert (
-        bot.decide(flow.view(state, Viewer(seat=0)), 0, "club", T0 + timedelta(seconds=61)) is None
+        bot.decide(gate.view(state, Viewer(seat=0)), 0, "club", T0 + timedelta(seconds=61)) is None
     )
 
 
 def test_a_bot_only_acts_for_the_seat_whose_view_it_holds() -> None:
     state = start(2)
-    assert bot.decide(flow.view(state, Viewer(seat=1)), 0, "club", T0 + timedelta(hours=1)) is None
+    assert bot.decide(gate.view(state, Viewer(seat=1)), 0, "club", T0 + timedelta(hours=1)) is None
     assert (
-        bot.decide(flow.view(state, Viewer.spectator()), 0, "club", T0 + timedelta(hours=1)) is None
+        bot.decide(gate.view(state, Viewer.spectator()), 0, "club", T0 + timedelta(hours=1)) is None
     )
 
 

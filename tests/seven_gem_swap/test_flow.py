@@ -14,6 +14,7 @@ import pytest
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.seven_gem_swap import engine, flow
+from games.seven_gem_swap import view as gate
 from tests import flows
 from tests.flows import T0
 
@@ -374,7 +375,7 @@ def test_it_charges_a_premove_two_garnets_doubling_each_use() -> None:
     outcome = act(outcome.state, 0, submit(0, "A1", card="O", premove=True))
     assert outcome.prizes == {0: {"garnets": -4, "reason": "premove in round 2"}}
     outcome = act(outcome.state, 1, submit(1, "B1", card="R"))
-    assert flow.view(outcome.state, Viewer(seat=0))["me"]["premove_price"] == 8
+    assert gate.view(outcome.state, Viewer(seat=0))["me"]["premove_price"] == 8
 
 
 def test_it_refunds_the_premove_of_a_replaced_submission_that_drops_it() -> None:
@@ -445,7 +446,7 @@ def test_it_runs_the_premovers_moves_one_step_ahead() -> None:
     state = in_rounds(2)
     state = act(state, 0, submit(0, "A1", "R", premove=True)).state
     outcome = act(state, 1, submit(1, "B2", "U"))
-    last = flow.view(outcome.state, Viewer.host())["host"]["last_round"]
+    last = gate.view(outcome.state, Viewer.host())["host"]["last_round"]
     assert last["failed"] == {"0": False, "1": True}
     assert engine.parse_board(outcome.state["board"])["B1"] == "R"
 
@@ -550,11 +551,11 @@ def test_it_checks_every_round_total_by_hand_on_the_column_grid() -> None:
 def test_it_shows_the_host_every_step_and_every_submission() -> None:
     state = in_rounds(2)
     state = act(state, 0, submit(0, "A1", "RD")).state
-    host = flow.view(state, Viewer.host())["host"]
+    host = gate.view(state, Viewer.host())["host"]
     assert host["submissions"]["0"]["moves"] == "RD"
     assert host["bids"]["1"] == {"bid": -1, "colours": "OYG"}
     state = act(state, 1, submit(1, "B5", "")).state
-    last = flow.view(state, Viewer.host())["host"]["last_round"]
+    last = gate.view(state, Viewer.host())["host"]["last_round"]
     assert [len(step["moves"]) for step in last["steps"]] == [1, 1]
     assert last["steps"][0]["moves"][0] == ["0", "A1", "B1", "R", None]
     assert [step["locks"] for step in last["steps"]] == [["A1"], ["B1"]]
@@ -563,12 +564,12 @@ def test_it_shows_the_host_every_step_and_every_submission() -> None:
 
 def test_it_shows_a_seat_its_own_submission_and_cards() -> None:
     state = act(round_two(), 0, submit(0, "A4", "DD", card="V")).state
-    me = flow.view(state, Viewer(seat=0))["me"]
+    me = gate.view(state, Viewer(seat=0))["me"]
     assert me["submission"] == {"gem": "A4", "moves": "DD", "card": "V", "premove": False}
     assert me["cards_left"] == list("ROYGBIV")
     assert me["rounds"][0]["submission"]["gem"] == "A1"
-    assert flow.view(state, Viewer(seat=1))["me"]["submission"] is None
-    assert flow.view(state, Viewer.spectator())["submitted"] == [0]
+    assert gate.view(state, Viewer(seat=1))["me"]["submission"] is None
+    assert gate.view(state, Viewer.spectator())["submitted"] == [0]
 
 
 def test_it_lets_the_host_name_the_elimination_candidate_in_a_tie() -> None:
@@ -664,7 +665,7 @@ def test_no_view_ever_shows_another_seats_bid_gem_or_sequence() -> None:
             for secret in secrets[seat]:
                 assert secret not in public_text, (outcome.kind, secret)
         for viewer in [Viewer(seat=s) for s in range(n)] + [Viewer.spectator()]:
-            shown = flow.view(state, viewer)
+            shown = gate.view(state, viewer)
             text = json.dumps(shown)
             # A seat's own gems may share a cell name with another seat's gem of another round.
             outside_me = json.dumps({k: v for k, v in shown.items() if k != "me"})
@@ -691,7 +692,7 @@ def test_no_view_ever_shows_another_seats_bid_gem_or_sequence() -> None:
                 )
             views_checked += 1
         # The host sees everything submitted so far: the search above can find what it hides.
-        host_text = json.dumps(flow.view(state, Viewer.host()))
+        host_text = json.dumps(gate.view(state, Viewer.host()))
         for seat in range(n):
             if seat in [int(k) for k in state["bids"]]:
                 assert f'"{BIDS[seat][1]}"' in host_text
@@ -724,7 +725,7 @@ def test_no_view_ever_shows_another_seats_bid_gem_or_sequence() -> None:
     assert state["phase"] == "over"
     assert views_checked > 60 * (n + 1)
     # A seat does see its own sequence and bid.
-    own = json.dumps(flow.view(state, Viewer(seat=4)))
+    own = json.dumps(gate.view(state, Viewer(seat=4)))
     assert f'"{SEQUENCES[4]}"' in own and f'"{BIDS[4][1]}"' in own
 
 
@@ -802,23 +803,23 @@ def test_a_draft_refuses_a_gem_that_is_not_the_seats_own() -> None:
 
 def test_a_seat_sees_what_its_sent_sequence_would_do_and_no_one_else_does() -> None:
     state = act(in_rounds(3), 0, submit(0, "A1", "RD")).state
-    mine = flow.view(state, Viewer(seat=0))["me"]["preview"]
+    mine = gate.view(state, Viewer(seat=0))["me"]["preview"]
     assert mine == flow.clean_draft(state, 0, {"gem": "A1", "moves": "RD"})["preview"]
-    assert flow.view(state, Viewer(seat=1))["me"]["preview"] is None
+    assert gate.view(state, Viewer(seat=1))["me"]["preview"] is None
     for viewer in (Viewer(seat=1), Viewer(seat=2), Viewer.spectator(), Viewer.host()):
         assert '"preview"' not in json.dumps(
-            {k: v for k, v in flow.view(state, viewer).items() if k != "me"}
+            {k: v for k, v in gate.view(state, viewer).items() if k != "me"}
         )
-        assert mine["board"] not in json.dumps(flow.view(state, viewer))
+        assert mine["board"] not in json.dumps(gate.view(state, viewer))
 
 
 def test_the_host_replays_a_round_kept_before_steps_carried_their_grid() -> None:
     state = act(in_rounds(2), 0, submit(0, "A1", "RD")).state
     state = act(state, 1, submit(1, "B5", "")).state
-    shown = flow.view(state, Viewer.host())["host"]["last_round"]["steps"]
+    shown = gate.view(state, Viewer.host())["host"]["last_round"]["steps"]
     for step in state["history"][-1]["secret"]["steps"]:
         del step["board"]
-    assert flow.view(state, Viewer.host())["host"]["last_round"]["steps"] == shown
+    assert gate.view(state, Viewer.host())["host"]["last_round"]["steps"] == shown
 
 
 def test_it_takes_bids_and_submissions_whatever_version_the_player_saw() -> None:
