@@ -196,3 +196,20 @@ def test_the_whole_record_is_anyones_to_read_and_holds_no_nonce_before_its_revea
     assert [r["receipt"] for r in facts["receipts"]] == [sent["receipt"]]
     assert nonce not in response.content.decode()
     assert match.server_seed not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_no_notification_carries_a_seed_or_a_nonce(match, django_capture_on_commit_callbacks):
+    from games.notifications.models import Delivery, Notification
+
+    move = {"type": "bid", "bid": -4, "colours": "RGB"}
+    nonce = "1234abcd" * 4
+    sent = {**move, "nonce": nonce, "receipt": fairness.receipt(move, nonce)}
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_action(match, match.players[0], sent)
+        services.submit_action(match, match.players[1], {"type": "bid", "bid": 0, "colours": "BGR"})
+    notes = list(Notification.objects.values_list("text", "url"))
+    deliveries = list(Delivery.objects.values_list("public_text", "url", "destination"))
+    assert notes, "the match's start and its rounds tell the players"
+    said = json.dumps([notes, deliveries])
+    assert match.server_seed not in said and nonce not in said
