@@ -108,9 +108,13 @@ def play(
         settings=table.settings,
         roles=seat_roles(game_key, len(table.levels)),
     )
-    if seed is not None:  # before the seats fill: the match starts from it
+    if seed is not None:  # before the seats fill: the match starts from it (its server seed)
         match.seed = seed
-        match.save(update_fields=["seed"])
+        match.server_seed = f"{seed:064x}"
+        named = f"s{seed:x}"[:16]  # the draws read the match's id too
+        if not Match.objects.filter(public_id=named).exists():
+            match.public_id = named
+        match.save(update_fields=["seed", "server_seed", "public_id"])
     for index, level in enumerate(table.levels):
         services.seat_bot(match, index, level)
     played = Played(Match.objects.with_seats().get(pk=match.pk))

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.core.contract import Setting
+from games.core.flowkit import Seed, derived_seed
 from games.core.gamedef import (
     ActionError,
     FlowGame,
@@ -41,15 +42,16 @@ class Tally(GameDefinition):
         Setting("turn_seconds", "Turn clock (seconds)", 30, low=1, high=86400),
     )
 
-    def start(self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime):
-        rng = random.Random(seed)
+    def start(self, settings: dict[str, Any], seats: list[SeatInfo], seed: Seed, now: datetime):
+        rng = random.Random(derived_seed(seed, "words"))
         words = rng.sample(SECRET_WORDS, len(seats))
+        number = derived_seed(seed, "secret") % 997
         state = {
             "total": 0,
             "target": settings["target"],
             "turn_seconds": settings["turn_seconds"],
             "turn": 0,
-            "secrets": {str(seat.index): f"{words[seat.index]}-{seed % 997}" for seat in seats},
+            "secrets": {str(seat.index): f"{words[seat.index]}-{number}" for seat in seats},
             "winner": None,
         }
         return Outcome(state=self._with_clock(state, now), kind="started")

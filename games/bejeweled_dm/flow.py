@@ -55,6 +55,9 @@ TIMERS = {"round": 600, "claim_window": 30, "proof": 120, "pick": 60}
 # ("Bob already claimed 31", "the window has closed"), never by a version number; picks are
 # independent sealed choices.
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"claim", "counterclaim", "pass", "pick"})
+# A pick is sealed (a receipt each: games/core/fairness.py) until both are in, or the picking time
+# ends: the events that reveal them.
+SEALED_ACTIONS: dict[str, tuple[str, ...]] = {"pick": ("round_started", "pick_time_up")}
 CLOCK_OF_PHASE = {
     "claim": "round",
     "counterclaim": "claim_window",

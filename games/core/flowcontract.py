@@ -29,6 +29,7 @@ Together they declare:
 | ``MIN_SEATS``, ``MAX_SEATS`` | no | seat counts |
 | ``END_ROUND`` | no | phase -> the words of the host's "end the round now" |
 | ``CLOCK_OF_PHASE`` | no | phase -> its clock's key (every ``END_ROUND`` phase has one) |
+| ``SEALED_ACTIONS`` | no | sealed action type -> the event kinds that reveal it (a receipt each) |
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ class FlowModule:
     max_seats: int | None = None
     end_round: Mapping[str, str] = field(default_factory=dict)
     clock_of_phase: Mapping[str, str] = field(default_factory=dict)
+    sealed_actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def read_flow(
@@ -122,6 +124,10 @@ def read_flow(
     clock_of_phase = data("CLOCK_OF_PHASE", (dict,), {})
     if unclocked := sorted(set(end_round) - set(clock_of_phase)):
         problems.append(f"its END_ROUND phases {unclocked} have no clock in CLOCK_OF_PHASE")
+    sealed = data("SEALED_ACTIONS", (dict,), {})
+    for kind, kinds in sealed.items():
+        if not isinstance(kinds, tuple) or not all(isinstance(k, str) for k in kinds):
+            problems.append(f"its SEALED_ACTIONS[{kind!r}] is not a tuple of event kinds")
     if problems:
         raise FlowContractError(f"the flow {module.__name__}: " + "; ".join(problems))
     return FlowModule(
@@ -132,4 +138,5 @@ def read_flow(
         **seats,
         end_round=end_round,
         clock_of_phase=clock_of_phase,
+        sealed_actions=dict(sealed),
     )

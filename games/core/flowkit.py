@@ -7,12 +7,12 @@ state alone replays a match exactly and any process can fire a clock.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from games.core import fairness
 from games.core.gamedef import ActionError, Outcome, SeatInfo
 
 State = dict[str, Any]
@@ -104,10 +104,16 @@ def match_awarded(state: State, award: dict[str, Any], seats: Sequence[Any] = (0
     return new
 
 
-def derived_seed(seed: int, *labels: object) -> int:
-    """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed."""
-    text = ":".join(str(part) for part in (seed, *labels))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+Seed = int | str
+"""A match seed: the text of a fair match (games/core/fairness.py: the server seed, the match
+and the players' seeds), or an older match's number."""
+
+
+def derived_seed(seed: Seed, *labels: object) -> int:
+    """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed:
+    every draw of a match comes from here (``HMAC-SHA256`` keyed by the server seed over the
+    match, the players' seeds and the purpose: games/core/fairness.py)."""
+    return fairness.draw_value(seed, labels)
 
 
 def draw_rng(state: State) -> random.Random:

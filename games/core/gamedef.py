@@ -208,6 +208,11 @@ class GameDefinition:
     # arrival decides, or a single player's swaps sent while a cascade is still animating. Every
     # other action sent against a version that has since moved on is refused as stale.
     unversioned_actions: ClassVar[frozenset[str]] = frozenset()
+    # Sealed moves (games/core/fairness.py): action type -> the event kinds that reveal it
+    # (none: the end of the match). Each accepted one gets a receipt every viewer sees; its
+    # move and nonce are shown when it is revealed. ``revealed_by`` is the same read backwards.
+    sealed_actions: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    revealed_by: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     # The times in the state each clock is measured from, by clock key (dotted paths such as
     # "turn_started" or "clock.at"): a pause and the host's change to a clock move them with the
     # clock, so that move time, banks and draining bars lose nothing to a pause.
@@ -233,8 +238,10 @@ class GameDefinition:
         return settings
 
     def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int | str, now: datetime
     ) -> Outcome:
+        """The first state. ``seed``: what every draw comes from, through flowkit.derived_seed
+        (a fair match's text, an older match's number: games/core/fairness.py)."""
         raise NotImplementedError
 
     def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
@@ -379,6 +386,14 @@ class FlowGame(GameDefinition):
             cls.flow_module = declared = read_flow(flow, view=cls.view_module, page=cls.page_module)
             if "unversioned_actions" not in cls.__dict__:
                 cls.unversioned_actions = declared.unversioned_actions
+            if "sealed_actions" not in cls.__dict__:
+                cls.sealed_actions = declared.sealed_actions
+        if "sealed_actions" in cls.__dict__ or flow is not None:
+            revealed: dict[str, list[str]] = {}
+            for action_type, kinds in cls.sealed_actions.items():
+                for kind in kinds:
+                    revealed.setdefault(kind, []).append(action_type)
+            cls.revealed_by = {kind: tuple(types) for kind, types in revealed.items()}
             for attribute, seats in (
                 ("min_seats", declared.min_seats),
                 ("max_seats", declared.max_seats),
@@ -410,7 +425,7 @@ class FlowGame(GameDefinition):
         return check(settings) if check is not None else settings
 
     def start(
-        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime
+        self, settings: dict[str, Any], seats: list[SeatInfo], seed: int | str, now: datetime
     ) -> Outcome:
         return self.flow_module.start(self.clean_settings(settings), seats, seed, now)
 

@@ -142,6 +142,7 @@ def environment(**options: Any) -> Environment:
     loader). ``globals``: more functions the templates may call, by name and import path."""
     from django.utils.module_loading import import_string
 
+    from games.core import fairplay
     from games.core.templatetags import arena
 
     own_globals = options.pop("globals", {})
@@ -179,6 +180,7 @@ def environment(**options: Any) -> Environment:
         grid_table=arena.grid_table,
         host_console=arena.host_console,
         host_notice=arena.host_notice,
+        fairness_panel=fairplay.fairness_panel,
     )
     # A game's own (settings.TEMPLATES names them, as Django's "libraries"): the core imports
     # no game.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import functools
 import secrets
 from collections.abc import Callable
@@ -15,12 +16,17 @@ from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils.module_loading import import_string
 
-from games.core import authority
+from games.core import authority, fairness
 from games.core.gamedef import GameDefinition, SeatInfo, Viewer
 from games.core.registry import get_game
 
 
 def new_public_id() -> str:
+    """A match's id in its links: 8 random bytes, or (tests) drawn from
+    ``settings.MATCH_SEED_SOURCE``, since a match's draws depend on its id."""
+    if settings.MATCH_SEED_SOURCE:
+        drawn = int(import_string(settings.MATCH_SEED_SOURCE)())
+        return base64.urlsafe_b64encode(drawn.to_bytes(8, "big")).rstrip(b"=").decode()
     return secrets.token_urlsafe(8)
 
 
@@ -34,6 +40,14 @@ def new_seed() -> int:
     if settings.MATCH_SEED_SOURCE:
         return int(import_string(settings.MATCH_SEED_SOURCE)())
     return secrets.randbits(48)
+
+
+def new_server_seed() -> str:
+    """A new match's server seed (games/core/fairness.py): 32 bytes from the secure source, or
+    (tests) the next of ``settings.MATCH_SEED_SOURCE`` written as 64 hex digits."""
+    if settings.MATCH_SEED_SOURCE:
+        return f"{int(import_string(settings.MATCH_SEED_SOURCE)()):064x}"
+    return fairness.new_server_seed()
 
 
 def display_name(user: Any) -> str:
@@ -213,7 +227,15 @@ class Match(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     settings = models.JSONField(default=dict, blank=True)
+    # An older match's seed (its draws: sha256 of it); a match made since draws from its
+    # server seed and its players' seeds (games/core/fairness.py, docs/fairness.md).
     seed = models.BigIntegerField(default=new_seed)
+    # Secret until the match is over ("" for a match made before there were server seeds).
+    server_seed = models.CharField(max_length=64, blank=True, default=new_server_seed)
+    # What the fairness record keeps: the players' seeds ({"0": "ab12"}) and every sealed move's
+    # receipt with its nonce (games/core/fairness_record.py); the nonces stay here until the
+    # reveal.
+    fairness = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=0)
     state = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
@@ -262,6 +284,13 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in {self.Status.FINISHED, self.Status.ABORTED}
+
+    @property
+    def seed_commitment(self) -> str:
+        """The server seed, sealed: shown to everyone from the start ("" for an older match)."""
+        if not self.server_seed:
+            return ""
+        return fairness.commitment(self.public_id, self.server_seed)
 
     def finishing_event(self) -> Event | None:
         """The event that finished the match (None unless it is finished)."""

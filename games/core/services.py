@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.core import authority, broadcast, clock, ledger, signals
+from games.core import authority, broadcast, clock, fairness, ledger, signals
 from games.core.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
 from games.core.models import (
     Deadline,
@@ -62,6 +62,9 @@ def _append(
     seat = move.seat
     match.version += 1
     match.state = outcome.state
+    revealed = match.game.revealed_by.get(outcome.kind)
+    if revealed and match.server_seed:  # sealed moves this event shows: their receipts open
+        match.fairness = fairness.with_reveal(match.fairness, revealed)
     match.analysis_pending = match.game.analysis_job(outcome.state) is not None
     if outcome.result is not None and match.status in {Match.Status.LIVE, Match.Status.OPEN}:
         match.status = Match.Status.FINISHED
@@ -267,12 +270,31 @@ def _apply_locked(
                 code="stale_version",
             )
         ledger.check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
+        action, seal = _unsealed(action)
         move = Move("act", now, seat=seat.index, action=action)
         outcome = run_rules(play, game, locked.state, move)
+        if action["type"] in game.sealed_actions and locked.server_seed:
+            locked.fairness = fairness.with_receipt(
+                locked.fairness,
+                seat=seat.index,
+                kind=action["type"],
+                version=locked.version + 1,
+                move=action,
+                seal=seal,
+                replaced=(outcome.private.get(seat.index) or {}).get("replaced") is True,
+            )
         _append(
             locked, outcome, move, actor=actor, client_action_id=client_action_id or None, now=now
         )
         return Accepted(version=locked.version)
+
+
+def _unsealed(action: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
+    """The move without the seal its page added (games/core/fairness.py), and the seal."""
+    try:
+        return fairness.split_seal(action)
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_receipt") from None
 
 
 def _moved_on_since(match: Match, version: int | None) -> bool:
@@ -467,7 +489,9 @@ def create_match(
     return match
 
 
-def take_seat(match: Match, user: Any, invite_token: str) -> Seat:
+def take_seat(match: Match, user: Any, invite_token: str, player_seed: Any = "") -> Seat:
+    """Seat ``user`` by the seat's invite. ``player_seed``: what the player's page contributes
+    to the match's draws (games/core/fairness.py), kept only before the start."""
     with transaction.atomic():
         locked = _lock(match.pk)
         seat = next((s for s in locked.seats.all() if s.invite_token == invite_token), None)
@@ -485,8 +509,40 @@ def take_seat(match: Match, user: Any, invite_token: str) -> Seat:
         seat.user = user
         seat.joined_at = clock.now()
         seat.save()
+        if locked.status == Match.Status.OPEN and player_seed:
+            _keep_player_seed(locked, seat.index, player_seed)
         _seat_taken(locked, seat, display_name(user))
         return seat
+
+
+def _keep_player_seed(match: Match, seat: int, player_seed: Any) -> None:
+    try:
+        cleaned = fairness.clean_player_seed(player_seed)
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_player_seed") from None
+    # Written with the event that tells of it (the seat taken, the seed given).
+    match.fairness = fairness.with_player_seed(match.fairness, seat, cleaned)
+
+
+def give_player_seed(match: Match, user: Any, player_seed: Any) -> None:
+    """Keep the seed the page of ``user``'s seat contributes to the draws (the page of a seat
+    taken without its page, as a season's host seats its players): before the start only, and
+    once (a seed already given stands)."""
+    with transaction.atomic():
+        locked = _lock(match.pk)
+        seat = locked.seat_of(user)
+        if seat is None:
+            raise ActionError("you do not hold a seat in this match", code="not_seated")
+        if locked.status != Match.Status.OPEN:
+            raise ActionError("the match has started: its seeds are set", code="not_open")
+        if str(seat.index) in locked.fairness.get("players", {}):
+            return
+        _keep_player_seed(locked, seat.index, player_seed)
+        now = clock.now()
+        given = locked.fairness["players"][str(seat.index)]
+        public = {"seat": seat.index, "name": seat.player_name, "player_seed": given}
+        outcome = Outcome(state=locked.state, kind="player_seed", public=public)
+        _append(locked, outcome, Move("keep", now), now=now)
 
 
 def seat_bot(match: Match, seat_index: int, level: str) -> Seat:
@@ -531,10 +587,21 @@ def _seat_taken(match: Match, seat: Seat, name: str) -> None:
         _start(match, actor=None)
 
 
+def match_seed(match: Match) -> int | str:
+    """What the match's draws come from (games/core/fairness.py): its server seed, its id and
+    every seat's seed (the empty seed for a seat whose page gave none), as the flow keeps it; a
+    match made before server seeds, its number."""
+    if not match.server_seed:
+        return match.seed
+    seats = [seat.index for seat in match.seats.all()]
+    players = fairness.players_text(match.fairness.get("players", {}), seats)
+    return fairness.match_seed(match.server_seed, match.public_id, players)
+
+
 def _start(match: Match, actor: Any) -> None:
     now = clock.now()
     seats = [asdict(seat) for seat in match.seat_infos()]
-    inputs = {"settings": match.settings, "seats": seats, "seed": match.seed}
+    inputs = {"settings": match.settings, "seats": seats, "seed": match_seed(match)}
     move = Move("start", now, inputs=inputs)
     outcome = play(match.game, match.state, move)
     match.status = Match.Status.LIVE

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.core import audit, authority, hosting, services
+from games.core.fairplay import fairness_facts
 from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.gamedef import ActionError
 from games.core.models import LedgerEntry, Match, Season, Seat
@@ -188,11 +189,30 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
         return redirect(f"{reverse('login')}?next={request.path}")
     if request.method == "POST":
         try:
-            services.take_seat(match, request.user, token)
+            services.take_seat(match, request.user, token, request.POST.get("player_seed", ""))
         except ActionError as refusal:
             messages.error(request, refusal.message)
         return redirect(match)
     return render(request, "core/join_seat.html", {"match": match, "seat": seat})
+
+
+def fairness(request: HttpRequest, public_id: str) -> JsonResponse:
+    """The match's fairness facts, the same for every viewer (fairplay.fairness_facts): the
+    whole list of receipts a page checks at a reveal (its panel lists the latest)."""
+    return JsonResponse(fairness_facts(_match(public_id)))
+
+
+@require_POST
+@login_required
+def player_seed(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The seed a seated player's page gives the match's draws before the start, when it did
+    not take its seat through its own page (a season's host seated it): docs/fairness.md."""
+    match = _match(public_id)
+    try:
+        services.give_player_seed(match, request.user, request.POST.get("player_seed", ""))
+    except ActionError as refusal:
+        return HttpResponse(escape(refusal.message), status=400)
+    return HttpResponse(status=204)
 
 
 def _is_host(request: HttpRequest, match: Match) -> bool:
@@ -306,18 +326,23 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def export(request: HttpRequest, public_id: str) -> JsonResponse:
-    """The event log as the viewer may see it, each event with its sentence."""
-    from games.core.replaying import described_events
+    """The event log as the viewer may see it, each event with its sentence; once the match is
+    over, what anyone needs to check it (``verify``: ``python -m games.verify``, the same for
+    every viewer). Its fairness facts (``fairness``) are everyone's from the start."""
+    from games.core.replaying import described_events, verification_record
 
     match = _match(public_id)
     viewer = match.viewer_for(request.user)
-    return JsonResponse(
-        {
-            "match": view_of(match, viewer)["match"],
-            "game": match.game_key,
-            "viewer": viewer.audience,
-            "version": match.version,
-            "events": described_events(match, viewer),
-            "view": view_of(match, viewer, drafts=False)["game"],
-        }
-    )
+    data = {
+        "match": view_of(match, viewer)["match"],
+        "game": match.game_key,
+        "viewer": viewer.audience,
+        "version": match.version,
+        "events": described_events(match, viewer),
+        "view": view_of(match, viewer, drafts=False)["game"],
+    }
+    data["fairness"] = fairness_facts(match)
+    record = verification_record(match)
+    if record is not None:
+        data["verify"] = record
+    return JsonResponse(data)

@@ -51,6 +51,9 @@ MIN_SECONDS = 10
 MAX_SECONDS = 30 * 86400
 
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"bid", "submit"})
+# Sealed moves get receipts (games/core/fairness.py); no event here shows another seat's bid or
+# sequence, so their moves and nonces are shown when the match is over.
+SEALED_ACTIONS: dict[str, tuple[str, ...]] = {"bid": (), "submit": ()}
 
 NO_CARD_SCORES = ("own_colour", "nothing")
 CLOCK_OF_PHASE = {"bidding": "bidding", "round": "round"}

@@ -542,6 +542,7 @@
   // --- sending --------------------------------------------------------------------------------
 
   function sendAction(action, form) {
+    if (window.gemSeal) action = window.gemSeal(action); // a sealed move's receipt (fairness.js)
     const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       const message = "Not connected; reconnecting, try again in a moment.";

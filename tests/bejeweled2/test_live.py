@@ -80,7 +80,9 @@ def start_seeded(mode: str, seed: int) -> Match:
     match = services.create_match(
         host=ada, game_key="bejeweled-2", title="solo", settings={"mode": mode}, roles=[""]
     )
-    Match.objects.filter(pk=match.pk).update(seed=seed)
+    # Drawn from ``seed`` as a match made before server seeds draws (games/core/fairness.py):
+    # the game greedy_classic_game played.
+    Match.objects.filter(pk=match.pk).update(seed=seed, server_seed="")
     services.take_seat(match, ada, match.seats.get().invite_token)
     match.refresh_from_db()
     return match

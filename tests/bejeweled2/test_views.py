@@ -221,20 +221,27 @@ def test_high_scores_come_from_the_recorded_results(client, make_user, clock):
     assert scores == sorted(scores, reverse=True) and len(scores) == 2, table
 
 
-def test_the_seed_that_foretells_new_gems_is_on_no_page_replay_or_export(client, make_user, clock):
+def test_the_seed_that_foretells_new_gems_is_shown_only_once_the_game_is_over(
+    client, make_user, clock
+):
     ada = make_user("ada")
     match = start(client, ada, mode="endless")
     view = match.game.view(match.state, Viewer(0))
     a, b = bot.choose_move(view, "greedy")
     services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
-    services.submit_action(match, ada, {"type": "end"})
     match.refresh_from_db()
-    seed = str(match.seed)
-    client.logout()
-    for path in ("", "replay/", "export.json"):
+    seed = match.server_seed
+    for path in ("", "export.json"):  # the player's own page, while playing
         response = client.get(f"{match.get_absolute_url()}{path}")
         assert response.status_code == 200
         assert seed not in response.content.decode(), path
+    services.submit_action(match, ada, {"type": "end"})
+    client.logout()
+    for path in ("", "replay/", "export.json"):  # over: anyone may check it (docs/fairness.md)
+        response = client.get(f"{match.get_absolute_url()}{path}")
+        assert response.status_code == 200
+        assert seed in response.content.decode(), path
+        assert str(match.seed) not in response.content.decode(), path
 
 
 def solve_puzzle(client, user, index: int) -> Match:

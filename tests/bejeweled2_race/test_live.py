@@ -67,8 +67,10 @@ def create_through_the_page(url: str) -> Match:
         },
     )
     match = Match.objects.get(title="Websocket race")
-    match.seed = SEED
-    match.save(update_fields=["seed"])
+    # The boards this script was written for: drawn from SEED as a match made before server
+    # seeds draws them (games/core/fairness.py), not from a server seed of its own.
+    match.seed, match.server_seed = SEED, ""
+    match.save(update_fields=["seed", "server_seed"])
     for index, level in BOTS.items():
         services.seat_bot(match, index, level)
     for seat in match.seats.order_by("index"):

@@ -196,7 +196,7 @@ def test_a_complete_match_through_services(clock, dm):
         "passive": ["Chain"],
         "active": ["Column", "Refresh"],
     }
-    refill_seed = flow.derived_seed(match.seed, "refill", 2)
+    refill_seed = flow.derived_seed(match.state["seed"], "refill", 2)
     refilled = engine.refill_rocks(engine.parse_board(carry), refill_seed)
     assert state["board"] == engine.format_board(refilled)
 

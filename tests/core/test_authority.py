@@ -51,6 +51,8 @@ VIEWER_PAGES = {"match", "export", "replay"}  # drawn for the user's viewer (che
 OTHER_MATCH_PAGES = {
     "join_seat": "an invite link: whoever holds its token may take its open seat",
     "glittering_paths_round": "a finished round, drawn for the viewer (tests/glittering_paths)",
+    "player_seed": "a seated player's page gives its seed before the start (test_fairness)",
+    "fairness": "the match's fairness facts: the same for every viewer (test_fairness)",
 }
 # The dashboard's pages of a match, and of its ledger entries, by the admin's URL names.
 NEVER_ALLOWED = {"core_match_add", "core_ledgerentry_delete"}  # made elsewhere; append-only

@@ -22,7 +22,8 @@ from games.core.models import Match, Snapshot
 from games.core.registry import get_game
 
 BEFORE = [("core", "0011_event_sent_at")]
-AFTER = [("core", "0016_snapshots_to_patches")]
+# Through the fair seeds' columns too (0017): the matches are read with today's model.
+AFTER = [("core", "0017_fair_seeds")]
 EVENTS = 45  # snapshots of 20 events apart before 0016, and of SNAPSHOT_EVERY after it
 
 # (game, bot levels (the fixture game has no bot: its clock plays for it), settings)

@@ -33,7 +33,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import services
+from games.core import fairness, services
 from games.core.client import ArenaClient, MatchSocket
 from games.core.models import Deadline, Match
 from games.pointsweeper import engine, flow
@@ -121,6 +121,8 @@ class Recording:
     states: dict[int, dict[str, Any]] = field(default_factory=dict)
     notes: list[dict[str, Any]] = field(default_factory=list)
     boards: list[str] = field(default_factory=list)
+    server_seed: str = ""  # revealed only once the match is over (docs/fairness.md)
+    finished_version: int = 0
 
 
 def last_event(socket_: MatchSocket) -> dict[str, Any]:
@@ -235,6 +237,7 @@ async def play_match(url: str, boards: list[str]) -> Recording:
 
     await in_db(match.refresh_from_db)
     assert match.status == Match.Status.FINISHED
+    rec.server_seed, rec.finished_version = match.server_seed, match.finished_version
     # Each version's state, rebuilt from the events' moves (events keep no state).
     events = match.events.order_by("version")
     rec.states = await in_db(lambda: {event.version: event.state for event in events})
@@ -457,11 +460,17 @@ def audit(rec: Recording, name: str) -> int:
     def at(version: int) -> Secrets:
         return secrets_at(rec.states[version], seat, rec.boards)
 
+    def check_seed(text: str, version: int, where: str) -> None:
+        """The server seed only once the match is over; its verification record with it."""
+        if version < rec.finished_version:
+            assert rec.server_seed not in text and '"verify"' not in text, where
+
     for frame in rec.frames[name]:
         if frame.get("type") not in ("full", "update"):
             continue
         secrets = at(frame["version"])
         where = f"{name} frame {frame['version']}"
+        check_seed(json.dumps(frame), frame["version"], where)
         check_text(json.dumps(frame), secrets, where)
         check_game_view(frame["view"]["game"], secrets, seat, where)
         if frame.get("event"):
@@ -473,6 +482,7 @@ def audit(rec: Recording, name: str) -> int:
         version = int((replay or PAGE_VERSION.search(page)).group(1))
         secrets = at(version)
         where = f"{name} {'replay' if replay else 'page'} at {version}"
+        check_seed(page, rec.finished_version if replay else version, where)
         check_text(page, secrets, where)
         check_game_view(json.loads(MATCH_VIEW.search(page).group(1))["game"], secrets, seat, where)
         check_html(page, secrets, seat, where)
@@ -480,6 +490,12 @@ def audit(rec: Recording, name: str) -> int:
     for export in rec.exports[name]:
         secrets = at(export["version"])
         where = f"{name} export at {export['version']}"
+        check_seed(json.dumps(export), export["version"], where)
+        # Once over, the export carries the whole record for the verifier (every board is
+        # shown by then): the checks below are of what the viewer's own log says.
+        if export["version"] >= rec.finished_version:
+            assert export["verify"]["match_id"] == rec.public_id, where
+            export = {key: value for key, value in export.items() if key != "verify"}
         check_text(json.dumps(export), secrets, where)
         check_game_view(export["view"], secrets, seat, where)
         for event in export["events"]:  # each as it was when it happened
@@ -500,6 +516,9 @@ SECTION = {
 
 def plain(text: str, rec: Recording) -> str:
     text = text.replace(rec.public_id, "MATCH")
+    # Each twin's seeds are its own (docs/fairness.md): its commitment, whole or short.
+    sealed = fairness.commitment(rec.public_id, rec.server_seed)
+    text = text.replace(sealed, "SEAL").replace(sealed[:8], "SEAL")
     text = TOKEN.sub("TOKEN", text)
     return ISO.sub("TIME", text)
 
