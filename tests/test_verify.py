@@ -44,6 +44,10 @@ def exports(django_db_setup, django_db_blocker):
             matches.append(match)
             response = Client().get(f"/m/{match.public_id}/export.json")
             found[game] = response.json()
+            if match.game.sealed_for_good:  # the host's export: every move, every receipt
+                hosting = Client()
+                hosting.force_login(host)
+                found[f"{game}:host"] = hosting.get(f"/m/{match.public_id}/export.json").json()
     yield found
     with django_db_blocker.unblock():
         for match in matches:
@@ -99,7 +103,7 @@ def test_the_command_prints_what_it_checked(exports, tmp_path):
     assert "matches the commitment" in done.stdout
 
 
-@pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap"])
+@pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap:host"])
 def test_it_names_a_revealed_move_that_is_not_its_receipts(exports, game):
     export = copy.deepcopy(exports[game])
     receipt = next(r for r in export["fairness"]["receipts"] if r["state"] == "revealed")
@@ -110,7 +114,7 @@ def test_it_names_a_revealed_move_that_is_not_its_receipts(exports, game):
     assert f"(v{receipt['version']}) does not match its revealed move" in report.problem
 
 
-@pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap"])
+@pytest.mark.parametrize("game", ["bejeweled-dm", "seven-gem-swap:host"])
 def test_it_names_a_sealed_move_the_server_changed_after_its_receipt(exports, game):
     """The server plays another move than the page sealed (its receipt and the move it
     reveals stay the page's): the move played is not the one the receipt sealed."""
@@ -151,8 +155,9 @@ def test_it_lists_the_hosts_interventions_beside_the_checks(exports):
 
 
 def test_a_replaced_sealed_move_stays_sealed_and_the_match_still_checks_out(make_user, clock):
-    """Ada replaces her bid: the export never shows the first one, and the verifier plays her
-    final bid in its place (the state it leaves is the same)."""
+    """Ada replaces her bid: no export's record shows the first one (only the host's event log,
+    as the host saw it come), and the verifier plays her final bid in its place (the state it
+    leaves is the same)."""
     host, ada, bob = make_user("rhost"), make_user("ada"), make_user("bob")
     match = services.create_match(
         host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
@@ -163,9 +168,35 @@ def test_a_replaced_sealed_move_stays_sealed_and_the_match_still_checks_out(make
     services.submit_action(match, ada, {"type": "bid", "bid": -2, "colours": "GRB"})
     services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "BGR"})
     services.host_abort(match, host, "enough")
-    export = Client().get(f"/m/{match.public_id}/export.json").json()
-    assert "ROY" not in json.dumps(export)
+    assert "ROY" not in Client().get(f"/m/{match.public_id}/export.json").content.decode()
+    hosting = Client()  # the host, who saw every bid, checks the whole match
+    hosting.force_login(host)
+    export = hosting.get(f"/m/{match.public_id}/export.json").json()
+    assert "ROY" not in json.dumps(export["verify"]) + json.dumps(export["fairness"])
     report = verify(export)
     assert report.ok, "\n".join(report.lines())
     assert "all 2 revealed receipts match their moves (1 replaced" in "\n".join(report.checked)
     assert any("aborted" in line and "enough" in line for line in report.interventions)
+
+
+def test_a_seven_gem_swap_export_keeps_every_bid_and_sequence_secret_for_anyone_but_the_host(
+    exports,
+):
+    """No one else ever sees another player's bid or sequence, during or after the match (the
+    rules): a spectator's export withholds them and the verifier says what it could not replay;
+    the host's export replays the whole match and opens every receipt."""
+    spectators, hosts = exports["seven-gem-swap"], exports["seven-gem-swap:host"]
+    secret = {"bid", "submit"}
+    assert not any(
+        (e.get("action") or {}).get("type") in secret for e in spectators["verify"]["events"]
+    )
+    assert all(r["state"] != "revealed" for r in spectators["fairness"]["receipts"])
+    assert not any("nonce" in r or "move" in r for r in spectators["fairness"]["receipts"])
+    report = verify(spectators)
+    assert report.ok, "\n".join(report.lines())
+    said = "\n".join(report.checked)
+    assert "secret for good" in said and "the host's export replays" in said
+    hosted = verify(hosts)
+    assert hosted.ok, "\n".join(hosted.lines())
+    assert "events replayed with the open rules give what was shown" in "\n".join(hosted.checked)
+    assert any(r["state"] == "revealed" for r in hosts["fairness"]["receipts"])

@@ -206,17 +206,27 @@ def shown_receipt(entry: Mapping[str, Any], over: bool) -> dict[str, Any]:
 
 
 def public_facts(
-    record: Mapping[str, Any], *, match_id: str, server_seed: str, over: bool
+    record: Mapping[str, Any],
+    *,
+    match_id: str,
+    server_seed: str,
+    over: bool,
+    kept: Iterable[str] = (),
 ) -> dict[str, Any]:
     """What every viewer (a seat, the host, a spectator, a replay, an export) is shown: the
     commitment and the players' seeds from the start, each receipt, and the server seed once
-    the match is over. The same for everyone: nothing here depends on who looks."""
+    the match is over. The same for everyone: nothing here depends on who looks. A receipt of
+    an action type in ``kept`` (the game's SEALED_FOR_GOOD) stays sealed even then."""
+    kept = set(kept)
     if not server_seed:
         return {"commitment": ""}
     facts: dict[str, Any] = {
         "commitment": commitment(match_id, server_seed),
         "players": dict(record.get("players", {})),
-        "receipts": [shown_receipt(entry, over) for entry in record.get("receipts", [])],
+        "receipts": [
+            shown_receipt(entry, over and entry["type"] not in kept)
+            for entry in record.get("receipts", [])
+        ],
     }
     if over:
         facts["server_seed"] = server_seed

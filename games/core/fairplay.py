@@ -11,25 +11,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 
 from games.core import fairness
+from games.core.gamedef import Viewer
 from games.core.lru import Lru
 from games.core.models import Match
 
 
-def fairness_facts(match: Match) -> dict[str, Any]:
+def fairness_facts(match: Match, viewer: Viewer | None = None) -> dict[str, Any]:
     """The fairness record as every viewer sees it (games/core/fairness.py ``public_facts``:
     the one gate for it), each receipt with its seat's name, and the sealed action types its
     panel and script read. The same for every viewer, as a match's title is. Worked out once per
-    version of the match (an event's frames ask for it once for each audience)."""
+    version of the match (an event's frames ask for it once for each audience). The one
+    exception is the host's export of a match over whose rules keep some sealed moves secret
+    for good (``viewer``): the host saw those moves, and gets their receipts opened."""
+    if viewer is not None and viewer.is_host and match.is_over and match.game.sealed_for_good:
+        return _facts(match, kept=())
     key = (match.version, match.status, match.server_seed)
     kept = getattr(match, "_fairness_facts", None)
     if kept is not None and kept[0] == key:
         return kept[1]
+    facts = _facts(match, kept=match.game.sealed_for_good)
+    match._fairness_facts = (key, facts)
+    return facts
+
+
+def _facts(match: Match, kept: tuple[str, ...]) -> dict[str, Any]:
     facts = fairness.public_facts(
-        match.fairness, match_id=match.public_id, server_seed=match.server_seed, over=match.is_over
+        match.fairness,
+        match_id=match.public_id,
+        server_seed=match.server_seed,
+        over=match.is_over,
+        kept=kept,
     )
     if facts["commitment"]:
         names = {seat.index: seat.player_name for seat in match.seats.all()}
@@ -44,7 +59,8 @@ def fairness_facts(match: Match) -> dict[str, Any]:
         facts["revealed"] = sum(1 for r in facts["receipts"] if r["state"] == "revealed")
         # Before the start, a seated page that has given no seed yet gives one (fairness.js).
         facts["open"] = match.status == Match.Status.OPEN
-    match._fairness_facts = (key, facts)
+        # Sealed moves the rules keep secret for good, once over: the panel says what checks what.
+        facts["kept"] = sorted(kept) if match.is_over else []
     return facts
 
 
@@ -71,7 +87,7 @@ _sections: Lru[tuple[Any, ...], str] = Lru(256)
 
 
 def receipt_line(entry: dict[str, Any]) -> str:
-    """One receipt's line (templates/core/_fairness_receipt.html)."""
+    """One receipt's line (games/core/jinja2/core/_fairness_receipt.html)."""
     key = (
         entry["receipt"],
         entry["state"],
@@ -83,13 +99,13 @@ def receipt_line(entry: dict[str, Any]) -> str:
     line = _lines.get(key)
     if line is None:
         drawn_from = {"r": entry, "move_text": _move_text(entry)}
-        line = render_to_string("core/_fairness_receipt.html", drawn_from).strip()
+        line = _drawn("core/_fairness_receipt.html", drawn_from)
         _lines.put(key, line)
     return line
 
 
 def fairness_panel(match: Any, oob: Any = False) -> SafeString:
-    """The match's fair-play section (templates/core/_fairness_section.html), drawn from its
+    """The match's fair-play section (games/core/jinja2/core/_fairness_section.html), drawn from its
     public facts alone (games.core.rendering.fairness_facts); "" for an older match. The core's
     panels call it (games/core/jinja2/core/_panels.html)."""
     oob = bool(oob)
@@ -108,9 +124,14 @@ def fairness_panel(match: Any, oob: Any = False) -> SafeString:
             "lines": lines,
             "earlier": len(facts["receipts"]) - len(latest),
         }
-        html = render_to_string("core/_fairness_section.html", drawn_from).strip()
+        html = _drawn("core/_fairness_section.html", drawn_from)
         _sections.put(shown, html)
     return mark_safe(html)  # drawn by our own templates, values escaped there
+
+
+def _drawn(name: str, context: dict[str, Any]) -> str:
+    """A fair-play template drawn by the panels' Jinja2 environment (autoescaped)."""
+    return engines["jinja2"].get_template(name).render(context).strip()
 
 
 def _move_text(entry: dict[str, Any]) -> str:

@@ -30,6 +30,7 @@ Together they declare:
 | ``END_ROUND`` | no | phase -> the words of the host's "end the round now" |
 | ``CLOCK_OF_PHASE`` | no | phase -> its clock's key (every ``END_ROUND`` phase has one) |
 | ``SEALED_ACTIONS`` | no | sealed action type -> the event kinds that reveal it (a receipt each) |
+| ``SEALED_FOR_GOOD`` | no | sealed action types only their seat and the host ever see |
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class FlowModule:
     end_round: Mapping[str, str] = field(default_factory=dict)
     clock_of_phase: Mapping[str, str] = field(default_factory=dict)
     sealed_actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    sealed_for_good: tuple[str, ...] = ()
 
 
 def read_flow(
@@ -128,6 +130,9 @@ def read_flow(
     for kind, kinds in sealed.items():
         if not isinstance(kinds, tuple) or not all(isinstance(k, str) for k in kinds):
             problems.append(f"its SEALED_ACTIONS[{kind!r}] is not a tuple of event kinds")
+    for_good = data("SEALED_FOR_GOOD", (tuple,), ())
+    if strays := sorted(set(for_good) - set(sealed)):
+        problems.append(f"its SEALED_FOR_GOOD {strays} are not among its SEALED_ACTIONS")
     if problems:
         raise FlowContractError(f"the flow {module.__name__}: " + "; ".join(problems))
     return FlowModule(
@@ -139,4 +144,5 @@ def read_flow(
         end_round=end_round,
         clock_of_phase=clock_of_phase,
         sealed_actions=dict(sealed),
+        sealed_for_good=tuple(for_good),
     )

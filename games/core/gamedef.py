@@ -212,6 +212,9 @@ class GameDefinition:
     # (none: the end of the match). Each accepted one gets a receipt every viewer sees; its
     # move and nonce are shown when it is revealed. ``revealed_by`` is the same read backwards.
     sealed_actions: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    # Sealed action types the rules never show but to their seat and the host (the flow's
+    # SEALED_FOR_GOOD): their receipts stay sealed, and an export leaves their moves out.
+    sealed_for_good: ClassVar[tuple[str, ...]] = ()
     revealed_by: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     # The times in the state each clock is measured from, by clock key (dotted paths such as
     # "turn_started" or "clock.at"): a pause and the host's change to a clock move them with the
@@ -388,6 +391,8 @@ class FlowGame(GameDefinition):
                 cls.unversioned_actions = declared.unversioned_actions
             if "sealed_actions" not in cls.__dict__:
                 cls.sealed_actions = declared.sealed_actions
+            if "sealed_for_good" not in cls.__dict__:
+                cls.sealed_for_good = declared.sealed_for_good
         if "sealed_actions" in cls.__dict__ or flow is not None:
             revealed: dict[str, list[str]] = {}
             for action_type, kinds in cls.sealed_actions.items():

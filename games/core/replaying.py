@@ -280,15 +280,20 @@ def state_before_finish(match: Match) -> dict[str, Any] | None:
 Event.rebuild_state = state_at
 
 
-def verification_record(match: Match) -> dict[str, Any] | None:
-    """What the verifier (games/verify) needs to check a match that is over, for anyone: its
-    seeds, its settings and seats, and every event's move with its public outcome. Played again
-    here first, so that a timeout keeps only the drafts it sealed (a draft never sent stays its
+def verification_record(match: Match, viewer: Viewer | None = None) -> dict[str, Any] | None:
+    """What the verifier (games/verify) needs to check a match that is over: its seeds, its
+    settings and seats, and every event's move with its public outcome. Played again here
+    first, so that a timeout keeps only the drafts it sealed (a draft never sent stays its
     seat's). A sealed move that was replaced keeps its receipt only: its move was never played
-    to the end, and is never shown. None while the match runs, or for an older match."""
+    to the end, and is never shown. A game whose rules keep some sealed moves secret for good
+    (SEALED_FOR_GOOD: Seven Gem Swap's bids and sequences) shows them to the host alone
+    (``viewer``; None: the host): anyone else's record withholds them, and what only they
+    make (the drafts a clock sealed, a state kept whole), and says so. None while the match
+    runs, or for an older match."""
     if not match.is_over or not match.server_seed:
         return None
     game = match.game
+    withheld = set(game.sealed_for_good) if viewer is not None and not viewer.is_host else set()
     replaced = {
         entry["version"]
         for entry in match.fairness.get("receipts", [])
@@ -316,13 +321,16 @@ def verification_record(match: Match) -> dict[str, Any] | None:
         else:  # a correction, or an outcome no move makes again: the state it left
             inputs, state = dict(move.inputs), row.state
             entry["state"] = state
-        if row.version in replaced:
-            entry["action"], entry["replaced"] = None, True
-        else:
-            entry["action"] = move.action
+        entry["action"] = move.action
         entry["inputs"] = inputs
+        if withheld and _withholds(entry, withheld):
+            entry["action"], entry["withheld"] = None, True
+            entry["inputs"] = {k: v for k, v in inputs.items() if k != "drafts"}
+            entry.pop("state", None)
+        elif row.version in replaced:
+            entry["action"], entry["replaced"] = None, True
         events.append(entry)
-    return {
+    record: dict[str, Any] = {
         "format": "gem-arena-verify/1",
         "match_id": match.public_id,
         "game": match.game_key,
@@ -330,3 +338,17 @@ def verification_record(match: Match) -> dict[str, Any] | None:
         "status": match.status,
         "events": events,
     }
+    if withheld:
+        record["withheld"] = sorted(withheld)
+    return record
+
+
+def _withholds(entry: dict[str, Any], kept: set[str]) -> bool:
+    """Whether a record for a viewer who may not see the ``kept`` action types leaves out this
+    event's move: one of them, a clock's drafts (sealed sequences), or a state kept whole."""
+    action = entry.get("action") or {}
+    return (
+        action.get("type") in kept
+        or bool((entry.get("inputs") or {}).get("drafts"))
+        or "state" in entry
+    )

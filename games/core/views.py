@@ -341,8 +341,8 @@ def export(request: HttpRequest, public_id: str) -> JsonResponse:
         "events": described_events(match, viewer),
         "view": view_of(match, viewer, drafts=False)["game"],
     }
-    data["fairness"] = fairness_facts(match)
-    record = verification_record(match)
+    data["fairness"] = fairness_facts(match, viewer)
+    record = verification_record(match, viewer)
     if record is not None:
         data["verify"] = record
     return JsonResponse(data)

@@ -51,9 +51,12 @@ MIN_SECONDS = 10
 MAX_SECONDS = 30 * 86400
 
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"bid", "submit"})
-# Sealed moves get receipts (games/core/fairness.py); no event here shows another seat's bid or
-# sequence, so their moves and nonces are shown when the match is over.
+# Sealed moves get receipts (games/core/fairness.py). No one else ever sees another player's
+# bid or sequence, during or after the match (docs/rules/seven-gem-swap.md, the rulings): no
+# event reveals them, and their receipts stay sealed for good (each player's page checks its
+# own; the host's export replays the whole match).
 SEALED_ACTIONS: dict[str, tuple[str, ...]] = {"bid": (), "submit": ()}
+SEALED_FOR_GOOD = ("bid", "submit")
 
 NO_CARD_SCORES = ("own_colour", "nothing")
 CLOCK_OF_PHASE = {"bidding": "bidding", "round": "round"}

@@ -124,10 +124,15 @@ def _verify(export: Mapping[str, Any], report: Report) -> None:
             f"every draw comes from the server seed and the players' seeds ({shown})"
         )
 
-    moves = _receipts(game, events, facts, names, report)
+    withheld = set(record.get("withheld") or ())
+    moves = _receipts(game, events, facts, names, report, withheld)
     result = _replay(game, events, seed, moves, names, report)
     recorded = record.get("result")
-    if any(e["rule"] == "correct" for e in events):
+    if any(e.get("withheld") for e in events):
+        report.checked.append(
+            "the result was not replayed: the host's export of this match replays it"
+        )
+    elif any(e["rule"] == "correct" for e in events):
         report.checked.append("the result stands as the host corrected it (listed below)")
     elif recorded is not None and result is not None:
         for key, value in result.items():
@@ -149,9 +154,11 @@ def _receipts(
     facts: Mapping[str, Any],
     names: Mapping[int, str],
     report: Report,
+    withheld: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> dict[int, dict[str, Any]]:
     """Check every receipt; the move to replay at each replaced sealed move's version (its
-    seat's final move of that kind, the one its later receipts reveal)."""
+    seat's final move of that kind, the one its later receipts reveal). A receipt of a type the
+    rules keep secret for good (``withheld``) stays sealed: its seat's page checks it."""
     receipts = sorted(facts.get("receipts", []), key=lambda e: e["version"])
     by_version = {e["version"]: e for e in events}
     for entry in receipts:
@@ -165,22 +172,29 @@ def _receipts(
                     f"{who}: the move played is not the one its receipt "
                     f"{fairness.short(entry['receipt'])}… sealed"
                 )
-        elif entry["state"] == "sealed":
+        elif entry["state"] == "sealed" and entry["type"] not in withheld:
             raise Disagreement(f"the receipt of {who} was never revealed")
     with_receipt = {e["version"] for e in receipts}
     for event in events:
         action = event.get("action") or {}
         sealed = event["rule"] == "act" and action.get("type") in game.sealed_actions
-        if sealed and event["version"] not in with_receipt:
+        if sealed and event["version"] not in with_receipt and not event.get("withheld"):
             raise Disagreement(
                 f"v{event['version']}: {_who(names, event['seat'])}'s sealed "
                 f"{action['type']} has no receipt"
             )
     revealed = sum(1 for e in receipts if e["state"] == "revealed")
     replaced = sum(1 for e in receipts if e["state"] == "replaced")
+    kept = sum(1 for e in receipts if e["state"] == "sealed")
     if receipts:
         also = f" ({replaced} replaced by a later one, sealed for good)" if replaced else ""
         report.checked.append(f"all {revealed} revealed receipts match their moves{also}")
+    if kept:
+        kinds = ", ".join(sorted(withheld))
+        report.checked.append(
+            f"{kept} receipts stay sealed: the rules keep those moves ({kinds}) secret for "
+            "good; each player's page checks its own"
+        )
     finals: dict[int, dict[str, Any]] = {}
     for index, entry in enumerate(receipts):
         if entry["state"] != "replaced":
@@ -212,8 +226,20 @@ def _replay(
     state: State = {}
     played = 0
     result: dict[str, Any] | None = None
-    for event in events:
+    for index, event in enumerate(events):
         where = f"v{event['version']} {event['kind']}"
+        if event.get("withheld"):
+            for later in events[index:]:
+                if _is_intervention(later):
+                    reason = (later.get("public") or {}).get("host_reason")
+                    place = f"v{later['version']} {later['kind']}"
+                    report.interventions.append(place + (f": {reason}" if reason else ""))
+            report.checked.append(
+                f"{played} events replayed with the open rules give what was shown; from {where} "
+                f"on ({len(events) - index} events) the moves are the players' secrets, which "
+                "the rules keep for good: the host's export replays them"
+            )
+            return None
         if _is_intervention(event):
             reason = (event.get("public") or {}).get("host_reason")
             report.interventions.append(f"{where}" + (f": {reason}" if reason else ""))

@@ -111,7 +111,12 @@ def test_a_replaced_sealed_move_keeps_its_receipt_and_never_shows_its_move(match
     services.submit_action(match, match.players[1], {"type": "bid", "bid": 0, "colours": "BGR"})
     services.host_abort(match, match.host_user, "testing")
     match = Match.objects.with_seats().get(pk=match.pk)
-    receipts = fairness_facts(match)["receipts"]
+    # Everyone: Seven Gem Swap's bids stay secret for good (its rules), receipts and all.
+    public = fairness_facts(match)["receipts"]
+    assert [r["state"] for r in public] == ["replaced", "sealed", "sealed"]
+    assert not any("move" in r or "nonce" in r for r in public)
+    # The host, who saw them, gets them opened once the match is over.
+    receipts = fairness_facts(match, Viewer.host())["receipts"]
     assert [r["state"] for r in receipts] == ["replaced", "revealed", "revealed"]
     assert "move" not in receipts[0] and "nonce" not in receipts[0]
     assert receipts[1]["move"] == {"type": "bid", "bid": -2, "colours": "GRB"}

@@ -93,12 +93,9 @@ def allowed_for_seat(path: tuple) -> bool:
 
 async def test_no_sequence_reaches_anyone_but_its_author_and_the_host(live_worker, accounts):
     records: dict[str, list[str]] = {}
-    after_end: dict[str, list[str]] = {}  # what each received once the match was over
 
-    def keep(audience: str, text: str, *, over: bool = False) -> None:
+    def keep(audience: str, text: str) -> None:
         records.setdefault(audience, []).append(text)
-        if over:
-            after_end.setdefault(audience, []).append(text)
 
     async def pages(played: Played, round_number: int) -> None:
         for audience, client in played.clients.items():
@@ -117,26 +114,14 @@ async def test_no_sequence_reaches_anyone_but_its_author_and_the_host(live_worke
         every = 1 if audience == "spectators" else seats
         for version in range(first, match.version + 1, every):
             url = f"{match.get_absolute_url()}replay/?v={version}"
-            keep(audience, await asyncio.to_thread(client.get, url), over=True)
+            keep(audience, await asyncio.to_thread(client.get, url))
         keep(
-            audience,
-            await asyncio.to_thread(client.get, f"{match.get_absolute_url()}export.json"),
-            over=True,
+            audience, await asyncio.to_thread(client.get, f"{match.get_absolute_url()}export.json")
         )
     frames = {audience: socket.frames for audience, socket in played.sockets.items()}
-    await asyncio.to_thread(match.refresh_from_db)
     for audience, received in frames.items():
         assert received, audience
-        for frame in received:
-            over = (frame.get("version") or 0) >= match.finished_version
-            keep(audience, json.dumps(frame), over=over)
-    # When the match is over, every sealed move that was not replaced is revealed with its
-    # receipt (docs/fairness.md): those sequences, and only those, may reach everyone then.
-    revealed = {
-        entry["move"]["moves"]
-        for entry in match.fairness["receipts"]
-        if entry["type"] == "submit" and entry["state"] != "replaced"
-    }
+        records.setdefault(audience, []).extend(json.dumps(frame) for frame in received)
 
     # A seat's drafts come back with their preview (a positive control for the field search).
     assert any(
@@ -152,24 +137,15 @@ async def test_no_sequence_reaches_anyone_but_its_author_and_the_host(live_worke
             continue
         own = int(audience.split("-")[1]) if audience.startswith("seat-") else None
         text = "\n".join(texts)
-        later = after_end.get(audience, [])
-        before = "\n".join(t for t in texts if t not in later)
         for seat, needles in played.secrets.items():
             if seat == own:
                 assert all(n in text for n in needles[1::2]), f"{audience} misses its own sequences"
                 continue
-            leaked = [n for n in needles if n in before or (n in text and n not in revealed)]
+            leaked = [n for n in needles if n in text]
             assert not leaked, f"{audience} received seat {seat}'s sequence(s) {leaked}"
         # The data: no secret field anywhere, except the seat's own part.
-        export_at = -1 - sum(1 for f in frames[audience])
-        documents = [*frames[audience], json.loads(texts[export_at])]
+        documents = [*frames[audience], json.loads(texts[-1 - len(frames[audience])])]
         for document in documents:
-            # Once over: the revealed moves of the receipts and the export's whole record.
-            late = document is documents[-1] or (document.get("version") or 0) >= (
-                match.finished_version
-            )
             for path in secret_fields(document):
-                if late and (path[0] == "verify" or ("fairness" in path and "move" in path)):
-                    continue
                 assert own is not None and allowed_for_seat(path), f"{audience}: {path}"
         assert "Host: every secret" not in text
