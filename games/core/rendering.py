@@ -146,12 +146,16 @@ class Panel:
     base: str = ""
     patch: str = ""
     unchanged: bool = False  # the audience's panel at the version before is the same
+    # What the panel is compared with (its patch's base, or the same panel) is what the audience
+    # was sent at the version before (kept by the worker that sent it), not drawn again here
+    # from the state before: only then may a layer message leave the panel's HTML out.
+    sure: bool = False
 
     def packed(self) -> list[Any]:
         """The panel in a layer message: whole only where a connection that holds its
         audience's version before needs it whole (a new panel, a change with no patch worth
         sending). A connection that lacks one draws the frame itself (``Frame.lacks``)."""
-        carried = "" if self.unchanged or self.patch else self.escaped
+        carried = "" if self.sure and (self.unchanged or self.patch) else self.escaped
         return [self.id, self.digest, carried, self.base, self.patch]
 
 
@@ -244,18 +248,21 @@ def _panel_entries(
     version: int,
     before: dict[str, str] | None = None,
     patches: dict[tuple[str, str], list[Any]] | None = None,
+    sent: bool = False,
 ) -> tuple[tuple[Panel, ...], dict[str, str]]:
     """The panels of ``view`` and their HTML by id; ``before`` (the viewer's panels at the
-    version before, by id) gives each changed panel a patch. ``patches`` keeps the patches
-    worked out for other audiences: the same two HTML texts give the same patch."""
+    version before, by id; ``sent``: as they were sent) gives each changed panel a patch.
+    ``patches`` keeps the patches worked out for other audiences: the same two HTML texts give
+    the same patch."""
     rendered = dict(render_panel_list(match, view, version=version, oob=True))
-    return _entries(rendered, before, patches), rendered
+    return _entries(rendered, before, patches, sent), rendered
 
 
 def _entries(
     rendered: dict[str, str],
     before: dict[str, str] | None = None,
     patches: dict[tuple[str, str], list[Any]] | None = None,
+    sent: bool = False,
 ) -> tuple[Panel, ...]:
     """The panels of ``rendered`` (HTML by id, in page order), each changed one since
     ``before`` with its patch."""
@@ -271,7 +278,8 @@ def _entries(
                 patches[old, html] = [_digest(old), ops] if worth else ["", ""]
             base, patch = patches[old, html]
         unchanged = old is not None and old == html
-        entries.append(Panel(panel_id, _digest(html), _escaped(html), base, patch, unchanged))
+        panel = Panel(panel_id, _digest(html), _escaped(html), base, patch, unchanged, sent)
+        entries.append(panel)
     return tuple(entries)
 
 
@@ -578,7 +586,7 @@ def _drawn_panels(
         rendered = _moved_on(kept.panels, version)
         if settings.PANEL_MEMO_CHECK:
             _check_drawing(match, view, version, rendered)
-        return _entries(rendered, kept.panels, patches), rendered
+        return _entries(rendered, kept.panels, patches, sent=True), rendered
     held = kept.panels if kept is not None else None
     if held is None and quiet:
         # The panels before would be drawn from the same view (the match facts and the notice
@@ -590,8 +598,11 @@ def _drawn_panels(
             _check_drawing(match, before, version - 1, held)
         return _entries(rendered, held, patches), rendered
     if held is None:
+        # Drawn again from the state before (with the match as it is now: a panel drawn from
+        # the match itself, as the fair-play panel is, may differ from what was sent then).
         held = _panels_before(match, viewer, version - 1, announcement.before, read)
-    return _panel_entries(match, view, version, held, patches)
+        return _panel_entries(match, view, version, held, patches)
+    return _panel_entries(match, view, version, held, patches, sent=True)
 
 
 def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
