@@ -75,8 +75,9 @@ def fairness_digest(match: Match) -> str:
 
 
 LISTED = 14
-"""The receipts a panel lists (the latest: two rounds of a full Seven Gem Swap table); every
-frame carries the panel, and a page checks the whole list from ``fairness.json``."""
+"""The receipts a panel lists at most (the latest, in blocks of this many: two rounds of a full
+Seven Gem Swap table); every frame carries the panel, and a page checks the whole list from
+``fairness.json``."""
 
 # Each receipt's line as drawn, by what it shows: a match's list grows by one line a sealed
 # move, and the lines already drawn are not drawn again (a match of 7 seats has 60 of them).
@@ -115,7 +116,10 @@ def fairness_panel(match: Any, oob: Any = False) -> SafeString:
     shown = (match.public_id, oob, fairness_digest(match))
     html = _sections.get(shown)
     if html is None:
-        latest = facts["receipts"][-LISTED:]
+        # The latest, a block at a time: a new receipt is added to the list (a frame carries
+        # the line), rather than sliding every line of a window up by one.
+        receipts = facts["receipts"]
+        latest = receipts[(len(receipts) - 1) // LISTED * LISTED :] if receipts else []
         lines = mark_safe("\n".join(receipt_line(r) for r in latest))  # drawn lines
         drawn_from = {
             "fair": facts,
