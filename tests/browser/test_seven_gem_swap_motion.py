@@ -83,18 +83,26 @@ def watch_slides(page) -> None:
     )
 
 
-def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
-    login_context, seated_match, browser, live_worker
-):
+def round_one_played(seated_match, *, moving: bool) -> tuple[Match, list]:
+    """Ada (red) and Bob (green) bid, then play round 1: each its gem with room, still or one
+    step that changes the grid (``moving``). The match, its players."""
     settings = {"bid_seconds": 3600, "round_seconds": 3600}
     match, (ada, bob), _ = seated_match("seven-gem-swap", "ada", "bob", settings=settings)
     services.submit_action(match, ada, {"type": "bid", "bid": -4, "colours": "ROY"})
     services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "GBR"})
     match.refresh_from_db()
     for user, colour in ((ada, "R"), (bob, "G")):
-        gem = a_gem_with_room(match.state["board"], colour)[0]
-        services.submit_action(match, user, {"type": "submit", "round": 1, "gem": gem, "moves": ""})
-    match.refresh_from_db()
+        gem, first, _ = a_gem_with_room(match.state["board"], colour, changing=moving)
+        action = {"type": "submit", "round": 1, "gem": gem, "moves": first if moving else ""}
+        services.submit_action(match, user, action)
+        match.refresh_from_db()
+    return match, [ada, bob]
+
+
+def test_a_round_plays_on_the_grid_and_its_scores_show_when_it_ends(
+    login_context, seated_match, browser, live_worker
+):
+    match, (ada, bob) = round_one_played(seated_match, moving=False)
     assert match.state["round"] == 2
     # A move that changes the grid: its gems slide (a swap of two red gems would show nothing).
     gem, first, _ = a_gem_with_room(match.state["board"], "R", changing=True)
@@ -210,17 +218,7 @@ def test_the_host_plays_a_round_step_by_step_on_the_grids_the_server_played(
 ):
     """The host's step player shows each step's grid as the engine left it (sent with the
     step), one after another, and ends on the grid after the round."""
-    settings = {"bid_seconds": 3600, "round_seconds": 3600}
-    match, (ada, bob), _ = seated_match("seven-gem-swap", "ada", "bob", settings=settings)
-    services.submit_action(match, ada, {"type": "bid", "bid": -4, "colours": "ROY"})
-    services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "GBR"})
-    match.refresh_from_db()
-    for user, colour in ((ada, "R"), (bob, "G")):
-        gem, first, _ = a_gem_with_room(match.state["board"], colour, changing=True)
-        action = {"type": "submit", "round": 1, "gem": gem, "moves": first}
-        services.submit_action(match, user, action)
-        match.refresh_from_db()
-    match.refresh_from_db()
+    match, _ = round_one_played(seated_match, moving=True)
     [played] = match.state["history"]
     # The gems as a grid's cells write them (a rock's cell writes nothing).
     steps = [re.sub("[^A-Z]", "", step["board"]) for step in played["secret"]["steps"]]
