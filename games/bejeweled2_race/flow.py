@@ -286,13 +286,11 @@ def ranking(state: State, winner: str | None = None) -> list[dict[str, Any]]:
     """Every seat, best first, with its place (seats nothing tells apart share one: 1, 2, 2, 4).
     A winner named by the host comes first."""
 
-    def key_of(key: str) -> tuple[int, ...]:
-        return (0 if key == winner else 1, *_rank_key(state, key))
-
-    keys = sorted(state["runners"], key=lambda k: (key_of(k), int(k)))
+    order = {key: (0 if key == winner else 1, *_rank_key(state, key)) for key in state["runners"]}
+    keys = sorted(order, key=lambda k: (order[k], int(k)))
     rows: list[dict[str, Any]] = []
     for position, key in enumerate(keys, start=1):
-        same = rows and key_of(rows[-1]["key"]) == key_of(key)
+        same = rows and order[rows[-1]["key"]] == order[key]
         runner = state["runners"][key]
         game = state["boards"][key]
         rows.append(

@@ -130,9 +130,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     (``shown_of_others``). The host: every board, small, and the live ranking. Once the race is
     over everyone sees everything. The match seed (which foretells every refill) is shown to no
     one."""
-    rows = ranking(state, _host_winner(state))
-    shown_rows = sorted(rows, key=lambda r: r["seat"])
     others = shown_of_others(state, viewer)
+    # The ranking is worked out only for a viewer shown something of the others.
+    rows = ranking(state, _host_winner(state)) if others != "nothing" else []
+    shown_rows = sorted(rows, key=lambda r: r["seat"])
     boards = None
     if others == "all":
         boards = [_small_board(state, row) for row in shown_rows]

@@ -303,6 +303,10 @@ class GameDefinition:
         move it is and the round from it); a game whose view has no such part: its view."""
         return self.view(state, viewer)
 
+    def paged(self, shown: dict[str, Any]) -> dict[str, Any]:
+        """``view`` made from ``seen``'s answer: what a page draws from it added (none here)."""
+        return shown
+
     def warm_up(self) -> None:
         """Load anything slow (compiled kernels, tables) before the first bot move or analysis."""
 
@@ -454,7 +458,10 @@ class FlowGame(GameDefinition):
         A match not started shows nothing."""
         if not state or "phase" not in state:
             return {}
-        shown = self.flow_module.view(state, viewer)
+        return self.paged(self.flow_module.view(state, viewer))
+
+    def paged(self, shown: dict[str, Any]) -> dict[str, Any]:
+        """``shown`` (the gate's answer) with what the flow's ``page`` draws from it alone."""
         page = self.flow_module.page
         return page(shown) if shown and page is not None else shown
 

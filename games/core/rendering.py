@@ -25,6 +25,7 @@ from django.utils.safestring import mark_safe
 
 from games.core import htmlpatch, viewpatch
 from games.core.authority import seat_holders
+from games.core.flowkit import copy_json
 from games.core.gamedef import State, Viewer
 from games.core.jinja import PANEL_SINK
 from games.core.lru import Lru
@@ -49,13 +50,20 @@ def _stopped(game_view: dict[str, Any]) -> dict[str, Any]:
 
 
 def view_of(
-    match: Match, viewer: Viewer, state: dict[str, Any] | None = None, *, drafts: bool = True
+    match: Match,
+    viewer: Viewer,
+    state: dict[str, Any] | None = None,
+    *,
+    drafts: bool = True,
+    game_view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The game's view for ``viewer`` plus the match facts everyone may know. With ``drafts``
     (the live page, not a replay) a seat also gets what it is composing and the host every
-    seat's draft; no one else ever does."""
+    seat's draft; no one else ever does. ``game_view``: the game's view of ``state`` for
+    ``viewer``, already made."""
     shown = match.state if state is None else state
-    game_view = match.game.view(shown, viewer)
+    if game_view is None:
+        game_view = match.game.view(shown, viewer)
     # The state an abort left (not an earlier one a replay steps through) is stopped.
     if match.status == match.Status.ABORTED and game_view and shown == match.state:
         game_view = _stopped(game_view)
@@ -347,6 +355,7 @@ class Sent:
     notice: str | None = None  # the host's latest words then; None: not kept
     facts: str = ""  # the rest the panels were drawn from (``_facts``); "": not kept
     whole: Any = None  # the game view the panels were drawn from (page parts too); None: not kept
+    gated: Any = None  # the gate's answer ``whole`` was paged from; None: not kept
 
 
 # The latest version this worker wrote for each audience of a match (one each, however long the
@@ -522,12 +531,13 @@ def frames_drawn(
     sent = {}
     holders = seat_holders(match)
     for viewer in audiences(match, event.seat) if viewers is None else viewers:
-        view = view_of(match, viewer, announcement.after)
+        kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
+        gated, whole = _gated_and_paged(match, match.game.seen(announcement.after, viewer), kept)
+        view = view_of(match, viewer, announcement.after, game_view=whole)
         after = sent_view(match, view)
         # A replaced sealed move is its seat's and the host's to know (``Event.kept_from``):
         # anyone else's version passes without the event, as their export reads it.
         seen = None if event.kept_from(viewer) else event.seen_by(viewer)
-        kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
         if kept is not None and kept.game is not None:
             before = kept.game
         else:
@@ -542,10 +552,10 @@ def frames_drawn(
         panels: tuple[Panel, ...] = ()
         if with_html:
             _know_notice(announcement, kept)
-            panels, rendered = _drawn_panels(announcement, viewer, view, kept, read, patches)
+            panels, rendered = _drawn_panels(announcement, viewer, view, gated, kept, read, patches)
             notice = _notice_drawn(match)
             facts = "" if viewer.is_host else _facts(view, notice)
-            sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"])
+            sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"], gated)
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
@@ -555,10 +565,28 @@ def frames_drawn(
         _keep(match, event.version, sent, first=viewers is not None)
 
 
+def _same(before: Any, after: Any) -> bool:
+    """Whether two views are alike, as viewpatch.diff compares them."""
+    return type(before) is type(after) and before == after
+
+
+def _gated_and_paged(
+    match: Match, gated: dict[str, Any], kept: Sent | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The gate's answer ``gated`` as it came, and the game's view made from it: the one kept
+    when the gate answered the viewer the same at the version before (the page is drawn from
+    that answer alone; after another seat's move, most viewers'), else paged now (a page adds
+    to the answer it is given: the answer is kept as it came, a copy)."""
+    if kept is not None and kept.whole is not None and _same(kept.gated, gated):
+        return gated, kept.whole
+    return copy_json(gated), match.game.paged(gated)
+
+
 def _drawn_panels(
     announcement: Announcement,
     viewer: Viewer,
     view: dict[str, Any],
+    gated: dict[str, Any],
     kept: Sent | None,
     read: dict[int, Any],
     patches: dict[tuple[str, str], list[Any]],
@@ -576,11 +604,11 @@ def _drawn_panels(
     version = event.version
     quiet = False
     if event.seat is not None and not viewer.is_host and announcement.before:
-        before = kept.whole if kept is not None and kept.whole is not None else None
+        # The page is drawn from the gate's answer alone: the same answer, the same view.
+        before = kept.gated if kept is not None and kept.gated is not None else None
         if before is None:
-            before = view_of(match, viewer, announcement.before)["game"]
-        after = view["game"]
-        quiet = type(before) is type(after) and before == after  # as viewpatch.diff compares
+            before = match.game.seen(announcement.before, viewer)
+        quiet = _same(before, gated)
     same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
     if quiet and kept is not None and kept.facts and same_facts:
         rendered = _moved_on(kept.panels, version)
