@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bejeweled_dm import bot, engine, flow, page, solver, view
+from games.bejeweled_dm import bot, engine, flow, page, powerups, rounds, solver, view
 from games.bejeweled_dm.page import board_grid, gems
 from games.core.gamedef import FlowGame, SeatInfo, State, seat_awards
 from games.core.registry import register
@@ -76,7 +76,7 @@ class DeathMatch(FlowGame):
             return seat_name(state, data.get(key, event.get("seat")))
 
         def offer(shown: dict[str, list[str]]) -> str:
-            return ", ".join(" or ".join(shown.get(kind_, [])) for kind_ in flow.TYPES)
+            return ", ".join(" or ".join(shown.get(kind_, [])) for kind_ in powerups.TYPES)
 
         if kind == "started":
             return f"Round 1 begins. Powerups offered: {offer(data.get('offer', {}))}."
@@ -91,7 +91,7 @@ class DeathMatch(FlowGame):
         if kind == "refresh_activated":
             return f"Refresh went off: {who('prover')} may use the starter once more."
         if kind in ("round_over", "adjudicated") and "winner" in data and "round" in data:
-            reason = flow.REASONS.get(data.get("reason", ""), "")
+            reason = rounds.REASONS.get(data.get("reason", ""), "")
             removed = data.get("removed")
             detail = f" ({gems(removed)} removed, {reason})" if removed is not None else ""
             if not detail and reason:

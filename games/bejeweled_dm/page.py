@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.bejeweled_dm import engine
-from games.bejeweled_dm.flow import CHOICES, GARNETS, TYPE_LABELS, TYPES
+from games.bejeweled_dm.powerups import CHOICES, TYPE_LABELS, TYPES
+from games.bejeweled_dm.rounds import GARNETS
 
 # --- the page: what it draws from the view (the gate's answer, never the state) ----------------
 

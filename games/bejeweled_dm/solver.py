@@ -38,25 +38,11 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from types import ModuleType
 
+from . import bitboard
 from . import solver_bits as bits
-from .rules import (
-    ACTIVES,
-    COLOURS,
-    COLUMNS,
-    PASSIVES,
-    ROCK,
-    ROWS,
-    SIZE,
-    STARTERS,
-    Board,
-    Cell,
-    Proof,
-    format_proof,
-    parse_board,
-    parse_proof,
-    resolve_count,
-    resolve_first_use,
-)
+from .board import COLOURS, COLUMNS, ROCK, ROWS, SIZE, Board, Cell, parse_board
+from .proof import ACTIVES, PASSIVES, STARTERS, Proof, format_proof, parse_proof
+from .rules import resolve_count, resolve_first_use
 
 PassiveChoice = tuple[str, str]
 """A passive powerup with its colours, as in ``Proof``: ``("Recolor", "RB")``, ``("Bend", "")``."""
@@ -263,12 +249,12 @@ BitMove = tuple[int, ...]
 
 
 def _move_bits(move: Move) -> BitMove:
-    return tuple(bits.BIT_OF_INDEX[row * COLUMNS + column] for row, column in move)
+    return tuple(bitboard.BIT_OF_INDEX[row * COLUMNS + column] for row, column in move)
 
 
 def _bits_move(move: BitMove) -> Move:
     """The cells of a move, in reading order."""
-    return tuple(sorted(divmod(bits.INDEX_OF_BIT[bit], COLUMNS) for bit in move))
+    return tuple(sorted(divmod(bitboard.INDEX_OF_BIT[bit], COLUMNS) for bit in move))
 
 
 def _kernels(compiled: bool | None) -> ModuleType:
@@ -288,7 +274,7 @@ class _Search:
     def __init__(self, board: Board, compiled: bool | None = None) -> None:
         self.board = board
         self.kernels = _kernels(compiled)
-        self.masks, self.rocks = bits.board_masks(board)
+        self.masks, self.rocks = bitboard.board_masks(board)
         self.start = self.kernels.array(self.masks)
         self.scratch = self.kernels.Scratch()
         self.gem_count = SIZE - board.count(ROCK)
@@ -317,7 +303,7 @@ class _Search:
         ) = self.kernels.first_use(
             self.start,
             self.rocks,
-            bits.KIND[starter],
+            bitboard.KIND[starter],
             move[0],
             move[1] if len(move) > 1 else -1,
             rules.bend,
@@ -373,7 +359,7 @@ class _Search:
             best, first, second, played = kernels.best_second_move(
                 board,
                 rocks,
-                bits.KIND[starter],
+                bitboard.KIND[starter],
                 rules.bend,
                 rules.chain,
                 scratch.points,
@@ -496,10 +482,12 @@ class _Search:
             likely = list(move)
         elif candidate.went_off[0] >= 0:
             bit, point = candidate.went_off
-            column, row = divmod(bit, bits.BYTE)
+            column, row = divmod(bit, bitboard.BYTE)
             rows = [row] if point == 0 else range(row, -1, -1)
-            likely = [came_from.get(column * bits.BYTE + r, column * bits.BYTE + r) for r in rows]
-        order = [bits.INDEX_OF_BIT[bit] for bit in likely] + list(range(SIZE))
+            likely = [
+                came_from.get(column * bitboard.BYTE + r, column * bitboard.BYTE + r) for r in rows
+            ]
+        order = [bitboard.INDEX_OF_BIT[bit] for bit in likely] + list(range(SIZE))
         cells = self.board.cells
         return [i for i in dict.fromkeys(order) if cells[i] != ROCK]
 
@@ -518,7 +506,7 @@ def plain_turn(
     search = _Search(start, compiled)
     rules = _Rules.of((parsed.passive, parsed.colours))
     count, settled, rocks, _ = search.first_use(parsed.starter, _move_bits(parsed.first), rules, ())
-    return count, bits.masks_board(settled, rocks)
+    return count, bitboard.masks_board(settled, rocks)
 
 
 def best_placement(board: Board | str, proof: Proof | str, compiled: bool | None = None) -> int:

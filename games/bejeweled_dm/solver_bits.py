@@ -1,11 +1,12 @@
 """The Bejeweled death match rules on bitboards: the solver's kernels, written once.
 
-The rules are the engine's (``rules._Turn``); here they are played on five colour masks, so that a
-turn costs a few dozen integer operations instead of loops over the 56 cells. The kernels (the
-functions marked ``@kernel``) are compiled by numba when it is installed, about a hundred times
-faster, and run as they are, plain Python, when it is not (or when NUMBA_DISABLE_JIT=1 is set);
-``interpreted()`` gives the plain Python kernels even where numba compiles them. One text serves
-both ways because the kernels keep to what both run alike:
+The rules are the engine's (``rules._Turn``); here they are played on five colour masks (the
+layout is bitboard.py's), so that a turn costs a few dozen integer operations instead of loops
+over the 56 cells. The kernels (the functions marked ``@kernel``) are compiled by numba when it
+is installed and run as plain Python when it is not (jit.py); ``interpreted()`` gives the plain
+Python kernels even where numba compiles them. They are all in this one file, since numba's cache
+on disk does not see a change to a kernel called from another file. One text serves both ways
+because the kernels keep to what both run alike:
 
 - A mask is an int below 2**63 (bit 63 is never set): numba makes it an int64, Python an int.
   Nothing relies on an int64 wrapping around where a Python int would grow instead: a shift left
@@ -16,63 +17,35 @@ both ways because the kernels keep to what both run alike:
 
 The tests run both ways against the engine and the exhaustive search (tests/bejeweled_dm/
 test_solver.py); the engine stays the referee.
-
-Layout: bit ``column * 8 + row`` (row 0 on top), so a column is one byte, and bit 7 of every byte
-is always 0. A vertical line is three set bits in a row of one byte (shifts by 1), a horizontal
-line is three bytes in a row (shifts by 8), and the spare bit stops lines and 2x2 squares from
-running from one column into the next. A board is five colour masks (in the order of
-``COLOURS``) and the rocks; during a turn the cells in no mask and not rocks are holes.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any
 
-from .rules import COLOURS, COLUMNS, ROCK, ROWS, SIZE, Board
-
-try:
-    import numba
-    import numpy as np
-except ImportError:  # numba is optional: the kernels then run as plain Python, slower
-    numba = None  # type: ignore[assignment]
-
-COMPILED: bool = (
-    numba is not None
-    and not numba.config.DISABLE_JIT
-    and not globals().get("_INTERPRETED_COPY", False)  # set by ``interpreted()``
+from . import jit
+from .bitboard import (
+    BYTE,
+    COLOUR_COUNT,
+    COLUMN_BITS,
+    INDEX_OF_BIT,
+    PICK,
+    ROTATE,
+    SWAP,
+    compact_table,
+    plus_mask,
 )
+from .board import COLUMNS, ROWS
+
+_MODE = jit.mode(globals())
+COMPILED: bool = _MODE.compiled
 """Whether the kernels of this module are compiled."""
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def kernel(function: F) -> F:
-    """Compile a kernel with numba (cached on disk) when ``COMPILED``; else leave it as it is."""
-    if COMPILED:
-        return numba.njit(cache=True)(function)  # type: ignore[no-any-return]
-    return function
-
-
-def zeros(*shape: int) -> Any:
-    """An array of zeros of one or two dimensions for the kernels: numpy int64 when compiled,
-    lists otherwise."""
-    if COMPILED:
-        return np.zeros(shape, dtype=np.int64)
-    if len(shape) == 1:
-        return [0] * shape[0]
-    return [[0] * shape[1] for _ in range(shape[0])]
-
-
-def array(values: Sequence[int]) -> Any:
-    """A one-dimensional array of ints for the kernels, as ``zeros``."""
-    if COMPILED:
-        return np.array(values, dtype=np.int64)
-    return list(values)
+kernel = _MODE.kernel
+zeros = _MODE.zeros
+array = _MODE.array
 
 
 @cache
@@ -81,66 +54,17 @@ def interpreted() -> ModuleType:
     loaded a second time with numba left out, as it runs where numba is not installed."""
     if not COMPILED:
         return sys.modules[__name__]
-    name = f"{__name__}_interpreted"
-    spec = importlib.util.spec_from_file_location(name, __file__)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    module._INTERPRETED_COPY = True  # type: ignore[attr-defined]
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return jit.plain_copy(sys.modules[__name__])
 
 
-# --- the layout ------------------------------------------------------------------------------
+# --- the tables the kernels read, and their scratch arrays ---------------------------------------
 
-COLOUR_COUNT = len(COLOURS)
-BYTE = 8
-COLUMN_BITS = (1 << ROWS) - 1
-SWAP, ROTATE, PICK = 0, 1, 2
-KIND = {"Swap": SWAP, "Rotate": ROTATE, "Pick": PICK}
 POINT_FIELDS = 12  # five masks, rocks, holes, count, seeds, recolor source and target, removed
 MAX_POINTS = 64  # every activation point follows a removal, and there are 56 gems at most
 SCRATCH_ROWS = 6  # rows of 64 for the kernels' own lists (see ``Scratch``)
 
-
-def bit_of(index: int) -> int:
-    """The bit of an engine cell index (``row * 8 + column``)."""
-    row, column = divmod(index, COLUMNS)
-    return column * BYTE + row
-
-
-BIT_OF_INDEX = tuple(bit_of(i) for i in range(SIZE))
-INDEX_OF_BIT = {bit_of(i): i for i in range(SIZE)}
-
-
-def _plus_mask(bit: int) -> int:
-    column, row = divmod(bit, BYTE)
-    reach = 0
-    for d_row, d_column in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        for step in (1, 2):
-            r, c = row + d_row * step, column + d_column * step
-            if 0 <= r < ROWS and 0 <= c < COLUMNS:
-                reach |= 1 << (c * BYTE + r)
-    return reach
-
-
-def _compact_table() -> list[int]:
-    """``table[empty << 7 | colour]``: where a column's gems of one colour land after gravity,
-    given the column's empty cells (holes and rocks) and that colour's cells."""
-    table = [0] * (1 << (2 * ROWS))
-    for empty in range(1 << ROWS):
-        gem_rows = [r for r in range(ROWS) if not empty >> r & 1]
-        landing = dict(zip(gem_rows, range(ROWS - len(gem_rows), ROWS), strict=True))
-        for colour in range(1 << ROWS):
-            if colour & empty:
-                continue
-            landed = sum(1 << landing[r] for r in gem_rows if colour >> r & 1)
-            table[empty << ROWS | colour] = landed
-    return table
-
-
-_COMPACT = array(_compact_table())
-_PLUS = array([_plus_mask(bit) if bit in INDEX_OF_BIT else 0 for bit in range(64)])
+_COMPACT = array(compact_table())
+_PLUS = array([plus_mask(bit) if bit in INDEX_OF_BIT else 0 for bit in range(64)])
 _COLUMN = array(
     [COLUMN_BITS << (bit & ~(BYTE - 1)) if bit in INDEX_OF_BIT else 0 for bit in range(64)]
 )
@@ -148,33 +72,6 @@ _M1 = 0x5555555555555555
 _M2 = 0x3333333333333333
 _M4 = 0x0F0F0F0F0F0F0F0F
 _H01 = 0x0101010101010101
-
-
-def board_masks(board: Board) -> tuple[list[int], int]:
-    """A board as (colour masks, rocks)."""
-    masks = [0] * COLOUR_COUNT
-    rocks = 0
-    for index, cell in enumerate(board.cells):
-        bit = 1 << BIT_OF_INDEX[index]
-        if cell == ROCK:
-            rocks |= bit
-        else:
-            masks[COLOURS.index(cell)] |= bit
-    return masks, rocks
-
-
-def masks_board(masks: Sequence[int], rocks: int) -> Board:
-    """The settled board of (colour masks, rocks); every other cell must be a rock."""
-    letters = []
-    for index in range(SIZE):
-        bit = 1 << BIT_OF_INDEX[index]
-        for colour, mask in enumerate(masks):
-            if mask & bit:
-                letters.append(COLOURS[colour])
-                break
-        else:
-            letters.append(ROCK)
-    return Board("".join(letters))
 
 
 class Scratch:

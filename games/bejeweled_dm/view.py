@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from games.bejeweled_dm.flow import (
-    CLOCK_OF_PHASE,
+from games.bejeweled_dm.flow import CLOCK_OF_PHASE
+from games.bejeweled_dm.rounds import (
     GARNETS,
     MAX_ROUNDS,
     REASONS,
     STEP_MS,
     WINS_NEEDED,
-    _name,
-    open_actions,
+    player_name,
     target,
-    to_move,
 )
 from games.bejeweled_dm.steps import compact_steps
+from games.bejeweled_dm.whose_move import open_actions, to_move
 from games.core.gamedef import State, Viewer
 
 # --- what each viewer sees: the one gate -------------------------------------------------------
@@ -75,7 +74,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 
 def _name_of(state: State, seat: int | None) -> str:
-    return _name(state, seat) if seat is not None else ""
+    return player_name(state, seat) if seat is not None else ""
 
 
 def _shown_board(state: State) -> str:
@@ -93,7 +92,7 @@ def _claim_view(state: State, claim: dict[str, Any] | None) -> dict[str, Any] | 
     now)."""
     if claim is None:
         return None
-    return {**claim, "name": claim.get("name") or _name(state, claim["seat"])}
+    return {**claim, "name": claim.get("name") or player_name(state, claim["seat"])}
 
 
 def _pending_view(state: State) -> dict[str, Any] | None:
@@ -140,7 +139,7 @@ def _round_view(state: State, entry: dict[str, Any]) -> dict[str, Any]:
         counterclaim=_claim_view(state, entry["counterclaim"]),
         score=list(entry["score"]),
         picks=[
-            {"seat": int(key), "name": _name(state, int(key)), **chosen}
+            {"seat": int(key), "name": player_name(state, int(key)), **chosen}
             for key, chosen in picks.items()
         ]
         if picks

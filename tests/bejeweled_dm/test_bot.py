@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.bejeweled_dm import bot, engine, flow
+from games.bejeweled_dm import bot, claims, engine, flow
 from games.bejeweled_dm.game import DEATH_MATCH
 from games.core.gamedef import SeatInfo, Viewer
 from tests.flows import T0, at
@@ -78,25 +78,25 @@ def test_a_short_round_clock_shortens_the_thinking(state):
 
 
 def test_an_expert_counterclaims_the_optimum_after_a_few_seconds(state):
-    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, T0).state
+    claimed = claims.claim(state, 0, {"type": "claim", "count": 1}, T0).state
     assert bot.decide(seen(claimed), 1, bot.EXPERT, at(3)) is None
     action = bot.decide(seen(claimed), 1, bot.EXPERT, at(12))
     assert action == {"type": "counterclaim", "count": best(state)}
 
 
 def test_a_beginner_never_counterclaims(state):
-    claimed = flow.claim(state, 0, {"type": "claim", "count": 1}, T0).state
+    claimed = claims.claim(state, 0, {"type": "claim", "count": 1}, T0).state
     assert bot.decide(seen(claimed), 1, bot.BEGINNER, at(12)) == {"type": "pass"}
 
 
 def test_a_bot_passes_on_a_claim_it_cannot_beat(state):
-    claimed = flow.claim(state, 0, {"type": "claim", "count": 56}, T0).state
+    claimed = claims.claim(state, 0, {"type": "claim", "count": 56}, T0).state
     assert bot.decide(seen(claimed), 1, bot.EXPERT, at(12)) == {"type": "pass"}
 
 
 def test_a_bot_proves_its_claim_with_a_proof_that_reaches_it(state):
-    claimed = flow.claim(state, 1, {"type": "claim", "count": best(state)}, T0).state
-    to_prove = flow.pass_(claimed, 0, {"type": "pass"}, T0).state
+    claimed = claims.claim(state, 1, {"type": "claim", "count": best(state)}, T0).state
+    to_prove = claims.pass_(claimed, 0, {"type": "pass"}, T0).state
     assert bot.decide(seen(to_prove), 1, bot.EXPERT, at(7)) is None
     action = bot.decide(seen(to_prove), 1, bot.EXPERT, at(25))
     assert action["type"] == "proof"

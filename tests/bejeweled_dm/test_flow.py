@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from games.bejeweled_dm import engine, flow
+from games.bejeweled_dm import engine, flow, picks, powerups, rounds, whose_move
 from games.bejeweled_dm import view as gate
 from games.bejeweled_dm.steps import compact_steps, step_board
+from games.core.flowkit import derived_seed
 from games.core.gamedef import ActionError, SeatInfo, State, Viewer
 from tests import flows
 from tests.flows import T0, at
@@ -73,7 +74,7 @@ def test_it_starts_in_the_claim_phase_with_a_round_clock():
 
 def test_it_offers_one_random_powerup_of_each_type_by_default():
     offer = started()["offer"]
-    assert [len(offer[kind]) for kind in flow.TYPES] == [1, 1, 1]
+    assert [len(offer[kind]) for kind in powerups.TYPES] == [1, 1, 1]
     assert offer["starter"][0] in engine.STARTERS
     assert offer["active"][0] in engine.ACTIVES
 
@@ -133,7 +134,7 @@ def test_a_higher_counterclaim_makes_the_counterclaimer_prove():
     state = act(state, DMO, 20, type="counterclaim", count=6)
     assert state["phase"] == "proof"
     assert state["prover"] == DMO
-    assert flow.target(state) == {"seat": DMO, "count": 6, "name": "Bob"}
+    assert rounds.target(state) == {"seat": DMO, "count": 6, "name": "Bob"}
     assert state["deadlines"] == {"proof": at(140).isoformat()}
 
 
@@ -243,7 +244,9 @@ def test_no_proof_in_time_gives_the_round_to_the_opponent_and_keeps_the_board():
     assert outcome.state["score"] == [0, 1]
     assert outcome.public["reason"] == "no_proof"
     assert outcome.state["carry"] == ROW_BOARD
-    assert outcome.state["allowed"] == {kind: list(flow.CHOICES[kind]) for kind in flow.TYPES}
+    assert outcome.state["allowed"] == {
+        kind: list(powerups.CHOICES[kind]) for kind in powerups.TYPES
+    }
 
 
 # --- Refresh's second starter ------------------------------------------------------------------
@@ -386,8 +389,8 @@ def test_no_pick_in_time_draws_a_random_allowed_pick_from_the_seed():
     again = flow.timeout(state, "pick", at(60))
     assert outcome.kind == "pick_time_up"
     drawn = outcome.public["random_picks"]["1"]
-    assert set(drawn) == set(flow.TYPES)
-    assert all(drawn[kind] in state["allowed"][kind] for kind in flow.TYPES)
+    assert set(drawn) == set(powerups.TYPES)
+    assert all(drawn[kind] in state["allowed"][kind] for kind in powerups.TYPES)
     assert outcome.state == again.state  # the generator is the seed and a counter in the state
     assert outcome.state["draws"] == state["draws"] + 3
     assert outcome.state["history"][-1]["random_picks"] == ["1"]
@@ -396,7 +399,7 @@ def test_no_pick_in_time_draws_a_random_allowed_pick_from_the_seed():
 
 def test_a_pick_after_the_pick_clock_is_refused():
     state = picking()
-    late = 60 + flow.animation_ms(state["last"]["steps"]) / 1000
+    late = 60 + rounds.animation_ms(state["last"]["steps"]) / 1000
     error = refused(
         state,
         EC,
@@ -412,7 +415,7 @@ def test_the_next_board_is_the_carried_board_with_its_rocks_refilled():
     state = act(state, EC, type="pick", starter="Swap", passive="Chain", active="Column")
     state = act(state, DMO, type="pick", starter="Swap", passive="Chain", active="Column")
     expected = engine.refill_rocks(
-        engine.parse_board(carry), flow.derived_seed(state["seed"], "refill", 2)
+        engine.parse_board(carry), derived_seed(state["seed"], "refill", 2)
     )
     assert state["board"] == engine.format_board(expected)
     assert "#" not in state["board"]
@@ -603,7 +606,7 @@ def test_the_view_offers_exactly_the_actions_the_flow_accepts(index):
     state = phases()[index]
     for seat in (EC, DMO):
         offered = gate.view(state, Viewer(seat=seat))["actions"]
-        assert offered == flow.open_actions(state, seat)
+        assert offered == whose_move.open_actions(state, seat)
         for kind, fields in ALL_ACTIONS.items():
             if kind not in offered:
                 assert refused(state, seat, {"type": kind, **fields}).code != "unknown_action"
@@ -611,8 +614,8 @@ def test_the_view_offers_exactly_the_actions_the_flow_accepts(index):
 
 def test_the_view_says_who_is_to_move_as_the_flow_does():
     for state in phases():
-        assert gate.view(state, Viewer.spectator())["to_move"] == flow.to_move(state)
-    assert flow.to_move(picking()) == [EC, DMO]
+        assert gate.view(state, Viewer.spectator())["to_move"] == whose_move.to_move(state)
+    assert whose_move.to_move(picking()) == [EC, DMO]
 
 
 def test_a_late_counterclaim_is_told_the_window_closed_and_who_proves():
@@ -649,8 +652,8 @@ def test_a_claim_in_ascii_digits_with_spaces_is_accepted():
 def test_the_pick_clock_starts_when_the_results_animation_ends():
     outcome = flow.act(proving(EC, 5), EC, {"type": "proof", "proof": PLUS_PROOF}, at(50))
     steps = engine.resolve(ROW_BOARD, PLUS_PROOF).steps
-    shown_ms = flow.STEP_MS["start"] + sum(flow.STEP_MS[step["kind"]] for step in steps)
-    assert flow.animation_ms(steps) == shown_ms > 4000
+    shown_ms = rounds.STEP_MS["start"] + sum(rounds.STEP_MS[step["kind"]] for step in steps)
+    assert rounds.animation_ms(steps) == shown_ms > 4000
     due = at(50) + timedelta(milliseconds=shown_ms, seconds=60)
     assert outcome.state["deadlines"] == {"pick": due.isoformat()}
 
@@ -664,13 +667,13 @@ def test_a_round_without_a_proof_starts_the_pick_clock_at_once():
 
 
 def test_a_ticked_pick_is_kept_as_a_draft_of_this_round():
-    draft = flow.clean_draft(picking(), DMO, {"pick": {"starter": "Rotate"}})
+    draft = picks.clean_draft(picking(), DMO, {"pick": {"starter": "Rotate"}})
     assert draft == {"round": 1, "pick": {"starter": "Rotate"}}
 
 
 def test_a_draft_may_name_only_allowed_powerups():
     with pytest.raises(ActionError) as error:
-        flow.clean_draft(picking(), DMO, {"pick": {"starter": "Dance"}})
+        picks.clean_draft(picking(), DMO, {"pick": {"starter": "Dance"}})
     assert error.value.code == "bad_pick"
 
 
@@ -679,19 +682,19 @@ def test_a_draft_for_another_round_is_refused_not_kept_as_this_ones(meant):
     """A pick drafted for round 0 (or a round that is not a number) was kept as this round's
     draft, to be sealed as this round's pick (issue 34, item 12)."""
     with pytest.raises(ActionError) as error:
-        flow.clean_draft(picking(), DMO, {"round": meant, "pick": {"starter": "Rotate"}})
+        picks.clean_draft(picking(), DMO, {"round": meant, "pick": {"starter": "Rotate"}})
     assert error.value.code in {"wrong_round", "bad_draft"}
 
 
 def test_drafts_are_kept_only_while_picking():
     with pytest.raises(ActionError) as error:
-        flow.clean_draft(started(), EC, {"pick": {"starter": "Swap"}})
+        picks.clean_draft(started(), EC, {"pick": {"starter": "Swap"}})
     assert error.value.code == "no_draft"
 
 
 def test_a_complete_draft_is_sealed_as_the_pick_when_the_picking_time_ends():
     state = act(picking(), EC, type="pick", starter="Swap", passive="Chain", active="Column")
-    draft = flow.clean_draft(state, DMO, {"pick": {"starter": "Rotate", "passive": "Recolor"}})
+    draft = picks.clean_draft(state, DMO, {"pick": {"starter": "Rotate", "passive": "Recolor"}})
     draft["pick"]["active"] = "Refresh"
     outcome = flow.timeout(state, "pick", at(300), {DMO: draft})
     assert outcome.drafts_sealed == (DMO,)
@@ -706,7 +709,7 @@ def test_a_complete_draft_is_sealed_as_the_pick_when_the_picking_time_ends():
 
 def test_an_incomplete_draft_gets_a_random_pick_and_is_not_sealed():
     state = act(picking(), EC, type="pick", starter="Swap", passive="Chain", active="Column")
-    draft = flow.clean_draft(state, DMO, {"pick": {"starter": "Rotate"}})
+    draft = picks.clean_draft(state, DMO, {"pick": {"starter": "Rotate"}})
     outcome = flow.timeout(state, "pick", at(300), {DMO: draft})
     assert outcome.drafts_sealed == ()
     assert outcome.state["history"][-1]["random_picks"] == ["1"]

@@ -9,8 +9,9 @@ import threading
 import pytest
 from django.db import connection
 
-from games.bejeweled_dm import engine, flow
+from games.bejeweled_dm import engine, rounds
 from games.core import services, viewpatch
+from games.core.flowkit import derived_seed
 from games.core.gamedef import Viewer
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.rendering import Announcement, update_frames, view_of
@@ -196,7 +197,7 @@ def test_a_complete_match_through_services(clock, dm):
         "passive": ["Chain"],
         "active": ["Column", "Refresh"],
     }
-    refill_seed = flow.derived_seed(match.state["seed"], "refill", 2)
+    refill_seed = derived_seed(match.state["seed"], "refill", 2)
     refilled = engine.refill_rocks(engine.parse_board(carry), refill_seed)
     assert state["board"] == engine.format_board(refilled)
 
@@ -216,7 +217,7 @@ def test_a_complete_match_through_services(clock, dm):
     services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
     assert state_of(match)["score"] == [2, 1]
     pick(match, ada, "Swap", "Recolor", "Column")
-    animation = flow.animation_ms(state_of(match)["last"]["steps"]) / 1000
+    animation = rounds.animation_ms(state_of(match)["last"]["steps"]) / 1000
     clock.advance(61 + animation)  # Bob never picks: a random allowed pick
     services.fire_due_deadlines()
     state = state_of(match)

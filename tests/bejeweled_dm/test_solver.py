@@ -337,7 +337,7 @@ import json, sys
 if sys.argv[1] == "missing":
     sys.modules["numba"] = None  # import numba raises ImportError
 from games.bejeweled_dm import solver, solver_bits
-from games.bejeweled_dm.rules import parse_board
+from games.bejeweled_dm.board import parse_board
 found = {
     "compiled": solver_bits.COMPILED,
     "warm_up": solver.warm_up(),

@@ -15,7 +15,7 @@ import math
 import pytest
 from playwright.sync_api import expect
 
-from games.bejeweled_dm import engine, flow
+from games.bejeweled_dm import engine, rounds
 from tests.browser.pages import (
     ARTIFACTS,
     DESKTOP,
@@ -41,7 +41,7 @@ FRAME_MS = 1000 / 60
 def fast_frames(steps: list[dict]) -> int:
     """At fast (twice normal speed) the proof may take at most this many animation frames of the
     page's clock: its share of the time at 60 frames a second, plus a tenth and 6 frames."""
-    return math.ceil(flow.animation_ms(steps) / 2 / FRAME_MS * 1.1) + 6
+    return math.ceil(rounds.animation_ms(steps) / 2 / FRAME_MS * 1.1) + 6
 
 
 def a_deep_proof(board: str) -> tuple[str, list[dict], str]:
@@ -193,7 +193,7 @@ def test_a_deep_proof_plays_with_motion_and_sound_at_the_speed_set(login_context
     removals = sum(step["kind"] == "remove" for step in steps)
     assert run["speed"] == "fast" and not run["skipped"], run
     assert run["frames"] >= len(steps) + removals, run
-    assert run["ms"] >= flow.animation_ms(steps) / 2 * 0.95, run
+    assert run["ms"] >= rounds.animation_ms(steps) / 2 * 0.95, run
     assert run["ticks"] <= fast_frames(steps), (run, fast_frames(steps))
     expect(ec.locator(f'#bjdm-board [data-cell="{plus}"]')).to_be_focused()
     total = steps[-1]["count"]
