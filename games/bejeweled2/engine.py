@@ -167,7 +167,7 @@ def swap(
     )
 
 
-# --- hints, boards, reshuffles -----------------------------------------------------------------
+# --- the hint ----------------------------------------------------------------------------------
 
 
 def best_move(board: Board | str, *, specials: bool = True) -> tuple[str, str] | None:

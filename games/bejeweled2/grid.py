@@ -286,6 +286,9 @@ def _check_swap(g: list[str], a: object, b: object) -> tuple[int, int]:
     return i, j
 
 
+# --- new and reshuffled boards ---------------------------------------------------------------
+
+
 def generate_board(seed: int) -> Board:
     """A full board of random gems (uniform colours) with no line of three and at least one
     legal move, from a seeded generator: the same seed gives the same board."""
