@@ -18,7 +18,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from games.seven_gem_swap import engine
+from games.seven_gem_swap import engine, grid
 
 PLAYERS = 7
 MOVES = 40
@@ -38,11 +38,11 @@ def long_moves(rng: random.Random, cell: int) -> str:
         options = [
             m
             for m in engine.MOVES
-            if engine._TARGET[here][m] is not None and (not moves or m != BACK[moves[-1]])
+            if grid._TARGET[here][m] is not None and (not moves or m != BACK[moves[-1]])
         ]
         move = rng.choice(options)
         moves.append(move)
-        here = engine._TARGET[here][move]
+        here = grid._TARGET[here][move]
     return "".join(moves)
 
 

@@ -12,7 +12,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.bejeweled2 import engine, flow, solver
+from games.bejeweled2 import engine, modes, solver
 
 BOT_LEVELS = {
     "greedy": "takes the move that scores most right now, about a move a second and a half",
@@ -38,7 +38,7 @@ def choose_move(view: dict[str, Any], level: str) -> tuple[str, str] | None:
         move = solver.first_move(board)
         if move is not None:
             return move
-    return engine.best_move(board, specials=flow.MODES[view["mode"]].specials)
+    return engine.best_move(board, specials=modes.MODES[view["mode"]].specials)
 
 
 def decide(view: dict[str, Any], seat: int, level: str, now: datetime) -> dict[str, Any] | None:

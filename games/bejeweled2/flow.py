@@ -31,109 +31,32 @@ Modes (``settings["mode"]``; ``MODES`` says what each one is made of):
 Phases (``state["phase"]``): ``playing``, ``failed`` (puzzles only), ``over``.
 Levels (Classic, Endless, Twilight): level L lasts 1,000 x L points (level 2 at 1,000, 3 at 3,000).
 In the bar modes a level ends when the bar is full.
+
+The flow's parts, each pure: the modes (modes.py), the levels and the Action bar (levels.py) and
+the end of a game (ending.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from games.bejeweled2 import engine, solver
+from games.bejeweled2.ending import finish
+from games.bejeweled2.levels import CLOCK, bar_left, bar_size, level_for, level_start, set_bar
+from games.bejeweled2.modes import MODES
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.contract import Setting, settled
 from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
-from games.core.words import counted
 
 MIN_SEATS = 1
 MAX_SEATS = 1
-
-
-@dataclass(frozen=True)
-class Mode:
-    """What a mode is made of."""
-
-    title: str
-    help: str
-    bar: bool = False
-    """The Action bar ends the game (else no clock)."""
-    puzzles: bool = False
-    """A puzzle: no new gems, cleared board = solved, Undo and Restart."""
-    reshuffle: bool = False
-    """A stuck board is reshuffled (else the game, or the puzzle, is over)."""
-    hidden: bool = False
-    """Opened by play (``UNLOCKS``) or by a host for a match."""
-    specials: bool = True
-    """Lines of 4 or 5, Ls and Ts make power gems and hypercubes (else they are removed whole)."""
-    secret: bool = False
-    """Open to everyone from the start but not on the menu: the play page shows it once the
-    player has hovered (or focused) the four menu modes in turn, eight rounds, as the original
-    hid it."""
-
-
-MODES: dict[str, Mode] = {
-    "classic": Mode("Classic", "Classic: no clock; the game ends when no move is left."),
-    "action": Mode(
-        "Action",
-        "Action: gems fill the bar, time drains it; a full bar is a level, an empty one the end.",
-        bar=True,
-        reshuffle=True,
-    ),
-    "endless": Mode(
-        "Endless", "Endless: no clock, and a stuck board is reshuffled.", reshuffle=True
-    ),
-    "puzzle": Mode("Puzzle", "Puzzle: clear the board with no new gems falling.", puzzles=True),
-    "twilight": Mode(
-        "Twilight",
-        "Twilight: Classic, with gravity pulling down and up in turn, move after move.",
-        hidden=True,
-    ),
-    "hyper": Mode(
-        "Hyper",
-        "Hyper: Action with a faster bar and a bonus for quick moves one after another.",
-        bar=True,
-        reshuffle=True,
-        hidden=True,
-    ),
-    "cognito": Mode(
-        "Cognito",
-        "Cognito: the puzzles again, scored; a hint makes that puzzle score 0.",
-        puzzles=True,
-        hidden=True,
-    ),
-    "finity": Mode(
-        "Finity",
-        "Finity: Action with rocks and bombs falling in; only blasts score.",
-        bar=True,
-        reshuffle=True,
-        hidden=True,
-    ),
-    "original": Mode(
-        "Original",
-        "Original: the first Bejeweled's play: Classic with no power gems or hypercubes.",
-        specials=False,
-        secret=True,
-    ),
-}
-MODE_TITLES = {key: mode.title for key, mode in MODES.items()}
-MODE_HELP = {key: mode.help for key, mode in MODES.items()}
-UNLOCKS: dict[str, tuple[str, int]] = {
-    "twilight": ("classic", 17),
-    "hyper": ("action", 8),
-    "finity": ("endless", 280),
-    "cognito": ("puzzle", len(PUZZLES)),
-}
-"""What opens each hidden mode for a player: reaching a level in a mode, or (Cognito) solving
-every puzzle. ``standings.open_modes`` reads it against the player's recorded results."""
 
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"swap"})
 """A swap sent while the previous move's frames are still animating is played on the board as it
 is now (it is refused only if illegal there)."""
 
-CLOCK = "clock"
-"""The deadline key of the Action bar: when it runs empty."""
-LEVEL_POINTS = 1_000
 HINT_POINTS = 100
 """What a requested hint costs in Classic, Endless, Twilight and Original (never below the
 level's start)."""
@@ -144,24 +67,10 @@ QUICK_BONUS = 20
 QUICK_STREAK_CAP = 10
 """Hyper: a move within 3 s of the one before extends a streak and earns 20 x the streak (at most
 10) points, on the score and the bar."""
-PAR_BONUS = 500
-"""Cognito: a puzzle solved in par moves or fewer earns 500 points more."""
 BLAST_CAUSES = frozenset({"blast", "hypercube", "bomb"})
 """Finity scores only the pieces destroyed by a power gem's blast, a hypercube or a bomb."""
 PRIZES = {"garnets": 0, "tokens": 0}
 """A solo game pays nothing: it is practice and a high-score table."""
-
-REASONS = {
-    "no_moves": "no legal move is left",
-    "time_up": "the bar ran empty",
-    "solved": "the puzzle is solved",
-    "ended": "the player ended the game",
-    "adjudicated": "the host ended the game",
-    "abandoned": "no one played it for too long",
-}
-EARLY_REASONS = frozenset({"ended", "adjudicated", "abandoned"})
-"""A game that ended this way is marked in the high scores as ended early."""
-
 
 # --- settings ----------------------------------------------------------------------------------
 
@@ -205,56 +114,6 @@ def _idle_from(state: State, now: datetime) -> State:
         minutes = state.get("idle_minutes", IDLE_DEFAULT_MINUTES)
         state["deadlines"] = {**state["deadlines"], IDLE: iso(now + timedelta(minutes=minutes))}
     return state
-
-
-# --- levels and the Action bar -----------------------------------------------------------------
-
-
-def level_start(level: int) -> int:
-    """The score at which ``level`` begins: level L lasts 1,000 x L points."""
-    return LEVEL_POINTS * level * (level - 1) // 2
-
-
-def level_for(score: int) -> int:
-    level = 1
-    while score >= level_start(level + 1):
-        level += 1
-    return level
-
-
-def level_progress(score: int, level: int) -> dict[str, int]:
-    """Points scored into the current level and the points the level lasts."""
-    return {"points": max(0, score - level_start(level)), "needed": LEVEL_POINTS * level}
-
-
-def bar_size(level: int) -> int:
-    """The points a full bar holds at ``level``: a level's worth, 1,000 x level."""
-    return LEVEL_POINTS * level
-
-
-def bar_drain(mode: str, level: int) -> tuple[int, int]:
-    """The points the bar loses per second, as a fraction (numerator, denominator):
-    5 x L x (L + 3) / 4 at level L (5 at level 1, 12.5 at 2, 22.5 at 3), so a full bar empties in
-    800 / (L + 3) seconds (200 s at level 1, 100 s at level 5); half as fast again in Hyper."""
-    if mode == "hyper":
-        return 15 * level * (level + 3), 8
-    return 5 * level * (level + 3), 4
-
-
-def bar_left(state: State, now: datetime) -> int:
-    """The points in the bar at ``now`` (0 once it has run empty)."""
-    bar = state["bar"]
-    elapsed_ms = max(0, (now - datetime.fromisoformat(bar["at"])) // timedelta(milliseconds=1))
-    num, den = bar_drain(state["mode"], bar["level"])
-    return max(0, bar["points"] - elapsed_ms * num // (den * 1000))
-
-
-def _set_bar(state: State, points: int, level: int, now: datetime) -> None:
-    """Fill the bar to ``points`` at ``now``; its deadline is when it runs empty."""
-    num, den = bar_drain(state["mode"], level)
-    state["bar"] = {"points": points, "at": iso(now), "level": level}
-    runs_out = now + timedelta(milliseconds=-(-points * den * 1000 // num))
-    state["deadlines"] = {**state["deadlines"], CLOCK: iso(runs_out)}
 
 
 # --- the start ---------------------------------------------------------------------------------
@@ -308,7 +167,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
     else:
         state["board"] = engine.format_board(engine.generate_board(derived_seed(seed, "board")))
     if MODES[mode].bar:
-        _set_bar(state, bar_size(1) // 2, 1, now)
+        set_bar(state, bar_size(1) // 2, 1, now)
     public = {"mode": mode, "board": state["board"], "puzzle": state["puzzle"]}
     return Outcome(state=_idle_from(state, now), kind="started", public=public)
 
@@ -342,71 +201,6 @@ def _cell(action: dict[str, Any], key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ActionError(f"name the cell '{key}' to swap, e.g. C4", code="bad_cell")
     return value.strip().upper()
-
-
-def puzzle_score(state: State) -> int:
-    """What a solved Cognito puzzle scores: its moves' points, +``PAR_BONUS`` at par or better;
-    0 once a hint or the solution was shown, or when it is not solved."""
-    if not state["solved"] or state["hints"] or state["assisted"]:
-        return 0
-    par = PUZZLES[state["puzzle"]].par
-    return state["score"] + (PAR_BONUS if state["moves"] <= par else 0)
-
-
-def _summary(state: State, reason: str) -> str:
-    mode = state["mode"]
-    if MODES[mode].puzzles:
-        title = PUZZLES[state["puzzle"]].title
-        if state["solved"]:
-            moves = state["moves"]
-            text = f"Puzzle {state['puzzle'] + 1}, {title}, solved in {counted(moves, 'move')}"
-            if state["assisted"]:
-                text += " after the solution was shown"
-            if mode == "cognito":  # the score ``_finish`` has made the puzzle's, bonus and all
-                text += f": {state['score']:,} points"
-            return text + "."
-        return f"Puzzle {state['puzzle'] + 1}, {title}, not solved: {REASONS[reason]}."
-    return (
-        f"{MODE_TITLES[mode]} game over, {REASONS[reason]}: {state['score']:,} points, "
-        f"level {state['level']}, {counted(state['moves'], 'move')}."
-    )
-
-
-def _finish(new: State, reason: str, winner: int | None = None) -> dict[str, Any]:
-    """End the game in ``new`` (a private copy); return the match result. The result says how
-    the score was made: hints asked, the solution shown (assisted), ended early or abandoned."""
-    new["phase"] = "over"
-    new["reason"] = reason
-    new["deadlines"] = {}
-    puzzles = MODES[new["mode"]].puzzles
-    ended_by_play = reason not in ("adjudicated", "abandoned")
-    if winner is None and (not puzzles or new["solved"]) and ended_by_play:
-        winner = 0
-    if new["mode"] == "cognito":
-        new["score"] = puzzle_score(new)
-    result: dict[str, Any] = {
-        "winner": winner,
-        "summary": _summary(new, reason),
-        "score": new["score"],
-        "level": new["level"],
-        "mode": new["mode"],
-        "moves": new["moves"],
-        "reason": reason,
-        "hints": new["hints"],
-        "ended_early": reason in EARLY_REASONS,
-        "abandoned": reason == "abandoned",
-    }
-    if puzzles:
-        par = PUZZLES[new["puzzle"]].par
-        result["solved"] = new["solved"]
-        result["assisted"] = new["assisted"]
-        result["at_par"] = new["solved"] and not new["assisted"] and new["moves"] <= par
-        result["undos"] = new["undos"]
-        result["puzzle"] = new["puzzle"]
-        following = new["puzzle"] + 1
-        result["next_puzzle"] = following if following < len(PUZZLES) and new["solved"] else None
-    new["result"] = dict(result)
-    return result
 
 
 def _outcome(
@@ -525,7 +319,7 @@ def _fill_bar(state: State, new: State, points: int, now: datetime, public: dict
         public["level_up"] = level
     new["level"] = level
     public["level"] = level
-    _set_bar(new, left, level, now)
+    set_bar(new, left, level, now)
     public["deadline"] = new["deadlines"][CLOCK]
 
 
@@ -534,7 +328,7 @@ def _after_move(new: State, public: dict[str, Any]) -> Outcome:
     if mode.puzzles:
         if engine.parse_board(new["board"]).is_clear:
             new["solved"] = True
-            result = _finish(new, "solved")
+            result = finish(new, "solved")
             public["result"] = new["result"]
             return _outcome(new, "puzzle_solved", public, result)
         if not engine.has_legal_move(new["board"]):
@@ -546,7 +340,7 @@ def _after_move(new: State, public: dict[str, Any]) -> Outcome:
     if engine.has_legal_move(new["board"]):
         return _outcome(new, "swapped", public, None)
     if not mode.reshuffle:
-        result = _finish(new, "no_moves")
+        result = finish(new, "no_moves")
         public["result"] = new["result"]
         return _outcome(new, "game_over", public, result)
     seed = draw_rng(new).randrange(2**63)
@@ -586,7 +380,7 @@ def hint(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outc
                     f"the bar is too low for a hint (it costs {cost:,} of the bar's points)",
                     code="bar_too_low",
                 )
-            _set_bar(new, left - cost, state["bar"]["level"], now)
+            set_bar(new, left - cost, state["bar"]["level"], now)
             public["bar_cost"] = cost
             public["deadline"] = new["deadlines"][CLOCK]
         else:
@@ -655,7 +449,7 @@ def solution(state: State, seat: int, action: dict[str, Any], now: datetime) -> 
 def end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
     """The player ends the game (``resign`` or ``end``)."""
     new = copy_json(state)
-    result = _finish(new, "ended")
+    result = finish(new, "ended")
     return _outcome(new, "game_over", {"reason": "ended", "result": new["result"]}, result)
 
 
@@ -712,7 +506,7 @@ def timeout(
         if now < idle_until:
             return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
         new = copy_json(state)
-        result = _finish(new, "abandoned")
+        result = finish(new, "abandoned")
         return _outcome(new, "game_over", {"reason": "abandoned", "result": new["result"]}, result)
     if key != CLOCK or not MODES[state["mode"]].bar or state["phase"] != "playing":
         new = copy_json(state)
@@ -723,7 +517,7 @@ def timeout(
         return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
     new = copy_json(state)
     new["bar"] = {**state["bar"], "points": 0, "at": iso(runs_out)}
-    result = _finish(new, "time_up")
+    result = finish(new, "time_up")
     return _outcome(new, "game_over", {"reason": "time_up", "result": new["result"]}, result)
 
 
@@ -739,5 +533,5 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     if winner not in (0, None) or isinstance(winner, bool):
         raise ActionError("the winner is seat 0 or no one (None)", code="bad_award")
     new = copy_json(state)
-    result = _finish(new, "adjudicated", winner)
+    result = finish(new, "adjudicated", winner)
     return _outcome(new, "adjudicated", {"winner": winner, "result": new["result"]}, result)

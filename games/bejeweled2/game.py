@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bejeweled2 import bot, engine, flow, page, view
+from games.bejeweled2 import bot, engine, flow, levels, modes, page, view
 from games.bejeweled2.page import board_grid
 from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
 from games.core.registry import register
@@ -29,7 +29,7 @@ class Bejeweled2(FlowGame):
     key = "bejeweled-2"
     play_url_name = "bejeweled2_play"
     title = "Bejeweled 2"
-    clock_anchors = {flow.CLOCK: ("bar.at", "turn_started")}
+    clock_anchors = {levels.CLOCK: ("bar.at", "turn_started")}
     rules_summary = (
         "Swap side-by-side gems to line up three or more. Classic, Action (keep the bar from "
         "running empty), Endless, or 80 puzzles in 16 worlds; four hidden modes open by play."
@@ -57,7 +57,7 @@ class Bejeweled2(FlowGame):
     def describe_event(self, event: dict[str, Any], state: State) -> str:
         kind, data, _ = event_parts(event, state)
         if kind == "started":
-            mode = flow.MODE_TITLES.get(data.get("mode", ""), "A")
+            mode = modes.MODE_TITLES.get(data.get("mode", ""), "A")
             puzzle = data.get("puzzle")
             return f"{mode} game begins" + (
                 f" (puzzle {puzzle + 1})." if puzzle is not None else "."

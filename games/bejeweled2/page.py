@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.bejeweled2 import engine
-from games.bejeweled2.flow import MODES
+from games.bejeweled2.modes import MODES
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.words import counted
 

@@ -17,7 +17,7 @@ from django.db.models import BigIntegerField, F, IntegerField, Max, Min, Q, Quer
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, RowNumber
 
-from games.bejeweled2 import flow
+from games.bejeweled2 import modes
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.gamedef import Viewer
 from games.core.models import Match, display_name
@@ -177,10 +177,10 @@ def leaderboards(since: datetime | None = None) -> list[dict[str, Any]]:
     return [
         {
             "mode": mode,
-            "title": flow.MODE_TITLES[mode],
+            "title": modes.MODE_TITLES[mode],
             "rows": puzzle_ranking(since) if mode == "puzzle" else high_scores(mode, since),
         }
-        for mode in flow.MODES
+        for mode in modes.MODES
     ]
 
 
@@ -226,13 +226,13 @@ def puzzle_progress(best: dict[int, int], count: int) -> dict[str, Any]:
 
 def open_modes(user: Any) -> list[str]:
     """The modes ``user`` may start alone: the four of the original's menu, and each hidden mode
-    their recorded results have opened (``flow.UNLOCKS``: a level reached in a mode, or every
+    their recorded results have opened (``modes.UNLOCKS``: a level reached in a mode, or every
     puzzle solved). A host may still open any mode for a match of their own making."""
-    opened = [key for key, mode in flow.MODES.items() if not mode.hidden]
+    opened = [key for key, mode in modes.MODES.items() if not mode.hidden]
     if not user.is_authenticated:
         return opened
     theirs = finished().filter(seats__user=user)
-    for hidden, (mode, reach) in flow.UNLOCKS.items():
+    for hidden, (mode, reach) in modes.UNLOCKS.items():
         if mode == "puzzle":
             reached = len(puzzle_bests(user)) >= reach
         else:

@@ -7,18 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bejeweled2.flow import (
-    CLOCK,
-    HINT_POINTS,
-    IDLE_DEFAULT_MINUTES,
-    MODE_TITLES,
-    MODES,
-    REASONS,
-    available_actions,
-    bar_drain,
-    bar_size,
-    level_progress,
-)
+from games.bejeweled2.ending import REASONS
+from games.bejeweled2.flow import HINT_POINTS, IDLE_DEFAULT_MINUTES, available_actions
+from games.bejeweled2.levels import CLOCK, bar_drain, bar_size, level_progress
+from games.bejeweled2.modes import MODE_TITLES, MODES
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core.flowkit import copy_json
 from games.core.gamedef import State, Viewer

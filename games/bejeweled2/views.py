@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.bejeweled2 import flow, standings
+from games.bejeweled2 import flow, modes, standings
 from games.bejeweled2.game import GAME
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
 from games.core import clock, services
@@ -31,10 +31,10 @@ def _puzzle_choice(request: HttpRequest, progress: dict[str, Any] | None) -> int
 
 def unlock_text(mode: str) -> str:
     """How a hidden mode is opened, in the player's words."""
-    source, reach = flow.UNLOCKS[mode]
+    source, reach = modes.UNLOCKS[mode]
     if source == "puzzle":
         return f"solve all {reach} puzzles to open it"
-    return f"reach level {reach} in {flow.MODE_TITLES[source]} to open it"
+    return f"reach level {reach} in {modes.MODE_TITLES[source]} to open it"
 
 
 def play(request: HttpRequest) -> HttpResponse:
@@ -55,19 +55,19 @@ def play(request: HttpRequest) -> HttpResponse:
         period = "all"
     context = {
         "modes": [
-            (mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode])
+            (mode, modes.MODE_TITLES[mode], modes.MODE_HELP[mode])
             for mode in opened
-            if not flow.MODES[mode].secret
+            if not modes.MODES[mode].secret
         ],
         # Open to everyone, shown once found as the original hid it (static/js/bejeweled2_menu.js).
         "secret_modes": [
-            (mode, flow.MODE_TITLES[mode], flow.MODE_HELP[mode])
+            (mode, modes.MODE_TITLES[mode], modes.MODE_HELP[mode])
             for mode in opened
-            if flow.MODES[mode].secret
+            if modes.MODES[mode].secret
         ],
         "locked": [
-            (mode, flow.MODE_TITLES[mode], unlock_text(mode))
-            for mode in flow.UNLOCKS
+            (mode, modes.MODE_TITLES[mode], unlock_text(mode))
+            for mode in modes.UNLOCKS
             if mode not in opened
         ],
         "puzzles": [
@@ -109,11 +109,11 @@ def start(request: HttpRequest) -> HttpResponse:
         return HttpResponse(f"Cannot start that game: {error}", status=400)
     if settings["mode"] not in standings.open_modes(request.user):
         return HttpResponse(
-            f"Cannot start that game: {flow.MODE_TITLES[settings['mode']]} is not open to you "
+            f"Cannot start that game: {modes.MODE_TITLES[settings['mode']]} is not open to you "
             f"yet ({unlock_text(settings['mode'])})",
             status=403,
         )
-    if flow.MODES[settings["mode"]].puzzles:
+    if modes.MODES[settings["mode"]].puzzles:
         progress = standings.puzzle_progress(standings.puzzle_bests(request.user), len(PUZZLES))
         if settings["puzzle"] >= progress["playable"]:
             return HttpResponse(
@@ -123,8 +123,8 @@ def start(request: HttpRequest) -> HttpResponse:
                 status=403,
             )
     # The page names the game under the title: the title names the mode (or the puzzle) only.
-    title = f"{flow.MODE_TITLES[settings['mode']]} game"
-    if flow.MODES[settings["mode"]].puzzles:
+    title = f"{modes.MODE_TITLES[settings['mode']]} game"
+    if modes.MODES[settings["mode"]].puzzles:
         title += f": puzzle {settings['puzzle'] + 1}, {PUZZLES[settings['puzzle']].title}"
     match = services.create_match(
         host=request.user, game_key=GAME.key, title=title, settings=settings, roles=[""]

@@ -30,6 +30,8 @@ to the players, and chooses what spectators see while the race runs (the public 
 anyone, a player too: by default what the players see). An event carries the move, its steps
 and the board only in the mover's private part; its public part names the seat and nothing
 else.
+
+The ranking (the places, what the end pays and its summary) is in ranking.py, pure.
 """
 
 from __future__ import annotations
@@ -38,7 +40,9 @@ from datetime import datetime
 from typing import Any
 
 from games.bejeweled2 import flow as bj2
+from games.bejeweled2 import levels
 from games.bejeweled2.puzzles import PUZZLES
+from games.bejeweled2_race.ranking import finish, race_score
 from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
@@ -91,23 +95,10 @@ MODES: dict[str, dict[str, str]] = {
 }
 MODE_TITLES = {key: mode["title"] for key, mode in MODES.items()}
 
-GARNETS_PER_SEAT_BEHIND = 2
-"""The prize: 2 garnets for every seat that finished behind you (the last earns none; seats
-that tie share their place and each earns for the seats behind them all)."""
-
 ACTIONS_OFFERED = ("swap", "hint", "undo", "restart", "end")
 """What a seat may do, of Bejeweled 2's actions: no solution shown in a race, and no hint in
 the puzzles (there it is the next move of a solution)."""
 
-REASONS = {
-    "no_moves": "stuck",
-    "time_up": "bar empty",
-    "moves_used": "moves used",
-    "solved": "solved all",
-    "ended": "stopped",
-    "race_over": "finished",
-}
-"""Why a seat is done, as the ranking's status column says it (short: it fits a phone)."""
 
 SETTINGS = (
     Setting(
@@ -260,57 +251,11 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
 
 def _mirror_bar(state: State, key: str) -> None:
     """The race's clock of seat ``key``'s Action bar is its game's (none once the seat is out)."""
-    when = state["boards"][key]["deadlines"].get(bj2.CLOCK)
+    when = state["boards"][key]["deadlines"].get(levels.CLOCK)
     if when and not state["runners"][key]["done"]:
         state["deadlines"][bar_clock(key)] = when
     else:
         state["deadlines"].pop(bar_clock(key), None)
-
-
-def race_score(state: State, key: str) -> int:
-    """What ranks a seat: its points, or in the puzzle race the puzzles solved."""
-    runner = state["runners"][key]
-    if state["mode"] == "puzzles":
-        return runner["solved"]
-    return state["boards"][key]["score"]
-
-
-def _rank_key(state: State, key: str) -> tuple[int, int]:
-    """Smaller is better: the score, then (puzzles) the earlier last solve."""
-    runner = state["runners"][key]
-    later = runner["solved_ms"] if state["mode"] == "puzzles" and runner["solved"] else 0
-    return (-race_score(state, key), later)
-
-
-def ranking(state: State, winner: str | None = None) -> list[dict[str, Any]]:
-    """Every seat, best first, with its place (seats nothing tells apart share one: 1, 2, 2, 4).
-    A winner named by the host comes first."""
-
-    order = {key: (0 if key == winner else 1, *_rank_key(state, key)) for key in state["runners"]}
-    keys = sorted(order, key=lambda k: (order[k], int(k)))
-    rows: list[dict[str, Any]] = []
-    for position, key in enumerate(keys, start=1):
-        same = rows and order[rows[-1]["key"]] == order[key]
-        runner = state["runners"][key]
-        game = state["boards"][key]
-        rows.append(
-            {
-                "key": key,
-                "seat": int(key),
-                "name": state["seats"][int(key)]["name"],
-                "place": rows[-1]["place"] if same else position,
-                "score": race_score(state, key),
-                "points": game["score"] if state["mode"] != "puzzles" else runner["points"],
-                "moves": runner["moves"] + game["moves"],
-                "level": game["level"],
-                "solved": runner["solved"],
-                "done": runner["done"],
-                "status": REASONS[runner["reason"]] if runner["reason"] else "racing",
-            }
-        )
-    for row in rows:
-        row["behind"] = sum(1 for other in rows if other["place"] > row["place"])
-    return rows
 
 
 def _check_racing(state: State, key: str, now: datetime) -> None:
@@ -373,7 +318,7 @@ def _play(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
         private["solved"] = runner["solved"]
         if runner["solved"] >= new["puzzle_count"]:
             _seat_out(new, key, "solved")
-            return _finish(new, now, played.kind, public, {seat: private})
+            return finish(new, now, played.kind, public, {seat: private})
         following = new["puzzle_first"] + runner["solved"]
         new["boards"][key] = _board_game(new, new["seats"][seat], now, following)
         private["next_puzzle"] = following
@@ -391,7 +336,7 @@ def _play(state: State, seat: int, action: dict[str, Any], now: datetime) -> Out
     if runner["done"]:
         public["out"] = True
         if _everyone_done(new):
-            return _finish(new, now, played.kind, public, {seat: private})
+            return finish(new, now, played.kind, public, {seat: private})
     return Outcome(state=new, kind=played.kind, public=public, private={seat: private})
 
 
@@ -403,7 +348,7 @@ def end(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outco
     _seat_out(new, key, "ended")
     public = {"seat": seat, "out": True}
     if _everyone_done(new):
-        return _finish(new, now, "stopped", public, {})
+        return finish(new, now, "stopped", public, {})
     return Outcome(state=new, kind="stopped", public=public)
 
 
@@ -446,92 +391,6 @@ def _trail_entry(state: State, key: str) -> dict[str, Any]:
     }
 
 
-# --- the end -------------------------------------------------------------------------------------
-
-
-def _finish(
-    new: State,
-    now: datetime,
-    kind: str,
-    public: dict[str, Any],
-    private: dict[int, dict[str, Any]],
-    winner_by_host: str | None = None,
-) -> Outcome:
-    """The race is over (``new`` is a private copy): every seat still racing stops where it is;
-    the ranking places the seats, pays them and names the Elimination Candidate."""
-    for runner in new["runners"].values():
-        if not runner["done"]:
-            runner["done"] = True
-            runner["reason"] = "race_over"
-    new["phase"] = "over"
-    new["deadlines"] = {}
-    new["ended_at"] = iso(now)
-    rows = ranking(new, winner_by_host)
-    result = _result(new, rows, winner_by_host)
-    new["result"] = result
-    prizes = {row["seat"]: {"garnets": result["garnets"][row["key"]], "tokens": 0} for row in rows}
-    return Outcome(
-        state=new,
-        kind=kind,
-        public={**public, "result": result},
-        private=private,
-        result={"winner": result["winner"], "summary": result["summary"]},
-        prizes=prizes,
-    )
-
-
-def _result(state: State, rows: list[dict[str, Any]], winner_by_host: str | None) -> dict[str, Any]:
-    top = [row["seat"] for row in rows if row["place"] == 1]
-    last = max(row["place"] for row in rows)
-    bottom = [row["seat"] for row in rows if row["place"] == last]
-    if winner_by_host is not None and len(rows) > 1:
-        # The host's winner is never the Elimination Candidate.
-        bottom = [seat for seat in bottom if str(seat) != winner_by_host]
-    ec = bottom[0] if len(bottom) == 1 else None
-    garnets = {row["key"]: GARNETS_PER_SEAT_BEHIND * row["behind"] for row in rows}
-    result = {
-        "winner": top[0] if len(top) == 1 else None,
-        "top": top,
-        "totals": {row["key"]: row["score"] for row in sorted(rows, key=lambda r: r["seat"])},
-        "places": {row["key"]: row["place"] for row in rows},
-        "garnets": garnets,
-        "tokens": {row["key"]: 0 for row in rows},
-        "elimination_candidate": ec,
-        "ec_tied": bottom if ec is None else [],
-        "ranking": [{k: v for k, v in row.items() if k != "key"} for row in rows],
-        "mode": state["mode"],
-        "by_host": winner_by_host is not None,
-    }
-    result["summary"] = _summary(state, result)
-    return result
-
-
-def _unit(state: State, score: int) -> str:
-    if state["mode"] == "puzzles":
-        return f"{score} puzzle{'s' if score != 1 else ''} solved"
-    return f"{score:,} points"
-
-
-def _summary(state: State, result: dict[str, Any]) -> str:
-    name = {str(s["index"]): s["name"] for s in state["seats"]}
-    totals = result["totals"]
-    top = result["top"]
-    if result["by_host"]:
-        first = f"The host ended the race: {name[str(top[0])]} wins."
-    elif len(top) == 1:
-        first = f"{name[str(top[0])]} wins the race with {_unit(state, totals[str(top[0])])}."
-    else:
-        names = " and ".join(name[str(s)] for s in top)
-        first = f"{names} share first place with {_unit(state, totals[str(top[0])])}."
-    ec = result["elimination_candidate"]
-    if ec is not None:
-        second = f" {name[str(ec)]} finishes last and is the Elimination Candidate."
-    else:
-        names = " and ".join(name[str(s)] for s in result["ec_tied"])
-        second = f" {names} share the last place; the host names the Elimination Candidate."
-    return first + second
-
-
 # --- clocks --------------------------------------------------------------------------------------
 
 END_ROUND = {"racing": "the race now"}
@@ -549,7 +408,7 @@ def timeout(
         new["deadlines"].pop(key, None)
         return Outcome(state=new, kind="clock_ignored", public={"clock": key})
     if key == RACE:
-        return _finish(copy_json(state), now, "race_over", {"reason": "time_up"}, {})
+        return finish(copy_json(state), now, "race_over", {"reason": "time_up"}, {})
     seat = key.removeprefix(BAR_PREFIX)
     if not key.startswith(BAR_PREFIX) or seat not in state["runners"]:
         new = copy_json(state)
@@ -559,7 +418,7 @@ def timeout(
         new = copy_json(state)
         new["deadlines"].pop(key, None)
         return Outcome(state=new, kind="clock_ignored", public={"clock": key})
-    emptied = bj2.timeout(state["boards"][seat], bj2.CLOCK, now)
+    emptied = bj2.timeout(state["boards"][seat], levels.CLOCK, now)
     if emptied.kind != "game_over":
         return Outcome(state=copy_json(state), kind="clock_not_due", public={"clock": key})
     new = copy_json(state)
@@ -567,7 +426,7 @@ def timeout(
     _seat_out(new, seat, "time_up")
     public = {"seat": int(seat), "out": True, "reason": "time_up"}
     if _everyone_done(new):
-        return _finish(new, now, "bar_empty", public, {})
+        return finish(new, now, "bar_empty", public, {})
     return Outcome(state=new, kind="bar_empty", public=public)
 
 
@@ -609,4 +468,4 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     new = copy_json(state)
     by_host = None if winner is None else str(winner)
     public = {"winner": winner}
-    return _finish(new, now, "adjudicated", public, {}, winner_by_host=by_host)
+    return finish(new, now, "adjudicated", public, {}, winner_by_host=by_host)

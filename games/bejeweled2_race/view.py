@@ -10,16 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.bejeweled2 import flow as bj2
+from games.bejeweled2 import levels
 from games.bejeweled2 import view as bj2_view
-from games.bejeweled2_race.flow import (
-    MODE_TITLES,
-    RACE,
-    REASONS,
-    SPECTATOR_WORDS,
-    available_actions,
-    ranking,
-)
+from games.bejeweled2_race.flow import MODE_TITLES, RACE, SPECTATOR_WORDS, available_actions
+from games.bejeweled2_race.ranking import REASONS, ranking
 from games.core.flowkit import copy_json
 from games.core.gamedef import State, Viewer
 from games.core.words import counted
@@ -30,8 +24,8 @@ from games.core.words import counted
 def _bar(game: State) -> dict[str, Any] | None:
     if not game["bar"]:
         return None
-    num, den = bj2.bar_drain(game["mode"], game["bar"]["level"])
-    size = bj2.bar_size(game["bar"]["level"])
+    num, den = levels.bar_drain(game["mode"], game["bar"]["level"])
+    size = levels.bar_size(game["bar"]["level"])
     return {
         "points": game["bar"]["points"],
         "at": game["bar"]["at"],

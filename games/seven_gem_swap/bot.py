@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.seven_gem_swap import engine
+from games.seven_gem_swap.grid import _NEIGHBOURS, _TARGET, _largest
 
 BOT_LEVELS = {
     "beginner": "bids nothing and makes one helpful swap a round, after about 20 seconds",
@@ -158,7 +159,7 @@ def plan(
         seen: set[tuple[str, int]] = set()
         for _, grid, here, locked, moves, start in beam:
             for move in engine.MOVES:
-                target = engine._TARGET[here][move]
+                target = _TARGET[here][move]
                 if target is None or target in locked or grid[target] in avoid:
                     continue
                 if grid[target] == own and grid[here] == own:
@@ -190,7 +191,7 @@ def plan(
 
 def _score(cells: str, colours: frozenset[str], gem: int) -> tuple[int, int]:
     """The largest group of ``colours``, then the group holding the controlled gem."""
-    return engine._largest(cells, colours), _group_at(cells, colours, gem)
+    return _largest(cells, colours), _group_at(cells, colours, gem)
 
 
 def _group_at(cells: str, colours: frozenset[str], start: int) -> int:
@@ -200,7 +201,7 @@ def _group_at(cells: str, colours: frozenset[str], start: int) -> int:
     stack = [start]
     while stack:
         i = stack.pop()
-        for j in engine._NEIGHBOURS[i]:
+        for j in _NEIGHBOURS[i]:
             if j not in seen and cells[j] in colours:
                 seen.add(j)
                 stack.append(j)

@@ -1,4 +1,4 @@
-"""Seven Gem Swap as a game definition: its flow (flow.py: the rules, the premove charges), its
+"""Seven Gem Swap as a game definition: its flow (flow.py: the rules, with its parts beside it), its
 gate (view.py: ``view``, what each viewer sees), its page (page.py: the grid, tables, host frames
 and prompt drawn from a view) and bot wired into the core, with the host's round ending and
 awards, replay words and help."""

@@ -1,7 +1,7 @@
 """What a Seven Gem Swap sequence would do if no one else moved: ``sequence_preview``, as the
 engine plays it alone, worded for the composer (``worded_preview``). The flow keeps it with a
-draft (flow.py ``clean_draft``) and the gate shows it with a seat's sent sequence (view.py); pure,
-it reads the engine alone."""
+draft (submissions.py ``clean_draft``) and the gate shows it with a seat's sent sequence
+(view.py); pure, it reads the engine alone."""
 
 from __future__ import annotations
 

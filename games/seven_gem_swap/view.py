@@ -10,16 +10,11 @@ from typing import Any
 from games.core.flowkit import copy_json
 from games.core.gamedef import State, Viewer
 from games.seven_gem_swap import engine
-from games.seven_gem_swap.flow import (
-    GAME,
-    PREMOVE_FIRST_PRICE,
-    ROUNDS,
-    _cards_left,
-    _key,
-    _seat_keys,
-    premove_price,
-)
+from games.seven_gem_swap.flow import GAME, ROUNDS
+from games.seven_gem_swap.premoves import PREMOVE_FIRST_PRICE, premove_price
 from games.seven_gem_swap.preview import sequence_preview
+from games.seven_gem_swap.seats import seat_key, seat_keys
+from games.seven_gem_swap.submissions import cards_left
 
 # --- what a viewer sees --------------------------------------------------------------------------
 
@@ -65,8 +60,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
     out["last"] = out["history"][-1] if out["history"] else None
     seat = viewer.seat
-    if seat is not None and _key(seat) in _seat_keys(state):
-        out["me"] = _own_view(state, _key(seat))
+    if seat is not None and seat_key(seat) in seat_keys(state):
+        out["me"] = _own_view(state, seat_key(seat))
     elif viewer.is_host:
         out["host"] = {
             "bids": copy_json(state["bids"]),
@@ -144,7 +139,7 @@ def _own_view(state: State, key: str) -> dict[str, Any]:
         "bid": copy_json(state["bids"].get(key)),
         "won_by": allocation.get(key, {}).get("by"),
         "submission": copy_json(state["submissions"].get(key)),
-        "cards_left": _cards_left(state, key) if state["colours"] else [],
+        "cards_left": cards_left(state, key) if state["colours"] else [],
         "premoves_used": used,
         "premove_price": premove_price(used),
         "rounds": rounds,

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from games.bejeweled2 import bot, engine, flow
+from games.bejeweled2 import bot, ending, engine, flow, levels
 from games.bejeweled2 import view as gate
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
@@ -32,9 +32,9 @@ def play_out(state, level: str, max_ticks: int = 20_000):
     now = T0
     for _ in range(max_ticks):
         now += TICK
-        runs_out = due(state, flow.CLOCK)
+        runs_out = due(state, levels.CLOCK)
         if runs_out is not None and now >= runs_out:
-            outcome = flow.timeout(state, flow.CLOCK, now)
+            outcome = flow.timeout(state, levels.CLOCK, now)
         else:
             action = bot.decide(seen(state), 0, level, now)
             if action is None:
@@ -115,4 +115,4 @@ def test_the_greedy_bot_solves_a_cognito_puzzle_in_par_and_earns_the_bonus() -> 
     state, result, _ = play_out(begin("cognito", puzzle=3), "greedy")
     assert result["solved"] is True and result["at_par"] is True
     assert state["moves"] == PUZZLES[3].par
-    assert result["score"] > flow.PAR_BONUS and result["hints"] == 0
+    assert result["score"] > ending.PAR_BONUS and result["hints"] == 0

@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from games.bejeweled2 import engine, flow
+from games.bejeweled2 import ending, engine, flow, levels, modes
 from games.bejeweled2 import page as pages
 from games.bejeweled2 import view as gate
 from games.bejeweled2.puzzles import PUZZLES
@@ -173,8 +173,8 @@ def test_a_requested_hint_never_takes_the_score_below_the_levels_start() -> None
 
 
 def test_levels_last_a_thousand_points_times_the_level() -> None:
-    assert [flow.level_for(s) for s in (0, 999, 1000, 2999, 3000, 6000)] == [1, 1, 2, 2, 3, 4]
-    assert flow.level_progress(1500, 2) == {"points": 500, "needed": 2000}
+    assert [levels.level_for(s) for s in (0, 999, 1000, 2999, 3000, 6000)] == [1, 1, 2, 2, 3, 4]
+    assert levels.level_progress(1500, 2) == {"points": 500, "needed": 2000}
 
 
 def test_a_swap_that_crosses_a_threshold_levels_up() -> None:
@@ -229,7 +229,7 @@ def test_the_player_may_end_the_game() -> None:
 
 
 def bar_points(state, seconds: float) -> int:
-    return flow.bar_left(state, at(seconds))
+    return levels.bar_left(state, at(seconds))
 
 
 def test_the_action_bar_starts_half_full_and_runs_empty_on_its_deadline() -> None:
@@ -262,12 +262,12 @@ def test_a_full_bar_completes_the_level_and_the_next_starts_half_full() -> None:
 
 
 def test_the_bar_drains_faster_each_level() -> None:
-    levels = (1, 2, 3, 5)
-    rates = [flow.bar_drain("action", level) for level in levels]
+    numbers = (1, 2, 3, 5)
+    rates = [levels.bar_drain("action", level) for level in numbers]
     assert [num / den for num, den in rates] == [5, 12.5, 22.5, 50]
     # A full bar empties sooner each level: 200 s, 160 s, 133 s, 100 s.
     seconds = [
-        flow.bar_size(level) * den / num for level, (num, den) in zip(levels, rates, strict=True)
+        levels.bar_size(level) * den / num for level, (num, den) in zip(numbers, rates, strict=True)
     ]
     assert seconds == sorted(seconds, reverse=True) and seconds[0] == 200 and seconds[-1] == 100
 
@@ -539,8 +539,8 @@ def test_twilight_ends_like_classic_when_no_move_is_left() -> None:
 
 def test_hyper_drains_half_as_fast_again_as_action() -> None:
     for level in (1, 2, 5):
-        num, den = flow.bar_drain("hyper", level)
-        anum, aden = flow.bar_drain("action", level)
+        num, den = levels.bar_drain("hyper", level)
+        anum, aden = levels.bar_drain("action", level)
         assert num / den == 1.5 * anum / aden
     # 500 points at 7.5 a second: 66.667 s (to the millisecond, rounded up).
     assert begin("hyper")["deadlines"]["clock"] == at(66.667).isoformat()
@@ -567,7 +567,7 @@ def test_cognito_scores_a_solved_puzzle_with_a_bonus_at_par() -> None:
         state = outcome.state
     points = sum(step.get("points", 0) for step in outcome.public["steps"])
     assert outcome.result["solved"] is True and outcome.result["mode"] == "cognito"
-    assert outcome.result["score"] > points + flow.PAR_BONUS  # every move's points, and the bonus
+    assert outcome.result["score"] > points + ending.PAR_BONUS  # every move's points, and the bonus
     assert outcome.result["at_par"] is True
 
 
@@ -577,7 +577,7 @@ def test_cognitos_game_over_says_the_score_the_board_shows_with_the_par_bonus_on
         outcome = act(state, {"type": "swap", "a": a, "b": b})
         state = outcome.state
     moved = outcome.state["history"][-1]["score"] + outcome.public["score"]
-    assert outcome.result["score"] == moved + flow.PAR_BONUS == state["score"]
+    assert outcome.result["score"] == moved + ending.PAR_BONUS == state["score"]
     assert outcome.result["summary"].endswith(f": {outcome.result['score']:,} points.")
 
 
@@ -619,7 +619,7 @@ def test_original_plays_a_line_of_four_with_no_power_gem() -> None:
         made[mode] = [s["made"] for s in played["steps"] if s["kind"] == "special"]
         assert sum(s.get("points", 0) for s in played["steps"]) == played["score"]
     assert made == {"classic": ["power_gem"], "original": []}
-    assert not flow.MODES["original"].hidden and flow.MODES["original"].secret
+    assert not modes.MODES["original"].hidden and modes.MODES["original"].secret
 
 
 def test_finity_steps_show_only_the_points_the_score_counts() -> None:
@@ -659,7 +659,7 @@ def test_there_are_no_drafts() -> None:
     assert caught.value.code == "no_drafts"
 
 
-@pytest.mark.parametrize("mode", flow.MODES)
+@pytest.mark.parametrize("mode", modes.MODES)
 def test_everyone_sees_the_same_table_and_no_one_sees_the_seed(mode) -> None:
     state = begin(mode)
     state = act(state, first_move(state)).state

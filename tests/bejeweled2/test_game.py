@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.bejeweled2 import engine, flow
+from games.bejeweled2 import engine, flow, modes
 from games.bejeweled2.game import GAME
 from games.bejeweled2.page import board_grid, piece_css
 from games.bejeweled2.puzzles import PUZZLES
@@ -43,7 +43,7 @@ def test_settings_default_to_classic_and_take_each_mode():
         "puzzle": 0,
         "idle_minutes": 30,
     }
-    for mode in flow.MODES:
+    for mode in modes.MODES:
         assert GAME.clean_settings({"mode": mode})["mode"] == mode
     assert GAME.clean_settings({"mode": "puzzle", "puzzle": "3"})["puzzle"] == 3
 

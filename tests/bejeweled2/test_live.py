@@ -14,7 +14,7 @@ import pytest
 from django.db import connections, transaction
 from django.utils import timezone
 
-from games.bejeweled2 import bot, flow
+from games.bejeweled2 import bot, flow, levels
 from games.bejeweled2 import view as gate
 from games.core import services
 from games.core.client import ArenaClient, MatchSocket, Refused
@@ -96,9 +96,11 @@ def run_out_the_clock(match_id: int) -> None:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         state = match.state
-        state["deadlines"][flow.CLOCK] = due.isoformat()
+        state["deadlines"][levels.CLOCK] = due.isoformat()
         Match.objects.filter(pk=match_id).update(state=state)
-        rows = Deadline.objects.filter(match=match, key=flow.CLOCK, fired_at=None, cancelled=False)
+        rows = Deadline.objects.filter(
+            match=match, key=levels.CLOCK, fired_at=None, cancelled=False
+        )
         assert rows.update(due_at=due) == 1
 
 
@@ -236,7 +238,9 @@ async def test_the_action_bar_is_run_empty_by_the_workers_scheduler(live_worker,
         lambda: Deadline.objects.filter(match=match, fired_at=None, cancelled=False).count()
     )
     fired = await in_db(
-        lambda: Deadline.objects.filter(match=match, key=flow.CLOCK, fired_at__isnull=False).count()
+        lambda: Deadline.objects.filter(
+            match=match, key=levels.CLOCK, fired_at__isnull=False
+        ).count()
     )
     assert (pending, fired) == (0, 1)
     await check_gap_free(match, player, watcher)

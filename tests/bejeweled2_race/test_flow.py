@@ -11,7 +11,7 @@ from functools import partial
 
 import pytest
 
-from games.bejeweled2 import engine
+from games.bejeweled2 import engine, levels
 from games.bejeweled2 import flow as bj2
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2_race import bot, flow
@@ -189,7 +189,7 @@ def test_classic_against_the_clock_ends_at_the_time_limit_and_refuses_late_moves
 def test_an_action_bar_puts_its_seat_out_only_when_it_is_really_empty():
     state = begin(2, mode="action", minutes=30)
     when = due(state, flow.bar_clock(0))
-    assert when == due(state["boards"]["0"], bj2.CLOCK)
+    assert when == due(state["boards"]["0"], levels.CLOCK)
     state = act(state, 0, best(state, 0), 10).state
     later = due(state, flow.bar_clock(0))
     assert later > when  # a move filled the bar: its clock moved
@@ -215,11 +215,11 @@ def test_a_pause_moves_every_bar_and_the_time_limit():
     for key in (flow.RACE, flow.bar_clock(0), flow.bar_clock(1)):
         assert due(shifted, key) == due(state, key) + timedelta(seconds=40)
     for seat in "01":
-        assert due(shifted["boards"][seat], bj2.CLOCK) == due(
-            state["boards"][seat], bj2.CLOCK
+        assert due(shifted["boards"][seat], levels.CLOCK) == due(
+            state["boards"][seat], levels.CLOCK
         ) + timedelta(seconds=40)
         # The bar holds the same points 40 s later than it would have.
-        assert bj2.bar_left(shifted["boards"][seat], at(60)) == bj2.bar_left(
+        assert levels.bar_left(shifted["boards"][seat], at(60)) == levels.bar_left(
             state["boards"][seat], at(20)
         )
 

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.bejeweled2 import engine, flow, solver
+from games.bejeweled2 import engine, flow, levels, modes, solver
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.models import Match, Seat
 from tests.browser.pages import DESKTOP, PHONE, shoot_both_sizes
@@ -23,12 +23,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def open_every_hidden_mode(user) -> None:
-    """The finished games that open the hidden modes (``flow.UNLOCKS``), written to the database
+    """The finished games that open the hidden modes (``modes.UNLOCKS``), written to the database
     as the server records them: Classic level 17, Action level 8, Endless level 280, and every
     puzzle solved."""
     results = [
         {"mode": source, "level": reach, "score": 1_000}
-        for source, reach in flow.UNLOCKS.values()
+        for source, reach in modes.UNLOCKS.values()
         if source != "puzzle"
     ] + [
         {"mode": "puzzle", "puzzle": index, "solved": True, "moves": p.par, "level": 1}
@@ -64,7 +64,7 @@ def start(page, mode: str, puzzle: int | None = None) -> Match:
     page.goto("/play/bejeweled-2/")
     if puzzle is not None:
         page.select_option("#bj2-puzzle-cognito", str(puzzle))
-    page.get_by_role("button", name=f"Play Bejeweled 2 · {flow.MODE_TITLES[mode]}").click()
+    page.get_by_role("button", name=f"Play Bejeweled 2 · {modes.MODE_TITLES[mode]}").click()
     page.wait_for_url("**/m/*/")
     expect(page.locator("#connection")).to_have_text("connected")
     expect(page.locator('#bj2-board [data-grid="board"] [data-cell]')).to_have_count(64)
@@ -156,8 +156,8 @@ def test_hyper_has_a_faster_bar_and_a_streak_for_quick_moves(login_context, ada)
     player = login_context("ada")
     match = start(player, "hyper")
     bar = player.locator("#bj2-status .bj2-action-bar")
-    action_drain = flow.bar_drain("action", 1)
-    hyper_drain = flow.bar_drain("hyper", 1)
+    action_drain = levels.bar_drain("action", 1)
+    hyper_drain = levels.bar_drain("hyper", 1)
     assert hyper_drain[0] / hyper_drain[1] > action_drain[0] / action_drain[1]
     expect(bar).to_have_attribute(
         "title", re.compile(f"drains {hyper_drain[0] / hyper_drain[1]:g} points a second")

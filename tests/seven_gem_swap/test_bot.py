@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from games.core.gamedef import SeatInfo, Viewer
-from games.seven_gem_swap import bot, engine, flow
+from games.seven_gem_swap import bot, engine, flow, submissions
 from games.seven_gem_swap import view as gate
 from tests.flows import T0
 from tests.seven_gem_swap.test_flow import secret_keys_outside
@@ -79,7 +79,7 @@ def test_two_bots_and_a_scripted_player_finish_a_match() -> None:
             board = engine.parse_board(state["board"])
             colour = state["colours"][str(seat)]
             gem = next(engine.cell_name(i) for i, c in enumerate(board.cells) if c == colour)
-            cards = flow._cards_left(state, str(seat))
+            cards = submissions.cards_left(state, str(seat))
             card = None if state["round"] == 1 else cards[0]
             return {"type": "submit", "gem": gem, "moves": "", "card": card}
         return None

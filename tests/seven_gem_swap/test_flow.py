@@ -13,7 +13,7 @@ import pytest
 
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
-from games.seven_gem_swap import engine, flow
+from games.seven_gem_swap import engine, flow, submissions
 from games.seven_gem_swap import view as gate
 from tests import flows
 from tests.flows import T0
@@ -507,7 +507,7 @@ def play_out(state: dict, moves_of: dict[int, str], now: datetime = T0) -> list[
             key = str(seat)
             colour = state["colours"][key]
             gem = next(engine.cell_name(i) for i, c in enumerate(board.cells) if c == colour)
-            card = None if state["round"] == 1 else flow._cards_left(state, key)[0]
+            card = None if state["round"] == 1 else submissions.cards_left(state, key)[0]
             outcome = act(state, seat, submit(seat, gem, moves_of.get(seat, ""), card), now)
             outcomes.append(outcome)
             state = outcome.state
@@ -712,7 +712,7 @@ def test_no_view_ever_shows_another_seats_bid_gem_or_sequence() -> None:
             options = [engine.cell_name(i) for i, c in enumerate(board.cells) if c == colour]
             gem = options[(seat + state["round"]) % len(options)]
             gems[seat].append(gem)
-            card = None if state["round"] == 1 else flow._cards_left(state, str(seat))[0]
+            card = None if state["round"] == 1 else submissions.cards_left(state, str(seat))[0]
             action = submit(seat, gem, SEQUENCES[seat], card, premove=seat in (2, 5))
             outcome = act(state, seat, action, now)
             state = outcome.state
