@@ -18,13 +18,13 @@ three rounds; each round's phases (``state["phase"]``):
 
 Totals are exact decimals stored as strings, rounded half up to 2 places after every move. Each
 turn's record keeps the board before it, so ``round_analysis`` can show the best path that was
-available beside the one played.
+available beside the one played. Each round's board, its start and its end (and after the third
+the match's) are rounds.py's; who plays which colour is players.py's.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -32,7 +32,6 @@ from games.core.contract import Setting, settled
 from games.core.flowkit import (
     check_clock,
     copy_json,
-    derived_seed,
     dispatcher,
     dmo_seat,
     draw,
@@ -44,11 +43,16 @@ from games.core.flowkit import (
 )
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 from games.glittering_paths import analysis, engine
+from games.glittering_paths.players import COLOURS, seat_colour, seat_named
+from games.glittering_paths.rounds import (
+    begin_round,
+    clean_boards,
+    end_round,
+    finish_match,
+    round_public,
+)
 
 GAME = "glittering-paths"
-ROUNDS = 3
-GARNETS = 5
-COLOURS = (engine.RED, engine.BLUE)  # seat 0 red, seat 1 blue
 MAX_SECONDS = 86400
 
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"path"})
@@ -118,54 +122,7 @@ SETTINGS = (
 """A match's settings (see docs/rules/glittering-paths.md): the form, defaults and checks."""
 
 
-def clean_boards(value: object) -> list[str]:
-    """The host's three boards as board texts ([] when the boards are drawn at random)."""
-    if value in ("", None, []):
-        return []
-    if isinstance(value, str):
-        blocks = [block for block in value.strip().split("\n\n") if block.strip()]
-        texts = [block.strip() for block in blocks]
-    elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-        texts = list(value)
-    else:
-        raise ValueError("boards: paste the three boards' text, one blank line between boards")
-    if len(texts) != ROUNDS:
-        raise ValueError(
-            f"boards: give exactly {ROUNDS} boards, one blank line between them "
-            f"(found {len(texts)})"
-        )
-    cleaned = []
-    for round_no, text in enumerate(texts, start=1):
-        try:
-            board = engine.check_round_board(text, round_no)
-        except engine.BoardError as error:
-            message = str(error)
-            if not message.startswith(f"round {round_no}"):
-                message = f"round {round_no}'s board: {message}"
-            raise ValueError(f"boards: {message}") from None
-        cleaned.append(engine.format_board(board))
-    areas = [len(text.replace("\n", "")) for text in cleaned]
-    if max(areas) > 1.25 * min(areas):
-        raise ValueError(
-            f"boards: the three boards should have about equal area (they have {areas} cells)"
-        )
-    return cleaned
-
-
 # --- small helpers -------------------------------------------------------------------------------
-
-
-def _name(state: State, seat: int | None) -> str:
-    return state["seats"][seat]["name"] if seat is not None else ""
-
-
-def seat_colour(seat: int) -> str:
-    return COLOURS[seat]
-
-
-def seat_named(state: State, seat: int) -> str:
-    """``"Alice (red)"``."""
-    return f"{_name(state, seat)} ({seat_colour(seat)})"
 
 
 def _phase(state: State, *wanted: str, doing: str) -> None:
@@ -187,19 +144,7 @@ def _seat(seat: object) -> int:
     return int(seat)
 
 
-# --- the match's start and each round's start ----------------------------------------------------
-
-
-def round_board(state: State, round_no: int) -> engine.Board:
-    """Round ``round_no``'s board: the host's, or drawn from the match seed."""
-    if state["pasted"]:
-        return engine.parse_board(state["pasted"][round_no - 1])
-    shapes = engine.board_shapes(state["board_area"])
-    shape_rng = derived_seed(state["seed"], "shape", round_no)
-    rows, cols = shapes[shape_rng % len(shapes)]
-    return engine.generate_board(
-        derived_seed(state["seed"], "board", round_no), round_no, rows, cols
-    )
+# --- the match's start ---------------------------------------------------------------------------
 
 
 def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datetime) -> Outcome:
@@ -240,35 +185,8 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "result": None,
         "deadlines": {},
     }
-    _begin_round(state, 1, now)
-    return Outcome(state, "started", _round_public(state))
-
-
-def _begin_round(state: State, round_no: int, now: datetime) -> None:
-    """Reveal round ``round_no``'s board and open the race (``state`` is a private copy)."""
-    board = engine.format_board(round_board(state, round_no))
-    state.update(
-        round=round_no,
-        phase="race",
-        board=board,
-        start_board=board,
-        turn=None,
-        turn_number=1,
-        turn_started=iso(now),
-        first=None,
-        start_kind=None,
-        moves=[],
-        streak=[0, 0],
-        agreed=[False, False],
-        last_move=None,
-    )
-    state["deadlines"] = {}
-    set_clock(state, "race", now, state["timers"]["race"])
-
-
-def _round_public(state: State) -> dict[str, Any]:
-    board = engine.parse_board(state["board"])
-    return {"round": state["round"], "board": state["board"], "shape": board.shape}
+    begin_round(state, 1, now)
+    return Outcome(state, "started", round_public(state))
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -462,76 +380,6 @@ def withdraw_end(state: State, seat: int, action: dict[str, Any], now: datetime)
     return Outcome(new, "end_withdrawn", {"seat": seat, "agreed": list(new["agreed"])})
 
 
-# --- the end of a round and of the match ---------------------------------------------------------
-
-
-def end_round(
-    new: State, reason: str, now: datetime, *, kind: str, public: dict[str, Any] | None = None
-) -> Outcome:
-    """Close the round (``new`` is a private copy): record it, then pause or finish the match."""
-    record = {
-        "round": new["round"],
-        "shape": engine.parse_board(new["start_board"]).shape,
-        "start_board": new["start_board"],
-        "end_board": new["board"],
-        "first": new["first"],
-        "start_kind": new["start_kind"],
-        "moves": new["moves"],
-        "reason": reason,
-        "totals": list(new["totals"]),
-        "analysis": None,
-    }
-    new["history"].append(record)
-    new["agreed"] = [False, False]
-    new["turn"] = None
-    new["deadlines"] = {}
-    public = {**(public or {}), "round_over": new["round"], "reason": reason}
-    public["totals"] = list(new["totals"])
-    if new["round"] >= ROUNDS:
-        return _finish(new, public, kind=kind)
-    wait = new["timers"]["next_round"]
-    if wait <= 0:
-        _begin_round(new, new["round"] + 1, now)
-        public["next_round"] = _round_public(new)
-        return Outcome(new, kind, public)
-    new["phase"] = "interval"
-    set_clock(new, "next_round", now, wait)
-    return Outcome(new, kind, public)
-
-
-def _finish(new: State, public: dict[str, Any], *, kind: str, awarded: bool = False) -> Outcome:
-    totals = [Decimal(t) for t in new["totals"]]
-    if awarded:
-        winner = new["winner"]
-        how = "the host awarded the match"
-    elif totals[0] == totals[1]:
-        winner = new["tie_to"]
-        role = new["seats"][winner]["role"] or "tie-breaker"
-        how = f"the totals are level, and a tie goes to the {role}"
-    else:
-        winner = 0 if totals[0] > totals[1] else 1
-        how = "the higher total wins"
-    loser = 1 - winner
-    summary = (
-        f"{seat_named(new, winner)} wins the death match, {new['totals'][winner]} to "
-        f"{new['totals'][loser]}: {how}."
-    )
-    prizes = {winner: {"garnets": GARNETS, "tokens": 0}, loser: {"garnets": 0, "tokens": 0}}
-    result = {
-        "winner": winner,
-        "summary": summary,
-        "totals": list(new["totals"]),
-        "garnets": GARNETS,
-    }
-    new["phase"] = "over"
-    new["winner"] = winner
-    new["result"] = result
-    new["turn"] = None
-    new["deadlines"] = {}
-    public = {**public, "winner": winner, "summary": summary}
-    return Outcome(new, kind, public, result=result, prizes=prizes)
-
-
 # --- clocks --------------------------------------------------------------------------------------
 
 
@@ -558,8 +406,8 @@ def _time_up(
         public = {"seat": seat, "turn": state["turn_number"], "totals": list(new["totals"])}
         return _after_turn(new, now, "skipped", public)
     new = copy_json(state)
-    _begin_round(new, state["round"] + 1, now)
-    return Outcome(new, "round_started", _round_public(new))
+    begin_round(new, state["round"] + 1, now)
+    return Outcome(new, "round_started", round_public(new))
 
 
 timeout = on_running_clock(CLOCK_OF_PHASE, _time_up)
@@ -586,7 +434,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
         )
     new = match_awarded(state, award)
     new["winner"] = winner
-    return _finish(new, {"scope": "match"}, kind="adjudicated", awarded=True)
+    return finish_match(new, {"scope": "match"}, kind="adjudicated", awarded=True)
 
 
 # --- dispatch ------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ from typing import Any
 
 from games.core.gamedef import State, Viewer
 from games.glittering_paths import engine
-from games.glittering_paths.flow import CLOCK_OF_PHASE, GAME, ROUNDS, seat_colour, seat_named
+from games.glittering_paths.flow import CLOCK_OF_PHASE, GAME
+from games.glittering_paths.players import seat_colour, seat_named
+from games.glittering_paths.rounds import ROUNDS
 
 PHASE_LABELS = {
     "race": "Race for the first move",

@@ -17,7 +17,8 @@ A match is three boards. Each board runs through two phases (``state["phase"]``)
 
 Hidden information lives in the state (``boards``, ``play.notebooks``) and never leaves through
 view.py's ``view`` or an Outcome's ``public`` part except once a board is over, when everything on
-it is shown to everyone.
+it is shown to everyone. What each player's pieces may still do is players.py's; what follows a
+turn (the next turn, a board's end, the match's result) is board_end.py's.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from games.core.flowkit import (
     dispatcher,
     dmo_seat,
     draw,
-    iso,
     match_awarded,
     on_running_clock,
     seats_kept,
@@ -42,10 +42,16 @@ from games.core.flowkit import (
 from games.core.gamedef import ActionError, Outcome, SeatInfo, State
 from games.core.words import seat_name
 from games.pointsweeper import engine
+from games.pointsweeper.board_end import BOARDS, board_in_play, finish_match, next_turn, start_turn
+from games.pointsweeper.players import (
+    first_player,
+    may_claim_now,
+    other,
+    player_name,
+    used_pieces,
+)
 
-BOARDS = 3
 PIECE_IDS = engine.PIECE_IDS
-GARNETS = 5
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset()
 """Every Pointsweeper action is a turn taken after seeing the board: none is sealed."""
 
@@ -119,72 +125,6 @@ def check_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-# --- small helpers -------------------------------------------------------------------------------
-
-
-def _other(seat: int) -> int:
-    return 1 - seat
-
-
-def _name(state: State, seat: int) -> str:
-    return state["seats"][seat]["name"]
-
-
-def chooser_of(state: State, board_no: int) -> int:
-    """Who chooses the order of ``board_no``: the DMO on boards 1 and 3, the EC on board 2."""
-    return state["ec"] if board_no == 2 else state["dmo"]
-
-
-def first_player(state: State, seat: int) -> bool:
-    """Whether ``seat`` moves first on the board in play (their pawns move toward rank 8)."""
-    return state["first"] == seat
-
-
-def _used(state: State, seat: int) -> dict[str, list[str]]:
-    return state["play"]["used"][str(seat)]
-
-
-def can_scout(state: State, seat: int, piece: str) -> bool:
-    used = _used(state, seat)
-    return piece not in used["scouted"] and piece not in used["claimed"]
-
-
-def can_claim(state: State, seat: int, piece: str) -> bool:
-    return piece not in _used(state, seat)["claimed"]
-
-
-def may_claim_now(state: State, seat: int) -> bool:
-    """Past the first scout-only turns of this board."""
-    return state["play"]["turns"][seat] >= state["settings"]["scout_turns"]
-
-
-def out_of_pieces(state: State, seat: int) -> bool:
-    return len(_used(state, seat)["claimed"]) == len(PIECE_IDS)
-
-
-def can_move(state: State, seat: int) -> bool:
-    """Whether ``seat`` still takes turns on this board."""
-    play = state["play"]
-    if play["passed"][seat] or out_of_pieces(state, seat):
-        return False
-    if may_claim_now(state, seat):
-        return True
-    return any(can_scout(state, seat, p) for p in PIECE_IDS)
-
-
-def legal_for(state: State, seat: int) -> dict[str, Any]:
-    """What ``seat`` may do now: the pieces that may scout and claim, and whether it may pass.
-    The page offers exactly this; the rules check the same functions."""
-    if state["phase"] != "play" or state["turn"] != seat:
-        return {"scout": [], "claim": [], "pass": False}
-    claiming = may_claim_now(state, seat)
-    return {
-        "scout": [p for p in PIECE_IDS if can_scout(state, seat, p)],
-        "claim": [p for p in PIECE_IDS if claiming and can_claim(state, seat, p)],
-        "pass": True,
-    }
-
-
 def _piece(action: dict[str, Any]) -> str:
     raw = action.get("piece")
     piece = raw.strip().upper() if isinstance(raw, str) else None
@@ -239,10 +179,6 @@ def _changing(state: State) -> State:
     return new
 
 
-def _board(state: State) -> engine.Board:
-    return engine.parse_board(state["boards"][state["board_no"] - 1])
-
-
 # --- the match's start and each board's order ----------------------------------------------------
 
 
@@ -261,7 +197,7 @@ def start(settings: dict[str, Any], seats: list[SeatInfo], seed: int, now: datet
         "draws": 0,
         "seats": seats_kept(seats),
         "dmo": dmo,
-        "ec": _other(dmo),
+        "ec": other(dmo),
         "settings": {
             key: cleaned[key]
             for key in ("move_seconds", "bank_seconds", "order_seconds", "scout_turns", "tie_to")
@@ -290,7 +226,7 @@ def choose_order(state: State, seat: int, action: dict[str, Any], now: datetime)
         raise ActionError("the order of this board was already chosen", code="wrong_phase")
     if seat != state["chooser"]:
         raise ActionError(
-            f"{_name(state, state['chooser'])} chooses who moves first on this board",
+            f"{player_name(state, state['chooser'])} chooses who moves first on this board",
             code="not_chooser",
         )
     check_clock(state, "order", now, "the time to choose the order is over")
@@ -298,7 +234,7 @@ def choose_order(state: State, seat: int, action: dict[str, Any], now: datetime)
     if not isinstance(first, bool):
         raise ActionError("say whether you move first: first true or false", code="bad_order")
     new = _changing(state)
-    return _begin_board(new, seat if first else _other(seat), now, chosen=True)
+    return _begin_board(new, seat if first else other(seat), now, chosen=True)
 
 
 def _begin_board(state: State, first: int, now: datetime, *, chosen: bool) -> Outcome:
@@ -319,7 +255,7 @@ def _begin_board(state: State, first: int, now: datetime, *, chosen: bool) -> Ou
         "notebooks": {"0": [], "1": []},
     }
     stop_clock(state, "order")
-    _start_turn(state, first, now)
+    start_turn(state, first, now)
     public = {
         "board_no": state["board_no"],
         "chooser": state["chooser"],
@@ -329,26 +265,19 @@ def _begin_board(state: State, first: int, now: datetime, *, chosen: bool) -> Ou
     return Outcome(state=state, kind="order_chosen" if chosen else "order_drawn", public=public)
 
 
-def _start_turn(state: State, seat: int, now: datetime) -> None:
-    state["turn"] = seat
-    state["turn_started"] = iso(now)
-    seconds = state["settings"]["move_seconds"] + state["play"]["bank"][seat]
-    set_clock(state, "turn", now, seconds)
-
-
 # --- turns ---------------------------------------------------------------------------------------
 
 
 def _check_turn(state: State, seat: int, doing: str) -> None:
     if state["phase"] == "order":
         raise ActionError(
-            f"you cannot {doing} yet: {_name(state, state['chooser'])} is choosing the order",
+            f"you cannot {doing} yet: {player_name(state, state['chooser'])} is choosing the order",
             code="wrong_phase",
         )
     if state["phase"] != "play":
         raise ActionError("the match is over", code="match_over")
     if state["turn"] != seat:
-        raise ActionError(f"it is {_name(state, state['turn'])}'s turn", code="not_your_turn")
+        raise ActionError(f"it is {player_name(state, state['turn'])}'s turn", code="not_your_turn")
 
 
 def _spend_time(state: State, seat: int, now: datetime) -> None:
@@ -364,7 +293,7 @@ def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     check_clock(state, "turn", now, "your time bank ran out")
     piece = _piece(action)
     square = _square(action, "square")
-    used = _used(state, seat)
+    used = used_pieces(state, seat)
     if piece in used["claimed"]:
         raise ActionError(f"{piece} has already claimed and may not scout", code="piece_used")
     if piece in used["scouted"]:
@@ -373,7 +302,7 @@ def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     claimed = set(state["play"]["claimed"])
     try:
         covered = engine.scout_squares(piece, square, first)
-        total, mines = engine.scout(_board(state), piece, square, first, claimed)
+        total, mines = engine.scout(board_in_play(state), piece, square, first, claimed)
     except ValueError as error:
         raise ActionError(str(error), code="illegal_move") from None
     new = _changing(state)
@@ -395,7 +324,7 @@ def scout_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     play["notebooks"][str(seat)].append(note)
     play["used"][str(seat)]["scouted"].append(piece)
     play["turns"][seat] += 1
-    outcome = _next_turn(new, seat, now, kind="scouted", public={"board_no": new["board_no"]})
+    outcome = next_turn(new, seat, now, kind="scouted", public={"board_no": new["board_no"]})
     outcome.public.update(public)
     outcome.private = {seat: {"scout": note}}
     return outcome
@@ -412,10 +341,10 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     piece = _piece(action)
     start_square = _square(action, "start")
     end_square = _square(action, "end")
-    if piece in _used(state, seat)["claimed"]:
+    if piece in used_pieces(state, seat)["claimed"]:
         raise ActionError(f"{piece} has already claimed on this board", code="piece_used")
     claimed = set(state["play"]["claimed"])
-    board = _board(state)
+    board = board_in_play(state)
     try:
         result = engine.claim(
             board, piece, start_square, end_square, first_player(state, seat), claimed
@@ -449,7 +378,7 @@ def claim_action(state: State, seat: int, action: dict[str, Any], now: datetime)
     play["log"].append(entry)
     play["used"][str(seat)]["claimed"].append(piece)
     play["turns"][seat] += 1
-    outcome = _next_turn(new, seat, now, kind="claimed", public={"board_no": new["board_no"]})
+    outcome = next_turn(new, seat, now, kind="claimed", public={"board_no": new["board_no"]})
     # The animation steps travel once, in the event; the log keeps what the claim did.
     outcome.public.update(entry, steps=result.steps)
     return outcome
@@ -475,129 +404,9 @@ def _pass(state: State, seat: int, now: datetime, *, reason: str) -> Outcome:
     }
     play["log"].append(entry)
     kind = "passed" if reason == "passed" else "bank_empty"
-    outcome = _next_turn(state, seat, now, kind=kind, public={"board_no": state["board_no"]})
+    outcome = next_turn(state, seat, now, kind=kind, public={"board_no": state["board_no"]})
     outcome.public.update(entry)
     return outcome
-
-
-def _board_end_reason(state: State) -> str | None:
-    """Why the board in play is over (the seed's a-d), or None while it goes on."""
-    revealed = state["play"]["revealed"].values()
-    mines = sum(1 for v in revealed if v == engine.MINE)
-    board = _board(state)
-    if len(revealed) - mines == 64 - board.count_mines():
-        return "all_tiles"
-    if mines == board.count_mines():
-        return "all_mines"
-    if not can_move(state, 0) and not can_move(state, 1):
-        if out_of_pieces(state, 0) and out_of_pieces(state, 1):
-            return "out_of_pieces"
-        return "passed"
-    return None
-
-
-def _next_turn(
-    state: State, seat: int, now: datetime, *, kind: str, public: dict[str, Any]
-) -> Outcome:
-    """After ``seat``'s turn (``state`` is a private copy): the other player moves if they still
-    can, else ``seat`` again, else the board is over."""
-    reason = _board_end_reason(state)
-    if reason is None:
-        for nxt in (_other(seat), seat):
-            if can_move(state, nxt):
-                _start_turn(state, nxt, now)
-                public["turn"] = nxt
-                return Outcome(state=state, kind=kind, public=public)
-        reason = "passed"
-    return _end_board(state, reason, now, kind=kind, public=public)
-
-
-BOARD_END_REASONS = {
-    "all_tiles": "all 54 tiles are claimed",
-    "all_mines": "all 10 mines are claimed",
-    "out_of_pieces": "both players are out of pieces",
-    "passed": "both players have passed",
-}
-
-
-def _end_board(
-    state: State, reason: str, now: datetime, *, kind: str, public: dict[str, Any]
-) -> Outcome:
-    play = state["play"]
-    record = {
-        "board_no": state["board_no"],
-        "board": state["boards"][state["board_no"] - 1],
-        "first": state["first"],
-        "chooser": state["chooser"],
-        "reason": reason,
-        "log": play["log"],
-        "notebooks": play["notebooks"],
-        "points": list(play["points"]),
-        "mines": list(play["mines"]),
-        "mines_before": [state["totals"]["mines"][s] - play["mines"][s] for s in (0, 1)],
-        "analysis": None,
-    }
-    state["history"].append(record)
-    state["turn"] = None
-    state["turn_started"] = None
-    state["play"] = None
-    stop_clock(state, "turn")
-    public["board_over"] = {
-        key: record[key]
-        for key in ("board_no", "board", "first", "reason", "notebooks", "points", "mines")
-    }
-    if state["board_no"] < BOARDS:
-        state["board_no"] += 1
-        state["phase"] = "order"
-        state["chooser"] = chooser_of(state, state["board_no"])
-        state["first"] = None
-        set_clock(state, "order", now, state["settings"]["order_seconds"])
-        public["next_board"] = {"board_no": state["board_no"], "chooser": state["chooser"]}
-        return Outcome(state=state, kind=kind, public=public)
-    return _finish_match(state, kind=kind, public=public)
-
-
-def totals(state: State) -> dict[str, list[int]]:
-    """Each seat's points, mines, penalty and total so far."""
-    points = state["totals"]["points"]
-    mines = state["totals"]["mines"]
-    return {
-        "points": list(points),
-        "mines": list(mines),
-        "penalty": [engine.triangular(m) for m in mines],
-        "total": [engine.final_total(p, m) for p, m in zip(points, mines, strict=True)],
-    }
-
-
-def _finish_match(
-    state: State, *, kind: str, public: dict[str, Any], winner: int | None = None
-) -> Outcome:
-    final = totals(state)
-    if winner is None:
-        a, b = final["total"]
-        if a != b:
-            winner = 0 if a > b else 1
-        else:
-            winner = state["dmo"] if state["settings"]["tie_to"] == "DMO" else state["ec"]
-    loser = _other(winner)
-    tie = final["total"][0] == final["total"][1]
-    summary = f"{_name(state, winner)} wins {final['total'][winner]} to {final['total'][loser]}" + (
-        f" (a tie goes to the {state['settings']['tie_to']})" if tie else ""
-    )
-    state["phase"] = "over"
-    state["winner"] = winner
-    state["final"] = final
-    state["turn"] = None
-    state["deadlines"] = {}
-    prizes = {winner: {"garnets": GARNETS, "tokens": 0}}
-    result = {
-        "winner": winner,
-        "summary": summary,
-        "totals": final,
-        "prizes": {str(k): v for k, v in prizes.items()},
-    }
-    public["match_over"] = {"winner": winner, "totals": final, "summary": summary}
-    return Outcome(state=state, kind=kind, public=public, result=result, prizes=prizes)
 
 
 # --- clocks --------------------------------------------------------------------------------------
@@ -636,7 +445,7 @@ def adjudicate(state: State, award: dict[str, Any], now: datetime) -> Outcome:
     new = match_awarded(state, award)
     winner = award["winner"]
     public: dict[str, Any] = {"winner": winner, "awarded": True}
-    return _finish_match(new, kind="adjudicated", public=public, winner=winner)
+    return finish_match(new, kind="adjudicated", public=public, winner=winner)
 
 
 ACTIONS = {

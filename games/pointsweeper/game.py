@@ -9,7 +9,7 @@ from typing import Any
 from games.core.gamedef import FlowGame, State
 from games.core.registry import register
 from games.core.words import event_parts, generic_description, round_marks, seat_name
-from games.pointsweeper import bot, engine, flow, page, view
+from games.pointsweeper import board_end, bot, engine, flow, page, view
 
 
 class Pointsweeper(FlowGame):
@@ -88,7 +88,7 @@ class Pointsweeper(FlowGame):
         over = data.get("board_over")
         if isinstance(over, dict):
             points = over.get("points") or [0, 0]
-            why = flow.BOARD_END_REASONS.get(over.get("reason"), "")
+            why = board_end.BOARD_END_REASONS.get(over.get("reason"), "")
             text += (
                 f" Board {over.get('board_no')} is over: {why} "
                 f"(points {points[0]} and {points[1]})."

@@ -16,7 +16,9 @@ from typing import Any
 from games.core.flowkit import iso
 from games.core.gamedef import State, Viewer
 from games.pointsweeper import engine
-from games.pointsweeper.flow import BOARDS, PIECE_IDS, first_player, legal_for, totals
+from games.pointsweeper.board_end import BOARDS, totals
+from games.pointsweeper.flow import PIECE_IDS
+from games.pointsweeper.players import first_player, legal_for
 
 # --- what a viewer sees --------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ import pytest
 
 from games.core.contract import settled
 from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
-from games.glittering_paths import analysis, engine, flow
+from games.glittering_paths import analysis, engine, flow, players, rounds
 from games.glittering_paths import view as gate
 from tests import flows
 from tests.flows import T0, at
@@ -47,7 +47,7 @@ refused = partial(flows.refused, flow.act)
 
 
 def best(state: dict, seat: int) -> list[str]:
-    return engine.best_path(state["board"], flow.COLOURS[seat])[1]
+    return engine.best_path(state["board"], players.COLOURS[seat])[1]
 
 
 def in_turns(state: dict | None = None) -> dict:
@@ -303,10 +303,10 @@ def test_round_three_has_jasper_or_aquamarine_and_round_boards_are_about_equal()
     state = begin()
     areas = []
     for round_no in (1, 2, 3):
-        board = flow.round_board(state, round_no)
+        board = rounds.round_board(state, round_no)
         areas.append(board.height * board.width)
     assert max(areas) - min(areas) <= 64 // 5
-    third = flow.round_board(state, 3)
+    third = rounds.round_board(state, 3)
     assert third.count("J") + third.count("A") > 0
 
 
@@ -561,7 +561,7 @@ def test_the_analysis_is_recorded_as_an_informational_event() -> None:
 
 def test_no_view_reveals_a_later_rounds_board_or_the_seed() -> None:
     state = in_turns()
-    later = [engine.format_board(flow.round_board(state, r)) for r in (2, 3)]
+    later = [engine.format_board(rounds.round_board(state, r)) for r in (2, 3)]
     viewers = [Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()]
     for viewer in viewers:
         text = json.dumps(gate.view(state, viewer))

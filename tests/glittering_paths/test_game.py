@@ -14,7 +14,7 @@ from games.core.gamedef import ActionError, SeatInfo, Viewer
 from games.core.registry import get_game
 from games.core.templatetags.arena import grid_cells
 from games.core.viewpatch import without
-from games.glittering_paths import bot, engine, flow
+from games.glittering_paths import bot, engine, flow, rounds
 from games.glittering_paths import page as pages
 from games.glittering_paths import view as gate
 from games.glittering_paths.game import GAME, GlitteringPaths, board_grid
@@ -199,7 +199,7 @@ def test_a_round_has_no_winner_to_award_the_host_ends_it_instead() -> None:
 def test_the_dashboards_match_scope_awards_the_match() -> None:
     outcome = GAME.adjudicate(started(), {"winner": 0, "scope": "match"}, T0)
     assert outcome.result is not None and outcome.result["winner"] == 0
-    assert outcome.prizes[0]["garnets"] == flow.GARNETS
+    assert outcome.prizes[0]["garnets"] == rounds.GARNETS
 
 
 def test_a_winner_award_goes_straight_to_the_flow() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from games.core.client import Refused
 from games.core.models import Match
-from games.glittering_paths import engine, flow
+from games.glittering_paths import engine, players, rounds
 from tests import live_server
 from tests.live_server import in_db, step
 
@@ -39,7 +39,7 @@ def create_through_the_page(url: str) -> Match:
 
 
 def best(game: dict, seat: int) -> list[str]:
-    return engine.best_path(game["board"], flow.COLOURS[seat])[1]
+    return engine.best_path(game["board"], players.COLOURS[seat])[1]
 
 
 def secret_shown(text: str) -> bool:
@@ -56,7 +56,7 @@ async def test_a_complete_match_over_websockets_keeps_each_seats_draft_private(
     live_worker, three_accounts, seated_sockets
 ):
     match = await asyncio.to_thread(create_through_the_page, live_worker.url)
-    later_boards = [engine.format_board(flow.round_board(match.state, r)) for r in (2, 3)]
+    later_boards = [engine.format_board(rounds.round_board(match.state, r)) for r in (2, 3)]
     async with seated_sockets(match, json_only=False) as seated:
         sockets, watcher, everyone = seated.sockets, seated.watcher, seated.everyone
         ec_ws, dmo_ws = sockets[0], sockets[1]

@@ -14,7 +14,7 @@ from games.core import services
 from games.core.gamedef import Viewer
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.rendering import view_of
-from games.glittering_paths import engine, flow
+from games.glittering_paths import engine, players
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +67,7 @@ def path(match: Match, user, cells: list[str], **extra) -> services.Accepted:
 
 
 def best(match: Match, seat: int) -> list[str]:
-    return engine.best_path(state_of(match)["board"], flow.COLOURS[seat])[1]
+    return engine.best_path(state_of(match)["board"], players.COLOURS[seat])[1]
 
 
 def test_it_starts_live_in_the_race_with_its_clock_as_a_deadline_row(clock, gp):

@@ -14,7 +14,7 @@ import pytest
 
 from games.core.contract import settled
 from games.core.gamedef import ActionError, SeatInfo, Viewer
-from games.pointsweeper import engine, flow
+from games.pointsweeper import engine, flow, players
 from games.pointsweeper import page as pages
 from games.pointsweeper import view as gate
 from tests import flows
@@ -610,11 +610,11 @@ def assert_public_outcome_keeps_secrets(outcome: Any) -> None:
 
 
 def random_action(state: dict, seat: int, rng: random.Random) -> dict:
-    legal = flow.legal_for(state, seat)
+    legal = players.legal_for(state, seat)
     roll = rng.random()
     if legal["claim"] and roll < 0.45:
         piece = rng.choice(legal["claim"])
-        start, end = rng.choice(engine.legal_moves(piece, flow.first_player(state, seat)))
+        start, end = rng.choice(engine.legal_moves(piece, players.first_player(state, seat)))
         return claim(piece, start, end)
     if legal["scout"] and roll < 0.96:
         piece = rng.choice(legal["scout"])
