@@ -30,7 +30,7 @@ from django.db import transaction
 from games.core import clock
 from games.core.gamedef import State, Viewer
 from games.core.models import Event, Match
-from games.core.rendering import Announcement, Frame, frames_drawn
+from games.core.rendering import Announcement, Frame, Keeping, frames_drawn
 
 log = logging.getLogger(__name__)
 
@@ -269,19 +269,22 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
     mine = {announcement.event.version for announcement in announcements}
     next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
     released = False
+    keepings: list[Keeping] = []
     try:
         turn = _in_order.setdefault(match_pk, asyncio.Condition())
         sent = True
         async with turn:
             await _wait_for_earlier(turn, match_pk, min(mine))
             for announcement in announcements:
-                drawing = frames_drawn(announcement)
+                keepings.append(keeping := Keeping())
+                drawing = frames_drawn(announcement, keeping=keeping)
                 first = True  # the acting seat's frame goes alone: its player waits for it
                 while messages := await next_messages(announcement, drawing, first):
                     sent = await send_messages(messages) and sent
                     first = False
         released = True
         await _sent(match_pk, mine)
+        await database_sync_to_async(_write_kept, thread_sensitive=False)(keepings)
         if sent:
             await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
     except Exception:
@@ -289,6 +292,13 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
     finally:
         if not released:
             await _sent(match_pk, mine)
+
+
+def _write_kept(keepings: list[Keeping]) -> None:
+    """What the audiences were sent, to the shared cache: written once the next version may go
+    (the other worker's next frames are drawn from it, or drawn again without it)."""
+    for keeping in keepings:
+        keeping.write()
 
 
 # How long one trip to a drawing thread draws frames before the ones drawn are sent: a frame

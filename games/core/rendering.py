@@ -14,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -375,9 +375,7 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool =
     html: dict[str, str] = {}
     audiences = {}
     for viewer, sent in kept.items():
-        latest = _recent.get((match.public_id, viewer.audience))
-        if latest is None or latest[0] <= version:  # a resync's older frames leave it be
-            _recent.put((match.public_id, viewer.audience), (version, sent))
+        _remember(match, version, viewer, sent)
         held = {}
         for panel_id, panel_html in sent.panels.items():
             held[panel_id] = digest = _digest(panel_html)
@@ -395,6 +393,13 @@ def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool =
             cache.set(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
     except Exception:  # the next frames send these panels whole
         log.warning("the panel cache could not be written", exc_info=True)
+
+
+def _remember(match: Match, version: int, viewer: Viewer, sent: Sent) -> None:
+    """This worker's latest of ``viewer``'s audience (a resync's older frames leave it be)."""
+    latest = _recent.get((match.public_id, viewer.audience))
+    if latest is None or latest[0] <= version:
+        _recent.put((match.public_id, viewer.audience), (version, sent))
 
 
 def _kept(
@@ -519,12 +524,31 @@ def update_frames(
     return list(frames_drawn(announcement, viewers, with_html=with_html))
 
 
+@dataclass
+class Keeping:
+    """What every audience was sent at a version, to write to the shared cache once the frames
+    are out (``write``): the worker's next version waits for no round trip to Redis (this
+    worker's own next frames read what it keeps in memory, kept as each frame is drawn)."""
+
+    match: Match | None = None
+    version: int = 0
+    sent: dict[Viewer, Sent] = field(default_factory=dict)
+
+    def write(self) -> None:
+        if self.match is not None and self.sent:
+            _keep(self.match, self.version, self.sent)
+
+
 def frames_drawn(
-    announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
+    announcement: Announcement,
+    viewers: list[Viewer] | None = None,
+    *,
+    with_html: bool = True,
+    keeping: Keeping | None = None,
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn, in the order of ``audiences``. What each
-    audience was sent is kept once the last is drawn."""
+    be sent before the next is drawn, in the order of ``audiences``. What each audience was
+    sent is kept once the last is drawn, or left in ``keeping`` for the caller to write."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
@@ -556,11 +580,15 @@ def frames_drawn(
             notice = _notice_drawn(match)
             facts = "" if viewer.is_host else _facts(view, notice)
             sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"], gated)
+            if viewers is None:
+                _remember(match, event.version, viewer, sent[viewer])
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
         yield viewer, frame
-    if sent:
+    if sent and keeping is not None and viewers is None:
+        keeping.match, keeping.version, keeping.sent = match, event.version, sent
+    elif sent:
         # A connection catching up draws its own audience alone: it adds to nothing kept.
         _keep(match, event.version, sent, first=viewers is not None)
 

@@ -48,7 +48,7 @@ def layer(monkeypatch) -> RecordingLayer:
     return recording
 
 
-def spectators_frame(told):
+def spectators_frame(told, keeping=None):
     """An announcement's frames as ``frames_drawn`` yields them: the spectators' alone."""
     message = {"version": told.event.version}
     yield Viewer.spectator(), SimpleNamespace(as_message=lambda: message)
@@ -88,7 +88,7 @@ async def test_a_version_never_sent_holds_back_the_next_send_once_and_no_later_o
 async def test_a_send_whose_frames_cannot_be_rendered_holds_back_nothing(layer, monkeypatch):
     fourth = announced(4)
     with monkeypatch.context() as broken:
-        broken.setattr(broadcast, "frames_drawn", lambda announcement: iter([1 / 0]))
+        broken.setattr(broadcast, "frames_drawn", lambda announcement, keeping: iter([1 / 0]))
         await broadcast.send(fourth)  # logged, not raised: the viewers' pings heal it
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     await asyncio.wait_for(broadcast.send(announced(5)), 10)
