@@ -9,7 +9,7 @@ appended. Bytes are the compact JSON text of what the database keeps of the matc
 - after: every event with its move instead (``Event.move``), a snapshot every
   ``replaying.SNAPSHOT_EVERY`` events (and of an outcome no move makes again), each kept as a
   patch of the snapshot before it or, when the patches since the last whole state would
-  outweigh it, whole (games/core/statediff.py), plus the match row's state. The bytes kept after
+  outweigh it, whole (games/core/jsondiff.py), plus the match row's state. The bytes kept after
   the first half of the events are shown beside the whole match's: about twice as many when
   storage grows linearly with the events, four times when with their square.
 
@@ -234,7 +234,7 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
     whole state when the patches since the last outweigh it): the match's bytes, and the p50 /
     p99 ms to rebuild a version in memory, CPU time (the snapshot rows parsed from their JSON,
     the patches applied, the moves played again)."""
-    from games.core import replaying, statediff
+    from games.core import jsondiff, replaying
 
     game = played.match.game
     rows = list(played.match.events.order_by("version"))
@@ -243,7 +243,7 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
     texts: dict[int, tuple[str | None, str | None]] = {}
     previous, chain = None, 0
     for v in kept:
-        k = statediff.keep(None if whole else previous, chain, played.made[v])
+        k = jsondiff.keep(None if whole else previous, chain, played.made[v])
         texts[v] = (
             (None, json.dumps(k.patch)) if k.patch is not None else (json.dumps(k.state), None)
         )
@@ -264,7 +264,7 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
                 if first <= v <= base
                 for w, p in [texts[v]]
             ]
-            state = statediff.rebuild(chain_rows)
+            state = jsondiff.rebuild(chain_rows)
         for v in range(base + 1, version + 1):
             state = replaying.play(game, state, moves[v]).state
         times.append((time.process_time() - started) * 1000)

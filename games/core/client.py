@@ -1,7 +1,7 @@
 """A small Python client of the Gem Arena websocket protocol (docs/protocol.md).
 
 It logs in over HTTP like a browser (session cookie), then speaks JSON frames over the match's
-websocket. Tests, bots and load tools use it; it has no Django import (games.core.viewpatch is
+websocket. Tests, bots and load tools use it; it has no Django import (games.core.jsondiff is
 pure).
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import websockets
 from websockets.typing import Origin
 
-from games.core import viewpatch
+from games.core import jsondiff
 
 
 class ClientError(Exception):
@@ -245,10 +245,10 @@ class MatchSocket:
             if frame["version"] == self.version + 1:
                 try:
                     if self.view is not None:
-                        self.view = viewpatch.apply(
+                        self.view = jsondiff.apply(
                             copy.deepcopy(self.view), frame["patch"], frame.get("event")
                         )
-                except viewpatch.PatchError:
+                except jsondiff.PatchError:
                     await self.resync(0)  # the view no longer fits: ask for it whole
                 else:
                     self.version = frame["version"]

@@ -499,7 +499,7 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """The state of a match just after one event: where rebuilding a past state starts. Kept
     whole (``state``), or as the patch of the previous snapshot's state (``patch``; ``chain``:
-    the bytes of the patches since the last whole state), games/core/statediff.py."""
+    the bytes of the patches since the last whole state), games/core/jsondiff.py."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
     version = models.PositiveIntegerField()

@@ -23,7 +23,7 @@ from django.core.cache import cache
 from django.template import engines
 from django.utils.safestring import mark_safe
 
-from games.core import htmlpatch, viewpatch
+from games.core import htmlpatch, jsondiff
 from games.core.authority import seat_holders
 from games.core.gamedef import State, Viewer
 from games.core.jinja import PANEL_SINK
@@ -449,7 +449,7 @@ class Announcement:
 
 def sent_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
     """``view`` as clients get it: without the parts only the page's templates draw."""
-    return viewpatch.as_sent(view, match.game.page_only)
+    return jsondiff.as_sent(view, match.game.page_only)
 
 
 def _game_view(match: Match, viewer: Viewer, state: State) -> Any:
@@ -458,20 +458,18 @@ def _game_view(match: Match, viewer: Viewer, state: State) -> Any:
     if not state:
         return None
     shown = match.game.view(state, viewer)
-    return viewpatch.without(shown, match.game.page_only) if shown else shown
+    return jsondiff.without(shown, match.game.page_only) if shown else shown
 
 
-def view_patch(
-    before: Any, after: dict[str, Any], event: dict[str, Any] | None
-) -> list[viewpatch.Op]:
+def view_patch(before: Any, after: dict[str, Any], event: dict[str, Any] | None) -> jsondiff.Patch:
     """The patch from the game view ``before`` (None: the viewer holds none) to the whole view
     ``after``. The match facts and the drafts are small and change apart from the game's
     state: they are set whole; the game's view is diffed."""
     if before is None:
         ops = [["s", ["game"], after["game"]]]
     else:
-        ops = viewpatch.diff(before, after["game"], ("game",))
-    ops = viewpatch.refer_to_event(ops, event)
+        ops = jsondiff.diff(before, after["game"], ("game",))
+    ops = jsondiff.refer_to_event(ops, event)
     ops.append(["s", ["match"], after["match"]])
     ops.extend(["s", [key], after[key]] for key in ("draft", "drafts") if key in after)
     return ops
@@ -580,7 +578,7 @@ def _drawn_panels(
         if before is None:
             before = view_of(match, viewer, announcement.before)["game"]
         after = view["game"]
-        quiet = type(before) is type(after) and before == after  # as viewpatch.diff compares
+        quiet = type(before) is type(after) and before == after  # as jsondiff.diff compares
     same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
     if quiet and kept is not None and kept.facts and same_facts:
         rendered = _moved_on(kept.panels, version)

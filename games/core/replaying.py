@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db.models import Subquery
 
-from games.core import statediff
+from games.core import jsondiff
 from games.core.gamedef import GameDefinition, State, Viewer
 from games.core.models import OPEN_SEAT, Event, Match, Snapshot
 from games.core.moves import RULES, SNAPSHOT_EVERY, Move, play, seated
@@ -59,7 +59,7 @@ def _snapshot(match_id: int, version: int) -> tuple[int, State]:
     rows = _snapshot_rows(match_id, version)
     if not rows:
         return 0, {}
-    return rows[-1][0], statediff.rebuild([(row[1], row[2]) for row in rows])
+    return rows[-1][0], jsondiff.rebuild([(row[1], row[2]) for row in rows])
 
 
 def rebuild(match: Match, version: int) -> State:
@@ -79,10 +79,10 @@ def rebuild(match: Match, version: int) -> State:
 def keep_snapshot(match: Match, version: int, state: State) -> Snapshot:
     """Keep ``state`` as the snapshot of ``version`` (the match's newest): a patch of the
     previous snapshot's state, or whole when the patches since the last whole state would
-    outweigh it (statediff.keep)."""
+    outweigh it (jsondiff.keep)."""
     rows = _snapshot_rows(match.pk, version - 1)
-    previous = statediff.rebuild([(row[1], row[2]) for row in rows]) if rows else None
-    kept = statediff.keep(previous, rows[-1][3] if rows else 0, state)
+    previous = jsondiff.rebuild([(row[1], row[2]) for row in rows]) if rows else None
+    kept = jsondiff.keep(previous, rows[-1][3] if rows else 0, state)
     return Snapshot.objects.create(
         match=match, version=version, state=kept.state, patch=kept.patch, chain=kept.chain
     )

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from games.bejeweled2 import engine
-from games.core import replaying, services, viewpatch
+from games.core import jsondiff, replaying, services
 from games.core.console import running_clocks
 from games.core.gamedef import Viewer
 from games.core.models import LedgerEntry, Match
@@ -103,7 +103,7 @@ def test_a_move_frame_tells_another_seat_nothing_of_the_mover_board(race):
         else:  # the host sees every board, small
             held = {"game": match.game.view(before, viewer)}
             data = json.loads(frame.head)
-            view = viewpatch.apply(json.loads(json.dumps(held)), data["patch"], data["event"])
+            view = jsondiff.apply(json.loads(json.dumps(held)), data["patch"], data["event"])
             assert view["game"]["boards"][0]["rows"] == mover
 
 

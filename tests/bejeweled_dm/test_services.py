@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from games.bejeweled_dm import engine, flow
-from games.core import services, viewpatch
+from games.core import jsondiff, services
 from games.core.gamedef import Viewer
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.rendering import Announcement, update_frames, view_of
@@ -260,7 +260,7 @@ def sent(match, viewer, event) -> dict:
     [(_, frame)] = update_frames(stored, [viewer])
     update = json.loads(frame.text(with_html=True, sent=None))
     before = json.loads(json.dumps(view_of(match, viewer, stored.before)))
-    return {**update, "view": viewpatch.apply(before, update["patch"], update["event"])}
+    return {**update, "view": jsondiff.apply(before, update["patch"], update["event"])}
 
 
 def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from games.core import htmlpatch, rendering, viewpatch
+from games.core import htmlpatch, jsondiff, rendering
 from games.core.gamedef import Viewer
 from games.core.lru import Lru
 from games.core.rendering import (
@@ -69,7 +69,7 @@ def test_no_update_frame_carries_the_whole_view_and_each_patch_makes_the_next_vi
         )
         mine = [sent.frame for sent in played.frames if sent.viewer == viewer]
         for frame in mine:
-            view = viewpatch.apply(copy.deepcopy(view), frame["patch"], frame["event"])
+            view = jsondiff.apply(copy.deepcopy(view), frame["patch"], frame["event"])
         end = view_of(match, viewer, state_at(match, mine[-1]["version"]))
         end = json.loads(json.dumps(sent_view(match, end)))
         assert view["game"] == end["game"], viewer.audience

@@ -11,9 +11,9 @@ import pytest
 from games.core.contract import defaults
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.jsondiff import without
 from games.core.registry import get_game
 from games.core.templatetags.arena import grid_cells
-from games.core.viewpatch import without
 from games.glittering_paths import bot, engine, flow
 from games.glittering_paths import page as pages
 from games.glittering_paths import view as gate

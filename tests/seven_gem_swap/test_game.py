@@ -7,9 +7,9 @@ import pytest
 
 from games.core.forms import MatchSettingsForm
 from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.jsondiff import without
 from games.core.registry import get_game
 from games.core.templatetags.arena import grid_cells
-from games.core.viewpatch import without
 from games.seven_gem_swap import engine, flow
 from games.seven_gem_swap.game import GAME, SevenGemSwap
 from tests.flows import T0

@@ -15,7 +15,7 @@ from django.template.context import Context
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.core import viewpatch
+from games.core import jsondiff
 from games.core.words import ROLE_NAMES
 
 register = template.Library()
@@ -106,7 +106,7 @@ def host_console_html(context: Context, console: dict[str, Any], next_url: str) 
 @register.filter
 def as_sent(view: dict, match: Any) -> dict:
     """The view as frames send it (games/core/rendering.sent_view): the page's JSON view."""
-    return viewpatch.as_sent(view, match.game.page_only)
+    return jsondiff.as_sent(view, match.game.page_only)
 
 
 @register.filter
