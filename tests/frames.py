@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.core import jsondiff
+from games.core.render import jsondiff
 
 
 def with_views(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:

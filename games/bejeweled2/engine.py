@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 ROWS = 8
 COLUMNS = 8

@@ -41,10 +41,10 @@ from typing import Any
 
 from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core.contract import Setting, settled
-from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
-from games.core.words import counted
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.words import counted
 
 MIN_SEATS = 1
 MAX_SEATS = 1

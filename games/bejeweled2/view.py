@@ -20,8 +20,8 @@ from games.bejeweled2.flow import (
     level_progress,
 )
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core.flowkit import copy_json
-from games.core.gamedef import State, Viewer
+from games.core.game.flowkit import copy_json
+from games.core.game.gamedef import State, Viewer
 
 # --- what everyone sees ------------------------------------------------------------------------
 

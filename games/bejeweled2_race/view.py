@@ -20,9 +20,9 @@ from games.bejeweled2_race.flow import (
     available_actions,
     ranking,
 )
-from games.core.flowkit import copy_json
-from games.core.gamedef import State, Viewer
-from games.core.words import counted
+from games.core.game.flowkit import copy_json
+from games.core.game.gamedef import State, Viewer
+from games.core.game.words import counted
 
 # --- what each viewer sees ------------------------------------------------------------------------
 

@@ -27,8 +27,8 @@ from typing import Any
 
 from games.bejeweled_dm import bot, engine
 from games.bejeweled_dm.steps import compact_steps
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     check_clock,
     copy_json,
     derived_seed,
@@ -39,7 +39,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 
 WINS_NEEDED = 4
 MAX_ROUNDS = 2 * WINS_NEEDED - 1
@@ -55,8 +55,8 @@ TIMERS = {"round": 600, "claim_window": 30, "proof": 120, "pick": 60}
 # ("Bob already claimed 31", "the window has closed"), never by a version number; picks are
 # independent sealed choices.
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"claim", "counterclaim", "pass", "pick"})
-# A pick is sealed (a receipt each: games/core/fairness.py) until both are in, or the picking time
-# ends: the events that reveal them.
+# A pick is sealed (a receipt each: games/core/game/fairness.py) until both are in, or the picking
+# time ends: the events that reveal them.
 SEALED_ACTIONS: dict[str, tuple[str, ...]] = {"pick": ("round_started", "pick_time_up")}
 CLOCK_OF_PHASE = {
     "claim": "round",

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 ROWS = 7
 COLUMNS = 8

@@ -20,7 +20,7 @@ from games.bejeweled_dm.flow import (
     to_move,
 )
 from games.bejeweled_dm.steps import compact_steps
-from games.core.gamedef import State, Viewer
+from games.core.game.gamedef import State, Viewer
 
 # --- what each viewer sees: the one gate -------------------------------------------------------
 

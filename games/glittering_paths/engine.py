@@ -27,7 +27,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 RED = "red"
 BLUE = "blue"

@@ -28,8 +28,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     check_clock,
     copy_json,
     derived_seed,
@@ -42,7 +42,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 from games.glittering_paths import analysis, engine
 
 GAME = "glittering-paths"

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 ROWS = 10
 COLUMNS = 10

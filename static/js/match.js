@@ -180,7 +180,7 @@
     sendMessage({ type: "resync", since: version, behind: true });
   }
 
-  // Apply a patch (games/core/jsondiff.py: ["s", path, value] set, ["d", path] delete,
+  // Apply a patch (games/core/render/jsondiff.py: ["s", path, value] set, ["d", path] delete,
   // ["a", path, items] append, ["e", path, from] set from the event; frames carry no "t") to
   // a copy of the view; null when an operation does not fit it.
   function patched(view, ops, event) {
@@ -236,7 +236,7 @@
   const panelText = new Map();
   const PANEL_SEPARATOR = "<!--panel-->";
 
-  // HTML cut as games/core/htmlpatch.py cuts it: tokens each ending at a ">" or a '"'.
+  // HTML cut as games/core/render/htmlpatch.py cuts it: tokens each ending at a ">" or a '"'.
   function htmlTokens(text) {
     return text.match(/[^>"]*[>"]|[^>"]+$/g) || [];
   }

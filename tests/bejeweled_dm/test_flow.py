@@ -20,7 +20,7 @@ import pytest
 from games.bejeweled_dm import engine, flow
 from games.bejeweled_dm import view as gate
 from games.bejeweled_dm.steps import compact_steps, step_board
-from games.core.gamedef import ActionError, SeatInfo, State, Viewer
+from games.core.game.gamedef import ActionError, SeatInfo, State, Viewer
 from tests import flows
 from tests.flows import T0, at
 

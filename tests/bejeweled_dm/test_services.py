@@ -1,5 +1,6 @@
-"""The death match through the one action path (games.core.services), with the ``clock`` fixture:
-deadlines become rows, the scheduler fires them, racing claims are ordered by the database."""
+"""The death match through the one action path (games.core.match.services), with the ``clock``
+fixture: deadlines become rows, the scheduler fires them, racing claims are ordered by the
+database."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ import pytest
 from django.db import connection
 
 from games.bejeweled_dm import engine, flow
-from games.core import jsondiff, services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.rendering import Announcement, update_frames, view_of
+from games.core.render import jsondiff
+from games.core.render.rendering import Announcement, update_frames, view_of
 
 pytestmark = pytest.mark.django_db
 

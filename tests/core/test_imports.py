@@ -83,7 +83,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_core_has_no_import_cycle_even_inside_functions():
     graph = import_graph(CORE)
-    assert "games.core.gamedef" in graph and "games.core.templatetags.arena" in graph
+    assert "games.core.game.gamedef" in graph and "games.core.templatetags.arena" in graph
     assert cycles(graph) == []
 
 
@@ -93,9 +93,9 @@ def test_a_cycle_through_an_import_inside_a_function_is_found(tmp_path):
     (tmp_path / "games" / "__init__.py").write_text("")
     (core / "__init__.py").write_text("")
     (core / "contract.py").write_text("def form():\n    from . import forms\n")
-    (core / "forms.py").write_text("from games.core.contract import form\n")
-    (core / "words.py").write_text("import games.core.contract\n")
-    assert cycles(import_graph(core)) == [["games.core.contract", "games.core.forms"]]
+    (core / "forms.py").write_text("from games.core.game.contract import form\n")
+    (core / "words.py").write_text("import games.core.game.contract\n")
+    assert cycles(import_graph(core)) == [["games.core.game.contract", "games.core.forms"]]
 
 
 # --- the core announces, the apps built on it listen ---------------------------------------------
@@ -118,7 +118,7 @@ def outside_the_core(root: Path) -> dict[str, list[str]]:
 
 
 def test_the_core_imports_none_of_the_apps_built_on_it():
-    """They connect themselves in their AppConfig.ready(): games/core/signals.py's
+    """They connect themselves in their AppConfig.ready(): games/core/match/signals.py's
     event_appended, scheduler.register_clock and register_service,
     authority.tell_seasons_hosted."""
     assert outside_the_core(CORE) == {}
@@ -135,7 +135,7 @@ def test_an_import_planted_in_the_core_is_found_wherever_it_hides(tmp_path):
         "    import games.seasons.services\n"
     )
     assert outside_the_core(core) == {
-        "games.core.services": [
+        "games.core.match.services": [
             "games.notifications",
             "games.notifications.events",
             "games.seasons.services",
@@ -144,7 +144,8 @@ def test_an_import_planted_in_the_core_is_found_wherever_it_hides(tmp_path):
 
 
 def test_notifications_hear_a_matchs_events_through_the_cores_signal():
-    from games.core import scheduler, signals
+    from games.core.live import scheduler
+    from games.core.match import signals
     from games.notifications import delivery
 
     # What each event tells whom is tested through the signal in tests/notifications/.

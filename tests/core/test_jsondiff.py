@@ -1,4 +1,4 @@
-"""games.core.jsondiff: a patch turns the data before into the data after, and no more; a
+"""games.core.render.jsondiff: a patch turns the data before into the data after, and no more; a
 snapshot's patch rebuilds its state to the same JSON and a state that carries its history costs
 bytes linear in its snapshots; a frame's patch is what it was (lists resized are set whole) and
 the page (static/js/match.js) applies it as the server does; patches stored by earlier versions
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from games.core import jsondiff
-from games.core.jsondiff import PatchError, apply, diff, refer_to_event
+from games.core.render import jsondiff
+from games.core.render.jsondiff import PatchError, apply, diff, refer_to_event
 
 MATCH_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "match.js"
 

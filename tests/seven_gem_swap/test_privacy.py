@@ -44,7 +44,7 @@ def accounts(make_user):
 
 def secret_fields(data: Any, path: tuple = ()) -> list[tuple]:
     """Every secret field of ``data`` (a frame or an export), with its path. An update frame's
-    patch (games/core/jsondiff.py) is read as what it writes: each operation's value at its
+    patch (games/core/render/jsondiff.py) is read as what it writes: each operation's value at its
     place in the view."""
     found = []
     if isinstance(data, dict):

@@ -1,6 +1,6 @@
 """Snapshots stop keeping the whole state each time (issue 20): every match's snapshots become
 patches of the snapshot before them, with a whole state again only when the patches since the
-last whole one would outweigh it (games/core/jsondiff.py), and are kept every SNAPSHOT_EVERY
+last whole one would outweigh it (games/core/render/jsondiff.py), and are kept every SNAPSHOT_EVERY
 events as the services now keep them (the states in between are played again from the moves;
 a snapshot of an event no move makes again stays). Backwards, every snapshot is kept whole."""
 
@@ -8,9 +8,9 @@ import json
 
 from django.db import migrations
 
-from games.core import jsondiff
-from games.core.registry import get_game
-from games.core.replaying import SNAPSHOT_EVERY, Move, play
+from games.core.game.registry import get_game
+from games.core.match.replaying import SNAPSHOT_EVERY, Move, play
+from games.core.render import jsondiff
 
 
 def _game(key):
@@ -67,9 +67,8 @@ def to_whole(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('core', '0015_snapshot_patches'),
+        ("core", "0015_snapshot_patches"),
     ]
 
     operations = [

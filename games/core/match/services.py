@@ -15,8 +15,17 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.core import authority, broadcast, clock, fairness, ledger, signals
-from games.core.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
+from games.core.game import fairness
+from games.core.game.gamedef import ActionError, Outcome, Viewer, run_rules, state_deadlines
+from games.core.live import broadcast
+from games.core.match import authority, clock, ledger, signals
+from games.core.match.replaying import (
+    SNAPSHOT_EVERY,
+    Move,
+    keep_snapshot,
+    play,
+    state_before_finish,
+)
 from games.core.models import (
     Deadline,
     Event,
@@ -26,7 +35,6 @@ from games.core.models import (
     display_name,
     new_invite_token,
 )
-from games.core.replaying import SNAPSHOT_EVERY, Move, keep_snapshot, play, state_before_finish
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +103,7 @@ def _append(
     ledger.credit_prizes(match, outcome.prizes, version=match.version)
     _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
     # Whoever listens (notifications write their rows here, delivered after commit by the
-    # scheduler process): games/core/signals.py.
+    # scheduler process): games/core/match/signals.py.
     signals.event_appended.send(Match, match=match, event=event, before=state_before)
     broadcast.announce_event(match, event, state_before)
     return event
@@ -290,7 +298,7 @@ def _apply_locked(
 
 
 def _unsealed(action: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
-    """The move without the seal its page added (games/core/fairness.py), and the seal."""
+    """The move without the seal its page added (games/core/game/fairness.py), and the seal."""
     try:
         return fairness.split_seal(action)
     except ValueError as error:
@@ -470,7 +478,7 @@ def next_deadline_at() -> datetime | None:
 def create_match(
     *, host: Any, game_key: str, title: str, settings: dict[str, Any], roles: list[str]
 ) -> Match:
-    from games.core.registry import get_game
+    from games.core.game.registry import get_game
 
     game = get_game(game_key)
     cleaned = game.clean_settings(settings)
@@ -491,7 +499,7 @@ def create_match(
 
 def take_seat(match: Match, user: Any, invite_token: str, player_seed: Any = "") -> Seat:
     """Seat ``user`` by the seat's invite. ``player_seed``: what the player's page contributes
-    to the match's draws (games/core/fairness.py), kept only before the start."""
+    to the match's draws (games/core/game/fairness.py), kept only before the start."""
     with transaction.atomic():
         locked = _lock(match.pk)
         seat = next((s for s in locked.seats.all() if s.invite_token == invite_token), None)
@@ -588,7 +596,7 @@ def _seat_taken(match: Match, seat: Seat, name: str) -> None:
 
 
 def match_seed(match: Match) -> int | str:
-    """What the match's draws come from (games/core/fairness.py): its server seed, its id and
+    """What the match's draws come from (games/core/game/fairness.py): its server seed, its id and
     every seat's seed (the empty seed for a seat whose page gave none), as the flow keeps it; a
     match made before server seeds, its number."""
     if not match.server_seed:
@@ -620,7 +628,7 @@ MIN_SECONDS_LEFT = 5
 
 
 def is_host(match: Match, user: Any) -> bool:
-    """Whether ``user`` may run ``match`` (games/core/authority.py: its host, its season's
+    """Whether ``user`` may run ``match`` (games/core/match/authority.py: its host, its season's
     hosts, a superuser; never a player holding one of its seats)."""
     return authority.may_run(match, user)
 
@@ -808,7 +816,7 @@ def host_adjudicate(match: Match, actor: Any, award: dict[str, Any]) -> None:
 
 
 def _check_still_offered(match: Match, award: dict[str, Any]) -> None:
-    from games.core.gamedef import award_value
+    from games.core.game.gamedef import award_value
 
     offered = {value for value, _ in match.game.award_choices(match.state, match.seat_infos())}
     decision = {key: value for key, value in award.items() if key != "reason"}

@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
 
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
 from games.core.models import LedgerEntry, Match, Season, Seat, display_name
 
 CURRENCY_FIELDS = {"garnets": "garnets", "tokens": "tokens_of_life"}

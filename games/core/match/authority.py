@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
 
 # games.core.models.Match, which imports this module: named here only for the reader (the
 # core's import graph has no cycle, type-checking blocks included: tests/core/test_imports.py).

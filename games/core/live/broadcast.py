@@ -27,10 +27,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from games.core import clock
-from games.core.gamedef import State, Viewer
+from games.core.game.gamedef import State, Viewer
+from games.core.match import clock
 from games.core.models import Event, Match
-from games.core.rendering import Announcement, Frame, frames_drawn
+from games.core.render.rendering import Announcement, Frame, frames_drawn
 
 log = logging.getLogger(__name__)
 

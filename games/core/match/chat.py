@@ -25,8 +25,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 
-from games.core import broadcast, clock
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.live import broadcast
+from games.core.match import clock
 from games.core.models import ChatMessage, ChatMute, Match, display_name
 
 PLAYERS = ChatMessage.Channel.PLAYERS.value
@@ -294,7 +295,7 @@ def set_mute(
 
 
 def handle(match_pk: int, user: Any, message: dict[str, Any]) -> Reply:
-    """Run one ``chat`` message (shape checked by games.core.protocol) for ``user``: raises
+    """Run one ``chat`` message (shape checked by games.core.live.protocol) for ``user``: raises
     ActionError when refused, else returns the sender's frame (what the channels are told is
     published on commit)."""
     match = Match.objects.with_seats().get(pk=match_pk)

@@ -15,10 +15,10 @@ from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any, ClassVar
 
-from games.core import contract
-from games.core.contract import Setting, with_auto_start
-from games.core.flowcontract import FlowModule, read_flow
-from games.core.words import generic_description, round_marks
+from games.core.game import contract
+from games.core.game.contract import Setting, with_auto_start
+from games.core.game.flowcontract import FlowModule, read_flow
+from games.core.game.words import generic_description, round_marks
 
 State = dict[str, Any]
 
@@ -186,7 +186,7 @@ class GameDefinition:
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     roles: ClassVar[tuple[str, ...]] = ()
-    # The host's settings (games/core/contract.py), declared once.
+    # The host's settings (games/core/game/contract.py), declared once.
     settings: ClassVar[tuple[Setting, ...]] = ()
     listed: ClassVar[bool] = True
     # A replay opens at the start of the last round (``replay_marks``), or at the end: a game
@@ -208,7 +208,7 @@ class GameDefinition:
     # arrival decides, or a single player's swaps sent while a cascade is still animating. Every
     # other action sent against a version that has since moved on is refused as stale.
     unversioned_actions: ClassVar[frozenset[str]] = frozenset()
-    # Sealed moves (games/core/fairness.py): action type -> the event kinds that reveal it
+    # Sealed moves (games/core/game/fairness.py): action type -> the event kinds that reveal it
     # (none: the end of the match). Each accepted one gets a receipt every viewer sees; its
     # move and nonce are shown when it is revealed. ``revealed_by`` is the same read backwards.
     sealed_actions: ClassVar[Mapping[str, tuple[str, ...]]] = {}
@@ -244,7 +244,7 @@ class GameDefinition:
         self, settings: dict[str, Any], seats: list[SeatInfo], seed: int | str, now: datetime
     ) -> Outcome:
         """The first state. ``seed``: what every draw comes from, through flowkit.derived_seed
-        (a fair match's text, an older match's number: games/core/fairness.py)."""
+        (a fair match's text, an older match's number: games/core/game/fairness.py)."""
         raise NotImplementedError
 
     def act(self, state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:
@@ -364,7 +364,7 @@ class GameDefinition:
 class FlowGame(GameDefinition):
     """A game whose rules are a pure phase machine, the module ``flow``, whose privacy gate is
     the module ``view_module`` (its ``view``) and whose page is the module ``page_module`` (its
-    ``page``): what they declare (games/core/flowcontract.py) is read and checked once, as the
+    ``page``): what they declare (games/core/game/flowcontract.py) is read and checked once, as the
     class is made (``flow_module``). A game naming no view or page module declares them in its
     flow. Its practice bot is the module ``bot`` (``decide``). The hooks are wired to them here,
     once; a game overrides only the hooks it adds to (its settings, its view's drawing, host

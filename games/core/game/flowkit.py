@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from games.core import fairness
-from games.core.gamedef import ActionError, Outcome, SeatInfo
+from games.core.game import fairness
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo
 
 State = dict[str, Any]
 T = TypeVar("T")
@@ -105,14 +105,14 @@ def match_awarded(state: State, award: dict[str, Any], seats: Sequence[Any] = (0
 
 
 Seed = int | str
-"""A match seed: the text of a fair match (games/core/fairness.py: the server seed, the match
+"""A match seed: the text of a fair match (games/core/game/fairness.py: the server seed, the match
 and the players' seeds), or an older match's number."""
 
 
 def derived_seed(seed: Seed, *labels: object) -> int:
     """A seed for one purpose (``"board"``, ``("refill", 3)``...) derived from the match seed:
     every draw of a match comes from here (``HMAC-SHA256`` keyed by the server seed over the
-    match, the players' seeds and the purpose: games/core/fairness.py)."""
+    match, the players' seeds and the purpose: games/core/game/fairness.py)."""
     return fairness.draw_value(seed, labels)
 
 

@@ -1,6 +1,6 @@
-"""The host's operations, run: the one way a submitted console form (games/core/console.py
+"""The host's operations, run: the one way a submitted console form (games/core/host/console.py
 draws it) becomes a service call. ``views.host_operation`` hands every form here; permission
-checks and the rules live in games.core.services; this module only reads the forms."""
+checks and the rules live in games.core.match.services; this module only reads the forms."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
-from games.core import console, services
-from games.core.gamedef import ActionError, award_value
+from games.core.game.gamedef import ActionError, award_value
+from games.core.host import console
+from games.core.match import services
 from games.core.models import Match
 
 Form = Mapping[str, Any]
@@ -114,7 +115,7 @@ RUNS: dict[str, Callable[[Match, Any, Form], None]] = {
     "correct": _correct,
     "abort": _abort,
 }
-"""What each of the console's operations (games.core.console.OPERATIONS) does with its form."""
+"""What each of the console's operations (games.core.host.console.OPERATIONS) does with its form."""
 
 
 def check_operations(offered: Mapping[str, Any], runs: Mapping[str, Any]) -> None:

@@ -1,7 +1,7 @@
 """Moves: what the rules were given to make each event, and the rules that play one again.
 
 Pure (no Django): the services make every event with ``play``, a replay rebuilds a past state
-with it (games/core/replaying.py), and the verifier (games/verify) replays an exported match
+with it (games/core/match/replaying.py), and the verifier (games/verify) replays an exported match
 with it, so all three run the same rules.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.gamedef import GameDefinition, Outcome, SeatInfo, State
+from games.core.game.gamedef import GameDefinition, Outcome, SeatInfo, State
 
 SNAPSHOT_EVERY = 5
 """A snapshot of the state is kept every SNAPSHOT_EVERY events (and at every event whose move

@@ -1,8 +1,8 @@
 """Panels remembered by what they read: a panel is drawn once for every audience and version
 that gives it the same inputs.
 
-When a panel's template (a Jinja2 template, games/core/jinja.py) is compiled, its block is read
-to list every value it reads from outside itself (``gv.score``, ``view.viewer.seat``,
+When a panel's template (a Jinja2 template, games/core/render/jinja.py) is compiled, its block is
+read to list every value it reads from outside itself (``gv.score``, ``view.viewer.seat``,
 ``oob``...): each longest path of names, attributes and constant keys, leaving out the names the
 block binds itself (a loop's variables, a ``set``, a ``with``). The compiled panel evaluates
 those paths where it stands and they are its key: the same values give the same HTML, so a
@@ -28,7 +28,7 @@ from django.conf import settings
 from django.utils.safestring import SafeData
 from jinja2 import Undefined, nodes
 
-from games.core.lru import Lru
+from games.core.render.lru import Lru
 
 
 class Unlisted(Exception):

@@ -13,7 +13,7 @@ docs/fairness.md says all of it in players' words.
   8 bytes as a number, where ``<players>`` lists every seat's seed (``0=ab12,1=,2=ff``) and
   ``<purpose>`` names the draw and its counter (``board``, ``refill:3``, ``draw:7``). A flow
   holds all of it as one text, its match seed (``fair1|<server seed>|<match id>|<players>``),
-  and asks games.core.flowkit.derived_seed, which is the one entry point for every draw.
+  and asks games.core.game.flowkit.derived_seed, which is the one entry point for every draw.
 - A **receipt** of a sealed move is ``sha256("gem-arena/v1/receipt|<move>|<nonce>")``, where
   ``<move>`` is the action as sent, as canonical JSON (keys sorted, no spaces), and the nonce is
   the page's own random text; the move and its nonce are published at the move's reveal.

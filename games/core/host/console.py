@@ -1,6 +1,6 @@
 """The host console: what it offers for a match now, the same on the match page and in the
 dashboard (templates/core/_host_console.html). Read only: what an operation does is
-games/core/hosting.py's. Choices name players as every page does, with the consequence."""
+games/core/host/hosting.py's. Choices name players as every page does, with the consequence."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.core.gamedef import (
+from games.core.game.gamedef import (
     ActionError,
     SeatInfo,
     Viewer,
@@ -18,9 +18,9 @@ from games.core.gamedef import (
     seat_label,
     state_deadlines,
 )
+from games.core.game.words import clock_left
+from games.core.match.replaying import state_before_finish
 from games.core.models import Match
-from games.core.replaying import state_before_finish
-from games.core.words import clock_left
 
 OPEN, LIVE, PAUSED = Match.Status.OPEN, Match.Status.LIVE, Match.Status.PAUSED
 FINISHED = Match.Status.FINISHED

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.dispatch import Signal
 
-from games.core import broadcast
+from games.core.live import broadcast
 
 event_appended = Signal()
 

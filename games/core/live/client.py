@@ -1,7 +1,7 @@
 """A small Python client of the Gem Arena websocket protocol (docs/protocol.md).
 
 It logs in over HTTP like a browser (session cookie), then speaks JSON frames over the match's
-websocket. Tests, bots and load tools use it; it has no Django import (games.core.jsondiff is
+websocket. Tests, bots and load tools use it; it has no Django import (games.core.render.jsondiff is
 pure).
 """
 
@@ -21,7 +21,7 @@ from typing import Any
 import websockets
 from websockets.typing import Origin
 
-from games.core import jsondiff
+from games.core.render import jsondiff
 
 
 class ClientError(Exception):

@@ -10,7 +10,7 @@ class and label, not its whole tag. An operation is
 ``start`` counts tokens of the HTML the page holds (static/js/match.js applies them from the
 last to the first, as :func:`apply` does).
 
-Pure: standard library only (and the project's bounded map, games/core/lru.py).
+Pure: standard library only (and the project's bounded map, games/core/render/lru.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from games.core.lru import Lru
+from games.core.render.lru import Lru
 
 Op = list  # [start, count, text]
 

@@ -11,7 +11,9 @@ from datetime import datetime
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games.core import broadcast, clock, registry, services
+from games.core.game import registry
+from games.core.live import broadcast
+from games.core.match import clock, services
 
 log = logging.getLogger(__name__)
 

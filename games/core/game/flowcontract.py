@@ -1,6 +1,6 @@
 """What a game's ``flow`` module declares, read and checked once, when its game class is made
-(games/core/gamedef.py ``FlowGame``): a flow that lacks a function the core calls, or declares one
-of the wrong kind, is refused then, with every problem named, not when a match first needs it.
+(games/core/game/gamedef.py ``FlowGame``): a flow that lacks a function the core calls, or declares
+one of the wrong kind, is refused then, with every problem named, not when a match first needs it.
 
 A game reads top-down in three modules, each read here for its own declarations:
 ``flow.py`` (the phases, the actions, the clocks), ``view.py`` (``view``: the privacy gate, the only

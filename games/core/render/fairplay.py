@@ -1,4 +1,4 @@
-"""What every viewer is shown of a match's fairness record (games/core/fairness.py is the
+"""What every viewer is shown of a match's fairness record (games/core/game/fairness.py is the
 record itself, pure): its public facts, the same for every viewer, and the fair-play panel drawn
 from them alone, once for what it shows (the core's panels call ``fairness_panel``:
 games/core/jinja2/core/_panels.html; the export and fairness.json read ``fairness_facts``).
@@ -14,14 +14,14 @@ from typing import Any
 from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 
-from games.core import fairness
-from games.core.gamedef import Viewer
-from games.core.lru import Lru
+from games.core.game import fairness
+from games.core.game.gamedef import Viewer
 from games.core.models import Match
+from games.core.render.lru import Lru
 
 
 def fairness_facts(match: Match, viewer: Viewer | None = None) -> dict[str, Any]:
-    """The fairness record as every viewer sees it (games/core/fairness.py ``public_facts``:
+    """The fairness record as every viewer sees it (games/core/game/fairness.py ``public_facts``:
     the one gate for it), each receipt with its seat's name, and the sealed action types its
     panel and script read. The same for every viewer, as a match's title is. Worked out once per
     version of the match (an event's frames ask for it once for each audience). The one
@@ -107,8 +107,8 @@ def receipt_line(entry: dict[str, Any]) -> str:
 
 def fairness_panel(match: Any, oob: Any = False) -> SafeString:
     """The match's fair-play section (games/core/jinja2/core/_fairness_section.html), drawn from its
-    public facts alone (games.core.rendering.fairness_facts); "" for an older match. The core's
-    panels call it (games/core/jinja2/core/_panels.html)."""
+    public facts alone (games.core.render.rendering.fairness_facts); "" for an older match. The
+    core's panels call it (games/core/jinja2/core/_panels.html)."""
     oob = bool(oob)
     facts = fairness_facts(match)
     if not facts["commitment"]:

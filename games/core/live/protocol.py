@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
 
 CLOSE_UNKNOWN_MATCH = 4404
 CLOSE_RATE_LIMITED = 4429
@@ -148,7 +148,7 @@ def parse_client_message(text: str | None, data: bytes | None) -> dict[str, Any]
 
 
 def _check_chat(message: dict[str, Any]) -> None:
-    """A chat message's shape (who may say what is games/core/chat.py's)."""
+    """A chat message's shape (who may say what is games/core/match/chat.py's)."""
     message_id = message.get("id")
     if not isinstance(message_id, str) or not 0 < len(message_id) <= 64:
         raise ProtocolError("a chat message needs 'id', a string of 1-64 chars", "bad_message")

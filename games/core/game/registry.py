@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 
-from games.core.gamedef import GameDefinition
+from games.core.game.gamedef import GameDefinition
 
 _GAMES: dict[str, GameDefinition] = {}
 

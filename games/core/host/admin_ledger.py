@@ -2,7 +2,7 @@
 
 The ledger is append-only here too: the host reads every entry, adds an adjustment (with a
 reason, never taking a player below 0) and reverses entries with a reason; nothing is changed or
-deleted. Every write goes through games/core/ledger.py.
+deleted. Every write goes through games/core/match/ledger.py.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from games.core import authority, ledger
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
+from games.core.match import authority, ledger
 from games.core.models import LedgerEntry, Match, Season
 
 
@@ -89,7 +89,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
 
     # Who reads and writes which entries: a season's hosts its season's, a match's host its
     # match's, a superuser all; no one the entries of a running match they hold a seat in (a
-    # live match's charges tell who premoved). games/core/authority.py says who runs what.
+    # live match's charges tell who premoved). games/core/match/authority.py says who runs what.
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[LedgerEntry]:
         entries = super().get_queryset(request)

@@ -23,13 +23,13 @@ from django.core.cache import cache
 from django.template import engines
 from django.utils.safestring import mark_safe
 
-from games.core import htmlpatch, jsondiff
-from games.core.authority import seat_holders
-from games.core.gamedef import State, Viewer
-from games.core.jinja import PANEL_SINK
-from games.core.lru import Lru
+from games.core.game.gamedef import State, Viewer
+from games.core.match.authority import seat_holders
+from games.core.match.replaying import state_at
 from games.core.models import Event, Match
-from games.core.replaying import state_at
+from games.core.render import htmlpatch, jsondiff
+from games.core.render.jinja import PANEL_SINK
+from games.core.render.lru import Lru
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ def render_panel_list(
 
 @lru_cache(maxsize=1)
 def _panels() -> Any:
-    """core/_panels.html, a Jinja2 template (games/core/jinja.py): compiled once."""
+    """core/_panels.html, a Jinja2 template (games/core/render/jinja.py): compiled once."""
     return engines["jinja2"].env.get_template("core/_panels.html")
 
 
@@ -171,7 +171,7 @@ class Frame:
     full: bool = False
     # Whom it is drawn for: the audience, and the user holding each seat as it was drawn
     # (authority.seat_holders); a connection whose viewer they contradict is decided again
-    # before it sends anything (games/core/consumers.py).
+    # before it sends anything (games/core/live/consumers.py).
     audience: str = ""
     holders: tuple[int | None, ...] = ()
 
@@ -607,7 +607,7 @@ def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
     """Tell the host notice of the panels (arena's host_notice) the host's latest words without
     asking the database, when they are known: this event's own, none once the game moved on
     (audit.moves_on), or the version before's."""
-    from games.core import audit
+    from games.core.host import audit
 
     match, event = announcement.match, announcement.event
     known = getattr(match, "_host_notice", None)

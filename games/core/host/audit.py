@@ -10,9 +10,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery, prefetch_related_objects
 
-from games.core.gamedef import Viewer, state_deadlines
+from games.core.game.gamedef import Viewer, state_deadlines
+from games.core.match.replaying import describe
 from games.core.models import Deadline, Event, LedgerEntry, Match, Season, display_name
-from games.core.replaying import describe
 
 
 def _host_events(events: QuerySet[Event]) -> QuerySet[Event]:

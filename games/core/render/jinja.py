@@ -12,7 +12,7 @@ did, so that a panel says the same thing whichever language drew it:
   ``stringformat``, ``dictsort``...) are Django's own, a missing value given to them as "".
 
 ``{% panel %}...{% endpanel %}`` marks one swappable panel and ``{% memo %}...{% endmemo %}``
-a part of one drawn once for the same inputs (games/core/panelmemo.py).
+a part of one drawn once for the same inputs (games/core/render/panelmemo.py).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from jinja2.ext import Extension
 from jinja2.parser import Parser
 from markupsafe import Markup
 
-from games.core import panelmemo
-from games.core.words import counted
+from games.core.game.words import counted
+from games.core.render import panelmemo
 
 
 def _finalize(value: Any) -> Any:
@@ -142,7 +142,7 @@ def environment(**options: Any) -> Environment:
     loader). ``globals``: more functions the templates may call, by name and import path."""
     from django.utils.module_loading import import_string
 
-    from games.core import fairplay
+    from games.core.render import fairplay
     from games.core.templatetags import arena
 
     own_globals = options.pop("globals", {})

@@ -20,12 +20,13 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.db.models import Q
 
-from games.core import authority, broadcast, chat, clock, gallery, outage, protocol, services
-from games.core.broadcast import group_name, user_group_name
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.live import broadcast, gallery, outage, protocol
+from games.core.live.broadcast import group_name, user_group_name
+from games.core.match import authority, chat, clock, services
+from games.core.match.replaying import state_at
 from games.core.models import Event, Match
-from games.core.rendering import Announcement, Frame, full_frame, update_frames
-from games.core.replaying import state_at
+from games.core.render.rendering import Announcement, Frame, full_frame, update_frames
 
 RESYNC_LIMIT = 200
 # How long a frame that skips a version waits for the one missing before the connection draws
@@ -103,7 +104,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
         the layer subscribes each new channel) is refused with CLOSE_UNAVAILABLE, which the
         page reconnects on, rather than failing before its handshake (an HTTP 500 and a
-        traceback per attempt); the outage is logged once (games/core/outage.py)."""
+        traceback per attempt); the outage is logged once (games/core/live/outage.py)."""
         try:
             await super().__call__(scope, receive, send)
         except Exception as error:
@@ -227,7 +228,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         await self._send_error(error, message_id)
 
     async def _enter_gallery(self) -> None:
-        """A spectator hears the match through its worker's gallery (games/core/gallery.py)."""
+        """A spectator hears the match through its worker's gallery (games/core/live/gallery.py)."""
         group = group_name(self.match.pk, self.viewer)
         try:
             self.seat_in = await gallery.enter(group, self, self.channel_layer)

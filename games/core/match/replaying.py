@@ -7,7 +7,7 @@ past state is rebuilt by playing the moves after the nearest snapshot again (``s
 A replay step is the match as ``viewer`` saw it after one event (``rendering.view_of`` on that
 event's state), with the event said in a sentence (``GameDefinition.describe_event``) and the
 marks a viewer jumps between (``GameDefinition.replay_marks``: the start of each round). The
-plain words for seats, kinds and facts are games/core/words.py's.
+plain words for seats, kinds and facts are games/core/game/words.py's.
 """
 
 from __future__ import annotations
@@ -17,15 +17,16 @@ from typing import Any
 
 from django.db.models import Subquery
 
-from games.core import jsondiff
-from games.core.gamedef import GameDefinition, State, Viewer
+from games.core.game.gamedef import GameDefinition, State, Viewer
+from games.core.match.moves import RULES, SNAPSHOT_EVERY, Move, play, seated
 from games.core.models import OPEN_SEAT, Event, Match, Snapshot
-from games.core.moves import RULES, SNAPSHOT_EVERY, Move, play, seated
+from games.core.render import jsondiff
 
 __all__ = ["RULES", "SNAPSHOT_EVERY", "Move", "play", "seated"]
-from games.core.words import Mark, host_words
+from games.core.game.words import Mark, host_words
 
-# --- moves: what the rules were given (games/core/moves.py, pure: the verifier plays them too) ---
+# --- moves: what the rules were given (games/core/match/moves.py, pure: the verifier plays them
+# too) ---
 
 
 def state_at(match: Match, version: int) -> State:
