@@ -20,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.core.consumers import dispatch_without_hop  # noqa: E402
+from games.core.live.consumers import dispatch_without_hop  # noqa: E402
 from games.core.management.commands.serve import (  # noqa: E402
     log_garbage_collections,
     settle_garbage_collector,
@@ -37,7 +37,7 @@ class FloorConsumer(AsyncWebsocketConsumer):
 
 
 class LeanFloorConsumer(FloorConsumer):
-    """The floor dispatching as the site's match sockets do (games/core/consumers.py), without
+    """The floor dispatching as the site's match sockets do (games/core/live/consumers.py), without
     channels' hop to the database thread before each message: ``FANOUT_FLOOR=lean``."""
 
     async def dispatch(self, message: dict[str, str]) -> None:

@@ -1,12 +1,12 @@
 """Bejeweled 2: one swap through the whole server path, in process and live (issue 10).
 
-In process: an Endless game is played through ``games.core.services`` as the websocket consumer
-does it (the action inside ``broadcast.deferred()``, then each audience's frame rendered: the
-player, the host (the same user here) and spectators), the greedy bot choosing each swap. For every
-swap: the queries it took, the CPU time of applying it (rules, cascade steps, the view's animation
-frames) and of rendering the frames, and the bytes sent: the update frame with only the changed
-panels, the whole frame (a fresh connection) and the data-only frame (format=json). Runs on SQLite
-in a temporary file unless DATABASE_URL is set.
+In process: an Endless game is played through ``games.core.match.services`` as the websocket
+consumer does it (the action inside ``broadcast.deferred()``, then each audience's frame rendered:
+the player, the host (the same user here) and spectators), the greedy bot choosing each swap. For
+every swap: the queries it took, the CPU time of applying it (rules, cascade steps, the view's
+animation frames) and of rendering the frames, and the bytes sent: the update frame with only the
+changed panels, the whole frame (a fresh connection) and the data-only frame (format=json). Runs on
+SQLite in a temporary file unless DATABASE_URL is set.
 
 Live: a real Daphne worker (tests/live_server.py's Worker, production settings: DEBUG off), the
 player logged in on a page websocket (html frames, as a browser gets them) and one anonymous
@@ -44,10 +44,11 @@ def play(swaps: int, tag: int) -> list[dict[str, Any]]:
     from django.test.utils import CaptureQueriesContext
 
     from games.bejeweled2 import bot
-    from games.core import broadcast, services
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
+    from games.core.live import broadcast
+    from games.core.match import services
     from games.core.models import Match
-    from games.core.rendering import update_frames
+    from games.core.render.rendering import update_frames
 
     ada = get_user_model().objects.create_user(f"bench-bj2-{tag}", password="x")
     match = services.create_match(
@@ -130,7 +131,7 @@ def _make_game(tag: int) -> str:
     from django.db import connections
 
     from benchmarks import _live
-    from games.core import services
+    from games.core.match import services
 
     ada = get_user_model().objects.create_user(f"bj2-live-{tag}", password=_live.PASSWORD)
     match = services.create_match(
@@ -144,7 +145,7 @@ def _make_game(tag: int) -> str:
 async def _swap_as_fast_as_acked(url: str, public_id: str, swaps: int, tag: int) -> dict:
     from benchmarks import _live
     from games.bejeweled2 import bot
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     player_client, watcher_client = ArenaClient(url), ArenaClient(url)
     await asyncio.to_thread(player_client.login, f"bj2-live-{tag}", _live.PASSWORD)

@@ -55,7 +55,7 @@ def run(quick: bool) -> str:
 def make_race(title: str, moves: int) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     host, _ = users.get_or_create(username="cast-host")
@@ -226,7 +226,7 @@ async def race_seat_plays(seat: int, socket: Any, pace: Pace, start: float, move
 def make_seven(title: str) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     match = services.create_match(
@@ -299,7 +299,7 @@ async def play(
 ) -> Pace:
     """Open the seats' and spectators' sockets on ``match``; run ``plays(seat, socket, pace,
     start)`` for every seat at once; measure."""
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     done = asyncio.Event()
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)

@@ -1,13 +1,13 @@
 """The match core's cost per action: queries, worker CPU, frame bytes (issue 7).
 
-A death match is played through ``games.core.services`` exactly as the websocket consumer does it
-(the action inside ``broadcast.deferred()``, then the frames rendered once per distinct view): both
-seats claim, pass, prove the optimum and pick, round after round, until the match is over. For
-every action: the queries it took (Django's query log; the action's own transaction is not a
-query), the CPU time of applying it and of rendering every audience's frame, and the bytes a
-connection sends each audience: the whole frame (every panel, as a fresh connection or a resync
-gets it) and the update frame as sent (only the panels that changed since the last frame to that
-audience). Runs on SQLite in a temporary file unless DATABASE_URL is set.
+A death match is played through ``games.core.match.services`` exactly as the websocket consumer does
+it (the action inside ``broadcast.deferred()``, then the frames rendered once per distinct view):
+both seats claim, pass, prove the optimum and pick, round after round, until the match is over. For
+every action: the queries it took (Django's query log; the action's own transaction is not a query),
+the CPU time of applying it and of rendering every audience's frame, and the bytes a connection
+sends each audience: the whole frame (every panel, as a fresh connection or a resync gets it) and
+the update frame as sent (only the panels that changed since the last frame to that audience). Runs
+on SQLite in a temporary file unless DATABASE_URL is set.
 
 Before this rework (the probe quoted in issue 7, same machine, PostgreSQL): 34-43 KB per audience
 per update, the view twice (as data and inside the html), every panel every time; about 14 queries
@@ -70,10 +70,11 @@ def play_match(index: int) -> list[dict[str, Any]]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games.core import broadcast, services
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
+    from games.core.live import broadcast
+    from games.core.match import services
     from games.core.models import Match
-    from games.core.rendering import update_frames
+    from games.core.render.rendering import update_frames
 
     users = get_user_model().objects
     host = users.create_user(f"bench-host-{index}", password="x")

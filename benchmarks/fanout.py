@@ -18,7 +18,7 @@ memory (RSS) when it starts, once the spectators are in and at the end.
 scheduler (gemsite/topology.py, ``make topology``) instead of straight to the workers;
 ``FANOUT_SPECTATORS`` sets how many watch through nginx; ``FANOUT_CASES=0,3`` runs only those
 cases; ``FANOUT_FLOOR=lean`` gives the floor's consumer the site's dispatch (no hop to the
-database thread before each message, games/core/consumers.py); the workers take
+database thread before each message, games/core/live/consumers.py); the workers take
 GC_GEN0_THRESHOLD and GIL_SWITCH_MICROSECONDS from the environment, to compare settings.
 
 Targets (issue 20): p99 within 1.3x the floor for every game, no collection pause over 100 ms in
@@ -248,7 +248,7 @@ def make_match(scene: Scene, tag: str) -> tuple[Any, list[str]]:
     """A live match of ``scene``'s game with a signed-up player in each seat (their usernames)."""
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     host = users.create_user(f"fan-host-{tag}", password=_live.PASSWORD)
@@ -271,7 +271,7 @@ def next_action(match_id: int, levels: tuple[str, ...]) -> tuple[str, Any]:
     when no seat acts now (a clock or an analysis moves the match on)."""
     from django.utils import timezone
 
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
     from games.core.models import Match
 
     match = Match.objects.get(pk=match_id)
@@ -290,7 +290,7 @@ def next_action(match_id: int, levels: tuple[str, ...]) -> tuple[str, Any]:
 def move_on(match_id: int) -> int:
     """Let the scheduler's work move the match on: its analysis, its due clocks. The number of
     events appended."""
-    from games.core import services
+    from games.core.match import services
 
     return services.run_analyses() + services.fire_due_deadlines(match_id=match_id)
 
@@ -313,8 +313,8 @@ def play_before(match: Any, names: list[str], scene: Scene) -> None:
     """``scene.before`` versions played in this process (no spectators to send them to)."""
     from django.contrib.auth import get_user_model
 
-    from games.core import services
-    from games.core.gamedef import ActionError
+    from games.core.game.gamedef import ActionError
+    from games.core.match import services
 
     users = {i: get_user_model().objects.get(username=name) for i, name in enumerate(names)}
     while current_version(match.pk) < scene.before:
@@ -336,7 +336,7 @@ async def play_measured(
 ) -> None:
     """The match moves on (seats act over their sockets) for ``scene.most`` versions or to its
     end; each version's frames are timed from the moment that moved it on."""
-    from games.core.client import Refused
+    from games.core.live.client import Refused
 
     start = held = await in_db(current_version, match.pk)
     timed: list[tuple[int, str, list[float]]] = []
@@ -381,7 +381,7 @@ async def play_measured(
 async def site_run(
     scene: Scene, ports: list[int], origin: str, spectators: int, pids: list[int], tag: str
 ) -> Figures:
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     match, names = await in_db(make_match, scene, tag)
     await in_db(play_before, match, names, scene)

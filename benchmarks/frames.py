@@ -77,7 +77,7 @@ SEED = 1129
 def measure(game_key: str, events: int, seed: int | None = SEED) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    from games.core import clock as core_clock
+    from games.core.match import clock as core_clock
     from tests.bot_matches import play
 
     fake = _Clock()
@@ -87,8 +87,8 @@ def measure(game_key: str, events: int, seed: int | None = SEED) -> dict[str, An
     by_audience: dict[str, list[Any]] = {}
     for sent in played.frames:
         by_audience.setdefault(sent.audience, []).append(sent)
-    from games.core.rendering import view_of
-    from games.core.replaying import state_at
+    from games.core.match.replaying import state_at
+    from games.core.render.rendering import view_of
 
     match = played.match
     states = {v: state_at(match, v) for v in {f.version for f in played.frames}}

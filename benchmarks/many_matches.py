@@ -2,7 +2,7 @@
 (one runs the scheduler), 100 fixture-game matches played by their clients for 3 minutes.
 
 Each match's two players are on different workers (every move crosses Redis); each waits for its
-turn, thinks 1-3 s, then acts over its websocket (games/core/client.py). Figures: actions per
+turn, thinks 1-3 s, then acts over its websocket (games/core/live/client.py). Figures: actions per
 second; action-to-ack p50 / p99 (target p99 < 150 ms) beside the floor, a ping-to-pong round trip
 on the same sockets in the same run; every socket's updates checked against the event log (no
 version skipped or repeated, each event's kind as logged); RSS of each worker at start and end.
@@ -40,7 +40,7 @@ class Tally:
 def make_matches(count: int) -> list[tuple[Any, list[str]]]:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     host = users.create_user("many-host", password=_live.PASSWORD)
@@ -102,7 +102,7 @@ def check_frames(frames: list[dict[str, Any]], events: dict[int, str]) -> tuple[
 
 
 async def measure(quick: bool) -> str:
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
     from games.core.models import Event, Match
     from tests.live_server import Worker
 

@@ -136,7 +136,7 @@ def bot_decides(game: Any, shown: dict[str, Any], seat: int, level: str) -> dict
 
 
 def seat_view(match_pk: int, seat: int) -> dict[str, Any]:
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
     from games.core.models import Match
 
     match = Match.objects.get(pk=match_pk)
@@ -172,7 +172,7 @@ def make_players(slot: int, seats: int) -> list[Any]:
 def make_match(key: str, slot: int, players: list[Any], number: int) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
     from tests.registered import seat_roles
 
     host, _ = get_user_model().objects.get_or_create(username="ceiling-host")
@@ -226,7 +226,7 @@ async def seat_plays(
     run: Run, game: Any, match_pk: int, socket: Any, seat: int, level: str, rng: random.Random
 ) -> str:
     """Play ``seat`` until its match ends (or stalls, or the run stops); say which."""
-    from games.core.client import Refused
+    from games.core.live.client import Refused
 
     loop = asyncio.get_running_loop()
     moved, held = loop.time(), socket.version
@@ -313,8 +313,8 @@ async def play_match(
 
 async def table(run: Run, slot: int, key: str, ready: asyncio.Event) -> None:
     """Matches of ``key``, one after another, until the run stops."""
-    from games.core.client import ArenaClient
-    from games.core.registry import get_game
+    from games.core.game.registry import get_game
+    from games.core.live.client import ArenaClient
     from tests.registered import bot_seats
 
     game, levels = get_game(key), bot_seats(key)
@@ -345,7 +345,7 @@ async def table(run: Run, slot: int, key: str, ready: asyncio.Event) -> None:
 
 async def probe(run: Run, name: str, port: int, public_id: str) -> None:
     """A socket straight to one worker that pings it every PROBE_SECONDS."""
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     client = ArenaClient(f"http://127.0.0.1:{port}")
     socket = client.match_socket(public_id, json_only=False, reconnect=True)
@@ -454,8 +454,8 @@ def make_probe_match() -> Any:
     """A match nobody plays (its seats open), for the probes' sockets."""
     from django.contrib.auth import get_user_model
 
-    from games.core import services
-    from games.core.registry import get_game
+    from games.core.game.registry import get_game
+    from games.core.match import services
     from tests.registered import real_games, seat_roles
 
     host, _ = get_user_model().objects.get_or_create(username="ceiling-host")
@@ -465,7 +465,7 @@ def make_probe_match() -> Any:
 
 
 def warm_up(keys: list[str]) -> None:
-    from games.core.registry import get_game
+    from games.core.game.registry import get_game
 
     for key in keys:
         get_game(key).warm_up()

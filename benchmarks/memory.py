@@ -43,7 +43,7 @@ def rss_mib() -> float:
 
 
 def cache_entries() -> dict[str, int]:
-    from games.core import htmlpatch, panelmemo, rendering
+    from games.core.render import htmlpatch, panelmemo, rendering
 
     return {
         "panel drawings": len(panelmemo.DRAWINGS),
@@ -61,7 +61,7 @@ def read(match: int, events: int) -> Reading:
 def play_matches(matches: int, every: int) -> list[Reading]:
     from django.contrib.auth import get_user_model
 
-    from games.core import clock as core_clock
+    from games.core.match import clock as core_clock
     from tests.bot_matches import Played, play
 
     fake = _Clock()

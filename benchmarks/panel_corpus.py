@@ -54,7 +54,7 @@ def _setup(db: str, play: bool) -> None:
 def _play(events: int) -> None:
     from django.contrib.auth import get_user_model
 
-    from games.core import clock as core_clock
+    from games.core.match import clock as core_clock
     from games.core.models import Match
     from tests.bot_matches import TABLES, play
 
@@ -73,10 +73,10 @@ def _play(events: int) -> None:
 
 
 def _draw(games: set[str] | None = None) -> dict[str, Any]:
-    from games.core import clock as core_clock
+    from games.core.match import clock as core_clock
+    from games.core.match.replaying import state_at
     from games.core.models import Match
-    from games.core.rendering import audiences, render_panel_list, view_of
-    from games.core.replaying import state_at
+    from games.core.render.rendering import audiences, render_panel_list, view_of
 
     corpus: dict[str, Any] = {}
     for match in Match.objects.with_seats().filter(title__startswith="corpus:").order_by("pk"):

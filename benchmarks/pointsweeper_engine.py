@@ -14,7 +14,7 @@ import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
 from games.pointsweeper import analysis, bot, engine, flow
 from games.pointsweeper import view as gate
 

@@ -37,7 +37,7 @@ def run(quick: bool) -> str:
 def make_race() -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     host = users.create_user("race-host", password=_live.PASSWORD)
@@ -93,7 +93,7 @@ async def race_runs(
     worker: Any, match: Any, spectators: int, turns: int, bursts: int
 ) -> tuple[Any, Any, Sizes]:
     from benchmarks.fanout import Figures, Watchers
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     watchers = Watchers(expected=spectators)
     url = f"ws://127.0.0.1:{worker.port}/ws/m/{match.public_id}/"

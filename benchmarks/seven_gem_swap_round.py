@@ -85,7 +85,7 @@ class Sockets:
 def make_match(tag: int) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     host = users.create_user(f"sgs-host-{tag}", password=_live.PASSWORD)
@@ -109,7 +109,7 @@ def make_match(tag: int) -> Any:
 
 def submit_six(match_id: int) -> int:
     """Six seats submit a short sequence (the seventh never does); the version after them."""
-    from games.core import services
+    from games.core.match import services
     from games.core.models import Match
     from games.seven_gem_swap import engine
 
@@ -134,9 +134,9 @@ def submit_six(match_id: int) -> int:
 def fire_round(match_id: int) -> tuple[int, float]:
     """Fire the round's deadline (as the scheduler would at its time); the new version and when
     the call began."""
-    from games.core import services
+    from games.core.match import services
+    from games.core.match.services import state_deadlines
     from games.core.models import Match
-    from games.core.services import state_deadlines
 
     match = Match.objects.get(pk=match_id)
     due = state_deadlines(match.state)["round"]
@@ -146,7 +146,7 @@ def fire_round(match_id: int) -> tuple[int, float]:
 
 
 async def one_match(worker: Any, tag: int, rounds: list[float], sizes: list[int]) -> int:
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     match = await asyncio.to_thread(make_match, tag)
     cookies: list[str | None] = []

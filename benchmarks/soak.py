@@ -101,7 +101,7 @@ class OwnRedis:
 def make_match(tag: str, turn_seconds: float, seated: bool = True) -> tuple[Any, list[str]]:
     from django.contrib.auth import get_user_model
 
-    from games.core import services
+    from games.core.match import services
 
     users = get_user_model().objects
     host = users.create_user(f"{tag}-host", password=_live.PASSWORD)
@@ -120,7 +120,7 @@ def make_match(tag: str, turn_seconds: float, seated: bool = True) -> tuple[Any,
 
 
 def seat_players(match: Any, players: list[Any]) -> None:
-    from games.core import services
+    from games.core.match import services
 
     for seat, user in zip(match.seats.order_by("index"), players, strict=True):
         services.take_seat(match, user, seat.invite_token)
@@ -142,7 +142,7 @@ def gap_free(frames: list[dict[str, Any]]) -> bool:
 async def worker_kills(rounds: int) -> list[str]:
     from django.contrib.auth import get_user_model
 
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
     from games.core.models import Deadline
     from tests.live_server import Worker
 
@@ -185,7 +185,7 @@ async def worker_kills(rounds: int) -> list[str]:
 async def redis_restart() -> list[str]:
     from django.contrib.auth import get_user_model
 
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
     from tests.live_server import Worker
 
     redis = await asyncio.to_thread(OwnRedis().start)
@@ -250,7 +250,7 @@ async def until_current(socket_: Any, version: int, since: float) -> float:
 
 
 async def postgres_restart(control: Any) -> list[str]:
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
     from tests.live_server import Worker
 
     match, names = await in_db(partial(make_match, "pg", 3600))
@@ -421,7 +421,7 @@ def spread(delays: list[float]) -> str:
 
 async def open_sockets(workers: list[Any], match: Any, names: list[str]) -> tuple[list, list]:
     """Both players on the first worker; six watchers, three on each worker, read on and on."""
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     players = []
     for name in names:
@@ -440,7 +440,7 @@ async def open_sockets(workers: list[Any], match: Any, names: list[str]) -> tupl
 async def beat_the_clock(players: list[Any], turn: int, version: int) -> tuple[str, float]:
     """The mover waits until its clock is due (no one fires it), then moves on what it saw:
     the move's code (a refusal's) and when its answer came."""
-    from games.core.client import Refused
+    from games.core.live.client import Refused
 
     await asyncio.sleep(BEATEN_TURN_SECONDS + 0.2)
     try:

@@ -1,6 +1,6 @@
 """Storage per match and the time to rebuild a past state (issue 20).
 
-Each game's match is played through ``games.core.services`` by its own bots on a fake clock
+Each game's match is played through ``games.core.match.services`` by its own bots on a fake clock
 (analyses done as the scheduler does them), and the state each event made is recorded as it is
 appended. Bytes are the compact JSON text of what the database keeps of the match:
 
@@ -9,8 +9,8 @@ appended. Bytes are the compact JSON text of what the database keeps of the matc
 - after: every event with its move instead (``Event.move``), a snapshot every
   ``replaying.SNAPSHOT_EVERY`` events (and of an outcome no move makes again), each kept as a
   patch of the snapshot before it or, when the patches since the last whole state would
-  outweigh it, whole (games/core/statediff.py), plus the match row's state. The bytes kept after
-  the first half of the events are shown beside the whole match's: about twice as many when
+  outweigh it, whole (games/core/render/jsondiff.py), plus the match row's state. The bytes kept
+  after the first half of the events are shown beside the whole match's: about twice as many when
   storage grows linearly with the events, four times when with their square.
 
 Rebuild time is the wall time of ``replaying.rebuild(match, version)`` for every version of the
@@ -87,7 +87,7 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
     """A match of bots played to its end (or to ``most`` events, then resigned)."""
     from django.contrib.auth import get_user_model
 
-    from games.core import clock, services
+    from games.core.match import clock, services
     from games.core.models import Match
 
     fake = _FakeClock()
@@ -197,7 +197,7 @@ def rebuild_times(played: Played, before: bool = False) -> tuple[list[float], li
     process's CPU time (the database's own work is in its process). ``before``: with the match's
     snapshots kept as they were before patches (whole states every 20 events, written in place
     of its own for the measure, then put back), with the same code reading them."""
-    from games.core import replaying
+    from games.core.match import replaying
     from games.core.models import Snapshot
 
     own = list(
@@ -234,7 +234,8 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
     whole state when the patches since the last outweigh it): the match's bytes, and the p50 /
     p99 ms to rebuild a version in memory, CPU time (the snapshot rows parsed from their JSON,
     the patches applied, the moves played again)."""
-    from games.core import replaying, statediff
+    from games.core.match import replaying
+    from games.core.render import jsondiff
 
     game = played.match.game
     rows = list(played.match.events.order_by("version"))
@@ -243,7 +244,7 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
     texts: dict[int, tuple[str | None, str | None]] = {}
     previous, chain = None, 0
     for v in kept:
-        k = statediff.keep(None if whole else previous, chain, played.made[v])
+        k = jsondiff.keep(None if whole else previous, chain, played.made[v])
         texts[v] = (
             (None, json.dumps(k.patch)) if k.patch is not None else (json.dumps(k.state), None)
         )
@@ -264,7 +265,7 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
                 if first <= v <= base
                 for w, p in [texts[v]]
             ]
-            state = statediff.rebuild(chain_rows)
+            state = jsondiff.rebuild(chain_rows)
         for v in range(base + 1, version + 1):
             state = replaying.play(game, state, moves[v]).state
         times.append((time.process_time() - started) * 1000)
@@ -273,8 +274,8 @@ def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int
 
 def run(quick: bool = False) -> str:
     _setup()
-    from games.core import replaying
-    from games.core.registry import get_game
+    from games.core.game.registry import get_game
+    from games.core.match import replaying
 
     engine = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
     games = GAMES[:1] + GAMES[-1:] if quick else GAMES

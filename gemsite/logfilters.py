@@ -38,13 +38,13 @@ class OneLineRefusals(logging.Filter):
 class LayerOutage(logging.Filter):
     """channels_redis's reader logs "Unexpected exception in receive task" with a traceback
     each second while Redis cannot be reached; such a failure is told as the outage, once
-    (games/core/outage.py), and dropped. Any other exception there is still logged."""
+    (games/core/live/outage.py), and dropped. Any other exception there is still logged."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
         unreachable = (RedisConnectionError, RedisTimeoutError, OSError)
         if record.msg == "Unexpected exception in receive task" and isinstance(error, unreachable):
-            from games.core import outage
+            from games.core.live import outage
 
             outage.CHANNEL_LAYER.failed(error)
             return False

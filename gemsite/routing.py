@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from games.core.routing import websocket_urlpatterns as core_patterns
+from games.core.live.routing import websocket_urlpatterns as core_patterns
 
 websocket_urlpatterns = [*core_patterns]

@@ -12,7 +12,8 @@ from gemsite.env import database_from_url, env_bool, env_int, env_list, env_str,
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", default=not env_str("DATABASE_URL"))
-# Draw every remembered panel again and compare (games/core/panelmemo.py): the tests' safety net.
+# Draw every remembered panel again and compare (games/core/render/panelmemo.py): the tests' safety
+# net.
 PANEL_MEMO_CHECK = env_bool("PANEL_MEMO_CHECK", default=False)
 # With DEBUG off this refuses to start unless SECRET_KEY holds a real key.
 SECRET_KEY = secret_key(debug=DEBUG)
@@ -93,13 +94,13 @@ TEMPLATES = [
         },
     },
     # The panels drawn for every audience after every event (games/<app>/jinja2/): Jinja2,
-    # compiled once and autoescaped (games/core/jinja.py; DEVELOPERS.md, "Templates").
+    # compiled once and autoescaped (games/core/render/jinja.py; DEVELOPERS.md, "Templates").
     {
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
-            "environment": "games.core.jinja.environment",
+            "environment": "games.core.render.jinja.environment",
             "globals": {
                 "mini_board": "games.bejeweled2_race.panels.mini_board",
                 "bank_left_when_paused": "games.pointsweeper.panels.bank_left_when_paused",

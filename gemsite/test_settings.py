@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("DEBUG", "1")
-# Every panel drawn from memory is drawn again and compared (games/core/panelmemo.py), in the
+# Every panel drawn from memory is drawn again and compared (games/core/render/panelmemo.py), in the
 # tests' own process (the live workers it starts draw each once: tests/live_server.py).
 os.environ.setdefault("PANEL_MEMO_CHECK", "1")
 # pytest's own process pools no connections: a pooled one would hold the test database open when

@@ -20,10 +20,12 @@ from typing import Any
 import msgpack
 from django.db import connection
 
-from games.core import broadcast, clock, rendering, services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.live import broadcast
+from games.core.match import clock, services
 from games.core.models import Deadline, Match
-from games.core.rendering import Announcement, update_frames
+from games.core.render import rendering
+from games.core.render.rendering import Announcement, update_frames
 from tests.registered import bot_seats, real_games, seat_roles
 
 

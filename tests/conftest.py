@@ -142,7 +142,7 @@ def make_user(django_user_model):
 def slow_tally(make_user):
     """A fixture-game match (hostess; ada and bob invited) whose turn clock cannot fire while a
     test runs."""
-    from games.core import services
+    from games.core.match import services
 
     host = make_user("hostess")
     make_user("ada")
@@ -164,7 +164,7 @@ def three_accounts(make_user):
 
 
 class FakeClock:
-    """A clock the test moves by hand; services read it through games.core.clock.now."""
+    """A clock the test moves by hand; services read it through games.core.match.clock.now."""
 
     def __init__(self) -> None:
         from django.utils import timezone
@@ -183,7 +183,7 @@ class FakeClock:
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr("games.core.clock.now", fake)
+    monkeypatch.setattr("games.core.match.clock.now", fake)
     return fake
 
 
@@ -191,9 +191,9 @@ def clock(monkeypatch):
 def seated_match(make_user):
     """A match of ``game_key`` made by "hostess", each named player in a seat in order (seats
     take the game's roles): (match, [users], host). A full match starts by itself."""
-    from games.core import services
+    from games.core.game.registry import get_game
+    from games.core.match import services
     from games.core.models import Match
-    from games.core.registry import get_game
 
     def make(game_key: str, *names: str, settings: dict | None = None, title: str = "t"):
         host = make_user("hostess")

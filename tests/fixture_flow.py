@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     copy_json,
     derived_seed,
     dispatcher,
@@ -19,7 +19,7 @@ from games.core.flowkit import (
     set_clock,
     stop_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State, Viewer
 
 SETTINGS = (
     Setting("target", "Count to", 10, low=3, high=100),

@@ -11,9 +11,9 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.contract import Setting
-from games.core.flowkit import Seed, derived_seed
-from games.core.gamedef import (
+from games.core.game.contract import Setting
+from games.core.game.flowkit import Seed, derived_seed
+from games.core.game.gamedef import (
     ActionError,
     FlowGame,
     GameDefinition,
@@ -22,7 +22,7 @@ from games.core.gamedef import (
     State,
     Viewer,
 )
-from games.core.registry import register
+from games.core.game.registry import register
 from tests import fixture_flow
 
 SECRET_WORDS = ("amber", "beryl", "coral", "dravite", "emerald", "fluorite", "garnet", "heliodor")

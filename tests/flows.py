@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

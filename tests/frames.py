@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.core import viewpatch
+from games.core.render import jsondiff
 
 
 def with_views(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -21,7 +21,7 @@ def with_views(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
             view, version = frame["view"], frame["version"]
         elif frame.get("type") == "update":
             if frame["version"] == version + 1:
-                view = viewpatch.apply(copy.deepcopy(view), frame["patch"], frame.get("event"))
+                view = jsondiff.apply(copy.deepcopy(view), frame["patch"], frame.get("event"))
                 version = frame["version"]
             frame = {**frame, "view": view}
         held.append(frame)

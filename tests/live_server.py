@@ -41,7 +41,7 @@ def create_through_the_page(
 ) -> Any:
     """A match made as people make one: "boss" fills in the new-match page with ``form``, then
     each of ``players`` opens their seat's invite link, in seat order."""
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
     from games.core.models import Match
 
     host = ArenaClient(url)
@@ -59,7 +59,7 @@ def create_through_the_page(
 
 def seat_ada_and_bob(url: str, match: Any) -> Any:
     """ "ada" and "bob" open the invite links of seats 1 and 2; returns ada's signed-in client."""
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     ada, bob = ArenaClient(url), ArenaClient(url)
     ada.login("ada", PASSWORD)
@@ -92,7 +92,7 @@ async def seated_sockets(
     watches. Every socket has its full view before the test's first move."""
     import asyncio
 
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     clients = {name: ArenaClient(url) for name in (*players, "guest")}
     for name in players:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.contract import Setting
-from games.core.gamedef import FlowGame, GameDefinition
-from games.core.registry import all_games, get_game
+from games.core.game.contract import Setting
+from games.core.game.gamedef import FlowGame, GameDefinition
+from games.core.game.registry import all_games, get_game
 
 # A clock setting is a whole number of seconds or minutes, by the name the settings table gives
 # it (``round_seconds``, ``minutes``, ``idle_minutes``).

@@ -6,7 +6,7 @@ without a time window: each waits for a frame that must come after the one that 
   its answer to a ping comes after anything it sent for the messages before it.
 - ``frames_before``: for what another connection's action would send to this one. The frames
   of one kind reach a connection by one way, in the order the site sent them
-  (games/core/broadcast.py), so a frame of that kind the test makes the site send afterwards
+  (games/core/live/broadcast.py), so a frame of that kind the test makes the site send afterwards
   arrives after anything of that kind sent before it: the next version for the match's frames,
   a chat line for chat. (Not across kinds: a spectator's match frames come through its worker's
   gallery, its chat through its own layer channel; a version can overtake a chat line.)"""

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.core import services
+from games.core.match import services
 from games.verify import verify
 from tests.bot_matches import TABLES, play
 
@@ -34,7 +34,7 @@ def exports(django_db_setup, django_db_blocker):
     found: dict[str, dict[str, Any]] = {}
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
         clock = FakeClock()
-        patch.setattr("games.core.clock.now", clock)
+        patch.setattr("games.core.match.clock.now", clock)
         host = get_user_model().objects.create_user("verify-host")
         matches = []
         for game in sorted(TABLES):

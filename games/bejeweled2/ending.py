@@ -8,8 +8,8 @@ from typing import Any
 
 from games.bejeweled2.modes import MODE_TITLES, MODES
 from games.bejeweled2.puzzles import PUZZLES
-from games.core.gamedef import State
-from games.core.words import counted
+from games.core.game.gamedef import State
+from games.core.game.words import counted
 
 PAR_BONUS = 500
 """Cognito: a puzzle solved in par moves or fewer earns 500 points more."""

@@ -46,9 +46,9 @@ from games.bejeweled2.ending import finish
 from games.bejeweled2.levels import CLOCK, bar_left, bar_size, level_for, level_start, set_bar
 from games.bejeweled2.modes import MODES
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core.contract import Setting, settled
-from games.core.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import copy_json, derived_seed, dispatcher, draw_rng, due, iso
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 
 MIN_SEATS = 1
 MAX_SEATS = 1

@@ -13,9 +13,9 @@ from typing import Any
 
 from games.bejeweled2 import bot, engine, flow, levels, modes, page, view
 from games.bejeweled2.page import board_grid
-from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
-from games.core.registry import register
-from games.core.words import counted, event_parts, generic_description, marks_where
+from games.core.game.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
+from games.core.game.registry import register
+from games.core.game.words import counted, event_parts, generic_description, marks_where
 
 
 class Bejeweled2(FlowGame):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 ROWS = 8
 COLUMNS = 8

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from games.core.flowkit import iso
-from games.core.gamedef import State
+from games.core.game.flowkit import iso
+from games.core.game.gamedef import State
 
 CLOCK = "clock"
 """The deadline key of the Action bar: when it runs empty."""

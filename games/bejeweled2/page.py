@@ -9,7 +9,7 @@ from typing import Any
 from games.bejeweled2 import engine
 from games.bejeweled2.modes import MODES
 from games.bejeweled2.puzzles import PUZZLES
-from games.core.words import counted
+from games.core.game.words import counted
 
 # --- the page: what it draws from the view (the gate's answer, never the state) ----------------
 

@@ -19,9 +19,9 @@ from django.db.models.functions import Cast, RowNumber
 
 from games.bejeweled2 import modes
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
 from games.core.models import Match, display_name
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 
 GAME_KEY = "bejeweled-2"
 TOP = 10

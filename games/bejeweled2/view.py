@@ -12,8 +12,8 @@ from games.bejeweled2.flow import HINT_POINTS, IDLE_DEFAULT_MINUTES, available_a
 from games.bejeweled2.levels import CLOCK, bar_drain, bar_size, level_progress
 from games.bejeweled2.modes import MODE_TITLES, MODES
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core.flowkit import copy_json
-from games.core.gamedef import State, Viewer
+from games.core.game.flowkit import copy_json
+from games.core.game.gamedef import State, Viewer
 
 # --- what everyone sees ------------------------------------------------------------------------
 

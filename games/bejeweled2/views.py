@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.bejeweled2 import flow, modes, standings
 from games.bejeweled2.game import GAME
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core import clock, services
+from games.core.match import clock, services
 
 
 def _puzzle_choice(request: HttpRequest, progress: dict[str, Any] | None) -> int:

@@ -43,8 +43,8 @@ from games.bejeweled2 import flow as bj2
 from games.bejeweled2 import levels
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2_race.ranking import finish, race_score
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     check_clock,
     copy_json,
     dispatcher,
@@ -52,7 +52,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 
 GAME = "bejeweled-2-race"
 MIN_SEATS = 2

@@ -16,9 +16,9 @@ from typing import Any
 from games.bejeweled2 import engine
 from games.bejeweled2.page import board_grid
 from games.bejeweled2_race import bot, flow, page, view
-from games.core.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
-from games.core.registry import register
-from games.core.words import event_parts, generic_description, marks_where, seat_name
+from games.core.game.gamedef import FlowGame, SeatInfo, State, award_value, seat_awards
+from games.core.game.registry import register
+from games.core.game.words import event_parts, generic_description, marks_where, seat_name
 
 
 def _clock_anchors() -> dict[str, tuple[str, ...]]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.flowkit import iso
-from games.core.gamedef import Outcome, State
+from games.core.game.flowkit import iso
+from games.core.game.gamedef import Outcome, State
 
 GARNETS_PER_SEAT_BEHIND = 2
 """The prize: 2 garnets for every seat that finished behind you (the last earns none; seats

@@ -14,9 +14,9 @@ from games.bejeweled2 import levels
 from games.bejeweled2 import view as bj2_view
 from games.bejeweled2_race.flow import MODE_TITLES, RACE, SPECTATOR_WORDS, available_actions
 from games.bejeweled2_race.ranking import REASONS, ranking
-from games.core.flowkit import copy_json
-from games.core.gamedef import State, Viewer
-from games.core.words import counted
+from games.core.game.flowkit import copy_json
+from games.core.game.gamedef import State, Viewer
+from games.core.game.words import counted
 
 # --- what each viewer sees ------------------------------------------------------------------------
 

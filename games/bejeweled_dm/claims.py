@@ -10,8 +10,8 @@ from typing import Any
 from games.bejeweled_dm import engine
 from games.bejeweled_dm.rounds import player_name, start_clock
 from games.bejeweled_dm.whose_move import check_open
-from games.core.flowkit import check_clock, copy_json
-from games.core.gamedef import ActionError, Outcome, State
+from games.core.game.flowkit import check_clock, copy_json
+from games.core.game.gamedef import ActionError, Outcome, State
 
 MAX_CLAIM = engine.SIZE
 

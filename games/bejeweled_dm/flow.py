@@ -37,8 +37,8 @@ from games.bejeweled_dm.powerups import CHOICES, TYPES
 from games.bejeweled_dm.proving import finish_pending, proof, second_starter, skip_second_starter
 from games.bejeweled_dm.rounds import GARNETS, end_round, opponent, start_clock
 from games.bejeweled_dm.steps import compact_steps
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     copy_json,
     derived_seed,
     dispatcher,
@@ -47,15 +47,15 @@ from games.core.flowkit import (
     on_running_clock,
     seats_kept,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 
 TIMERS = {"round": 600, "claim_window": 30, "proof": 120, "pick": 60}
 # A claim race is decided by arrival, and a late counterclaim or pass is answered by the rules
 # ("Bob already claimed 31", "the window has closed"), never by a version number; picks are
 # independent sealed choices.
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"claim", "counterclaim", "pass", "pick"})
-# A pick is sealed (a receipt each: games/core/fairness.py) until both are in, or the picking time
-# ends: the events that reveal them.
+# A pick is sealed (a receipt each: games/core/game/fairness.py) until both are in, or the picking
+# time ends: the events that reveal them.
 SEALED_ACTIONS: dict[str, tuple[str, ...]] = {"pick": ("round_started", "pick_time_up")}
 CLOCK_OF_PHASE = {
     "claim": "round",

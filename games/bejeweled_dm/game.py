@@ -8,9 +8,9 @@ from typing import Any
 
 from games.bejeweled_dm import bot, engine, flow, page, powerups, rounds, solver, view
 from games.bejeweled_dm.page import board_grid, gems
-from games.core.gamedef import FlowGame, SeatInfo, State, seat_awards
-from games.core.registry import register
-from games.core.words import event_parts, generic_description, round_marks, seat_name
+from games.core.game.gamedef import FlowGame, SeatInfo, State, seat_awards
+from games.core.game.registry import register
+from games.core.game.words import event_parts, generic_description, round_marks, seat_name
 
 
 class DeathMatch(FlowGame):

@@ -12,8 +12,8 @@ from games.bejeweled_dm import engine
 from games.bejeweled_dm.powerups import CHOICES, TYPES
 from games.bejeweled_dm.rounds import start_clock
 from games.bejeweled_dm.whose_move import check_open
-from games.core.flowkit import check_clock, copy_json, derived_seed, draw
-from games.core.gamedef import ActionError, Outcome, State
+from games.core.game.flowkit import check_clock, copy_json, derived_seed, draw
+from games.core.game.gamedef import ActionError, Outcome, State
 
 
 def pick(state: State, seat: int, action: dict[str, Any], now: datetime) -> Outcome:

@@ -11,8 +11,8 @@ from games.bejeweled_dm import engine
 from games.bejeweled_dm.rounds import end_round, opponent, target
 from games.bejeweled_dm.steps import compact_steps
 from games.bejeweled_dm.whose_move import check_open
-from games.core.flowkit import check_clock, copy_json
-from games.core.gamedef import ActionError, Outcome, State
+from games.core.game.flowkit import check_clock, copy_json
+from games.core.game.gamedef import ActionError, Outcome, State
 
 
 def _check_offered(state: State, proof: engine.Proof) -> None:

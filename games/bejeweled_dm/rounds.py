@@ -10,8 +10,8 @@ from typing import Any
 
 from games.bejeweled_dm.powerups import allowed_picks
 from games.bejeweled_dm.steps import compact_steps
-from games.core.flowkit import copy_json, set_clock
-from games.core.gamedef import Outcome, State
+from games.core.game.flowkit import copy_json, set_clock
+from games.core.game.gamedef import Outcome, State
 
 WINS_NEEDED = 4
 MAX_ROUNDS = 2 * WINS_NEEDED - 1

@@ -19,7 +19,7 @@ from games.bejeweled_dm.rounds import (
 )
 from games.bejeweled_dm.steps import compact_steps
 from games.bejeweled_dm.whose_move import open_actions, to_move
-from games.core.gamedef import State, Viewer
+from games.core.game.gamedef import State, Viewer
 
 # --- what each viewer sees: the one gate -------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.bejeweled_dm.rounds import player_name, target
-from games.core.gamedef import ActionError, State
+from games.core.game.gamedef import ActionError, State
 
 PHASE_REASONS = {
     "claim": "no claim stands yet",

@@ -1,9 +1,9 @@
 """The host dashboard: matches with seats, the host's view of the board, clocks and the event
 log, and the host's actions.
 
-A match changes only through the host operations (games.core.hosting: the same console as the
-match page's), each an event through games.core.services; the dashboard edits nothing else of a
-match but its title, and deletes only a match that never started.
+A match changes only through the host operations (games.core.host.hosting: the same console as the
+match page's), each an event through games.core.match.services; the dashboard edits nothing else of
+a match but its title, and deletes only a match that never started.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
-from games.core import authority, clock, console
-from games.core.gamedef import Viewer, seat_label, state_deadlines
+from games.core.game.gamedef import Viewer, seat_label, state_deadlines
+from games.core.host import console
+from games.core.match import authority, clock
 from games.core.models import Deadline, Event, Match, Seat
-from games.core.rendering import render_panels, view_of
+from games.core.render.rendering import render_panels, view_of
 
 # The dashboard is the hosts' own page, named in their words rather than Django's.
 admin.site.site_header = "Gem Arena host dashboard"
@@ -117,7 +118,7 @@ def _json_line(data: Any) -> str:
 
 
 def _may_run(request: HttpRequest, match: Any) -> bool:
-    """Who may run a match reads it here (games/core/authority.py), whatever their Django
+    """Who may run a match reads it here (games/core/match/authority.py), whatever their Django
     permissions: a host who holds none still runs their own matches; a staff user runs no one
     else's."""
     return authority.may_run(match, request.user)
@@ -361,4 +362,4 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 # The ledger and seasons are registered in their own module (kept apart from the match console).
-from games.core import admin_ledger  # noqa: E402, F401
+from games.core.host import admin_ledger  # noqa: E402, F401

@@ -7,10 +7,10 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from games.core.contract import Setting
+from games.core.game.contract import Setting
 
 if TYPE_CHECKING:
-    from games.core.gamedef import GameDefinition
+    from games.core.game.gamedef import GameDefinition
 
 
 class SignupForm(UserCreationForm):
@@ -31,7 +31,7 @@ class SignupForm(UserCreationForm):
 
 
 def _field(setting: Setting) -> forms.Field:
-    """The form field that asks the host for ``setting`` (games/core/contract.py); one shown
+    """The form field that asks the host for ``setting`` (games/core/game/contract.py); one shown
     only for some values of another (``shown_when``) says so to static/js/settings_form.js."""
     field = _asking(setting)
     if setting.shown_when is not None:

@@ -6,8 +6,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import select_template
 
-from games.core.gamedef import GameDefinition
-from games.core.registry import UnknownGame, get_game, listed_games
+from games.core.game.gamedef import GameDefinition
+from games.core.game.registry import UnknownGame, get_game, listed_games
 
 
 def _listed_game(game_key: str) -> GameDefinition:

@@ -16,9 +16,10 @@ from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils.module_loading import import_string
 
-from games.core import authority, fairness
-from games.core.gamedef import GameDefinition, SeatInfo, Viewer
-from games.core.registry import get_game
+from games.core.game import fairness
+from games.core.game.gamedef import GameDefinition, SeatInfo, Viewer
+from games.core.game.registry import get_game
+from games.core.match import authority
 
 
 def new_public_id() -> str:
@@ -43,7 +44,7 @@ def new_seed() -> int:
 
 
 def new_server_seed() -> str:
-    """A new match's server seed (games/core/fairness.py): 32 bytes from the secure source, or
+    """A new match's server seed (games/core/game/fairness.py): 32 bytes from the secure source, or
     (tests) the next of ``settings.MATCH_SEED_SOURCE`` written as 64 hex digits."""
     if settings.MATCH_SEED_SOURCE:
         return f"{int(import_string(settings.MATCH_SEED_SOURCE)()):064x}"
@@ -228,7 +229,7 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     settings = models.JSONField(default=dict, blank=True)
     # An older match's seed (its draws: sha256 of it); a match made since draws from its
-    # server seed and its players' seeds (games/core/fairness.py, docs/fairness.md).
+    # server seed and its players' seeds (games/core/game/fairness.py, docs/fairness.md).
     seed = models.BigIntegerField(default=new_seed)
     # Secret until the match is over ("" for a match made before there were server seeds).
     server_seed = models.CharField(max_length=64, blank=True, default=new_server_seed)
@@ -337,7 +338,7 @@ class Match(models.Model):
 
     def viewer_for(self, user: Any) -> Viewer:
         """The server decides who the user is in this match: a seat, the host, or a spectator
-        (games/core/authority.py)."""
+        (games/core/match/authority.py)."""
         return authority.viewer_for(self, user)
 
 
@@ -400,7 +401,7 @@ OPEN_SEAT = "open seat"
 class Event(models.Model):
     """One accepted action, timeout or host decision. Versions are gap-free per match. An
     event keeps what happened (its move, its public and private outcome, the time, the seat),
-    not the state it made: that is rebuilt from the moves (games/core/replaying.py)."""
+    not the state it made: that is rebuilt from the moves (games/core/match/replaying.py)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -454,8 +455,8 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"v{self.version} {self.kind}"
 
-    # How a past state is rebuilt from the moves: games/core/replaying.py sets it as it loads (the
-    # core app's ready() loads it), so the models never import the replays that read them.
+    # How a past state is rebuilt from the moves: games/core/match/replaying.py sets it as it loads
+    # (the core app's ready() loads it), so the models never import the replays that read them.
     rebuild_state: ClassVar[Callable[[Match, int], dict[str, Any]] | None] = None
 
     @property
@@ -464,7 +465,9 @@ class Event(models.Model):
         process, else rebuilt (``replaying.state_at``)."""
         if getattr(self, "_state_after", None) is None:
             if Event.rebuild_state is None:
-                raise RuntimeError("games.core.replaying is not loaded (the core app loads it)")
+                raise RuntimeError(
+                    "games.core.match.replaying is not loaded (the core app loads it)"
+                )
             self._state_after = Event.rebuild_state(self.match, self.version)
         return self._state_after
 
@@ -499,7 +502,7 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """The state of a match just after one event: where rebuilding a past state starts. Kept
     whole (``state``), or as the patch of the previous snapshot's state (``patch``; ``chain``:
-    the bytes of the patches since the last whole state), games/core/statediff.py."""
+    the bytes of the patches since the last whole state), games/core/render/jsondiff.py."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="snapshots")
     version = models.PositiveIntegerField()
@@ -598,7 +601,7 @@ class LedgerEntry(models.Model):
     """Garnets (and Tokens of Life) a player earned or spent: credited and charged by matches,
     adjusted by the host with a reason. Append-only: an entry is never changed or deleted; a
     correction is a new entry that names the one it ``reverses``. A player's balance is the sum
-    of their entries; every write goes through games/core/ledger.py, which keeps it at 0 or
+    of their entries; every write goes through games/core/match/ledger.py, which keeps it at 0 or
     more in each season."""
 
     user = models.ForeignKey(
@@ -660,7 +663,7 @@ class LedgerEntry(models.Model):
 
 class ChatMessage(models.Model):
     """One line of a match's chat. Who may read and write each channel is decided in
-    games/core/chat.py; the text is stored as typed and escaped wherever it is shown."""
+    games/core/match/chat.py; the text is stored as typed and escaped wherever it is shown."""
 
     class Channel(models.TextChoices):
         PLAYERS = "players", "Players"

@@ -19,13 +19,14 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.core import audit, authority, hosting, services
-from games.core.fairplay import fairness_facts
 from games.core.forms import MatchSettingsForm, SignupForm
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
+from games.core.game.registry import UnknownGame, get_game, listed_games
+from games.core.host import audit, hosting
+from games.core.match import authority, services
 from games.core.models import LedgerEntry, Match, Season, Seat
-from games.core.registry import UnknownGame, get_game, listed_games
-from games.core.rendering import render_panel_list, render_panels, view_of
+from games.core.render.fairplay import fairness_facts
+from games.core.render.rendering import render_panel_list, render_panels, view_of
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -243,7 +244,7 @@ def _host_reply(
 @require_POST
 @login_required
 def host_operation(request: HttpRequest, public_id: str, operation: str) -> HttpResponse:
-    """Every host operation of every game (games.core.hosting), from the match page's console
+    """Every host operation of every game (games.core.host.hosting), from the match page's console
     and the dashboard's."""
     match = _match(public_id)
     if operation not in hosting.RUNS:
@@ -303,7 +304,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     if not match.is_over:
         messages.info(request, "The replay opens when the match is over.")
         return redirect(match)
-    from games.core.replaying import replay_step
+    from games.core.match.replaying import replay_step
 
     viewer = match.viewer_for(request.user)
     step = replay_step(match, viewer, request.GET.get("v"))
@@ -329,7 +330,7 @@ def export(request: HttpRequest, public_id: str) -> JsonResponse:
     """The event log as the viewer may see it, each event with its sentence; once the match is
     over, what anyone needs to check it (``verify``: ``python -m games.verify``, the same for
     every viewer). Its fairness facts (``fairness``) are everyone's from the start."""
-    from games.core.replaying import described_events, verification_record
+    from games.core.match.replaying import described_events, verification_record
 
     match = _match(public_id)
     viewer = match.viewer_for(request.user)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 RED = "red"
 BLUE = "blue"

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from games.core.flowkit import derived_seed
+from games.core.game.flowkit import derived_seed
 from games.glittering_paths import engine
 
 BEST = "best"

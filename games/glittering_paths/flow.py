@@ -28,8 +28,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     check_clock,
     copy_json,
     dispatcher,
@@ -41,7 +41,7 @@ from games.core.flowkit import (
     seats_kept,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 from games.glittering_paths import analysis, engine
 from games.glittering_paths.players import COLOURS, seat_colour, seat_named
 from games.glittering_paths.rounds import (

@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.gamedef import FlowGame, Outcome, SeatInfo, State, seat_awards
-from games.core.registry import register
-from games.core.words import event_parts, generic_description, round_marks, seat_name
+from games.core.game.gamedef import FlowGame, Outcome, SeatInfo, State, seat_awards
+from games.core.game.registry import register
+from games.core.game.words import event_parts, generic_description, round_marks, seat_name
 from games.glittering_paths import bot, engine, flow, page, view
 from games.glittering_paths.page import board_grid
 

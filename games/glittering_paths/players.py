@@ -3,7 +3,7 @@ blue (sapphire, lapis, aquamarine), and a seat as the words name it (pure, like 
 
 from __future__ import annotations
 
-from games.core.gamedef import State
+from games.core.game.gamedef import State
 from games.glittering_paths import engine
 
 COLOURS = (engine.RED, engine.BLUE)  # seat 0 red, seat 1 blue

@@ -9,8 +9,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from games.core.flowkit import derived_seed, iso, set_clock
-from games.core.gamedef import Outcome, State
+from games.core.game.flowkit import derived_seed, iso, set_clock
+from games.core.game.gamedef import Outcome, State
 from games.glittering_paths import engine
 from games.glittering_paths.players import seat_named
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import State, Viewer
+from games.core.game.gamedef import State, Viewer
 from games.glittering_paths import engine
 from games.glittering_paths.flow import CLOCK_OF_PHASE, GAME
 from games.glittering_paths.players import seat_colour, seat_named

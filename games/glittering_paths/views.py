@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from games.core.models import Match
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 from games.glittering_paths import flow, page
 
 

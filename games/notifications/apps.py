@@ -9,7 +9,8 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
-        from games.core import scheduler, signals
+        from games.core.live import scheduler
+        from games.core.match import signals
         from games.notifications import delivery, events
 
         # What a match's event tells whom (rows written in the move's transaction), and their

@@ -37,8 +37,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, OuterRef, Q, Subquery
 from django.urls import reverse
 
-from games.core import clock
-from games.core.gamedef import Viewer, state_deadlines
+from games.core.game.gamedef import Viewer, state_deadlines
+from games.core.match import clock
 from games.core.models import Deadline, Event, Match
 from games.notifications import addresses, decide, kinds
 from games.notifications.models import Delivery, Reminder

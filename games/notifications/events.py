@@ -12,8 +12,8 @@ from typing import Any
 from django.conf import settings
 from django.db.models import OuterRef, Subquery
 
-from games.core import replaying
-from games.core.gamedef import ActionError, Viewer, run_rules, state_deadlines
+from games.core.game.gamedef import ActionError, Viewer, run_rules, state_deadlines
+from games.core.match import replaying
 from games.core.models import Deadline, Event, Match
 from games.notifications import decide, kinds
 from games.notifications.services import notify
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 def on_appended(
     sender: Any, *, match: Match, event: Event, before: dict[str, Any], **kwargs: Any
 ) -> None:
-    """games.core.signals.event_appended's receiver."""
+    """games.core.match.signals.event_appended's receiver."""
     on_event(match, event, before)
 
 
@@ -128,7 +128,7 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
 
 
 def _ended_by_host(event: Event) -> bool:
-    """The event is a host's "end the round now" (games/core/services.py host_end_round)."""
+    """The event is a host's "end the round now" (games/core/match/services.py host_end_round)."""
     return event.actor_id is not None and (event.move or {}).get("rule") == "end_round"
 
 

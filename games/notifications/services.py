@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.validators import URLValidator, validate_email
 from django.db import transaction
 
-from games.core import clock
+from games.core.match import clock
 from games.core.models import Match, Season
 from games.notifications import addresses, kinds
 from games.notifications.models import Delivery, Notification, OptOut, SeasonWebhook

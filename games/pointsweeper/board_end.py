@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.flowkit import iso, set_clock, stop_clock
-from games.core.gamedef import Outcome, State
+from games.core.game.flowkit import iso, set_clock, stop_clock
+from games.core.game.gamedef import Outcome, State
 from games.pointsweeper import engine
 from games.pointsweeper.players import can_move, other, out_of_pieces, player_name
 

@@ -13,7 +13,7 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.flowkit import derived_seed
+from games.core.game.flowkit import derived_seed
 from games.pointsweeper import analysis, engine
 
 BEGINNER = "beginner"

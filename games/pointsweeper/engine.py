@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 FILES = "abcdefgh"
 SIZE = 8

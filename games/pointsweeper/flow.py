@@ -26,8 +26,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     check_clock,
     derived_seed,
     dispatcher,
@@ -39,8 +39,8 @@ from games.core.flowkit import (
     set_clock,
     stop_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
-from games.core.words import seat_name
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.words import seat_name
 from games.pointsweeper import engine
 from games.pointsweeper.board_end import BOARDS, board_in_play, finish_match, next_turn, start_turn
 from games.pointsweeper.players import (

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import FlowGame, State
-from games.core.registry import register
-from games.core.words import event_parts, generic_description, round_marks, seat_name
+from games.core.game.gamedef import FlowGame, State
+from games.core.game.registry import register
+from games.core.game.words import event_parts, generic_description, round_marks, seat_name
 from games.pointsweeper import board_end, bot, engine, flow, page, view
 
 

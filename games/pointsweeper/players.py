@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import State
+from games.core.game.gamedef import State
 from games.pointsweeper import engine
 
 

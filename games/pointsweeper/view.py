@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
-from games.core.flowkit import iso
-from games.core.gamedef import State, Viewer
+from games.core.game.flowkit import iso
+from games.core.game.gamedef import State, Viewer
 from games.pointsweeper import engine
 from games.pointsweeper.board_end import BOARDS, totals
 from games.pointsweeper.flow import PIECE_IDS

@@ -9,7 +9,9 @@ class SeasonsConfig(AppConfig):
     verbose_name = "Seasons"
 
     def ready(self) -> None:
-        from games.core import authority, console, scheduler
+        from games.core.host import console
+        from games.core.live import scheduler
+        from games.core.match import authority
         from games.seasons import services
 
         scheduler.register_clock(services.run_clocks)

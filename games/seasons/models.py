@@ -1,7 +1,7 @@
 """A season as reality game hosts run it: its format (invite link, hosts, settings), its cast
 and its episodes (a main match, the nomination, the death match), and the log players read.
 
-The garnets and Tokens of Life stay in the core's ledger (games/core/ledger.py); a season's
+The garnets and Tokens of Life stay in the core's ledger (games/core/match/ledger.py); a season's
 matches stay core matches. Every change here goes through games/seasons/services.py.
 """
 

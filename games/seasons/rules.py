@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from games.core.contract import Setting, clean, defaults
-from games.core.gamedef import ActionError
+from games.core.game.contract import Setting, clean, defaults
+from games.core.game.gamedef import ActionError
 
 # The two-player games a death match is played in (each seats the EC and the DMO).
 DEATH_MATCH_GAMES: tuple[tuple[str, str], ...] = (

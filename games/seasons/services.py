@@ -1,8 +1,8 @@
 """Every change to a season: check, lock, change, record the line players read, commit.
 
 Seasons build on the core: a main match and a death match are core matches created through
-games.core.services and seated with the cast; garnets and Tokens of Life are the core ledger's
-(games/core/ledger.py); the rules are games/seasons/rules.py's. The scheduler calls
+games.core.match.services and seated with the cast; garnets and Tokens of Life are the core ledger's
+(games/core/match/ledger.py); the rules are games/seasons/rules.py's. The scheduler calls
 ``run_clocks`` each tick: it moves every episode whose match ended on and fires the nomination
 clocks that ran out. Whoever an operation needs is told through games.notifications, in the
 same transaction.
@@ -18,12 +18,12 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 
-from games.core import clock, ledger
-from games.core import services as matches
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.game.registry import UnknownGame, get_game
+from games.core.match import clock, ledger
+from games.core.match import services as matches
 from games.core.models import Match, Season
-from games.core.registry import UnknownGame, get_game
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 from games.notifications import kinds
 from games.notifications.models import Delivery
 from games.notifications.services import notify
@@ -54,7 +54,7 @@ def is_season_host(season: Season, user: Any) -> bool:
 def seasons_hosted_by(user: Any) -> set[int]:
     """The keys of the seasons ``user`` hosts or co-hosts (no staff status needed: co-hosting is
     a season role, games/seasons/roles.py): what the core asks to know who may run a season's
-    matches (games/core/authority.py)."""
+    matches (games/core/match/authority.py)."""
     if not getattr(user, "is_authenticated", False):
         return set()
     formats = SeasonFormat.objects.filter(Q(hosts=user) | Q(cohosts=user))
@@ -318,14 +318,14 @@ def current_episode(season: Season) -> Episode | None:
 
 def main_match_games() -> list[Any]:
     """The games a main match may be: three seats or more."""
-    from games.core.registry import listed_games
+    from games.core.game.registry import listed_games
 
     return [game for game in listed_games() if game.max_seats >= rules.MAIN_MATCH_MIN_PLAYERS]
 
 
 def death_match_games() -> list[Any]:
     """The games a death match may be: the EC against the DMO."""
-    from games.core.registry import listed_games
+    from games.core.game.registry import listed_games
 
     return [game for game in listed_games() if _is_death_match(game)]
 

@@ -15,11 +15,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.core import audit, clock
 from games.core.forms import MatchSettingsForm, setting_fields
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
+from games.core.game.registry import UnknownGame, get_game
+from games.core.host import audit
+from games.core.match import clock
 from games.core.models import LedgerEntry, Season
-from games.core.registry import UnknownGame, get_game
 from games.seasons import roles, rules, services, standings
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 

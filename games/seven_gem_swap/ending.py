@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from games.core.flowkit import iso
-from games.core.gamedef import Outcome, State
+from games.core.game.flowkit import iso
+from games.core.game.gamedef import Outcome, State
 from games.seven_gem_swap import engine
 from games.seven_gem_swap.seats import player_name, seat_keys
 

@@ -22,7 +22,7 @@ would do alone (a draft's preview) in preview.py.
 
 The flow's parts, each pure: what a submission or a draft may hold (submissions.py), what
 premoves cost and give back (premoves.py), the end of the match (ending.py) and the seats
-(seats.py). The declarations the core reads (games/core/flowcontract.py) are all found here.
+(seats.py). The declarations the core reads (games/core/game/flowcontract.py) are all found here.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.core.contract import Setting, settled
-from games.core.flowkit import (
+from games.core.game.contract import Setting, settled
+from games.core.game.flowkit import (
     check_clock,
     copy_json,
     derived_seed,
@@ -41,7 +41,7 @@ from games.core.flowkit import (
     on_running_clock,
     set_clock,
 )
-from games.core.gamedef import ActionError, Outcome, SeatInfo, State
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, State
 from games.seven_gem_swap import engine
 from games.seven_gem_swap.ending import finish
 from games.seven_gem_swap.premoves import action_cost as action_cost
@@ -63,7 +63,7 @@ MIN_SECONDS = 10
 MAX_SECONDS = 30 * 86400
 
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"bid", "submit"})
-# Sealed moves get receipts (games/core/fairness.py). No one else ever sees another player's
+# Sealed moves get receipts (games/core/game/fairness.py). No one else ever sees another player's
 # bid or sequence, during or after the match (docs/rules/seven-gem-swap.md, the rulings): no
 # event reveals them, and their receipts stay sealed for good (each player's page checks its
 # own; the host's export replays the whole match).

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import (
+from games.core.game.gamedef import (
     FlowGame,
     SeatInfo,
     State,
     seat_awards,
 )
-from games.core.registry import register
-from games.core.words import event_parts, generic_description, marks_where, seat_name
+from games.core.game.registry import register
+from games.core.game.words import event_parts, generic_description, marks_where, seat_name
 from games.seven_gem_swap import bot, engine, flow, page, view
 from games.seven_gem_swap.page import board_grid
 

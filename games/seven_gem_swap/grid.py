@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.core import gridtext
+from games.core.game import gridtext
 
 ROWS = 10
 COLUMNS = 10

@@ -274,7 +274,8 @@ def page(shown: dict[str, Any]) -> dict[str, Any]:
     shown["grid"] = main_grid(shown)
     shown["players"] = players(shown)
     # What the status chips and the players' table each read, and nothing else: a panel is
-    # drawn again only when what it shows changed (games/core/panelmemo.py keys it by its inputs).
+    # drawn again only when what it shows changed (games/core/render/panelmemo.py keys it by its
+    # inputs).
     shown["progress"] = progress(shown["phase"], shown["players"])
     shown["table"] = [{key: p[key] for key in TABLE_KEYS} for p in shown["players"]]
     shown["composing"] = bool(me) and phase == "round"

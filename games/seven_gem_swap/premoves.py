@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import Outcome, State
+from games.core.game.gamedef import Outcome, State
 
 PREMOVE_FIRST_PRICE = 2
 

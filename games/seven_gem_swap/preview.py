@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import State
+from games.core.game.gamedef import State
 from games.seven_gem_swap import engine
 
 STEP_FAILURES = {

@@ -4,7 +4,7 @@ gate (view.py) share them."""
 
 from __future__ import annotations
 
-from games.core.gamedef import ActionError, State
+from games.core.game.gamedef import ActionError, State
 
 
 def seat_key(seat: int) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.gamedef import ActionError, State
+from games.core.game.gamedef import ActionError, State
 from games.seven_gem_swap import engine
 from games.seven_gem_swap.preview import sequence_preview
 from games.seven_gem_swap.seats import check_seat

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.flowkit import copy_json
-from games.core.gamedef import State, Viewer
+from games.core.game.flowkit import copy_json
+from games.core.game.gamedef import State, Viewer
 from games.seven_gem_swap import engine
 from games.seven_gem_swap.flow import GAME, ROUNDS
 from games.seven_gem_swap.premoves import PREMOVE_FIRST_PRICE, premove_price

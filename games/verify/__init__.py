@@ -25,10 +25,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from games.core import fairness
-from games.core.gamedef import GameDefinition, State
-from games.core.moves import Move, play
-from games.core.registry import UnknownGame, get_game
+from games.core.game import fairness
+from games.core.game.gamedef import GameDefinition, State
+from games.core.game.registry import UnknownGame, get_game
+from games.core.match.moves import Move, play
 
 HOST_RULES = {"shift", "end_round", "adjudicate", "abort", "correct", "seated"}
 HOST_KINDS = {"paused", "seat_replaced", "result_corrected"}

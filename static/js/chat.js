@@ -1,6 +1,6 @@
 // The match chat (templates/core/_chat.html): sends posts and the host's mutes over the match's
 // websocket and shows the chat frames it receives. Text is only ever set with textContent.
-// Who may read or write what is decided by the server (games/core/chat.py); this only shows it.
+// Who may read or write what is decided by the server (games/core/match/chat.py); this only shows it.
 (function () {
   "use strict";
   const panel = document.getElementById("chat");

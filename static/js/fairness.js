@@ -45,7 +45,7 @@
     return h.map((v) => v.toString(16).padStart(8, "0")).join("");
   }
 
-  // A move as its receipt reads it: JSON with its keys sorted, no spaces (games/core/fairness.py).
+  // A move as its receipt reads it: JSON with its keys sorted, no spaces (games/core/game/fairness.py).
   function canonical(value) {
     if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
     if (value && typeof value === "object") {

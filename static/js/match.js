@@ -180,9 +180,9 @@
     sendMessage({ type: "resync", since: version, behind: true });
   }
 
-  // Apply a patch (games/core/viewpatch.py: ["s", path, value] set, ["d", path] delete,
-  // ["x", path, items] append, ["e", path, from] set from the event) to a copy of the view;
-  // null when an operation does not fit it.
+  // Apply a patch (games/core/render/jsondiff.py: ["s", path, value] set, ["d", path] delete,
+  // ["a", path, items] append, ["e", path, from] set from the event; frames carry no "t") to
+  // a copy of the view; null when an operation does not fit it.
   function patched(view, ops, event) {
     if (!view) return null;
     const at = (value, path) => {
@@ -209,7 +209,7 @@
         } else if (kind === "d") {
           if (!(key in parent)) throw new Error(String(key));
           delete parent[key];
-        } else if (kind === "x") {
+        } else if (kind === "a") {
           if (!Array.isArray(parent[key])) throw new Error(String(key));
           parent[key].push(...value);
         } else throw new Error(kind);
@@ -236,7 +236,7 @@
   const panelText = new Map();
   const PANEL_SEPARATOR = "<!--panel-->";
 
-  // HTML cut as games/core/htmlpatch.py cuts it: tokens each ending at a ">" or a '"'.
+  // HTML cut as games/core/render/htmlpatch.py cuts it: tokens each ending at a ">" or a '"'.
   function htmlTokens(text) {
     return text.match(/[^>"]*[>"]|[^>"]+$/g) || [];
   }

@@ -10,8 +10,8 @@ from games.bejeweled2 import bot, ending, engine, flow, levels
 from games.bejeweled2 import view as gate
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
-from games.core.flowkit import due
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.flowkit import due
+from games.core.game.gamedef import SeatInfo, Viewer
 from tests.flows import T0, at
 
 SEATS = [SeatInfo(0, "player", "Robo", is_bot=True)]

@@ -13,9 +13,9 @@ from games.bejeweled2 import page as pages
 from games.bejeweled2 import view as gate
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.solver import solve
-from games.core.contract import settled
-from games.core.flowkit import derived_seed
-from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.game.contract import settled
+from games.core.game.flowkit import derived_seed
+from games.core.game.gamedef import ActionError, SeatInfo, Viewer
 from tests import flows
 from tests.flows import T0, at
 

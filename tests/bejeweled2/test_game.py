@@ -12,8 +12,8 @@ from games.bejeweled2.game import GAME
 from games.bejeweled2.page import board_grid, piece_css
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.forms import MatchSettingsForm
-from games.core.gamedef import ActionError, SeatInfo, Viewer
-from games.core.registry import get_game
+from games.core.game.gamedef import ActionError, SeatInfo, Viewer
+from games.core.game.registry import get_game
 from tests.flows import T0, at
 
 SEATS = [SeatInfo(0, "", "Ada")]

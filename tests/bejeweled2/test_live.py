@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from games.bejeweled2 import bot, flow, levels
 from games.bejeweled2 import view as gate
-from games.core import services
-from games.core.client import ArenaClient, MatchSocket, Refused
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
+from games.core.live.client import ArenaClient, MatchSocket, Refused
+from games.core.match import services
 from games.core.models import Deadline, Match
 from tests.live_server import in_db
 
@@ -80,7 +80,7 @@ def start_seeded(mode: str, seed: int) -> Match:
     match = services.create_match(
         host=ada, game_key="bejeweled-2", title="solo", settings={"mode": mode}, roles=[""]
     )
-    # Drawn from ``seed`` as a match made before server seeds draws (games/core/fairness.py):
+    # Drawn from ``seed`` as a match made before server seeds draws (games/core/game/fairness.py):
     # the game greedy_classic_game played.
     Match.objects.filter(pk=match.pk).update(seed=seed, server_seed="")
     services.take_seat(match, ada, match.seats.get().invite_token)

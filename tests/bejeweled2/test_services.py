@@ -1,4 +1,4 @@
-"""Bejeweled 2 through the one action path (games.core.services) with the ``clock`` fixture:
+"""Bejeweled 2 through the one action path (games.core.match.services) with the ``clock`` fixture:
 whole games to their end, the Action clock run out by the scheduler, a bot, refusals."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 
 from games.bejeweled2 import bot, solver, standings
 from games.bejeweled2.puzzles import PUZZLES
-from games.core import services
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.match import services
 from games.core.models import Deadline, Event, LedgerEntry, Match
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from django.utils import timezone
 from games.bejeweled2 import bot, solver, standings
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.standings import puzzle_bests, puzzle_progress
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Match, Seat
 
 pytestmark = pytest.mark.django_db

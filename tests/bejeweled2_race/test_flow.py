@@ -16,9 +16,9 @@ from games.bejeweled2 import flow as bj2
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2_race import bot, flow
 from games.bejeweled2_race import view as gate
-from games.core.flowkit import due
-from games.core.gamedef import SeatInfo, Viewer
-from games.core.registry import get_game
+from games.core.game.flowkit import due
+from games.core.game.gamedef import SeatInfo, Viewer
+from games.core.game.registry import get_game
 from tests import flows
 from tests.flows import T0, at
 

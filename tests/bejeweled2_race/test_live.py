@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from games.bejeweled2 import engine
-from games.core import services
-from games.core.client import ArenaClient, MatchSocket
+from games.core.live.client import ArenaClient, MatchSocket
+from games.core.match import services
 from games.core.models import Event, LedgerEntry, Match
 from tests.live_server import in_db
 
@@ -68,7 +68,7 @@ def create_through_the_page(url: str) -> Match:
     )
     match = Match.objects.get(title="Websocket race")
     # The boards this script was written for: drawn from SEED as a match made before server
-    # seeds draws them (games/core/fairness.py), not from a server seed of its own.
+    # seeds draws them (games/core/game/fairness.py), not from a server seed of its own.
     match.seed, match.server_seed = SEED, ""
     match.save(update_fields=["seed", "server_seed"])
     for index, level in BOTS.items():

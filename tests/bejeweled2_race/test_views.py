@@ -11,11 +11,12 @@ import re
 import pytest
 
 from games.bejeweled2 import engine
-from games.core import replaying, services, viewpatch
-from games.core.console import running_clocks
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.host.console import running_clocks
+from games.core.match import replaying, services
 from games.core.models import LedgerEntry, Match
-from games.core.rendering import Announcement, render_panels, update_frames, view_of
+from games.core.render import jsondiff
+from games.core.render.rendering import Announcement, render_panels, update_frames, view_of
 from games.seasons.services import main_match_result
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +104,7 @@ def test_a_move_frame_tells_another_seat_nothing_of_the_mover_board(race):
         else:  # the host sees every board, small
             held = {"game": match.game.view(before, viewer)}
             data = json.loads(frame.head)
-            view = viewpatch.apply(json.loads(json.dumps(held)), data["patch"], data["event"])
+            view = jsondiff.apply(json.loads(json.dumps(held)), data["patch"], data["event"])
             assert view["game"]["boards"][0]["rows"] == mover
 
 
@@ -248,7 +249,7 @@ def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
     """Twelve of a race's fifteen audiences see nothing of a move but the version: their panels
     are the ones they hold, at the new version, drawn from nothing (PANEL_MEMO_CHECK, on in
     every other test, draws each such frame again and compares)."""
-    from games.core import rendering
+    from games.core.render import rendering
 
     settings.PANEL_MEMO_CHECK = False
     match, (ada, bob, _), _ = race

@@ -6,7 +6,7 @@ import pytest
 
 from games.bejeweled_dm import bot, claims, engine, flow
 from games.bejeweled_dm.game import DEATH_MATCH
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
 from tests.flows import T0, at
 
 SEATS = [SeatInfo(0, "EC", "Erin"), SeatInfo(1, "DMO", "Bot", is_bot=True)]

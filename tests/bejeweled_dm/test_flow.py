@@ -20,8 +20,8 @@ import pytest
 from games.bejeweled_dm import engine, flow, picks, powerups, rounds, whose_move
 from games.bejeweled_dm import view as gate
 from games.bejeweled_dm.steps import compact_steps, step_board
-from games.core.flowkit import derived_seed
-from games.core.gamedef import ActionError, SeatInfo, State, Viewer
+from games.core.game.flowkit import derived_seed
+from games.core.game.gamedef import ActionError, SeatInfo, State, Viewer
 from tests import flows
 from tests.flows import T0, at
 

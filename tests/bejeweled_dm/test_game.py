@@ -10,7 +10,7 @@ import pytest
 
 from games.bejeweled_dm import view
 from games.bejeweled_dm.game import DeathMatch
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
 from tests.bejeweled_dm.test_flow import (
     DMO,
     EC,

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from games.core.client import Refused
+from games.core.live.client import Refused
 from games.core.models import Match
 from tests import live_server
 from tests.live_server import in_db, step

@@ -1,5 +1,6 @@
-"""The death match through the one action path (games.core.services), with the ``clock`` fixture:
-deadlines become rows, the scheduler fires them, racing claims are ordered by the database."""
+"""The death match through the one action path (games.core.match.services), with the ``clock``
+fixture: deadlines become rows, the scheduler fires them, racing claims are ordered by the
+database."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import pytest
 from django.db import connection
 
 from games.bejeweled_dm import engine, rounds
-from games.core import services, viewpatch
-from games.core.flowkit import derived_seed
-from games.core.gamedef import Viewer
+from games.core.game.flowkit import derived_seed
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.rendering import Announcement, update_frames, view_of
+from games.core.render import jsondiff
+from games.core.render.rendering import Announcement, update_frames, view_of
 
 pytestmark = pytest.mark.django_db
 
@@ -261,7 +263,7 @@ def sent(match, viewer, event) -> dict:
     [(_, frame)] = update_frames(stored, [viewer])
     update = json.loads(frame.text(with_html=True, sent=None))
     before = json.loads(json.dumps(view_of(match, viewer, stored.before)))
-    return {**update, "view": viewpatch.apply(before, update["patch"], update["event"])}
+    return {**update, "view": jsondiff.apply(before, update["patch"], update["event"])}
 
 
 def test_a_pending_pick_never_reaches_the_opponent_or_spectators(clock, dm):

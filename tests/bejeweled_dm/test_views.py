@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -63,8 +63,8 @@ def test_the_match_page_shows_a_spectator_the_board_without_controls(client, liv
 
 
 def test_every_panel_has_an_id_and_swaps_out_of_band(live_match):
-    from games.core.gamedef import Viewer
-    from games.core.rendering import render_panels, view_of
+    from games.core.game.gamedef import Viewer
+    from games.core.render.rendering import render_panels, view_of
 
     match, *_ = live_match
     view = view_of(match, Viewer.spectator())

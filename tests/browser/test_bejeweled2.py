@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from games.bejeweled2 import engine, solver
 from games.bejeweled2.puzzles import PUZZLES
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

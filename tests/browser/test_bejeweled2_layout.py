@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from games.bejeweled2 import solver
 from games.bejeweled2.puzzles import PUZZLES
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE, settled
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games.bejeweled2 import engine
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_sizes
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.bejeweled2 import engine
-from games.core.flowkit import derived_seed
+from games.core.game.flowkit import derived_seed
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, settled
 from tests.browser.test_motion import a_four_cascade_move

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from games.core import chat, services
+from games.core.match import chat, services
 from games.core.models import ChatMessage
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

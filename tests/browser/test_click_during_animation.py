@@ -18,9 +18,9 @@ from playwright.sync_api import expect
 from games.bejeweled2 import engine as bj2_engine
 from games.bejeweled2 import flow as bj2_flow
 from games.bejeweled_dm import engine as dm_engine
-from games.core import services
+from games.core.game.registry import get_game
+from games.core.match import services
 from games.core.models import Match
-from games.core.registry import get_game
 from games.glittering_paths import engine as gp_engine
 from tests.browser.pages import settled
 from tests.browser.test_pointsweeper import NO_MINE_ON_RANK_1

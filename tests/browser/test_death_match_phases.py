@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from tests.bejeweled_dm.browser_pages import (
     SIZES,
     assert_playable_layout,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from games.glittering_paths import engine as glittering_paths_engine
 from tests.browser.pages import (

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from tests.core.test_replay import play_death_match
 

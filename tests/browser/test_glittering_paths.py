@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.glittering_paths import engine
 from tests.browser.pages import DESKTOP, PHONE, shoot_both_sizes
 

@@ -15,7 +15,7 @@ import math
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.glittering_paths import engine
 from tests.browser.pages import (
     ARTIFACTS,

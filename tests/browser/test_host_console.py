@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_sizes
 from tests.waiting import until

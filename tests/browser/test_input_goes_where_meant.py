@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from tests.browser.test_pointsweeper import NO_MINE_ON_RANK_1
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

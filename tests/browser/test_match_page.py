@@ -11,7 +11,7 @@ import pytest
 from django.db import connections
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.bejeweled2 import engine
-from games.core.flowkit import derived_seed
+from games.core.game.flowkit import derived_seed
 from games.core.models import Match
 from tests.browser.pages import (
     ARTIFACTS,

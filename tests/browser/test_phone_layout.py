@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from tests.browser.pages import ARTIFACTS, PHONE
 from tests.browser.test_pointsweeper import NO_MINE_ON_RANK_1
 from tests.browser.test_seven_gem_swap import a_gem_with_room

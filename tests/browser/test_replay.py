@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
-from games.core.gamedef import Viewer
-from games.core.replaying import replay_step
+from games.core.game.gamedef import Viewer
+from games.core.match import services
+from games.core.match.replaying import replay_step
 from tests.core.test_replay import play_death_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

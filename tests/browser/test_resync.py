@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

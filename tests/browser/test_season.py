@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match, Season
 from games.seasons import services as seasons
 from games.seasons.models import Episode

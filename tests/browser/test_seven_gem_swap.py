@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match, Seat
 from games.seven_gem_swap import engine
 from tests.browser.pages import shoot_both_sizes

@@ -12,11 +12,11 @@ from datetime import datetime
 import pytest
 from django.urls import reverse
 
-from games.core import services
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
+from games.core.game.registry import get_game
+from games.core.match import services
 from games.core.models import Event, LedgerEntry, Match
-from games.core.registry import get_game
-from games.core.rendering import render_panels, view_of
+from games.core.render.rendering import render_panels, view_of
 from tests.flows import T0
 from tests.registered import real_games, seat_roles
 

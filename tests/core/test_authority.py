@@ -1,5 +1,5 @@
-"""Who may run a match (games/core/authority.py), checked on every page and operation that
-takes a match: every host operation (games.core.hosting.RUNS), every page whose URL names a
+"""Who may run a match (games/core/match/authority.py), checked on every page and operation that
+takes a match: every host operation (games.core.host.hosting.RUNS), every page whose URL names a
 match (read from the URL patterns: a new one fails here until it says what it is), the exports
 and the dashboard's pages of a match and of its ledger entries (read from the admin's own URL
 patterns), for every registered game, against every kind of user.
@@ -26,9 +26,10 @@ from django.contrib import admin
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games.core import hosting, services
+from games.core.game.registry import all_games
+from games.core.host import hosting
+from games.core.match import services
 from games.core.models import LedgerEntry, Match
-from games.core.registry import all_games
 from games.seasons import services as seasons
 
 pytestmark = pytest.mark.django_db

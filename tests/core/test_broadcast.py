@@ -1,4 +1,4 @@
-"""games.core.broadcast: frames go out in version order, and a version that is never sent holds
+"""games.core.live.broadcast: frames go out in version order, and a version that is never sent holds
 back no later one for long."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.core import broadcast
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.live import broadcast
 from tests.sockets import frames_before, version_is
 from tests.waiting import until_async
 
@@ -113,8 +113,8 @@ async def test_a_cancelled_send_holds_back_nothing(layer, monkeypatch):
 def test_an_event_sent_is_marked_and_one_never_sent_is_sent_again_by_the_scheduler(
     clock, tally_match, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from games.core import services
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
+    from games.core.match import services
     from games.core.models import Event
 
     match, ada, bob, _ = tally_match
@@ -157,7 +157,7 @@ def test_a_rolled_back_action_chat_line_or_draft_sends_nothing_and_a_committed_o
 ):
     from django.db import transaction
 
-    from games.core import chat, services
+    from games.core.match import chat, services
 
     match, ada, *_ = tally_match
     recording = RecordingGroups()
@@ -224,7 +224,7 @@ async def test_an_action_a_chat_line_and_a_draft_each_reach_a_socket_once(tally_
 
 
 def pause(match, host) -> int:
-    from games.core import services
+    from games.core.match import services
 
     match.refresh_from_db()
     services.host_pause(match, host, reason="a moment")
@@ -235,7 +235,7 @@ def pause(match, host) -> int:
 async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version_order(layer):
     """A bot's move (or a timeout) committed by the scheduler goes out in version order with
     the frames of a player's move that followed it in the same process."""
-    from games.core import scheduler
+    from games.core.live import scheduler
 
     committed, go_on, stop = threading.Event(), threading.Event(), asyncio.Event()
 

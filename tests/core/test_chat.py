@@ -13,8 +13,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connections
 
-from games.core import chat, protocol, services
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
+from games.core.live import protocol
+from games.core.match import chat, services
 from games.core.models import ChatMessage, Match
 from gemsite.routing import websocket_urlpatterns
 from tests.sockets import frames_before, receive
@@ -205,7 +206,7 @@ def test_only_the_host_can_mute(room):
 @pytest.mark.django_db
 def test_the_host_cannot_be_muted(room, make_user):
     match, _, _, host, _ = room
-    # A superuser runs every match (games/core/authority.py), but not over its host.
+    # A superuser runs every match (games/core/match/authority.py), but not over its host.
     staff = make_user("stella", is_staff=True, is_superuser=True)
     code = refusal_code(chat.set_mute, match, staff, muted=True, user_id=host.pk)
     assert code == "chat_cannot_mute_host"

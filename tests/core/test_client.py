@@ -1,4 +1,5 @@
-"""games.core.client keeps itself current: it reconnects after a drop and resyncs after a gap."""
+"""games.core.live.client keeps itself current: it reconnects after a drop and resyncs after a
+gap."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import json
 import pytest
 import websockets
 
-from games.core import broadcast, services
-from games.core.client import ArenaClient, MatchSocket
+from games.core.live import broadcast
+from games.core.live.client import ArenaClient, MatchSocket
+from games.core.match import services
 from games.core.models import Event
 from tests.live_server import in_db, seat_ada_and_bob
 

@@ -11,7 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.core import services
+from games.core.match import services
 from gemsite.routing import websocket_urlpatterns
 from tests.sockets import frames_before, pong_comes_next, receive, version_is
 
@@ -135,9 +135,9 @@ async def test_a_clock_fired_on_the_way_to_a_refusal_reaches_every_viewer(clock,
 
 async def test_an_update_older_than_the_full_frame_is_not_sent(tally):
     match, ada, *_ = tally
-    from games.core import broadcast
+    from games.core.live import broadcast
     from games.core.models import Event, Match
-    from games.core.rendering import Announcement
+    from games.core.render.rendering import Announcement
 
     watcher = await connect(match, None)
     full = await receive(watcher)
@@ -299,7 +299,7 @@ async def test_a_viewer_only_behind_is_sent_only_what_its_connection_has_not_sen
 
 
 async def test_a_viewer_behind_a_lost_broadcast_gets_it_when_it_asks(tally, monkeypatch):
-    from games.core import broadcast
+    from games.core.live import broadcast
 
     match, ada, *_ = tally
     socket = await connect(match, ada)
@@ -321,7 +321,7 @@ async def test_a_viewer_behind_a_lost_broadcast_gets_it_when_it_asks(tally, monk
 
 
 async def test_a_frame_the_layer_fails_to_send_is_sent_again(monkeypatch):
-    from games.core import broadcast
+    from games.core.live import broadcast
 
     sent = []
 
@@ -381,7 +381,7 @@ async def test_an_action_while_the_database_is_down_gets_a_clear_error(tally, mo
 async def test_a_connect_while_the_database_is_down_is_closed_with_4503(tally, monkeypatch):
     from django.db import OperationalError
 
-    from games.core.consumers import MatchConsumer
+    from games.core.live.consumers import MatchConsumer
 
     match, ada, *_ = tally
 
@@ -402,7 +402,7 @@ def test_a_connection_holds_its_match_by_key_and_no_copy_of_its_state(tally):
     """A thousand spectators of a long match must not each hold its state (worker memory, and
     the collector's pauses going over it): a connection keeps the match's key, and the seat's
     actions still reach the match as it is."""
-    from games.core.consumers import MatchConsumer
+    from games.core.live.consumers import MatchConsumer
 
     match, ada, _bob, _host = tally
     assert match.state, "the fixture's match has a state to hold"
@@ -449,7 +449,7 @@ def committed_unsent(match, users) -> list[int]:
     another worker committed them and its frames were still on their way): their versions."""
     from unittest import mock
 
-    from games.core import broadcast
+    from games.core.live import broadcast
 
     with mock.patch.object(broadcast, "announce", lambda announcement: None):
         return [
@@ -460,7 +460,7 @@ def committed_unsent(match, users) -> list[int]:
 
 def seat_messages(match, seat: int, versions: list[int]) -> dict[int, dict]:
     """The layer message of each version's frame for ``seat``, as the broadcast draws it."""
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
 
     return audience_messages(match, Viewer(seat=seat), versions)
 
@@ -468,9 +468,9 @@ def seat_messages(match, seat: int, versions: list[int]) -> dict[int, dict]:
 def audience_messages(match, viewer, versions: list[int]) -> dict[int, dict]:
     """The layer message of each version's frame for ``viewer``'s audience, as the broadcast
     draws it."""
-    from games.core import broadcast
+    from games.core.live import broadcast
     from games.core.models import Event, Match
-    from games.core.rendering import Announcement
+    from games.core.render.rendering import Announcement
 
     current = Match.objects.with_seats().get(pk=match.pk)
     group = broadcast.group_name(match.pk, viewer)
@@ -506,7 +506,7 @@ async def test_a_version_that_never_comes_is_drawn_again_before_the_one_after_it
 ):
     """The frame of version 5 is lost (its worker died after committing it): the socket that
     got 6 draws 5 again from the event log, then sends 6; the viewer needs no resync."""
-    from games.core import broadcast, consumers
+    from games.core.live import broadcast, consumers
 
     monkeypatch.setattr(consumers, "HOLD_SECONDS", 0.05)
     monkeypatch.setattr(broadcast, "HEAL_AFTER", timedelta(0))  # its worker is taken for dead
@@ -530,8 +530,8 @@ async def test_a_new_seat_holder_gets_the_seats_whole_view_before_any_update_of_
     of the same version arrives on the other path: it patches the seat's view, which the page
     does not hold yet, so it waits for the whole view and is not sent after it (it is no
     newer). Before: it went out first, a seat's patch applied to a spectator's view."""
-    from games.core.consumers import MatchConsumer
-    from games.core.gamedef import Viewer
+    from games.core.game.gamedef import Viewer
+    from games.core.live.consumers import MatchConsumer
 
     match, _, _, host = tally
     cy = await sync_to_async(make_user)("cy")
@@ -543,7 +543,7 @@ async def test_a_new_seat_holder_gets_the_seats_whole_view_before_any_update_of_
     def take_the_seat() -> int:
         from unittest import mock
 
-        from games.core import broadcast
+        from games.core.live import broadcast
 
         invite = match.seats.get(index=1).invite_token
         with mock.patch.object(broadcast, "announce", lambda announcement: None):

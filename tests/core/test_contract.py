@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from games.core.contract import defaults
 from games.core.forms import MatchSettingsForm
-from games.core.gamedef import ActionError, SeatInfo, Viewer
-from games.core.registry import get_game
+from games.core.game.contract import defaults
+from games.core.game.gamedef import ActionError, SeatInfo, Viewer
+from games.core.game.registry import get_game
 from tests.flows import T0
 from tests.registered import flow_games, real_games, seat_roles
 

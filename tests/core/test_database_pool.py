@@ -45,7 +45,7 @@ def open_connections() -> int:
 
 @needs_postgres
 def test_a_worker_serving_many_requests_keeps_at_most_its_pool_open(live_worker):
-    from games.core.client import ArenaClient
+    from games.core.live.client import ArenaClient
 
     def visit(_: int) -> None:
         ArenaClient(live_worker.url).get("/")

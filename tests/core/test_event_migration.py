@@ -16,10 +16,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from games.core import replaying
-from games.core.gamedef import SeatInfo, Viewer, state_deadlines
+from games.core.game.gamedef import SeatInfo, Viewer, state_deadlines
+from games.core.game.registry import get_game
+from games.core.match import replaying
 from games.core.models import Match, Snapshot
-from games.core.registry import get_game
 
 BEFORE = [("core", "0011_event_sent_at")]
 # Through the fair seeds' columns too (0017): the matches are read with today's model.

@@ -1,4 +1,4 @@
-"""Provably fair matches (games/core/fairness.py, docs/fairness.md): committed seeds mixed with
+"""Provably fair matches (games/core/game/fairness.py, docs/fairness.md): committed seeds mixed with
 the players' own, and receipts for sealed moves, shown to everyone alike and revealed only when
 their time comes."""
 
@@ -10,12 +10,13 @@ import json
 
 import pytest
 
-from games.core import fairness, services
-from games.core.fairplay import fairness_facts
-from games.core.flowkit import derived_seed
-from games.core.gamedef import ActionError, Viewer
+from games.core.game import fairness
+from games.core.game.flowkit import derived_seed
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.match import services
 from games.core.models import Match
-from games.core.rendering import view_of
+from games.core.render.fairplay import fairness_facts
+from games.core.render.rendering import view_of
 
 EVERYONE = [Viewer(seat=0), Viewer(seat=1), Viewer.host(), Viewer.spectator()]
 

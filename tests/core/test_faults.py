@@ -16,8 +16,8 @@ import time
 import pytest
 from django.utils import timezone
 
-from games.core import services
-from games.core.client import ArenaClient, Refused
+from games.core.live.client import ArenaClient, Refused
+from games.core.match import services
 from games.core.models import Deadline, Event, Match
 from tests.live_server import ROOT, Worker, free_port, in_db, worker_environment
 from tests.waiting import until_async

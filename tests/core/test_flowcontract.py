@@ -1,5 +1,5 @@
 """A game's flow module is read and checked once, as its game class is made
-(games/core/flowcontract.py): what is missing or of the wrong kind is named then."""
+(games/core/game/flowcontract.py): what is missing or of the wrong kind is named then."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from types import ModuleType
 
 import pytest
 
-from games.core.flowcontract import REQUIRED, FlowContractError, read_flow
-from games.core.gamedef import FlowGame
-from games.core.registry import all_games
+from games.core.game.flowcontract import REQUIRED, FlowContractError, read_flow
+from games.core.game.gamedef import FlowGame
+from games.core.game.registry import all_games
 
 
 def flow_with(**declared) -> ModuleType:  # type: ignore[no-untyped-def]

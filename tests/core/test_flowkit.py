@@ -1,4 +1,4 @@
-"""The pure helpers every flow shares (games/core/flowkit.py)."""
+"""The pure helpers every flow shares (games/core/game/flowkit.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.core.flowkit import copy_json, dmo_seat, handler_for, match_awarded, seats_kept
-from games.core.gamedef import ActionError, SeatInfo
+from games.core.game.flowkit import copy_json, dmo_seat, handler_for, match_awarded, seats_kept
+from games.core.game.gamedef import ActionError, SeatInfo
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

@@ -10,10 +10,11 @@ import re
 
 import pytest
 
-from games.core import htmlpatch, rendering, viewpatch
-from games.core.gamedef import Viewer
-from games.core.lru import Lru
-from games.core.rendering import (
+from games.core.game.gamedef import Viewer
+from games.core.match.replaying import state_at
+from games.core.render import htmlpatch, jsondiff, rendering
+from games.core.render.lru import Lru
+from games.core.render.rendering import (
     PANEL_SEPARATOR,
     Announcement,
     Frame,
@@ -22,7 +23,6 @@ from games.core.rendering import (
     update_frames,
     view_of,
 )
-from games.core.replaying import state_at
 from tests.bot_matches import TABLES, play
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def bot_matches(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
         clock = FakeClock()
-        patch.setattr("games.core.clock.now", clock)
+        patch.setattr("games.core.match.clock.now", clock)
         host = get_user_model().objects.create_user("frames-hostess")
         matches = {game: play(game, host, clock.advance, events=30) for game in sorted(TABLES)}
     yield matches
@@ -69,7 +69,7 @@ def test_no_update_frame_carries_the_whole_view_and_each_patch_makes_the_next_vi
         )
         mine = [sent.frame for sent in played.frames if sent.viewer == viewer]
         for frame in mine:
-            view = viewpatch.apply(copy.deepcopy(view), frame["patch"], frame["event"])
+            view = jsondiff.apply(copy.deepcopy(view), frame["patch"], frame["event"])
         end = view_of(match, viewer, state_at(match, mine[-1]["version"]))
         end = json.loads(json.dumps(sent_view(match, end)))
         assert view["game"] == end["game"], viewer.audience

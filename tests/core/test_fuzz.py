@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from games.core.client import ArenaClient
+from games.core.live.client import ArenaClient
 from games.core.management.commands.serve import MAX_MESSAGE_BYTES as SERVER_MAX_MESSAGE_BYTES
 from gemsite.routing import websocket_urlpatterns
 from tests.registered import long_clocks, real_games, seat_roles
@@ -31,7 +31,7 @@ from tests.sockets import pong_comes_next
 
 @pytest.fixture
 def quiet_tally(make_user):
-    from games.core import services
+    from games.core.match import services
 
     host = make_user("hostess")
     return services.create_match(
@@ -357,8 +357,8 @@ def state_hash(match_pk: int) -> str:
 @pytest.fixture
 def fuzz_match(make_user, django_user_model):
     """A started match of ``game``, and the user of each kind of connection."""
-    from games.core import services
-    from games.core.registry import get_game
+    from games.core.game.registry import get_game
+    from games.core.match import services
 
     def user(name: str) -> Any:  # the same people in every match
         return django_user_model.objects.filter(username=name).first() or make_user(name)

@@ -1,5 +1,5 @@
-"""The spectators' gallery (games/core/gallery.py): one place in the channel layer per worker for
-a match's spectators, each socket still handling what it is handed as from its own channel."""
+"""The spectators' gallery (games/core/live/gallery.py): one place in the channel layer per worker
+for a match's spectators, each socket still handling what it is handed as from its own channel."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from games.core import gallery
-from games.core.broadcast import group_name
-from games.core.consumers import BACKLOG_LIMIT, MatchConsumer
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.live import gallery
+from games.core.live.broadcast import group_name
+from games.core.live.consumers import BACKLOG_LIMIT, MatchConsumer
 from tests.core import test_consumers
 from tests.core.test_consumers import add, connect, receive
 
@@ -170,7 +170,7 @@ async def test_a_gallery_the_layer_refuses_is_joined_again_on_a_later_ping(tally
     for socket in (ada_ws, bob_ws):
         await receive(socket)
     await add(ada_ws, match.version, "g3")
-    # Bob's frame is drawn and sent after the spectators' (games/core/rendering.py
+    # Bob's frame is drawn and sent after the spectators' (games/core/render/rendering.py
     # ``audiences``): once he has it, the watcher, in no group, has missed theirs, and the
     # next thing it hears is its ping's pong, which says it is behind.
     while (await receive(bob_ws)).get("version") != match.version + 1:

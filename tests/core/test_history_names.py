@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from games.bejeweled_dm import view as dm_view
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
+from games.core.match.replaying import described_events, replay_step
 from games.core.models import Match
-from games.core.replaying import described_events, replay_step
 from tests.core.test_replay import CHOSEN
 
 pytestmark = pytest.mark.django_db

@@ -1,13 +1,13 @@
 """Every registered game (tests/registered.py) under a host who starts, pauses, changes clocks,
 ends rounds, awards, settles, corrects, replaces seats (by a bot, and by a substitute who takes
-the new invite) and aborts at random moments, through the console's own path (games.core.console
-offers, games.core.hosting runs), between player moves (chosen by each game's bot on the seat's
-own view) and clock firings, on a fake clock. After every step: no traceback, versions without
-gaps, a live match that waits for someone (a running clock or a move a player can make), no
-remaining time changed by a pause, no negative balance, and public standings that are the sum of
-what ended matches and the host's adjustments wrote. Across a game's runs, every operation the
-console offered for it succeeded at least once, and so did both ways to replace a seat and the
-abort: a host refused every time is a failure, not a quiet pass."""
+the new invite) and aborts at random moments, through the console's own path
+(games.core.host.console offers, games.core.host.hosting runs), between player moves (chosen by each
+game's bot on the seat's own view) and clock firings, on a fake clock. After every step: no
+traceback, versions without gaps, a live match that waits for someone (a running clock or a move a
+player can make), no remaining time changed by a pause, no negative balance, and public standings
+that are the sum of what ended matches and the host's adjustments wrote. Across a game's runs, every
+operation the console offered for it succeeded at least once, and so did both ways to replace a seat
+and the abort: a host refused every time is a failure, not a quiet pass."""
 
 from __future__ import annotations
 
@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 from django.db.models import Sum
 
-from games.core import console, hosting, ledger, services
-from games.core.gamedef import ActionError, Viewer, state_deadlines
+from games.core.game.gamedef import ActionError, Viewer, state_deadlines
+from games.core.game.registry import get_game
+from games.core.host import console, hosting
+from games.core.match import ledger, services
 from games.core.models import Deadline, LedgerEntry, Match, Season
-from games.core.registry import get_game
 from tests.registered import real_games, seat_roles
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +110,7 @@ def check_ledger(season: Season) -> None:
 
 
 class Host:
-    """The host's random operations through the console's own path (games.core.hosting). An
+    """The host's random operations through the console's own path (games.core.host.hosting). An
     operation offered that has not yet succeeded for the game is chosen half the time."""
 
     def __init__(self, user: Any, rng: random.Random, make_user: Any) -> None:

@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Event, Match
-from games.core.rendering import Announcement, update_frames
+from games.core.render.rendering import Announcement, update_frames
 from tests.seven_gem_swap.test_services import bid_all, own_gem
 
 pytestmark = pytest.mark.django_db

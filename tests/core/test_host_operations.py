@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import ActionError, Viewer, state_deadlines
+from games.core.game.gamedef import ActionError, Viewer, state_deadlines
+from games.core.match import services
+from games.core.match.replaying import describe, rebuild
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.replaying import describe, rebuild
 from games.seven_gem_swap import engine as sgs_engine
 
 pytestmark = pytest.mark.django_db
@@ -347,7 +347,7 @@ def test_the_match_host_log_lists_every_operation_with_who_and_why(client, clock
 
 
 def test_the_season_host_log_lists_operations_and_ledger_entries(client, clock, make_user):
-    from games.core import ledger
+    from games.core.match import ledger
     from games.core.models import Season
 
     season = Season.objects.create(name="Season 9", is_current=True)
@@ -370,7 +370,7 @@ def test_the_season_host_log_lists_operations_and_ledger_entries(client, clock, 
 
 
 def test_an_abort_gives_back_the_premoves_of_the_round_that_never_ran(clock, seven):
-    from games.core import ledger
+    from games.core.match import ledger
 
     match, (ada, bob), host = seven
     ledger.adjust(ada, None, 5, 0, "starting garnets", host)
@@ -402,7 +402,7 @@ def test_a_tie_for_elimination_candidate_is_settled_from_the_page(client, clock,
 def test_the_console_offers_exactly_the_operations_that_run():
     from django.core.exceptions import ImproperlyConfigured
 
-    from games.core import console, hosting
+    from games.core.host import console, hosting
 
     hosting.check_operations(console.OPERATIONS, hosting.RUNS)  # as the module loads
     planted = {**console.OPERATIONS, "forfeit": console.OPERATIONS["abort"]}

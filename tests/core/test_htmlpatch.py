@@ -1,4 +1,4 @@
-"""Patches of a panel's HTML (games/core/htmlpatch.py): applied to the HTML before, they give
+"""Patches of a panel's HTML (games/core/render/htmlpatch.py): applied to the HTML before, they give
 the HTML after, for any pair of texts; a changed cell travels as its own tags."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.core import htmlpatch
+from games.core.render import htmlpatch
 
 PIECES = ["<td>", '<b class="gem x">', "text", "y>", ">", '"', "\n", "é😀", "</td>", "<!--c-->"]
 

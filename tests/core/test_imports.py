@@ -83,7 +83,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_core_has_no_import_cycle_even_inside_functions():
     graph = import_graph(CORE)
-    assert "games.core.gamedef" in graph and "games.core.templatetags.arena" in graph
+    assert "games.core.game.gamedef" in graph and "games.core.templatetags.arena" in graph
     assert cycles(graph) == []
 
 
@@ -91,11 +91,38 @@ def test_a_cycle_through_an_import_inside_a_function_is_found(tmp_path):
     core = tmp_path / "games" / "core"
     core.mkdir(parents=True)
     (tmp_path / "games" / "__init__.py").write_text("")
-    (core / "__init__.py").write_text("")
-    (core / "contract.py").write_text("def form():\n    from . import forms\n")
-    (core / "forms.py").write_text("from games.core.contract import form\n")
-    (core / "words.py").write_text("import games.core.contract\n")
-    assert cycles(import_graph(core)) == [["games.core.contract", "games.core.forms"]]
+    (core / "game").mkdir()
+    for package in (core, core / "game"):
+        (package / "__init__.py").write_text("")
+    (core / "game" / "contract.py").write_text("def form():\n    from .. import forms\n")
+    (core / "forms.py").write_text("from games.core.game.contract import form\n")
+    (core / "game" / "words.py").write_text("import games.core.game.contract\n")
+    assert cycles(import_graph(core)) == [["games.core.forms", "games.core.game.contract"]]
+
+
+def test_what_a_game_is_imports_nothing_else_of_the_core_nor_django_at_its_top():
+    """games/core/game/ (the definition, the contract check, the flows' pure helpers) is what
+    flows, engines and the verifier import: it reaches nothing of the other rooms, even inside a
+    function, and no Django at import time."""
+    room = CORE / "game"
+    reached = {
+        module_name(path, CORE): sorted(
+            other
+            for other in imports_of(path, module_name(path, CORE))
+            if other.startswith("games.core") and not other.startswith("games.core.game")
+        )
+        for path in sorted(room.glob("*.py"))
+    }
+    assert reached and all(others == [] for others in reached.values()), reached
+    for path in room.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        top = {
+            alias.name if isinstance(node, ast.Import) else node.module or ""
+            for node in tree.body
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        assert not any(name.startswith("django") for name in top), path.name
 
 
 # --- the core announces, the apps built on it listen ---------------------------------------------
@@ -118,7 +145,7 @@ def outside_the_core(root: Path) -> dict[str, list[str]]:
 
 
 def test_the_core_imports_none_of_the_apps_built_on_it():
-    """They connect themselves in their AppConfig.ready(): games/core/signals.py's
+    """They connect themselves in their AppConfig.ready(): games/core/match/signals.py's
     event_appended, scheduler.register_clock and register_service,
     authority.tell_seasons_hosted."""
     assert outside_the_core(CORE) == {}
@@ -126,16 +153,17 @@ def test_the_core_imports_none_of_the_apps_built_on_it():
 
 def test_an_import_planted_in_the_core_is_found_wherever_it_hides(tmp_path):
     core = tmp_path / "games" / "core"
-    core.mkdir(parents=True)
-    (core / "__init__.py").write_text("")
-    (core / "services.py").write_text(
+    (core / "match").mkdir(parents=True)
+    for package in (core, core / "match"):
+        (package / "__init__.py").write_text("")
+    (core / "match" / "services.py").write_text(
         "from . import broadcast\n\n"
         "def later():\n"
         "    from games.notifications import events\n"
         "    import games.seasons.services\n"
     )
     assert outside_the_core(core) == {
-        "games.core.services": [
+        "games.core.match.services": [
             "games.notifications",
             "games.notifications.events",
             "games.seasons.services",
@@ -144,7 +172,8 @@ def test_an_import_planted_in_the_core_is_found_wherever_it_hides(tmp_path):
 
 
 def test_notifications_hear_a_matchs_events_through_the_cores_signal():
-    from games.core import scheduler, signals
+    from games.core.live import scheduler
+    from games.core.match import signals
     from games.notifications import delivery
 
     # What each event tells whom is tested through the signal in tests/notifications/.

@@ -9,8 +9,8 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from games.core import ledger, services
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
+from games.core.match import ledger, services
 from games.core.models import AppendOnlyError, LedgerEntry, Match, Season
 
 pytestmark = pytest.mark.django_db

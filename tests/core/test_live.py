@@ -11,8 +11,8 @@ import pytest
 import websockets
 from django.conf import settings
 
-from games.core import services
-from games.core.client import ArenaClient, Refused
+from games.core.live.client import ArenaClient, Refused
+from games.core.match import services
 from games.core.models import Event, Match
 from tests.live_server import Worker, in_db
 

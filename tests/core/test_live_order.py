@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from games.bejeweled2 import engine as bejeweled2
-from games.core import services
-from games.core.client import ArenaClient, MatchSocket
+from games.core.live.client import ArenaClient, MatchSocket
+from games.core.match import services
 from games.core.models import Match
 from games.seven_gem_swap import engine as seven_gem_swap
 from tests.live_server import PASSWORD, Worker, in_db

@@ -85,7 +85,7 @@ def test_the_layer_readers_failures_during_an_outage_are_one_line(
     probe's outage); the outage is said once instead, and another fault is still logged."""
     from redis.exceptions import ConnectionError as RedisConnectionError
 
-    from games.core import outage
+    from games.core.live import outage
 
     monkeypatch.setattr(outage, "CHANNEL_LAYER", outage.Outage("Redis (the channel layer)"))
     caplog.set_level(logging.INFO)
@@ -97,7 +97,7 @@ def test_the_layer_readers_failures_during_an_outage_are_one_line(
             reader.exception("Unexpected exception in receive task")
 
     (said,) = caplog.records
-    assert said.name == "games.core.outage" and said.exc_info is None
+    assert said.name == "games.core.live.outage" and said.exc_info is None
     assert said.getMessage().startswith("Redis (the channel layer) cannot be reached")
 
     try:

@@ -1,9 +1,9 @@
-"""The worker's bounded memories (games/core/lru.py): the least recently used value goes first,
-by count and, when values are weighed, by their total weight."""
+"""The worker's bounded memories (games/core/render/lru.py): the least recently used value goes
+first, by count and, when values are weighed, by their total weight."""
 
 from __future__ import annotations
 
-from games.core.lru import Lru
+from games.core.render.lru import Lru
 
 
 def test_the_least_recently_used_value_goes_when_the_count_is_reached():

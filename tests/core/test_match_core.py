@@ -10,10 +10,10 @@ from django.db import connection, transaction
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import LedgerEntry, Match, Seat
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 from tests.fixture_game import TALLY
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import audit, services
-from games.core.rendering import ABORTED_PROMPT
+from games.core.host import audit
+from games.core.match import services
+from games.core.render.rendering import ABORTED_PROMPT
 from tests.core.test_replay import CHOSEN
 
 pytestmark = pytest.mark.django_db

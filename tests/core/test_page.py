@@ -9,11 +9,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.game.registry import get_game
+from games.core.match import services
 from games.core.models import Match
-from games.core.registry import get_game
-from games.core.rendering import render_panel_list, view_of
+from games.core.render.rendering import render_panel_list, view_of
 
 pytestmark = pytest.mark.django_db
 
@@ -195,7 +195,7 @@ def test_the_result_names_the_winner_and_links_the_replay(client, clock, tally_m
 
 
 def test_the_result_panel_comes_in_the_frame_that_ends_the_match(clock, tally_match):
-    from games.core.rendering import Announcement, update_frames
+    from games.core.render.rendering import Announcement, update_frames
 
     match, ada, bob, _host = tally_match
     finish(match, ada, bob)

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from games.core.gamedef import FlowGame
-from games.core.registry import get_game
-from games.core.rendering import audiences
-from games.core.replaying import state_at
+from games.core.game.gamedef import FlowGame
+from games.core.game.registry import get_game
+from games.core.match.replaying import state_at
+from games.core.render.rendering import audiences
 from tests.bot_matches import TABLES, Table, play
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def seen(django_db_setup, django_db_blocker) -> dict[str, tuple[set[str], set[st
     found: dict[str, tuple[set[str], set[str], set[str]]] = {}
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
         clock = FakeClock()
-        patch.setattr("games.core.clock.now", clock)
+        patch.setattr("games.core.match.clock.now", clock)
         host = get_user_model().objects.create_user("page-only-hostess")
         for key in sorted(TABLES):
             game = get_game(key)

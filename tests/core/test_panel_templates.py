@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from games.core.rendering import audiences, render_panel_list, view_of
-from games.core.replaying import state_at
+from games.core.match.replaying import state_at
+from games.core.render.rendering import audiences, render_panel_list, view_of
 from tests.bot_matches import TABLES, play
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def drawn(django_db_setup, django_db_blocker):
     drawings = {}
     with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
         clock = FakeClock()
-        patch.setattr("games.core.clock.now", clock)
+        patch.setattr("games.core.match.clock.now", clock)
         host = get_user_model().objects.create_user("panels-hostess")
         for game in sorted(TABLES):
             match = play(game, host, clock.advance, events=12, seed=1129).match

@@ -1,5 +1,5 @@
-"""Panels remembered by what they read (games/core/panelmemo.py), in the panels' Jinja2
-environment (games/core/jinja.py)."""
+"""Panels remembered by what they read (games/core/render/panelmemo.py), in the panels' Jinja2
+environment (games/core/render/jinja.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.test import override_settings
 from django.utils.safestring import mark_safe
 from jinja2 import nodes
 
-from games.core import panelmemo
-from games.core.jinja import PANEL_SINK
 from games.core.models import Match
+from games.core.render import panelmemo
+from games.core.render.jinja import PANEL_SINK
 
 
 def env():

@@ -1,4 +1,4 @@
-"""games.core.protocol: what a client frame may hold before anything else reads it."""
+"""games.core.live.protocol: what a client frame may hold before anything else reads it."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.core.protocol import ProtocolError, parse_client_message
+from games.core.live.protocol import ProtocolError, parse_client_message
 
 ACTION = '{"type": "action", "id": "a1", "version": 3, "action": {"type": "add", "amount": 1, %s}}'
 

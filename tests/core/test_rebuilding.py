@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.core import replaying, services
+from games.core.match import replaying, services
 from games.core.models import Event, Match, Snapshot
 from tests.registered import bot_seats, real_games
 

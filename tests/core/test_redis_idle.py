@@ -9,7 +9,7 @@ import pytest
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
-from games.core.client import ArenaClient
+from games.core.live.client import ArenaClient
 from tests.live_server import in_db, seat_ada_and_bob
 
 PASSWORD = "pw-for-tests-1"

@@ -9,7 +9,8 @@ import asyncio
 import pytest
 import websockets
 
-from games.core import protocol, services
+from games.core.live import protocol
+from games.core.match import services
 from games.core.models import Match
 from tests.live_server import Worker, free_port, in_db
 

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
+from games.core.game.registry import get_game, listed_games
+from games.core.game.words import generic_description, host_words, marks_where, round_marks
+from games.core.match import services
+from games.core.match.replaying import replay_step
 from games.core.models import Match
-from games.core.registry import get_game, listed_games
-from games.core.replaying import replay_step
-from games.core.words import generic_description, host_words, marks_where, round_marks
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.template.loader import render_to_string
 
-from games.core.registry import get_game, listed_games
+from games.core.game.registry import get_game, listed_games
 
 LISTED = [game.key for game in listed_games()]
 

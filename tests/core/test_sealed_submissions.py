@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Match
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import services
+from games.core.match import services
 from games.core.models import LedgerEntry, Match, Season
 from tests.fixture_game import TALLY
 

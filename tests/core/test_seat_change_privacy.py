@@ -24,12 +24,12 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.game.registry import all_games, get_game
+from games.core.match import services
+from games.core.match.replaying import state_at
 from games.core.models import Match
-from games.core.registry import all_games, get_game
-from games.core.rendering import sent_view, view_of
-from games.core.replaying import state_at
+from games.core.render.rendering import sent_view, view_of
 from games.seasons import services as seasons
 from gemsite.routing import websocket_urlpatterns
 from tests.frames import with_views

@@ -46,7 +46,7 @@ def test_a_warmed_up_worker_has_its_addresses_and_every_games_panels_loaded():
     from django.template import engines
     from django.urls import clear_url_caches, get_resolver
 
-    from games.core.registry import all_games
+    from games.core.game.registry import all_games
 
     clear_url_caches()
     engine = engines["django"].engine

@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Deadline, Event, Match
 
 pytestmark = pytest.mark.django_db
@@ -251,7 +251,7 @@ def test_an_action_sent_before_an_analysis_event_is_not_stale(clock, tally_match
 def test_a_finished_match_takes_only_what_its_game_still_offers_the_host(
     clock, tally_match, monkeypatch
 ):
-    from games.core.gamedef import Outcome, award_value
+    from games.core.game.gamedef import Outcome, award_value
     from tests.fixture_game import TALLY
 
     match, ada, bob, host = tally_match

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from games.core.client import ArenaClient
+from games.core.live.client import ArenaClient
 from gemsite.topology import SITE_CONF, Topology, find_nginx, site_config
 from tests.live_server import PASSWORD, in_db, step, worker_environment
 
@@ -37,7 +37,7 @@ async def test_a_match_plays_through_nginx_with_a_spectator_on_the_other_worker(
     await in_db(lambda: (make_user("ada"), make_user("bob")))
     topology = await in_db(lambda: Topology(workers=2, env=worker_environment()).start())
     try:
-        from games.core import services
+        from games.core.match import services
 
         def open_match():
             match = services.create_match(

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from games.core.flowkit import due
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.flowkit import due
+from games.core.game.gamedef import SeatInfo, Viewer
 from games.glittering_paths import bot, engine, flow
 from games.glittering_paths import view as gate
 from tests.flows import T0

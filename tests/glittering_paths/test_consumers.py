@@ -11,7 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.core import services
+from games.core.match import services
 from gemsite.routing import websocket_urlpatterns
 from tests.frames import with_views
 

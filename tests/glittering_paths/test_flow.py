@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games.core.contract import settled
-from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
+from games.core.game.contract import settled
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.glittering_paths import analysis, engine, flow, players, rounds
 from games.glittering_paths import view as gate
 from tests import flows

@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from games.core.contract import defaults
 from games.core.forms import MatchSettingsForm
-from games.core.gamedef import ActionError, SeatInfo, Viewer
-from games.core.registry import get_game
+from games.core.game.contract import defaults
+from games.core.game.gamedef import ActionError, SeatInfo, Viewer
+from games.core.game.registry import get_game
+from games.core.render.jsondiff import without
 from games.core.templatetags.arena import grid_cells
-from games.core.viewpatch import without
 from games.glittering_paths import bot, engine, flow, rounds
 from games.glittering_paths import page as pages
 from games.glittering_paths import view as gate

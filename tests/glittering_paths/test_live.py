@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from games.core.client import Refused
+from games.core.live.client import Refused
 from games.core.models import Match
 from games.glittering_paths import engine, players, rounds
 from tests import live_server

@@ -1,7 +1,7 @@
-"""Glittering Paths through the one action path (games.core.services) with the ``clock`` fixture:
-clocks become deadline rows fired by the scheduler, racing paths are ordered by the database,
-drafts stay with their seat, the analysis is recorded after each round, and bots play whole
-matches."""
+"""Glittering Paths through the one action path (games.core.match.services) with the ``clock``
+fixture: clocks become deadline rows fired by the scheduler, racing paths are ordered by the
+database, drafts stay with their seat, the analysis is recorded after each round, and bots play
+whole matches."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import threading
 import pytest
 from django.db import connection
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Deadline, Event, LedgerEntry, Match
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 from games.glittering_paths import engine, players
 
 pytestmark = pytest.mark.django_db

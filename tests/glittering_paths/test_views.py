@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Match
-from games.core.rendering import render_panels, view_of
+from games.core.render.rendering import render_panels, view_of
 from games.glittering_paths import engine
 
 pytestmark = pytest.mark.django_db

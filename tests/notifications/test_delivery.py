@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games.core import services
+from games.core.match import services
 from games.notifications import delivery, kinds
 from games.notifications.models import Delivery, Notification, Reminder
 from games.notifications.services import notify

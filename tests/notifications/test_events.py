@@ -1,13 +1,13 @@
-"""What match events tell whom, through the match core's one path (games/core/services.py)."""
+"""What match events tell whom, through the match core's one path (games/core/match/services.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import Viewer
+from games.core.game.gamedef import Viewer
+from games.core.match import services
+from games.core.match.replaying import state_at
 from games.core.models import Match, Season
-from games.core.replaying import state_at
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook
 from tests.bot_matches import TABLES, play

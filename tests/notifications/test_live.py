@@ -22,7 +22,7 @@ from aiosmtpd.controller import Controller
 from django.db import connections
 from django.utils import timezone
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match, Season
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook

@@ -107,7 +107,7 @@ def test_it_refuses_an_unknown_kind_and_writes_nothing(players):
 
 
 def test_a_matchs_start_is_told_once_however_many_tell_it(players, season, make_user):
-    from games.core import services
+    from games.core.match import services
 
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/h", kinds=list(kinds.KINDS)

@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 
-from games.core.flowkit import derived_seed
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.flowkit import derived_seed
+from games.core.game.gamedef import SeatInfo, Viewer
 from games.pointsweeper import analysis, bot, engine, flow
 from games.pointsweeper import view as gate
 from tests.flows import T0

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from games.core.contract import settled
-from games.core.gamedef import ActionError, SeatInfo, Viewer
+from games.core.game.contract import settled
+from games.core.game.gamedef import ActionError, SeatInfo, Viewer
 from games.pointsweeper import engine, flow, players
 from games.pointsweeper import page as pages
 from games.pointsweeper import view as gate

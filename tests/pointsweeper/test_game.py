@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.core.forms import MatchSettingsForm
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
+from games.core.game.registry import get_game
 from games.core.models import Match
-from games.core.registry import get_game
 from games.pointsweeper import bot, engine, flow
 from games.pointsweeper.game import POINTSWEEPER
 

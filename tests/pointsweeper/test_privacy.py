@@ -33,8 +33,9 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from games.core import fairness, services
-from games.core.client import ArenaClient, MatchSocket
+from games.core.game import fairness
+from games.core.live.client import ArenaClient, MatchSocket
+from games.core.match import services
 from games.core.models import Deadline, Match
 from games.pointsweeper import engine, flow
 from games.pointsweeper import page as pages

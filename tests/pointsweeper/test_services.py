@@ -1,4 +1,4 @@
-"""Pointsweeper through the one action path (games.core.services) with the ``clock`` fixture:
+"""Pointsweeper through the one action path (games.core.match.services) with the ``clock`` fixture:
 bots play a whole match with the clocks fired by the scheduler, and a scout's result reaches only
 the seat that scouted."""
 
@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.match import services
 from games.core.models import Match
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from games.pointsweeper import engine
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from games.seasons import services as seasons
 from games.seasons.models import Episode

@@ -53,7 +53,7 @@ def test_a_death_match_start_is_told_in_the_seasons_words_once(nominating):
 
 def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
     """A player who turned results off still gets the Elimination Candidate's deadline."""
-    from games.core import services
+    from games.core.match import services
     from games.notifications.models import OptOut
 
     for member in season.cast.all():
@@ -77,7 +77,7 @@ def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
 
 
 def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
-    from games.core import services
+    from games.core.match import services
     from tests.seven_gem_swap.test_services import bid_all
 
     SeasonWebhook.objects.create(
@@ -112,7 +112,7 @@ def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
 
 
 def test_a_tie_the_host_settled_is_posted_by_the_season(season):
-    from games.core import services
+    from games.core.match import services
 
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)

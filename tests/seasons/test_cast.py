@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
+from games.core.match import services
 from games.core.models import Match
 from games.notifications import kinds
 from games.notifications.models import Notification

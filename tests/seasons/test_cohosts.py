@@ -136,7 +136,7 @@ def seasons_log(season) -> str:
 
 
 def test_a_co_host_runs_the_seasons_matches_from_the_host_console(season, cohost, client):
-    from games.core import authority, services
+    from games.core.match import authority, services
 
     host = season.format.hosts.get()
     match = services.create_match(

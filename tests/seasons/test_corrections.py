@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import console, services
+from games.core.host import console
+from games.core.match import services
 from games.core.models import Match
 from games.seasons import services as seasons
 from games.seasons.models import CastMember, Episode
@@ -158,7 +159,7 @@ def test_the_host_log_names_people_shows_a_corrections_credits_and_times_in_utc(
 
 
 def test_the_last_placed_candidates_ledger_row_names_the_match_once(nominating, client):
-    from games.core import ledger
+    from games.core.match import ledger
 
     candidate = nominating.elimination_candidate
     main = Match.objects.with_seats().get(pk=nominating.main_match_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from games.core.gamedef import ActionError
+from games.core.game.gamedef import ActionError
 from games.seasons import rules
 
 DEFAULTS = rules.default_settings()

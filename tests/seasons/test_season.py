@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from games.core import ledger, services
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.match import ledger, services
 from games.core.models import LedgerEntry, Match
 from games.notifications import kinds
 from games.notifications.models import Notification

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match, Season
 from games.seasons import services as seasons
 from games.seasons.models import CastMember, Episode
@@ -152,7 +152,7 @@ def test_the_dashboard_lists_the_cast_and_episodes_read_only(admin_client, seaso
 
 
 def test_a_candidate_holding_a_token_may_spend_it_on_the_page(client, nominating):
-    from games.core import ledger
+    from games.core.match import ledger
 
     episode = nominating
     candidate = episode.elimination_candidate

@@ -24,7 +24,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.test import Client
 
-from games.core import scheduler
+from games.core.live import scheduler
 from games.core.models import Match, Season
 from games.notifications import delivery, kinds
 from games.notifications.models import Delivery, Notification

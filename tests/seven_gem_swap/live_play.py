@@ -13,8 +13,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import connections
 
-from games.core import services
-from games.core.client import ArenaClient, MatchSocket
+from games.core.live.client import ArenaClient, MatchSocket
+from games.core.match import services
 from games.core.models import LedgerEntry, Match
 from games.seven_gem_swap import engine
 from tests.live_server import in_db

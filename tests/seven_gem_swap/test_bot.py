@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from games.core.gamedef import SeatInfo, Viewer
+from games.core.game.gamedef import SeatInfo, Viewer
 from games.seven_gem_swap import bot, engine, flow, submissions
 from games.seven_gem_swap import view as gate
 from tests.flows import T0

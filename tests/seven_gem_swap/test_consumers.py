@@ -9,7 +9,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.core import services
+from games.core.match import services
 from games.core.models import Match
 from games.seven_gem_swap import engine
 from tests.core.test_consumers import connect, receive

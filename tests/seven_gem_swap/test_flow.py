@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games.core.contract import settled
-from games.core.gamedef import ActionError, Outcome, SeatInfo, Viewer
+from games.core.game.contract import settled
+from games.core.game.gamedef import ActionError, Outcome, SeatInfo, Viewer
 from games.seven_gem_swap import engine, flow, submissions
 from games.seven_gem_swap import view as gate
 from tests import flows

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from games.core.forms import MatchSettingsForm
-from games.core.gamedef import ActionError, SeatInfo, Viewer
-from games.core.registry import get_game
+from games.core.game.gamedef import ActionError, SeatInfo, Viewer
+from games.core.game.registry import get_game
+from games.core.render.jsondiff import without
 from games.core.templatetags.arena import grid_cells
-from games.core.viewpatch import without
 from games.seven_gem_swap import engine, flow
 from games.seven_gem_swap.game import GAME, SevenGemSwap
 from tests.flows import T0

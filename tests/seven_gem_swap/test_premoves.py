@@ -1,4 +1,4 @@
-"""Premoves and the season ledger, through games.core.services with the ``clock`` fixture: a
+"""Premoves and the season ledger, through games.core.match.services with the ``clock`` fixture: a
 premove is paid when its sealed submission is accepted (checked against the balance under the
 player's ledger lock), given back when a replacement drops it, never charged unchecked when the
 round resolves; its price stays between the seat and the host while the match is live. A seeded
@@ -13,10 +13,10 @@ from collections import defaultdict
 
 import pytest
 
-from games.core import ledger, services
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.match import ledger, services
 from games.core.models import Event, LedgerEntry, Match, Season
-from games.core.rendering import view_of
+from games.core.render.rendering import view_of
 from games.seven_gem_swap import engine
 
 pytestmark = pytest.mark.django_db

@@ -44,7 +44,7 @@ def accounts(make_user):
 
 def secret_fields(data: Any, path: tuple = ()) -> list[tuple]:
     """Every secret field of ``data`` (a frame or an export), with its path. An update frame's
-    patch (games/core/viewpatch.py) is read as what it writes: each operation's value at its
+    patch (games/core/render/jsondiff.py) is read as what it writes: each operation's value at its
     place in the view."""
     found = []
     if isinstance(data, dict):
@@ -72,7 +72,7 @@ def patched_secret_fields(patch: list[list[Any]]) -> list[tuple]:
             for index, key in enumerate(place)
             if key in SECRET_KEYS or key in OWN_KEYS
         )
-        if op[0] in ("s", "x"):  # set or append a value ("e" points into the event; "d" deletes)
+        if op[0] in ("s", "a"):  # set or append a value ("e" points into the event; "d" deletes)
             found.extend(secret_fields(op[2], place))
     return found
 

@@ -1,13 +1,13 @@
-"""Seven Gem Swap through the one action path (games.core.services) with the ``clock`` fixture:
-sealed bids and sequences from real users, deadlines fired by the scheduler's function, bots
-moved by services.run_bots, premoves charged to the ledger, the host's clock extension."""
+"""Seven Gem Swap through the one action path (games.core.match.services) with the ``clock``
+fixture: sealed bids and sequences from real users, deadlines fired by the scheduler's function,
+bots moved by services.run_bots, premoves charged to the ledger, the host's clock extension."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.core import services
-from games.core.gamedef import ActionError, Viewer
+from games.core.game.gamedef import ActionError, Viewer
+from games.core.match import services
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.seven_gem_swap import engine
 

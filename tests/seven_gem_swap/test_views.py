@@ -8,11 +8,12 @@ import re
 
 import pytest
 
-from games.core import panelmemo, services
-from games.core.gamedef import Viewer
-from games.core.lru import Lru
+from games.core.game.gamedef import Viewer
+from games.core.match import services
 from games.core.models import Match
-from games.core.rendering import (
+from games.core.render import panelmemo
+from games.core.render.lru import Lru
+from games.core.render.rendering import (
     Announcement,
     full_frame,
     render_panel_list,

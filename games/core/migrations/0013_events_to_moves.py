@@ -9,9 +9,9 @@ from datetime import timedelta
 
 from django.db import migrations
 
-from games.core.gamedef import state_deadlines
-from games.core.registry import get_game
-from games.core.replaying import SNAPSHOT_EVERY, Move, play
+from games.core.game.gamedef import state_deadlines
+from games.core.game.registry import get_game
+from games.core.match.replaying import SNAPSHOT_EVERY, Move, play
 
 
 def _stored(state):
@@ -116,9 +116,8 @@ def to_states(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('core', '0012_event_move_snapshot'),
+        ("core", "0012_event_move_snapshot"),
     ]
 
     operations = [

@@ -1,6 +1,6 @@
 """Snapshots stop keeping the whole state each time (issue 20): every match's snapshots become
 patches of the snapshot before them, with a whole state again only when the patches since the
-last whole one would outweigh it (games/core/statediff.py), and are kept every SNAPSHOT_EVERY
+last whole one would outweigh it (games/core/render/jsondiff.py), and are kept every SNAPSHOT_EVERY
 events as the services now keep them (the states in between are played again from the moves;
 a snapshot of an event no move makes again stays). Backwards, every snapshot is kept whole."""
 
@@ -8,9 +8,9 @@ import json
 
 from django.db import migrations
 
-from games.core import statediff
-from games.core.registry import get_game
-from games.core.replaying import SNAPSHOT_EVERY, Move, play
+from games.core.game.registry import get_game
+from games.core.match.replaying import SNAPSHOT_EVERY, Move, play
+from games.core.render import jsondiff
 
 
 def _game(key):
@@ -38,7 +38,7 @@ def to_patches(apps, schema_editor):
             else:
                 state = play(game, state, Move.of(row)).state
             if row.version in whole or row.version % SNAPSHOT_EVERY == 0:
-                kept = statediff.keep(previous, chain, state)
+                kept = jsondiff.keep(previous, chain, state)
                 Snapshot.objects.create(
                     match=match,
                     version=row.version,
@@ -48,7 +48,7 @@ def to_patches(apps, schema_editor):
                 )
                 previous, chain = json.loads(json.dumps(state)), kept.chain
         for version in sorted(whole) if game is None else []:
-            kept = statediff.keep(previous, chain, whole[version])
+            kept = jsondiff.keep(previous, chain, whole[version])
             Snapshot.objects.create(
                 match=match, version=version, state=kept.state, patch=kept.patch, chain=kept.chain
             )
@@ -61,15 +61,14 @@ def to_whole(apps, schema_editor):
     for match_id in matches.iterator():
         state = None
         for row in Snapshot.objects.filter(match_id=match_id).order_by("version").iterator():
-            state = row.state if row.patch is None else statediff.apply(state, row.patch)
+            state = row.state if row.patch is None else jsondiff.apply(state, row.patch)
             row.state, row.patch, row.chain = state, None, 0
             row.save(update_fields=["state", "patch", "chain"])
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('core', '0015_snapshot_patches'),
+        ("core", "0015_snapshot_patches"),
     ]
 
     operations = [

@@ -1,5 +1,5 @@
 """Template tags and filters shared by every game's pages; the panels' Jinja2 environment
-(games/core/jinja.py) has the ones they use as its globals and filters."""
+(games/core/render/jinja.py) has the ones they use as its globals and filters."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from django.template.context import Context
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.core import viewpatch
-from games.core.words import ROLE_NAMES
+from games.core.game.words import ROLE_NAMES
+from games.core.render import jsondiff
 
 register = template.Library()
 
@@ -28,7 +28,7 @@ def _grid_html(grid_json: str) -> str:
 
 def grid_html(grid: dict) -> str:
     """A clickable game grid (``grid`` as with_coordinates makes it), drawn by the Jinja2
-    template core/_grid_table.html (the panels' environment, games/core/jinja.py)."""
+    template core/_grid_table.html (the panels' environment, games/core/render/jinja.py)."""
     return _grid_template().render(grid=grid)
 
 
@@ -87,8 +87,9 @@ def grid_table(grid: dict) -> SafeString:
 
 @register.simple_tag
 def host_console(match: Any) -> dict[str, Any]:
-    """What the host console offers for ``match`` now (games.core.console.for_match)."""
-    from games.core import clock, console
+    """What the host console offers for ``match`` now (games.core.host.console.for_match)."""
+    from games.core.host import console
+    from games.core.match import clock
 
     return console.for_match(match, clock.now())
 
@@ -105,8 +106,8 @@ def host_console_html(context: Context, console: dict[str, Any], next_url: str) 
 
 @register.filter
 def as_sent(view: dict, match: Any) -> dict:
-    """The view as frames send it (games/core/rendering.sent_view): the page's JSON view."""
-    return viewpatch.as_sent(view, match.game.page_only)
+    """The view as frames send it (games/core/render/rendering.sent_view): the page's JSON view."""
+    return jsondiff.as_sent(view, match.game.page_only)
 
 
 @register.filter
@@ -114,7 +115,7 @@ def left_at(due: str | None, at: str | None) -> str:
     """The time a clock due at ``due`` had left at ``at`` (both ISO times), as "0:11"."""
     from datetime import datetime
 
-    from games.core.words import clock_left
+    from games.core.game.words import clock_left
 
     if not due or not at:
         return ""
@@ -127,7 +128,7 @@ def host_notice(match: Any) -> str:
     """The latest host operation of ``match`` in the words players read ("The host gave the
     round clock 1 minute more (2:22 left): Bob's connection dropped."), or "". Read once per
     version of the match, however many audiences its frame is drawn for."""
-    from games.core.audit import latest_host_words
+    from games.core.host.audit import latest_host_words
 
     cached = getattr(match, "_host_notice", None)
     if cached is None or cached[0] != match.version:

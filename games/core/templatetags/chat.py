@@ -1,5 +1,5 @@
 """``{% chat_panel as chat %}``: what the match page's chat panel shows the signed-in user
-(templates/core/_chat.html). The rules are games/core/chat.py's."""
+(templates/core/_chat.html). The rules are games/core/match/chat.py's."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.template.context import Context
 
-from games.core import chat
+from games.core.match import chat
 
 register = template.Library()
 

@@ -4,7 +4,7 @@ import asyncio
 
 from django.core.management.base import BaseCommand
 
-from games.core.scheduler import run_forever
+from games.core.live.scheduler import run_forever
 
 
 class Command(BaseCommand):

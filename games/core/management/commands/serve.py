@@ -25,7 +25,7 @@ def warm_up() -> None:
     from django.template.loader import get_template
     from django.urls import reverse
 
-    from games.core.registry import all_games
+    from games.core.game.registry import all_games
 
     reverse("match", args=["warm-up"])
     get_template("core/_panels.html")
@@ -96,7 +96,7 @@ class Command(BaseCommand):
         from daphne.endpoints import build_endpoint_description_strings
         from daphne.server import Server, twisted_loop
 
-        from games.core.scheduler import run_forever
+        from games.core.live.scheduler import run_forever
         from gemsite.asgi import application
 
         def when_ready() -> None:

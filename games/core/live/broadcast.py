@@ -1,0 +1,379 @@
+"""The one route by which viewers are told of a change: events, chat lines and drafts alike.
+
+Whatever a change wants to tell is queued inside its transaction (:func:`announce_event` for an
+appended event, rendered per audience; :func:`publish` for layer messages ready to go, a chat
+line or a draft) and leaves only when the transaction commits: a change rolled back tells no
+one. Inside ``deferred()`` (the websocket consumer's paths) the committed messages are collected
+in an :class:`Outbox` instead, so the consumer answers its sender first and sends them afterwards
+with :func:`send`, off the thread that applies actions; elsewhere (the scheduler, host actions,
+tests) they go at once. An event whose frames never left is sent again by the scheduler
+(:func:`heal_unsent`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.core.game.gamedef import State, Viewer
+from games.core.match import clock
+from games.core.models import Event, Match
+from games.core.render.rendering import Announcement, Frame, Keeping, frames_drawn
+
+log = logging.getLogger(__name__)
+
+LayerMessage = tuple[str, dict[str, Any]]
+_collecting = threading.local()
+
+
+@dataclass
+class Outbox:
+    """What the changes run inside ``deferred()`` committed, waiting to be sent."""
+
+    events: list[Announcement] = field(default_factory=list)
+    messages: list[LayerMessage] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.messages)
+
+
+def group_name(match_pk: int, viewer: Viewer) -> str:
+    return f"match.{match_pk}.{viewer.audience}"
+
+
+def user_group_name(user_pk: int) -> str:
+    """Every socket a signed-in user holds, in any match (closed when they log out)."""
+    return f"user.{user_pk}"
+
+
+def draft_messages(
+    match_pk: int, seat: int, draft: dict[str, Any], *, sent_as: str | None = None
+) -> list[LayerMessage]:
+    """A seat's draft goes to that seat's sockets and the host's, no one else's; ``sent_as``
+    (the id of the message that sent it) goes with it."""
+    message: dict[str, Any] = {"type": "match.draft", "seat": seat, "draft": draft}
+    if sent_as:
+        message["id"] = sent_as
+    return [
+        (group_name(match_pk, viewer), message) for viewer in (Viewer(seat=seat), Viewer.host())
+    ]
+
+
+@contextmanager
+def deferred(outbox: Outbox | None = None) -> Iterator[Outbox]:
+    """Collect what commits in this thread into ``outbox`` instead of sending it."""
+    collected = outbox if outbox is not None else Outbox()
+    _collecting.outbox = collected
+    try:
+        yield collected
+    finally:
+        _collecting.outbox = None
+
+
+def _outbox() -> Outbox | None:
+    return getattr(_collecting, "outbox", None)
+
+
+def announce_event(match: Match, event: Event, before: State) -> None:
+    """Tell every audience of ``event`` once the transaction that appended it commits; ``before``
+    is the state it changed, the match's state now the one it made."""
+    announcement = Announcement(match, event, before, match.state)
+    transaction.on_commit(lambda: announce(announcement))
+
+
+def publish(messages: list[LayerMessage]) -> None:
+    """Send these layer messages once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: _deliver(list(messages)))
+
+
+def announce(announcement: Announcement) -> None:
+    """An event committed: collect its frames for the consumer, or render and send them now."""
+    match_pk, version = announcement.match.pk, announcement.event.version
+    outbox = _outbox()
+    if outbox is not None:
+        outbox.events.append(announcement)
+        _hold(match_pk, version)
+        return
+    try:
+        _send_now(render([announcement]), match_pk, {version})
+    except Exception:  # a lost broadcast is sent again by the scheduler (heal_unsent)
+        log.exception("broadcast of match %s v%s failed", match_pk, version)
+
+
+def _deliver(messages: list[LayerMessage]) -> None:
+    outbox = _outbox()
+    if outbox is not None:
+        outbox.messages.extend(messages)
+        return
+    try:
+        _send_now(messages)
+    except Exception:  # a chat line or a draft lost: the page shows it on its next load
+        log.exception("%s layer messages lost", len(messages))
+
+
+def _send_now(
+    messages: list[LayerMessage], match_pk: int | None = None, versions: set[int] | None = None
+) -> None:
+    """Send from synchronous code; events' versions are marked sent once they reached the
+    layer. Called inside an event loop's thread, the send is handed to that loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        if async_to_sync(send_messages)(messages) and match_pk is not None and versions:
+            mark_sent(match_pk, versions)
+    else:
+        loop.create_task(_send_and_mark(match_pk, versions or set(), messages))
+
+
+async def _send_and_mark(
+    match_pk: int | None, versions: set[int], messages: list[LayerMessage]
+) -> None:
+    if await send_messages(messages) and match_pk is not None and versions:
+        await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, versions)
+
+
+def mark_sent(match_pk: int, versions: set[int]) -> None:
+    """The frames of these versions reached the channel layer: nothing left to heal."""
+    unsent = Event.objects.filter(match_id=match_pk, version__in=sorted(versions), sent_at=None)
+    unsent.update(sent_at=clock.now())
+
+
+HEAL_AFTER = timedelta(seconds=2)
+HEAL_WITHIN = timedelta(minutes=10)
+HEAL_BATCH = 50
+
+
+def heal_unsent(now: datetime | None = None) -> int:
+    """Send again the events committed but never sent (their worker died right after the ack,
+    or the layer was down): a viewer on another worker would otherwise wait for its next ping
+    or the next event. Run by the scheduler; returns how many events it sent. A viewer that
+    holds a version already ignores it, so a second send does no harm."""
+    now = now or clock.now()
+    due = Event.objects.filter(
+        sent_at=None, created_at__lte=now - HEAL_AFTER, created_at__gte=now - HEAL_WITHIN
+    ).order_by("match_id", "version")[:HEAL_BATCH]
+    by_match: dict[int, list[Event]] = {}
+    for event in due:
+        by_match.setdefault(event.match_id, []).append(event)
+    healed = 0
+    for match in Match.objects.filter(pk__in=list(by_match)).with_seats():
+        events = by_match[match.pk]
+        announcements = [Announcement.stored(match, event) for event in events]
+        if async_to_sync(send_messages)(render(announcements)):
+            mark_sent(match.pk, {event.version for event in events})
+            healed += len(events)
+    if healed:
+        log.info("sent again %s events their workers had not sent in %s", healed, HEAL_AFTER)
+    return healed
+
+
+def render(announcements: list[Announcement]) -> list[LayerMessage]:
+    """The layer messages for ``announcements``: (group, message), rendered from memory."""
+    return [
+        _message(announcement, viewer, frame)
+        for announcement in announcements
+        for viewer, frame in frames_drawn(announcement)
+    ]
+
+
+# Versions this process committed and has not sent yet, per match, so that frames rendered in
+# parallel still go out in version order (a viewer that sees a gap resyncs, but need not). Events
+# are committed in the threads that apply actions and sent from the event loop: hence the lock.
+_unsent: dict[int, set[int]] = {}
+_unsent_lock = threading.Lock()
+_in_order: dict[int, asyncio.Condition] = {}
+ORDER_WAIT_SECONDS = 2.0
+
+
+def _hold(match_pk: int, version: int) -> None:
+    with _unsent_lock:
+        _unsent.setdefault(match_pk, set()).add(version)
+
+
+def _earliest_unsent(match_pk: int) -> int | None:
+    with _unsent_lock:
+        unsent = _unsent.get(match_pk)
+        return min(unsent) if unsent else None
+
+
+def _release(match_pk: int, versions: set[int]) -> bool:
+    """``versions`` hold nothing back any more; returns whether others of the match still do."""
+    with _unsent_lock:
+        unsent = _unsent.get(match_pk)
+        if unsent is not None:
+            unsent.difference_update(versions)
+            if not unsent:
+                del _unsent[match_pk]
+        return match_pk in _unsent
+
+
+async def send(outbox: Outbox) -> None:
+    """Send what ``outbox`` collected: the events' frames (rendered in a worker thread, not the
+    one that applies actions, and sent after the frames of any earlier version this process
+    committed), then the other messages. Never raises: a frame that cannot be rendered or sent
+    is logged, and its viewers heal through their pings. Whatever happens (a failure, the
+    connection's task cancelled), these versions stop holding back later ones."""
+    if outbox.events:
+        await _send_events(outbox.events)
+    if outbox.messages:
+        try:
+            await send_messages(outbox.messages)
+        except Exception:
+            log.exception("%s layer messages lost", len(outbox.messages))
+
+
+# The sends under way apart from the connection that committed them (``send_apart``).
+_sending: set[asyncio.Task[None]] = set()
+
+
+def send_apart(outbox: Outbox) -> None:
+    """Send ``outbox`` in a task of its own: the connection whose action committed it goes on
+    handling its messages (its own update among them) while the event's frames are drawn. The
+    send outlives the connection: a player who closes the tab right after acting still tells
+    everyone else."""
+    if not outbox:
+        return
+    task = asyncio.get_running_loop().create_task(send(outbox))
+    _sending.add(task)
+    task.add_done_callback(_sending.discard)
+
+
+async def _send_events(announcements: list[Announcement]) -> None:
+    """Each match's events in its own version order: a scheduler step (bots, clocks) commits
+    events of several matches into one outbox, and each match's versions are waited for,
+    marked sent and released apart (taken as one match's, the others' were never released:
+    their next send waited ORDER_WAIT_SECONDS and the heal sent them again)."""
+    by_match: dict[int, list[Announcement]] = {}
+    for announcement in announcements:
+        by_match.setdefault(announcement.match.pk, []).append(announcement)
+    for match_pk, of_match in by_match.items():
+        await _send_match_events(match_pk, of_match)
+
+
+async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
+    """Each frame goes as soon as it is drawn (in a worker thread), in the order of
+    ``rendering.audiences``: the acting seat's first. Once the frames are out, the later
+    versions go on while these are marked sent (a write to the database)."""
+    mine = {announcement.event.version for announcement in announcements}
+    next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
+    released = False
+    keepings: list[Keeping] = []
+    try:
+        turn = _in_order.setdefault(match_pk, asyncio.Condition())
+        sent = True
+        async with turn:
+            await _wait_for_earlier(turn, match_pk, min(mine))
+            for announcement in announcements:
+                keepings.append(keeping := Keeping())
+                drawing = frames_drawn(announcement, keeping=keeping)
+                first = True  # the acting seat's frame goes alone: its player waits for it
+                while messages := await next_messages(announcement, drawing, first):
+                    sent = await send_messages(messages) and sent
+                    first = False
+        released = True
+        await _sent(match_pk, mine)
+        await database_sync_to_async(_write_kept, thread_sensitive=False)(keepings)
+        if sent:
+            await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
+    except Exception:
+        log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
+    finally:
+        if not released:
+            await _sent(match_pk, mine)
+
+
+def _write_kept(keepings: list[Keeping]) -> None:
+    """What the audiences were sent, to the shared cache: written once the next version may go
+    (the other worker's next frames are drawn from it, or drawn again without it)."""
+    for keeping in keepings:
+        keeping.write()
+
+
+# How long one trip to a drawing thread draws frames before the ones drawn are sent: a frame
+# that takes long goes alone (the acting seat's, first), the many drawn from nothing go together.
+DRAWING_SLICE_SECONDS = 0.002
+
+
+def _next_messages(
+    announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]], alone: bool = False
+) -> list[LayerMessage]:
+    """The layer messages of the next frames ``drawing`` draws: one if ``alone``, else as many
+    as are drawn within DRAWING_SLICE_SECONDS (at least one); none once every one is drawn."""
+    messages: list[LayerMessage] = []
+    until = time.monotonic() + DRAWING_SLICE_SECONDS
+    for viewer, frame in drawing:
+        messages.append(_message(announcement, viewer, frame))
+        if alone or time.monotonic() >= until:
+            break
+    return messages
+
+
+def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerMessage:
+    group = group_name(announcement.match.pk, viewer)
+    return group, {"type": "match.frame", **frame.as_message()}
+
+
+async def _wait_for_earlier(turn: asyncio.Condition, match_pk: int, first: int) -> None:
+    """Wait (holding ``turn``) until this process has sent every version before ``first``, at
+    most ORDER_WAIT_SECONDS. An earlier version still unsent by then is given up on for good:
+    its viewers see the gap and resync, and no later send waits for it again."""
+
+    def earlier_sent() -> bool:
+        earliest = _earliest_unsent(match_pk)
+        return earliest is None or earliest >= first
+
+    try:
+        await asyncio.wait_for(turn.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
+    except TimeoutError:
+        with _unsent_lock:
+            given_up = sorted(v for v in _unsent.get(match_pk, ()) if v < first)
+        _release(match_pk, set(given_up))
+        log.warning("match %s: v%s never sent; v%s goes out without it", match_pk, given_up, first)
+
+
+async def _sent(match_pk: int, versions: set[int]) -> None:
+    """``versions`` were sent (or lost for good): wake the sends waiting for them."""
+    if not _release(match_pk, versions):
+        _in_order.pop(match_pk, None)  # nothing of this match is unsent, so no one waits
+        return
+    turn = _in_order.get(match_pk)
+    if turn is not None:
+        async with turn:
+            turn.notify_all()
+
+
+SEND_ATTEMPTS = 3
+
+
+async def send_messages(messages: list[LayerMessage]) -> bool:
+    """Send each frame to its group, retrying a send the layer failed (a lost Redis connection
+    is reopened on the next try); whether every frame went. A frame still lost is healed by
+    the scheduler's heal_unsent and the viewers' pings, whose pongs carry the version."""
+    layer = get_channel_layer()
+    if layer is None:
+        return True
+    all_sent = True
+    for group, message in messages:
+        for attempt in range(1, SEND_ATTEMPTS + 1):
+            try:
+                await layer.group_send(group, message)
+                break
+            except Exception:
+                if attempt == SEND_ATTEMPTS:
+                    all_sent = False
+                    log.exception("frame v%s to %s lost", message.get("version"), group)
+                else:
+                    await asyncio.sleep(0.05 * attempt)
+    return all_sent

@@ -1,0 +1,700 @@
+"""Turning a match into what one viewer may see: the view data, its panels and websocket frames.
+
+Every page, frame, replay and export goes through ``view_of``; nothing else reads match state
+for a viewer. Panels are the swappable top-level elements of a game's ``_panels.html`` (each
+wrapped in ``{% panel %}``); a frame carries each panel with a hash of its HTML, so that a
+connection sends a viewer only the panels that changed since the last frame it sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.template import engines
+from django.utils.safestring import mark_safe
+
+from games.core.game.flowkit import copy_json
+from games.core.game.gamedef import State, Viewer
+from games.core.match.authority import seat_holders
+from games.core.match.replaying import state_at
+from games.core.models import Event, Match
+from games.core.render import htmlpatch, jsondiff
+from games.core.render.jinja import PANEL_SINK
+from games.core.render.lru import Lru
+
+log = logging.getLogger(__name__)
+
+
+ABORTED_PROMPT = "The host aborted the match: no one moves again."
+
+
+def _stopped(game_view: dict[str, Any]) -> dict[str, Any]:
+    """An aborted match's view: its state stays as it stood, but no one is to move any more and
+    the prompt says so (not "to move", not what happens when a clock runs out)."""
+    stopped = dict(game_view)
+    if "to_move" in stopped:
+        stopped["to_move"] = []
+    if "prompt" in stopped:
+        stopped["prompt"] = ABORTED_PROMPT
+    return stopped
+
+
+def view_of(
+    match: Match,
+    viewer: Viewer,
+    state: dict[str, Any] | None = None,
+    *,
+    drafts: bool = True,
+    game_view: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The game's view for ``viewer`` plus the match facts everyone may know. With ``drafts``
+    (the live page, not a replay) a seat also gets what it is composing and the host every
+    seat's draft; no one else ever does. ``game_view``: the game's view of ``state`` for
+    ``viewer``, already made."""
+    shown = match.state if state is None else state
+    if game_view is None:
+        game_view = match.game.view(shown, viewer)
+    # The state an abort left (not an earlier one a replay steps through) is stopped.
+    if match.status == match.Status.ABORTED and game_view and shown == match.state:
+        game_view = _stopped(game_view)
+    view: dict[str, Any] = {
+        "game": game_view,
+        "match": {
+            "id": match.public_id,
+            "status": match.status,
+            "title": match.title,
+            "result": match.result,
+            # While paused, the moment the clocks stopped: a page shows each clock's time left
+            # as of then ("0:11 left, stopped while paused").
+            "paused_at": match.paused_at.isoformat() if match.paused_at else None,
+        },
+        "viewer": {"seat": viewer.seat, "host": viewer.is_host, "audience": viewer.audience},
+    }
+    if drafts:
+        seats = match.seats.all()
+        if viewer.seat is not None:
+            view["draft"] = next((s.draft for s in seats if s.index == viewer.seat), None)
+        elif viewer.is_host:
+            view["drafts"] = {str(s.index): s.draft for s in seats if s.draft is not None}
+    return view
+
+
+def panels_template(match: Match) -> str:
+    template_dir = match.game.template_dir
+    return f"{template_dir}/_panels.html" if template_dir else "core/_generic_panels.html"
+
+
+def render_panel_list(
+    match: Match, view: dict[str, Any], *, version: int, oob: bool, live: bool = True
+) -> list[tuple[str, str]]:
+    """The panels for ``view`` as (element id, html), in page order. A replay step is not
+    ``live``: it shows no host console."""
+    sink: list[tuple[str, str]] = []
+    _panels().render(
+        {
+            "match": match,
+            "view": view,
+            "game_view": view["game"],
+            "version": version,
+            "oob": oob,
+            "live": live,
+            "panels_template": panels_template(match),
+            PANEL_SINK: sink,
+        },
+    )
+    return sink
+
+
+@lru_cache(maxsize=1)
+def _panels() -> Any:
+    """core/_panels.html, a Jinja2 template (games/core/render/jinja.py): compiled once."""
+    return engines["jinja2"].env.get_template("core/_panels.html")
+
+
+def render_panels(
+    match: Match, view: dict[str, Any], *, version: int, oob: bool, live: bool = True
+) -> str:
+    """The panels as one HTML string (a page, a replay step)."""
+    panels = render_panel_list(match, view, version=version, oob=oob, live=live)
+    return mark_safe("\n".join(html for _, html in panels))  # rendered by our own templates
+
+
+def server_time_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+# Between the panels of a frame's "html": the page keeps each panel's HTML as it was sent, to
+# apply the next frame's patches of it (static/js/match.js).
+PANEL_SEPARATOR = "<!--panel-->"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One panel of a frame: its element id, a hash of its HTML, the HTML already escaped as
+    the inside of a JSON string, and, when the panel changed since the viewer's previous
+    version, the hash of that version's HTML and a patch from it (JSON text; htmlpatch)."""
+
+    id: str
+    digest: str
+    escaped: str  # "" in a frame from the layer where the panel did not travel whole
+    base: str = ""
+    patch: str = ""
+    unchanged: bool = False  # the audience's panel at the version before is the same
+    # What the panel is compared with (its patch's base, or the same panel) is what the audience
+    # was sent at the version before (kept by the worker that sent it), not drawn again here
+    # from the state before: only then may a layer message leave the panel's HTML out.
+    sure: bool = False
+
+    def packed(self) -> list[Any]:
+        """The panel in a layer message: whole only where a connection that holds its
+        audience's version before needs it whole (a new panel, a change with no patch worth
+        sending). A connection that lacks one draws the frame itself (``Frame.lacks``)."""
+        carried = "" if self.sure and (self.unchanged or self.patch) else self.escaped
+        return [self.id, self.digest, carried, self.base, self.patch]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame for one audience, serialised once: ``head`` is the JSON text of everything but
+    the panels. A connection joins the panels its viewer lacks onto the head (``text``): a
+    panel it holds unchanged is left out, one it holds at the version before goes as a patch."""
+
+    version: int
+    head: str
+    panels: tuple[Panel, ...]
+    full: bool = False
+    # Whom it is drawn for: the audience, and the user holding each seat as it was drawn
+    # (authority.seat_holders); a connection whose viewer they contradict is decided again
+    # before it sends anything (games/core/live/consumers.py).
+    audience: str = ""
+    holders: tuple[int | None, ...] = ()
+
+    def text(self, with_html: bool, sent: dict[str, str] | None) -> str:
+        """The frame as sent. ``sent`` maps panel ids to the hashes this connection has sent;
+        only panels whose hash differs are included, as a patch where the connection holds
+        the patch's base, and ``sent`` is updated. None: every panel whole."""
+        if not with_html:
+            return self.head
+        whole, patches = [], []
+        for panel in self.panels:
+            if sent is not None:
+                held = sent.get(panel.id)
+                if held == panel.digest:
+                    continue
+                sent[panel.id] = panel.digest
+                if panel.patch and held == panel.base:
+                    patches.append(f'["{panel.id}",{panel.patch}]')
+                    continue
+            if not panel.escaped:
+                raise ValueError(f"v{self.version}: {panel.id} did not travel whole (see lacks)")
+            whole.append(panel.escaped)
+        text = f'{self.head[:-1]},"html":"{PANEL_SEPARATOR.join(whole)}"'
+        if patches:
+            text += f',"html_patch":[{",".join(patches)}]'
+        return text + "}"
+
+    def lacks(self, sent: dict[str, str]) -> bool:
+        """Whether a connection that sent ``sent`` (panel hashes by id) needs a panel whole
+        that this frame (from the layer) did not carry."""
+        for panel in self.panels:
+            if panel.escaped:
+                continue
+            held = sent.get(panel.id)
+            if held != panel.digest and not (panel.patch and held == panel.base):
+                return True
+        return False
+
+    def as_message(self) -> dict[str, Any]:
+        """The frame as a layer message: one string (a connection's message allocates almost
+        no objects, so hundreds of them queued at once wake no garbage collection) and its
+        digest, under which a worker parses it once for all its connections."""
+        # The head goes as JSON, not as a string of it (escaped again, it grew by a sixth).
+        rest = _dumps([[panel.packed() for panel in self.panels], self.audience, self.holders])
+        packed = f"[{self.version},{self.head},{rest[1:]}"
+        digest = hashlib.blake2b(packed.encode(), digest_size=16).hexdigest()
+        return {"version": self.version, "frame": packed, "digest": digest}
+
+    @classmethod
+    def from_message(cls, message: dict[str, Any]) -> Frame:
+        """The frame of a layer message, parsed once a worker (the same message reaches every
+        connection of its audience)."""
+        parsed = _parsed.get(message["digest"])
+        if parsed is None:
+            version, head, panels, audience, holders = json.loads(message["frame"])
+            parsed = cls(
+                version=version,
+                head=_dumps(head),  # the text it was: the same separators, keys in order
+                panels=tuple(Panel(*p) for p in panels),
+                audience=audience,
+                holders=tuple(holders),
+            )
+            _parsed.put(message["digest"], parsed)
+        return parsed
+
+
+# The frames this worker's connections were sent lately, parsed, by their message's digest.
+_parsed: Lru[str, Frame] = Lru(64)
+
+
+def _panel_entries(
+    match: Match,
+    view: dict[str, Any],
+    version: int,
+    before: dict[str, str] | None = None,
+    patches: dict[tuple[str, str], list[Any]] | None = None,
+    sent: bool = False,
+) -> tuple[tuple[Panel, ...], dict[str, str]]:
+    """The panels of ``view`` and their HTML by id; ``before`` (the viewer's panels at the
+    version before, by id; ``sent``: as they were sent) gives each changed panel a patch.
+    ``patches`` keeps the patches worked out for other audiences: the same two HTML texts give
+    the same patch."""
+    rendered = dict(render_panel_list(match, view, version=version, oob=True))
+    return _entries(rendered, before, patches, sent), rendered
+
+
+def _entries(
+    rendered: dict[str, str],
+    before: dict[str, str] | None = None,
+    patches: dict[tuple[str, str], list[Any]] | None = None,
+    sent: bool = False,
+) -> tuple[Panel, ...]:
+    """The panels of ``rendered`` (HTML by id, in page order), each changed one since
+    ``before`` with its patch."""
+    entries = []
+    patches = {} if patches is None else patches
+    for panel_id, html in rendered.items():
+        base, patch = "", ""
+        old = (before or {}).get(panel_id)
+        if old is not None and old != html:
+            if (old, html) not in patches:
+                ops = _dumps(htmlpatch.diff(old, html))
+                worth = htmlpatch.worth_sending(ops, _escaped(html))
+                patches[old, html] = [_digest(old), ops] if worth else ["", ""]
+            base, patch = patches[old, html]
+        unchanged = old is not None and old == html
+        panel = Panel(panel_id, _digest(html), _escaped(html), base, patch, unchanged, sent)
+        entries.append(panel)
+    return tuple(entries)
+
+
+def _facts(view: dict[str, Any], notice: str | None) -> str:
+    """What a viewer's panels are drawn from besides its game view and the version, as text:
+    the match facts, its drafts and the host's notice; "" when that cannot be told (the notice
+    was not read, a value JSON cannot say)."""
+    if notice is None:
+        return ""
+    try:
+        return _dumps([view["match"], view.get("draft"), view.get("drafts"), notice])
+    except (TypeError, ValueError):
+        return ""
+
+
+_VERSION_PANEL = "match-version"
+_VERSION_ATTRIBUTE = re.compile(r'data-version="\d+"')
+
+
+def _moved_on(held: dict[str, str], version: int) -> dict[str, str]:
+    """``held`` (a viewer's panels at the version before) at ``version``: only the version
+    panel says the version (templates/core/_panels.html); every other panel is drawn from the
+    viewer's view, its notice and the match facts alone, which did not change."""
+    moved = dict(held)
+    moved[_VERSION_PANEL] = _VERSION_ATTRIBUTE.sub(
+        f'data-version="{version}"', held[_VERSION_PANEL], count=1
+    )
+    return moved
+
+
+def _check_drawing(match: Match, view: dict[str, Any], version: int, moved: dict[str, str]) -> None:
+    """With PANEL_MEMO_CHECK (the tests): panels moved to ``version`` are exactly a drawing."""
+    drawn = dict(render_panel_list(match, view, version=version, oob=True))
+    if drawn != moved:
+        changed = sorted(k for k in drawn.keys() | moved.keys() if drawn.get(k) != moved.get(k))
+        raise AssertionError(f"panels moved to v{version} differ from a drawing: {changed}")
+
+
+@lru_cache(maxsize=256)
+def _escaped(html: str) -> str:
+    """``html`` as the inside of a JSON string (a panel drawn alike for audiences: once)."""
+    return _dumps(html)[1:-1]
+
+
+@lru_cache(maxsize=256)
+def _digest(html: str) -> str:
+    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+
+
+# What each audience was sent at a version (its panels' HTML by id), kept a while in the cache
+# (shared by the workers where REDIS_URL is set) so that the next event's frames can be patches
+# of them. Each worker also keeps the latest ones it wrote, with the game view each was sent: the
+# next event of a match is mostly drawn by the same worker, and then needs no round trip. (The
+# views stay out of the cache: writing them cost more than making one again from the state
+# before, when another worker draws the next event.)
+PANELS_KEPT_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What one audience was sent at one version."""
+
+    panels: dict[str, str]
+    game: Any = None  # the game view as sent; None: not kept
+    notice: str | None = None  # the host's latest words then; None: not kept
+    facts: str = ""  # the rest the panels were drawn from (``_facts``); "": not kept
+    whole: Any = None  # the game view the panels were drawn from (page parts too); None: not kept
+    gated: Any = None  # the gate's answer ``whole`` was paged from; None: not kept
+
+
+# The latest version this worker wrote for each audience of a match (one each, however long the
+# match: a worker's memory stays flat), by match and audience.
+_recent: Lru[tuple[str, str], tuple[int, Sent]] = Lru(256)
+
+
+def _panels_key(match: Match, version: int) -> str:
+    return f"gem:panels:{match.public_id}:{version}"
+
+
+def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool = False) -> None:
+    """Keep what each audience was sent at ``version``: one write to the shared cache, each
+    distinct panel in it once (most panels are drawn alike for every audience). ``first``: the
+    frames of some audiences only (a page's first frame, a connection catching up), written
+    only where no event's frames for every audience have been."""
+    html: dict[str, str] = {}
+    audiences = {}
+    for viewer, sent in kept.items():
+        _remember(match, version, viewer, sent)
+        held = {}
+        for panel_id, panel_html in sent.panels.items():
+            held[panel_id] = digest = _digest(panel_html)
+            html[digest] = panel_html
+        audiences[viewer.audience] = {
+            "panels": held,
+            "notice": sent.notice,
+            "facts": sent.facts,
+        }
+    record = {"html": html, "audiences": audiences}
+    try:
+        if first:
+            cache.add(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
+        else:
+            cache.set(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
+    except Exception:  # the next frames send these panels whole
+        log.warning("the panel cache could not be written", exc_info=True)
+
+
+def _remember(match: Match, version: int, viewer: Viewer, sent: Sent) -> None:
+    """This worker's latest of ``viewer``'s audience (a resync's older frames leave it be)."""
+    latest = _recent.get((match.public_id, viewer.audience))
+    if latest is None or latest[0] <= version:
+        _recent.put((match.public_id, viewer.audience), (version, sent))
+
+
+def _kept(
+    match: Match, version: int, viewer: Viewer, read: dict[int, Any] | None = None
+) -> Sent | None:
+    """What ``viewer``'s audience was sent at ``version``: this worker's latest, or the shared
+    cache's record (read once per event's drawing when ``read`` keeps it: one record holds
+    every audience, and the other worker drew every other version of a match played on two)."""
+    latest = _recent.get((match.public_id, viewer.audience))
+    if latest is not None and latest[0] == version:
+        return latest[1]
+    if read is not None and version in read:
+        stored = read[version]
+    else:
+        try:
+            stored = cache.get(_panels_key(match, version))
+        except Exception:  # the cache only saves work: draw them again
+            log.warning("the panel cache could not be read", exc_info=True)
+            return None
+        if read is not None:
+            read[version] = stored
+    try:
+        mine = stored["audiences"][viewer.audience]
+        panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
+    except (KeyError, TypeError):  # not kept, or kept by an older version of this code
+        return None
+    return Sent(panels, None, mine.get("notice"), mine.get("facts") or "")
+
+
+def _panels_before(
+    match: Match, viewer: Viewer, version: int, state: State, read: dict[int, Any] | None = None
+) -> dict[str, str] | None:
+    """The viewer's panels at ``version`` (the version before an event): kept, or drawn again
+    from ``state``; None when there is no state before (the match's first event)."""
+    kept = _kept(match, version, viewer, read)
+    if kept is not None:
+        return kept.panels
+    if not state:
+        return None
+    view = view_of(match, viewer, state)
+    panels = render_panel_list(match, view, version=version, oob=True)
+    return dict(panels)
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """An event to tell its viewers, with the match's state either side of it: frames are drawn
+    from these, never from what the event row stores."""
+
+    match: Match
+    event: Event
+    before: State
+    after: State
+
+    @classmethod
+    def stored(cls, match: Match, event: Event) -> Announcement:
+        """An event read back from the database (a resync, a heal): its states rebuilt."""
+        before = state_at(match, event.version - 1)
+        return cls(match, event, before, state_at(match, event.version))
+
+
+def sent_view(match: Match, view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as clients get it: without the parts only the page's templates draw."""
+    return jsondiff.as_sent(view, match.game.page_only)
+
+
+def _game_view(match: Match, viewer: Viewer, state: State) -> Any:
+    """The game's view of ``state`` for ``viewer`` as sent (the base of a patch); None for no
+    state. Kept as the game made it (tuples, whole-number keys): the patch says it as JSON."""
+    if not state:
+        return None
+    shown = match.game.view(state, viewer)
+    return jsondiff.without(shown, match.game.page_only) if shown else shown
+
+
+def view_patch(
+    before: Any, after: dict[str, Any], event: dict[str, Any] | None
+) -> list[jsondiff.Op]:
+    """The patch from the game view ``before`` (None: the viewer holds none) to the whole view
+    ``after``. The match facts and the drafts are small and change apart from the game's
+    state: they are set whole; the game's view is diffed."""
+    if before is None:
+        ops = [["s", ["game"], after["game"]]]
+    else:
+        ops = jsondiff.diff(before, after["game"], ("game",))
+    ops = jsondiff.refer_to_event(ops, event)
+    ops.append(["s", ["match"], after["match"]])
+    ops.extend(["s", [key], after[key]] for key in ("draft", "drafts") if key in after)
+    return ops
+
+
+def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame:
+    """The whole view of the match as it is now, every panel with it: a first frame or a
+    resync that cannot be patched."""
+    view = view_of(match, viewer)
+    head: dict[str, Any] = {"type": "full", "version": match.version}
+    head["view"] = sent_view(match, view)
+    head["server_time"] = server_time_ms()
+    panels: tuple[Panel, ...] = ()
+    if with_html:
+        panels, rendered = _panel_entries(match, view, match.version)
+        notice = _notice_drawn(match)
+        sent = Sent(rendered, head["view"]["game"], notice)
+        _keep(match, match.version, {viewer: sent}, first=True)
+        head["panel_ids"] = [panel.id for panel in panels]
+    return Frame(
+        version=match.version,
+        head=_dumps(head),
+        panels=panels,
+        full=True,
+        audience=viewer.audience,
+        holders=seat_holders(match),
+    )
+
+
+def update_frames(
+    announcement: Announcement, viewers: list[Viewer] | None = None, *, with_html: bool = True
+) -> list[tuple[Viewer, Frame]]:
+    """The update frame of ``announcement`` for each viewer (every audience by default): the
+    event as that viewer may see it, the patch of that viewer's view and the panels (a
+    connection sends only those that changed)."""
+    return list(frames_drawn(announcement, viewers, with_html=with_html))
+
+
+@dataclass
+class Keeping:
+    """What every audience was sent at a version, to write to the shared cache once the frames
+    are out (``write``): the worker's next version waits for no round trip to Redis (this
+    worker's own next frames read what it keeps in memory, kept as each frame is drawn)."""
+
+    match: Match | None = None
+    version: int = 0
+    sent: dict[Viewer, Sent] = field(default_factory=dict)
+
+    def write(self) -> None:
+        if self.match is not None and self.sent:
+            _keep(self.match, self.version, self.sent)
+
+
+def frames_drawn(
+    announcement: Announcement,
+    viewers: list[Viewer] | None = None,
+    *,
+    with_html: bool = True,
+    keeping: Keeping | None = None,
+) -> Iterator[tuple[Viewer, Frame]]:
+    """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
+    be sent before the next is drawn, in the order of ``audiences``. What each audience was
+    sent is kept once the last is drawn, or left in ``keeping`` for the caller to write."""
+    match, event = announcement.match, announcement.event
+    patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
+    read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
+    sent = {}
+    holders = seat_holders(match)
+    for viewer in audiences(match, event.seat) if viewers is None else viewers:
+        kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
+        gated, whole = _gated_and_paged(match, match.game.seen(announcement.after, viewer), kept)
+        view = view_of(match, viewer, announcement.after, game_view=whole)
+        after = sent_view(match, view)
+        # A replaced sealed move is its seat's and the host's to know (``Event.kept_from``):
+        # anyone else's version passes without the event, as their export reads it.
+        seen = None if event.kept_from(viewer) else event.seen_by(viewer)
+        if kept is not None and kept.game is not None:
+            before = kept.game
+        else:
+            before = _game_view(match, viewer, announcement.before)
+        head: dict[str, Any] = {
+            "type": "update",
+            "version": event.version,
+            "event": seen,
+            "patch": view_patch(before, after, seen),
+            "server_time": server_time_ms(),
+        }
+        panels: tuple[Panel, ...] = ()
+        if with_html:
+            _know_notice(announcement, kept)
+            panels, rendered = _drawn_panels(announcement, viewer, view, gated, kept, read, patches)
+            notice = _notice_drawn(match)
+            facts = "" if viewer.is_host else _facts(view, notice)
+            sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"], gated)
+            if viewers is None:
+                _remember(match, event.version, viewer, sent[viewer])
+            # Every panel the viewer's page should hold now: one no longer here goes away.
+            head["panel_ids"] = [panel.id for panel in panels]
+        frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
+        yield viewer, frame
+    if sent and keeping is not None and viewers is None:
+        keeping.match, keeping.version, keeping.sent = match, event.version, sent
+    elif sent:
+        # A connection catching up draws its own audience alone: it adds to nothing kept.
+        _keep(match, event.version, sent, first=viewers is not None)
+
+
+def _same(before: Any, after: Any) -> bool:
+    """Whether two views are alike, as jsondiff.diff compares them."""
+    return type(before) is type(after) and before == after
+
+
+def _gated_and_paged(
+    match: Match, gated: dict[str, Any], kept: Sent | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The gate's answer ``gated`` as it came, and the game's view made from it: the one kept
+    when the gate answered the viewer the same at the version before (the page is drawn from
+    that answer alone; after another seat's move, most viewers'), else paged now (a page adds
+    to the answer it is given: the answer is kept as it came, a copy)."""
+    if kept is not None and kept.whole is not None and _same(kept.gated, gated):
+        return gated, kept.whole
+    return copy_json(gated), match.game.paged(gated)
+
+
+def _drawn_panels(
+    announcement: Announcement,
+    viewer: Viewer,
+    view: dict[str, Any],
+    gated: dict[str, Any],
+    kept: Sent | None,
+    read: dict[int, Any],
+    patches: dict[tuple[str, str], list[Any]],
+) -> tuple[tuple[Panel, ...], dict[str, str]]:
+    """``viewer``'s panels at the event's version and their HTML by id, each changed one with
+    its patch from what the viewer held.
+
+    A seat's move that left another viewer's whole game view as it was (the parts only the
+    page draws too) and the rest its panels are drawn from (``_facts``: in a race, twelve of
+    fifteen audiences) draws nothing for it: its panels are the ones it held, at the new
+    version. When what it held was drawn by another worker and is not kept yet, they are
+    drawn once, not twice. The host's panels (the host console reads the whole match) and every
+    audience's after a host's operation are always drawn."""
+    match, event = announcement.match, announcement.event
+    version = event.version
+    quiet = False
+    if event.seat is not None and not viewer.is_host and announcement.before:
+        # The page is drawn from the gate's answer alone: the same answer, the same view.
+        before = kept.gated if kept is not None and kept.gated is not None else None
+        if before is None:
+            before = match.game.seen(announcement.before, viewer)
+        quiet = _same(before, gated)
+    same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
+    if quiet and kept is not None and kept.facts and same_facts:
+        rendered = _moved_on(kept.panels, version)
+        if settings.PANEL_MEMO_CHECK:
+            _check_drawing(match, view, version, rendered)
+        return _entries(rendered, kept.panels, patches, sent=True), rendered
+    held = kept.panels if kept is not None else None
+    if held is None and quiet:
+        # The panels before would be drawn from the same view (the match facts and the notice
+        # are read as they are now either way): draw them once.
+        rendered = dict(render_panel_list(match, view, version=version, oob=True))
+        held = _moved_on(rendered, version - 1)
+        if settings.PANEL_MEMO_CHECK:
+            before = view_of(match, viewer, announcement.before)
+            _check_drawing(match, before, version - 1, held)
+        return _entries(rendered, held, patches), rendered
+    if held is None:
+        # Drawn again from the state before (with the match as it is now: a panel drawn from
+        # the match itself, as the fair-play panel is, may differ from what was sent then).
+        held = _panels_before(match, viewer, version - 1, announcement.before, read)
+        return _panel_entries(match, view, version, held, patches)
+    return _panel_entries(match, view, version, held, patches, sent=True)
+
+
+def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
+    """Tell the host notice of the panels (arena's host_notice) the host's latest words without
+    asking the database, when they are known: this event's own, none once the game moved on
+    (audit.moves_on), or the version before's."""
+    from games.core.host import audit
+
+    match, event = announcement.match, announcement.event
+    known = getattr(match, "_host_notice", None)
+    if event.version != match.version or (known is not None and known[0] == match.version):
+        return
+    if audit.is_host_operation(event):
+        words = audit.host_words(match, event)
+    elif audit.moves_on(announcement.before, announcement.after):
+        words = ""
+    elif kept is not None and kept.notice is not None:
+        words = kept.notice
+    else:
+        return
+    match._host_notice = (match.version, words)
+
+
+def _notice_drawn(match: Match) -> str | None:
+    """The host's latest words as the panels just drawn showed them (None: not read)."""
+    known = getattr(match, "_host_notice", None)
+    return known[1] if known is not None and known[0] == match.version else None
+
+
+def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
+    """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
+    the ``acting`` seat (the one whose move it is, if any: its player sees the move at once),
+    each other seat (a seat's socket takes a version only after the one before, so the next
+    mover's own frame waits for these; after another seat's move they are mostly drawn from
+    nothing), the spectators (the many: one message a worker, handed to each) and the host."""
+    seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
+    first = [viewer for viewer in seats if viewer.seat == acting]
+    others = [viewer for viewer in seats if viewer.seat != acting]
+    return [*first, *others, Viewer.spectator(), Viewer.host()]

@@ -1,9 +1,0 @@
-from __future__ import annotations
-
-from django.urls import path
-
-from games.core.consumers import MatchConsumer
-
-websocket_urlpatterns = [
-    path("ws/m/<str:public_id>/", MatchConsumer.as_asgi()),
-]
