@@ -219,7 +219,7 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     played.layer_bytes.append(sum(len(message) for message in packed))
     for (viewer, drawn), message in zip(frames, messages, strict=True):
         # As a connection gets it: through the layer message its worker receives.
-        frame = rendering.Frame.from_message(json.loads(json.dumps(message)))
+        frame = rendering.Frame.from_message(msgpack.unpackb(msgpack.packb(message)))
         if viewer.audience not in held:
             loaded = _page_loaded(announcement, viewer)
             played.loaded[viewer.audience] = loaded

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from datetime import timedelta
 
 import pytest
@@ -580,10 +581,10 @@ async def test_a_frame_lacking_a_panel_the_page_needs_whole_is_drawn_whole_here(
         await receive(socket)
     [version] = await sync_to_async(committed_unsent)(match, [ada])
     message = (await sync_to_async(seat_messages)(match, 0, [version]))[version]
-    packed = json.loads(message["frame"])
+    packed = json.loads(zlib.decompress(message["frame"]))
     unchanged = next(panel for panel in packed[2] if not panel[2] and not panel[4])
     unchanged[1] = "not-what-the-page-holds"
-    lacking = {**message, "frame": json.dumps(packed), "digest": "lacking"}
+    lacking = {**message, "frame": zlib.compress(json.dumps(packed).encode()), "digest": "lacking"}
     await lacking_tab.send_input(lacking)
     await in_step_tab.send_input(message)
     drawn_here, carried = await receive(lacking_tab), await receive(in_step_tab)

@@ -8,6 +8,7 @@ import copy
 import json
 import re
 
+import msgpack
 import pytest
 
 from games.core.game.gamedef import Viewer
@@ -114,8 +115,10 @@ def test_a_layer_message_is_one_string_parsed_once_by_each_worker(played):
     for _viewer, frame in update_frames(announcement):
         message = frame.as_message()
         assert sorted(message) == ["digest", "frame", "version"]
-        assert isinstance(message["frame"], str)
-        first, second = (Frame.from_message(json.loads(json.dumps(message))) for _ in range(2))
+        assert isinstance(message["frame"], bytes)  # compressed JSON: one object
+        first, second = (
+            Frame.from_message(msgpack.unpackb(msgpack.packb(message))) for _ in range(2)
+        )
         assert first is second
         assert [panel.packed() for panel in first.panels] == [p.packed() for p in frame.panels]
         assert (first.version, first.head) == (frame.version, frame.head)
@@ -133,7 +136,7 @@ def test_a_page_that_lacks_a_panel_the_layer_did_not_carry_whole_gets_it_drawn_w
     match = played.match
     announcement = Announcement.stored(match, match.events.order_by("-version").first())
     for _viewer, frame in update_frames(announcement):
-        message = Frame.from_message(json.loads(json.dumps(frame.as_message())))
+        message = Frame.from_message(msgpack.unpackb(msgpack.packb(frame.as_message())))
         held = {panel.id: panel.digest for panel in frame.panels if panel.unchanged}
         held |= {panel.id: panel.base for panel in frame.panels if panel.patch}
         carried = {panel.id for panel in message.panels if panel.escaped}
@@ -156,7 +159,7 @@ def test_panels_compared_with_a_drawing_again_of_the_version_before_travel_whole
     announcement = Announcement.stored(match, match.events.order_by("-version").first())
     monkeypatch.setattr(rendering, "_kept", lambda *args, **kwargs: None)
     for _viewer, frame in update_frames(announcement):
-        message = Frame.from_message(json.loads(json.dumps(frame.as_message())))
+        message = Frame.from_message(msgpack.unpackb(msgpack.packb(frame.as_message())))
         assert all(panel.escaped for panel in message.panels)
         assert not message.lacks({})
 

@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -219,14 +220,16 @@ class Frame:
         return False
 
     def as_message(self) -> dict[str, Any]:
-        """The frame as a layer message: one string (a connection's message allocates almost
-        no objects, so hundreds of them queued at once wake no garbage collection) and its
-        digest, under which a worker parses it once for all its connections."""
+        """The frame as a layer message: its JSON text compressed into one string of bytes (a
+        connection's message allocates almost no objects, so hundreds of them queued at once
+        wake no garbage collection) and its digest, under which a worker unpacks it once for
+        all its connections."""
         # The head goes as JSON, not as a string of it (escaped again, it grew by a sixth).
         rest = _dumps([[panel.packed() for panel in self.panels], self.audience, self.holders])
-        packed = f"[{self.version},{self.head},{rest[1:]}"
-        digest = hashlib.blake2b(packed.encode(), digest_size=16).hexdigest()
-        return {"version": self.version, "frame": packed, "digest": digest}
+        packed = f"[{self.version},{self.head},{rest[1:]}".encode()
+        digest = hashlib.blake2b(packed, digest_size=16).hexdigest()
+        frame = zlib.compress(packed, LAYER_COMPRESSION)
+        return {"version": self.version, "frame": frame, "digest": digest}
 
     @classmethod
     def from_message(cls, message: dict[str, Any]) -> Frame:
@@ -234,7 +237,9 @@ class Frame:
         connection of its audience)."""
         parsed = _parsed.get(message["digest"])
         if parsed is None:
-            version, head, panels, audience, holders = json.loads(message["frame"])
+            frame = message["frame"]
+            text = zlib.decompress(frame) if isinstance(frame, bytes) else frame
+            version, head, panels, audience, holders = json.loads(text)
             parsed = cls(
                 version=version,
                 head=_dumps(head),  # the text it was: the same separators, keys in order
@@ -245,6 +250,10 @@ class Frame:
             _parsed.put(message["digest"], parsed)
         return parsed
 
+
+# A frame's JSON through the layer is compressed (zlib's fastest level): 55-60% fewer bytes into
+# Redis and out to each worker, for about 0.03 ms of CPU an audience's message (issue 39).
+LAYER_COMPRESSION = 1
 
 # The frames this worker's connections were sent lately, parsed, by their message's digest.
 _parsed: Lru[str, Frame] = Lru(64)
