@@ -24,7 +24,6 @@ from django.core.cache import cache
 from django.template import engines
 from django.utils.safestring import mark_safe
 
-from games.core.game.flowkit import copy_json
 from games.core.game.gamedef import State, Viewer
 from games.core.match.authority import seat_holders
 from games.core.match.replaying import state_at
@@ -612,11 +611,13 @@ def _gated_and_paged(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The gate's answer ``gated`` as it came, and the game's view made from it: the one kept
     when the gate answered the viewer the same at the version before (the page is drawn from
-    that answer alone; after another seat's move, most viewers'), else paged now (a page adds
-    to the answer it is given: the answer is kept as it came, a copy)."""
+    that answer alone; after another seat's move, most viewers'), else paged now. A page adds
+    to the answer it is given: it is given a copy of the answer's top, so the answer is kept as
+    it came (a page that changed something inside it would only make the next answer differ
+    from this one: drawn again, never wrongly left as it was)."""
     if kept is not None and kept.whole is not None and _same(kept.gated, gated):
         return gated, kept.whole
-    return copy_json(gated), match.game.paged(gated)
+    return gated, match.game.paged(dict(gated) if type(gated) is dict else gated)
 
 
 def _drawn_panels(
