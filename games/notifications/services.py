@@ -214,9 +214,9 @@ def mark_opened(note: Notification, now: datetime | None = None) -> None:
 
 def may_set_webhook(season: Season, user: Any) -> bool:
     """The season's hosts (games/seasons decides who they are)."""
-    from games.seasons.services import is_season_host
+    from games.seasons.roles import runs_season
 
-    return is_season_host(season, user)
+    return runs_season(user, season)
 
 
 def check_webhook_url(url: str) -> str:

@@ -1,5 +1,6 @@
 """The seasons in the host dashboard, read only: every change goes through the season's page
-(games/seasons/services.py), so that each is checked and written in the season's log."""
+(its actions: games/seasons/hosts.py, cast.py, tokens.py, episodes.py, nominations.py), so
+that each is checked and written in the season's log."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 and its episodes (a main match, the nomination, the death match), and the log players read.
 
 The garnets and Tokens of Life stay in the core's ledger (games/core/match/ledger.py); a season's
-matches stay core matches. Every change here goes through games/seasons/services.py.
+matches stay core matches. Every change here goes through the season's actions (games/seasons/
+__init__.py lists them).
 """
 
 from __future__ import annotations

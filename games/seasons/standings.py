@@ -18,8 +18,9 @@ from django.urls import reverse
 
 from games.core.models import Match, Season
 from games.seasons import rules
+from games.seasons.episodes import main_match_result
+from games.seasons.hosts import format_of
 from games.seasons.models import CastMember, Episode, SeasonEvent
-from games.seasons.services import format_of, main_match_result
 
 STANDING_ORDER = {
     CastMember.Status.WINNER: 0,

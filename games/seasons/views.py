@@ -1,6 +1,7 @@
 """Season pages: the list, a new season, the standings (cast, episodes, ledger, log), the cast
 invite, an episode with its nomination, the exports and the host's forms. Thin: every change
-goes through games/seasons/services.py, every read of the season through standings.py."""
+goes through the season's actions (hosts, cast, tokens, episodes, nominations), every read of
+the season through standings.py."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from games.core.game.registry import UnknownGame, get_game
 from games.core.host import audit
 from games.core.match import clock
 from games.core.models import LedgerEntry, Season
-from games.seasons import roles, rules, services, standings
+from games.seasons import cast, episodes, hosts, nominations, roles, rules, standings, tokens
 from games.seasons.models import CastMember, Episode, SeasonEvent, SeasonFormat
 
 
@@ -59,7 +60,7 @@ def season_new(request: HttpRequest) -> HttpResponse:
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.create_season(
+            season = hosts.create_season(
                 name=form.cleaned_data["name"],
                 host=request.user,
                 settings=form.season_settings(),
@@ -83,7 +84,7 @@ def _has_format(season: Season) -> bool:
 
 def season_page(request: HttpRequest, pk: int) -> HttpResponse:
     season = _season(pk)
-    is_host = services.is_season_host(season, request.user)
+    is_host = roles.runs_season(request.user, season)
     context: dict[str, Any] = {
         "season": season,
         "is_host": is_host,
@@ -93,7 +94,7 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
     if _has_format(season):
         context["table"] = standings.season_table(season)
         context["settings_words"] = settings_words(season.format.settings)
-        context["episode"] = services.current_episode(season)
+        context["episode"] = episodes.current_episode(season)
         if request.user.is_authenticated:
             context["me"] = CastMember.objects.filter(season=season, user=request.user).first()
         context["asking"] = CastMember.objects.filter(
@@ -101,7 +102,7 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         ).count()
     if is_host and _has_format(season):
         context["invite_url"] = request.build_absolute_uri(season.format.get_invite_url())
-        context["season_over"] = services.is_over(season)
+        context["season_over"] = cast.is_over(season)
         context["asked"] = CastMember.objects.filter(
             season=season, status=CastMember.Status.ASKED
         ).order_by("asked_at")
@@ -110,9 +111,9 @@ def season_page(request: HttpRequest, pk: int) -> HttpResponse:
         adjustment = AdjustmentForm(auto_id="adjust_%s")
         adjustment.fields["member"].choices = _cast_choices(season)
         context["adjustment_form"] = adjustment
-        context["main_games"] = services.main_match_games()
-        context["death_games"] = services.death_match_games()
-        context["players_in"] = len(services.cast_in(season))
+        context["main_games"] = episodes.main_match_games()
+        context["death_games"] = episodes.death_match_games()
+        context["players_in"] = len(cast.cast_in(season))
     if request.user.is_authenticated:
         entries = LedgerEntry.objects.filter(season=season, user=request.user)
         context["my_entries"] = [
@@ -127,9 +128,7 @@ def season_audit(request: HttpRequest, pk: int) -> HttpResponse:
     operation of its matches, every ledger entry a host wrote and what the hosts did to the
     season itself (admitted, started, named), with who, when and why."""
     season = _season(pk)
-    allowed = (
-        services.is_season_host(season, request.user) if _has_format(season) else _staff(request)
-    )
+    allowed = roles.runs_season(request.user, season) if _has_format(season) else _staff(request)
     if not allowed:
         return HttpResponseForbidden("only the season's hosts can read its host log")
     rows = audit.season_log(season)
@@ -138,7 +137,7 @@ def season_audit(request: HttpRequest, pk: int) -> HttpResponse:
     rows += [
         {
             "at": event.created_at,
-            "by": services.host_name(event.actor),
+            "by": hosts.host_name(event.actor),
             "match": None,
             "version": None,
             "kind": event.kind,
@@ -184,7 +183,7 @@ def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
     error = ""
     if request.method == "POST" and mine is None:
         try:
-            services.ask_to_join(season, request.user, token, request.POST.get("name", ""))
+            cast.ask_to_join(season, request.user, token, request.POST.get("name", ""))
         except ActionError as refusal:
             error = refusal.message
         else:
@@ -196,7 +195,7 @@ def season_join(request: HttpRequest, pk: int, token: str) -> HttpResponse:
         "mine": mine,
         "error": error,
         "suggested": suggested,
-        "over": services.is_over(season),
+        "over": cast.is_over(season),
         "closed": not season.format.invite_open,
     }
     return render(request, "seasons/season_join.html", context)
@@ -218,7 +217,7 @@ def season_admit(request: HttpRequest, pk: int, member: int) -> HttpResponse:
     season = _formatted(pk)
     admitted = request.POST.get("admitted") != "no"
     try:
-        who = services.admit(season, request.user, member, admitted)
+        who = cast.admit(season, request.user, member, admitted)
     except ActionError as refusal:
         return _done(request, season, refusal, "")
     return _done(request, season, None, f"{who.name} {'is in' if admitted else 'turned away'}.")
@@ -230,10 +229,10 @@ def season_add_host(request: HttpRequest, pk: int) -> HttpResponse:
     """A host or co-host makes a user co-host."""
     season = _formatted(pk)
     try:
-        user = services.add_cohost(season, request.user, request.POST.get("username", ""))
+        user = hosts.add_cohost(season, request.user, request.POST.get("username", ""))
     except ActionError as refusal:
         return _done(request, season, refusal, "")
-    return _done(request, season, None, f"{services.host_name(user)} co-hosts the season.")
+    return _done(request, season, None, f"{hosts.host_name(user)} co-hosts the season.")
 
 
 @require_POST
@@ -242,10 +241,10 @@ def season_remove_host(request: HttpRequest, pk: int, user: int) -> HttpResponse
     """A host or co-host takes the co-host role back."""
     season = _formatted(pk)
     try:
-        removed = services.remove_cohost(season, request.user, user)
+        removed = hosts.remove_cohost(season, request.user, user)
     except ActionError as refusal:
         return _done(request, season, refusal, "")
-    return _done(request, season, None, f"{services.host_name(removed)} no longer co-hosts.")
+    return _done(request, season, None, f"{hosts.host_name(removed)} no longer co-hosts.")
 
 
 class AdjustmentForm(forms.Form):
@@ -264,7 +263,7 @@ class AdjustmentForm(forms.Form):
 def season_adjust_ledger(request: HttpRequest, pk: int) -> HttpResponse:
     """A host or co-host gives or takes garnets and Tokens of Life; the player is told."""
     season = _formatted(pk)
-    if not services.is_season_host(season, request.user):
+    if not roles.runs_season(request.user, season):
         return HttpResponseForbidden("only the season's hosts and co-hosts adjust its ledger")
     form = AdjustmentForm(request.POST)
     form.fields["member"].choices = _cast_choices(season)
@@ -273,7 +272,7 @@ def season_adjust_ledger(request: HttpRequest, pk: int) -> HttpResponse:
         return _done(request, season, ActionError(said, "bad_adjustment"), "")
     data = form.cleaned_data
     try:
-        entry = services.adjust_ledger(
+        entry = tokens.adjust_ledger(
             season,
             request.user,
             data["member"],
@@ -287,10 +286,10 @@ def season_adjust_ledger(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _cast_choices(season: Season) -> list[tuple[int, str]]:
-    cast = CastMember.objects.filter(season=season).exclude(
+    members = CastMember.objects.filter(season=season).exclude(
         status__in=[CastMember.Status.ASKED, CastMember.Status.DECLINED]
     )
-    return [(member.pk, member.name) for member in cast.order_by("name")]
+    return [(member.pk, member.name) for member in members.order_by("name")]
 
 
 @require_POST
@@ -300,7 +299,7 @@ def season_invite(request: HttpRequest, pk: int) -> HttpResponse:
     season = _formatted(pk)
     is_open = request.POST.get("open") == "yes"
     try:
-        services.set_invite_open(season, request.user, is_open)
+        cast.set_invite_open(season, request.user, is_open)
     except ActionError as refusal:
         return _done(request, season, refusal, "")
     return _done(request, season, None, f"The invite link is {'open' if is_open else 'closed'}.")
@@ -328,13 +327,13 @@ def _listed_game(game_key: str, allowed: list[Any]) -> Any:
 def season_new_episode(request: HttpRequest, pk: int, game_key: str) -> HttpResponse:
     """The host sets up the next episode's main match: its game's settings."""
     season = _formatted(pk)
-    if not services.is_season_host(season, request.user):
+    if not roles.runs_season(request.user, season):
         return HttpResponseForbidden("only the season's hosts start episodes")
-    game = _listed_game(game_key, services.main_match_games())
+    game = _listed_game(game_key, episodes.main_match_games())
     form = EpisodeMatchForm.for_game(game)(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            episode = services.start_episode(
+            episode = episodes.start_episode(
                 season, request.user, game.key, form.match_settings(), form.cleaned_data["title"]
             )
         except ActionError as refusal:
@@ -361,14 +360,14 @@ class FinalForm(EpisodeMatchForm):
 def season_final(request: HttpRequest, pk: int, game_key: str) -> HttpResponse:
     """The host sets up the final: a death match between the last two players."""
     season = _formatted(pk)
-    if not services.is_season_host(season, request.user):
+    if not roles.runs_season(request.user, season):
         return HttpResponseForbidden("only the season's hosts start episodes")
-    game = _listed_game(game_key, services.death_match_games())
+    game = _listed_game(game_key, episodes.death_match_games())
     form = FinalForm.for_game(game)(request.POST or None)
-    form.fields["candidate"].choices = [(m.pk, m.name) for m in services.cast_in(season)]
+    form.fields["candidate"].choices = [(m.pk, m.name) for m in cast.cast_in(season)]
     if request.method == "POST" and form.is_valid():
         try:
-            episode = services.start_final(
+            episode = episodes.start_final(
                 season,
                 request.user,
                 game.key,
@@ -399,7 +398,7 @@ def episode_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     made for it), the death match and what came of it."""
     episode = _episode(pk, number)
     season = episode.season
-    is_host = services.is_season_host(season, request.user)
+    is_host = roles.runs_season(request.user, season)
     table = standings.season_table(season)
     row = next(e for e in table["episodes"] if e["number"] == episode.number)
     candidate = episode.elimination_candidate
@@ -421,7 +420,7 @@ def episode_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "nominating": nominating,
     }
     if nominating:
-        state = services.nomination_state(episode)
+        state = nominations.nomination_state(episode)
         context["eligible"] = state["eligible"]
         context["shielded"] = [
             m
@@ -442,7 +441,7 @@ def episode_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             and LedgerEntry.balance(request.user, season)["tokens_of_life"] > 0
         )
     if is_host and episode.phase == Episode.Phase.DEATH_MATCH_SETUP:
-        context["death_games"] = services.death_match_games()
+        context["death_games"] = episodes.death_match_games()
     if episode.phase == Episode.Phase.NOMINATION and episode.nomination_due:
         context["time_left"] = rules.time_left(episode.nomination_due, clock.now())
     context["host_nominating"] = is_host and episode.phase in {
@@ -461,7 +460,7 @@ def episode_nominate(request: HttpRequest, pk: int, number: int) -> HttpResponse
     except ValueError:
         return _done(request, episode, ActionError("choose a player to name", "bad_nominee"), "")
     try:
-        services.nominate(episode, request.user, nominee, request.POST.get("game", ""))
+        nominations.nominate(episode, request.user, nominee, request.POST.get("game", ""))
     except ActionError as refusal:
         return _done(request, episode, refusal, "")
     return _done(request, episode, None, "Nominated: the Death Match Opponent is told.")
@@ -479,7 +478,7 @@ def episode_nomination_clock(request: HttpRequest, pk: int, number: int) -> Http
     if request.POST.get("change") == "less":
         minutes = -minutes
     try:
-        services.change_nomination_clock(episode, request.user, minutes)
+        nominations.change_nomination_clock(episode, request.user, minutes)
     except ActionError as refusal:
         return _done(request, episode, refusal, "")
     episode.refresh_from_db()
@@ -497,7 +496,7 @@ def episode_spend_token(request: HttpRequest, pk: int, number: int) -> HttpRespo
         )
         return _done(request, episode, unsure, "")
     try:
-        services.spend_token(episode, request.user)
+        nominations.spend_token(episode, request.user)
     except ActionError as refusal:
         return _done(request, episode, refusal, "")
     return _done(request, episode, None, "Token of Life spent: no death match this episode.")
@@ -508,14 +507,14 @@ def episode_death_match(request: HttpRequest, pk: int, number: int, game_key: st
     """The host sets up the death match: its game's settings; the EC and DMO are seated."""
     episode = _episode(pk, number)
     season = episode.season
-    if not services.is_season_host(season, request.user):
+    if not roles.runs_season(request.user, season):
         return HttpResponseForbidden("only the season's hosts set up a death match")
-    game = _listed_game(game_key, services.death_match_games())
+    game = _listed_game(game_key, episodes.death_match_games())
     form = EpisodeMatchForm.for_game(game)(request.POST or None)
     if request.method == "POST" and form.is_valid():
         settings = form.match_settings()
         try:
-            match = services.create_death_match(episode, request.user, game.key, settings)
+            match = episodes.create_death_match(episode, request.user, game.key, settings)
         except ActionError as refusal:
             form.add_error(None, refusal.message)
         else:

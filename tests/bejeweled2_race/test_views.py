@@ -17,7 +17,7 @@ from games.core.match import replaying, services
 from games.core.models import LedgerEntry, Match
 from games.core.render import jsondiff
 from games.core.render.rendering import Announcement, render_panels, update_frames, view_of
-from games.seasons.services import main_match_result
+from games.seasons.episodes import main_match_result
 
 pytestmark = pytest.mark.django_db
 
@@ -148,18 +148,17 @@ def test_a_bot_seat_plays_its_own_board(make_user, clock):
 
 
 def test_a_season_episode_with_a_race_main_match_names_its_last_the_ec(make_user, clock):
-    from games.seasons import services as seasons
-    from games.seasons import standings
+    from games.seasons import cast, episodes, hosts, standings, tick
     from games.seasons.models import Episode
 
     host = make_user("hostess", is_staff=True)
-    season = seasons.create_season(name="Race season", host=host, settings={})
+    season = hosts.create_season(name="Race season", host=host, settings={})
     users = {}
     for name in ("ada", "bob", "cy"):
         users[name] = make_user(name)
-        member = seasons.ask_to_join(season, users[name], season.format.invite_token, name.title())
-        seasons.admit(season, host, member.pk)
-    episode = seasons.start_episode(
+        member = cast.ask_to_join(season, users[name], season.format.invite_token, name.title())
+        cast.admit(season, host, member.pk)
+    episode = episodes.start_episode(
         season, host, "bejeweled-2-race", {"mode": "classic_moves", "moves": 1}
     )
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
@@ -171,7 +170,7 @@ def test_a_season_episode_with_a_race_main_match_names_its_last_the_ec(make_user
         match.refresh_from_db()
         swap_best(match, by_seat[seat], seat)
     assert match.status == Match.Status.FINISHED
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.NOMINATION
     assert episode.elimination_candidate.user == last

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from games.core.match import services
 from games.core.models import Match, Season
-from games.seasons import services as seasons
+from games.seasons import cast
 from games.seasons.models import Episode
 from tests.browser.pages import serious_axe_violations, shoot_both_sizes
 from tests.waiting import until
@@ -52,7 +52,7 @@ def test_a_host_runs_a_season(login_context, make_user):
     expect(ada.locator(".messages")).to_contain_text("A host admits you")
     season = Season.objects.get(name="ORG Browser")
     for name in ("bob", "cy"):
-        seasons.ask_to_join(season, users[name], season.format.invite_token, name.title())
+        cast.ask_to_join(season, users[name], season.format.invite_token, name.title())
 
     host.reload()
     for name in ("Ada Lovelace", "Bob", "Cy"):

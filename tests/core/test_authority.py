@@ -30,7 +30,7 @@ from games.core.game.registry import all_games
 from games.core.host import hosting
 from games.core.match import services
 from games.core.models import LedgerEntry, Match
-from games.seasons import services as seasons
+from games.seasons import hosts
 
 pytestmark = pytest.mark.django_db
 
@@ -84,11 +84,11 @@ def cast(make_user) -> Cast:
         OTHER_HOST: make_user("otherhost", is_staff=True),
         SUPERUSER: make_user("root", is_staff=True, is_superuser=True),
     }
-    other = seasons.create_season(name="Season B", host=users[OTHER_HOST], settings={})
+    other = hosts.create_season(name="Season B", host=users[OTHER_HOST], settings={})
     lead = make_user("lead", is_staff=True)
-    season = seasons.create_season(name="Season A", host=lead, settings={}, make_current=True)
-    seasons.add_cohost(season, lead, "cohost")
-    seasons.add_cohost(season, lead, "seated")  # a co-host who plays: the seat decides
+    season = hosts.create_season(name="Season A", host=lead, settings={}, make_current=True)
+    hosts.add_cohost(season, lead, "cohost")
+    hosts.add_cohost(season, lead, "seated")  # a co-host who plays: the seat decides
     return Cast(users, season, other)
 
 

@@ -160,13 +160,13 @@ def test_an_import_planted_in_the_core_is_found_wherever_it_hides(tmp_path):
         "from . import broadcast\n\n"
         "def later():\n"
         "    from games.notifications import events\n"
-        "    import games.seasons.services\n"
+        "    import games.seasons.tick\n"
     )
     assert outside_the_core(core) == {
         "games.core.match.services": [
             "games.notifications",
             "games.notifications.events",
-            "games.seasons.services",
+            "games.seasons.tick",
         ]
     }
 

@@ -30,7 +30,7 @@ from games.core.match import services
 from games.core.match.replaying import state_at
 from games.core.models import Match
 from games.core.render.rendering import sent_view, view_of
-from games.seasons import services as seasons
+from games.seasons import hosts
 from gemsite.routing import websocket_urlpatterns
 from tests.frames import with_views
 
@@ -153,8 +153,8 @@ def cast_and_match(make_user: Any, game_key: str) -> tuple[Match, dict[str | Non
         None: None,
     }
     lead = make_user("lead", is_staff=True)
-    season = seasons.create_season(name="S", host=lead, settings={}, make_current=True)
-    seasons.add_cohost(season, lead, "stella")
+    season = hosts.create_season(name="S", host=lead, settings={}, make_current=True)
+    hosts.add_cohost(season, lead, "stella")
     game = get_game(game_key)
     count = max(game.min_seats, min(2, game.max_seats))
     roles = [*game.roles, *[""] * count][:count]

@@ -7,18 +7,18 @@ import pytest
 
 from games.core.match import services
 from games.core.models import Match
-from games.seasons import services as seasons
+from games.seasons import cast, episodes, hosts, tick
 from games.seasons.models import Episode
 
 
 @pytest.fixture
 def season(make_user):
     host = make_user("hostess", is_staff=True)
-    season = seasons.create_season(name="ORG 2", host=host, settings={})
+    season = hosts.create_season(name="ORG 2", host=host, settings={})
     for name in ("ada", "bob", "cy"):
         user = make_user(name)
-        member = seasons.ask_to_join(season, user, season.format.invite_token, name.title())
-        seasons.admit(season, host, member.pk)
+        member = cast.ask_to_join(season, user, season.format.invite_token, name.title())
+        cast.admit(season, host, member.pk)
     return season
 
 
@@ -27,13 +27,13 @@ def nominating(season) -> Episode:
     """Episode 1 of ``season``: the host awarded its main match to seat 0 at once, so the
     others tie on the lowest total, and named seat 1 the Elimination Candidate."""
     host = season.format.hosts.get()
-    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
     services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
-    result = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))
+    result = episodes.main_match_result(Match.objects.with_seats().get(pk=match.pk))
     if result["elimination_candidate"] is None:
         services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.NOMINATION
     return episode

@@ -9,7 +9,7 @@ import pytest
 from games.core.models import Match
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook
-from games.seasons import services as seasons
+from games.seasons import episodes, nominations, tick
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def test_an_episode_start_is_told_and_posted_once(season):
         season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
     )
     host = season.format.hosts.get()
-    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.get(pk=episode.main_match_id)
     assert match.status == Match.Status.LIVE
 
@@ -39,10 +39,10 @@ def test_an_episode_start_is_told_and_posted_once(season):
 def test_a_death_match_start_is_told_in_the_seasons_words_once(nominating):
     episode = nominating
     candidate = episode.elimination_candidate
-    opponent = seasons.nomination_state(episode)["eligible"][0]
-    seasons.nominate(episode, candidate.user, opponent.pk)
+    opponent = nominations.nomination_state(episode)["eligible"][0]
+    nominations.nominate(episode, candidate.user, opponent.pk)
     host = episode.season.format.hosts.get()
-    match = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    match = episodes.create_death_match(episode, host, "fixture-tally", {"target": 2})
 
     told = Notification.objects.filter(match=match, kind__in=STARTS)
     assert sorted(told.values_list("user_id", flat=True)) == sorted(
@@ -60,12 +60,12 @@ def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
         OptOut.objects.create(user=member.user, kind=kinds.ROUND_RESULT, channel=kinds.EMAIL)
         OptOut.objects.create(user=member.user, kind=kinds.ROUND_RESULT, channel=kinds.SITE)
     host = season.format.hosts.get()
-    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
     services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
-    result = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))
+    result = episodes.main_match_result(Match.objects.with_seats().get(pk=match.pk))
     services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
 
     (note,) = Notification.objects.filter(kind=kinds.ELIMINATION_CANDIDATE)
@@ -85,14 +85,14 @@ def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
     )
     host = season.format.hosts.get()
     settings = {"bid_seconds": 7200, "round_seconds": 7200}
-    episode = seasons.start_episode(season, host, "seven-gem-swap", settings)
+    episode = episodes.start_episode(season, host, "seven-gem-swap", settings)
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
     bid_all(match, [seat.user for seat in match.seats.order_by("index")])  # start at 0, -1, -2
     for _ in range(20):  # every round's clock runs out with nothing sent: the totals stand
         clock.advance(7201)
         services.fire_due_deadlines()
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
 
     candidate = episode.elimination_candidate
@@ -118,12 +118,12 @@ def test_a_tie_the_host_settled_is_posted_by_the_season(season):
         season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
     )
     host = season.format.hosts.get()
-    episode = seasons.start_episode(season, host, "seven-gem-swap", {})
+    episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
     services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})  # 1 and 2 tie
-    tied = seasons.main_match_result(Match.objects.with_seats().get(pk=match.pk))["ec_tied"]
+    tied = episodes.main_match_result(Match.objects.with_seats().get(pk=match.pk))["ec_tied"]
     services.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
 
     posted = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK)

@@ -9,8 +9,7 @@ import pytest
 from games.core.models import LedgerEntry, Match
 from games.notifications import kinds
 from games.notifications.models import Notification
-from games.seasons import roles
-from games.seasons import services as seasons
+from games.seasons import cast, roles, tick
 from games.seasons.models import CastMember, Episode
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +35,7 @@ def test_the_host_makes_a_player_co_host_on_the_season_page(season, cohost, clie
 
 def test_a_co_host_runs_the_season_from_its_page(season, cohost, client, make_user):
     dee = make_user("dee")
-    asked = seasons.ask_to_join(season, dee, season.format.invite_token, "Dee")
+    asked = cast.ask_to_join(season, dee, season.format.invite_token, "Dee")
     client.force_login(cohost)
     page = client.get(f"/seasons/{season.pk}/").content.decode()
     assert "Cast invite link" in page
@@ -126,7 +125,7 @@ def test_the_co_host_is_told_of_a_tie_to_settle(season, cohost, nominating):
 
 def test_the_co_host_is_told_a_nomination_was_not_made(clock, season, cohost, nominating):
     clock.advance(24 * 3600 + 1)
-    seasons.run_clocks()
+    tick.run_clocks()
     told = Notification.objects.filter(kind=kinds.NOMINATION_NOT_MADE)
     assert set(told.values_list("user__username", flat=True)) == {"hostess", "cyd"}
 

@@ -8,7 +8,7 @@ import pytest
 from games.core.host import console
 from games.core.match import services
 from games.core.models import Match
-from games.seasons import services as seasons
+from games.seasons import episodes, nominations, tick
 from games.seasons.models import CastMember, Episode
 
 pytestmark = pytest.mark.django_db
@@ -20,11 +20,11 @@ def test_a_corrected_main_match_names_another_elimination_candidate(nominating):
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     first = episode.elimination_candidate
     services.host_correct_result(main, host, {"winner": 1}, "seat 2 won, not seat 1")
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.MAIN_MATCH and episode.elimination_candidate is None
     services.host_adjudicate(main, host, {"elimination_candidate": 2, "reason": "a coin"})
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     third = CastMember.objects.get(user=main.seats.get(index=2).user)
     assert episode.phase == Episode.Phase.NOMINATION
@@ -39,17 +39,17 @@ def test_a_corrected_death_match_eliminates_the_other_player(nominating):
     episode = nominating
     host = episode.season.format.hosts.get()
     candidate = episode.elimination_candidate
-    opponent = seasons.nomination_state(episode)["eligible"][0]
-    seasons.nominate(episode, candidate.user, opponent.pk)
-    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    opponent = nominations.nomination_state(episode)["eligible"][0]
+    nominations.nominate(episode, candidate.user, opponent.pk)
+    dm = episodes.create_death_match(episode, host, "fixture-tally", {"target": 2})
     services.submit_action(dm, candidate.user, {"type": "add", "amount": 2})
-    seasons.run_clocks()
+    tick.run_clocks()
     opponent.refresh_from_db()
     assert opponent.status == CastMember.Status.ELIMINATED and opponent.elimination_order == 1
 
     services.host_correct_result(dm, host, {"winner": 1}, "the DMO's last add was lost")
-    seasons.run_clocks()
-    seasons.run_clocks()  # read once: nothing more happens
+    tick.run_clocks()
+    tick.run_clocks()  # read once: nothing more happens
     episode.refresh_from_db()
     candidate.refresh_from_db()
     opponent.refresh_from_db()
@@ -68,11 +68,11 @@ def play_death_match(episode: Episode):
     """The EC names the first eligible DMO and wins the death match: (dm, candidate, opponent)."""
     host = episode.season.format.hosts.get()
     candidate = episode.elimination_candidate
-    opponent = seasons.nomination_state(episode)["eligible"][0]
-    seasons.nominate(episode, candidate.user, opponent.pk)
-    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    opponent = nominations.nomination_state(episode)["eligible"][0]
+    nominations.nominate(episode, candidate.user, opponent.pk)
+    dm = episodes.create_death_match(episode, host, "fixture-tally", {"target": 2})
     services.submit_action(dm, candidate.user, {"type": "add", "amount": 2})
-    seasons.run_clocks()
+    tick.run_clocks()
     return Match.objects.with_seats().get(pk=dm.pk), candidate, opponent
 
 
@@ -93,16 +93,16 @@ def test_a_main_match_corrected_after_the_nomination_warns_and_keeps_the_candida
     episode = nominating
     host = episode.season.format.hosts.get()
     candidate = episode.elimination_candidate
-    opponent = seasons.nomination_state(episode)["eligible"][0]
-    seasons.nominate(episode, candidate.user, opponent.pk)
+    opponent = nominations.nomination_state(episode)["eligible"][0]
+    nominations.nominate(episode, candidate.user, opponent.pk)
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     assert console.correction_warning(main) == (
         "The season has moved on: a correction fixes this match and the ledger only; "
         f"{candidate.name} stays the Elimination Candidate of episode 1."
     )
     services.host_correct_result(main, host, {"winner": 2}, "seat 3 won")
-    seasons.run_clocks()
-    seasons.run_clocks()  # read once
+    tick.run_clocks()
+    tick.run_clocks()  # read once
     episode.refresh_from_db()
     assert episode.elimination_candidate == candidate and episode.opponent == opponent
     texts = [event.text for event in episode.events.all()]
@@ -122,14 +122,14 @@ def test_a_death_match_corrected_after_the_season_moved_on_tells_who_stays_out(n
     host = season.format.hosts.get()
     dm, candidate, opponent = play_death_match(episode)
     assert "The season follows" in console.correction_warning(dm)
-    seasons.start_final(season, host, "fixture-tally", {"target": 2}, candidate.pk)
+    episodes.start_final(season, host, "fixture-tally", {"target": 2}, candidate.pk)
     assert console.correction_warning(dm) == (
         "The season has moved on: a correction fixes this match and the ledger only; "
         f"{opponent.name}'s elimination stands."
     )
     assert "elimination stands" in " ".join(c["confirm"] for c in console.correction_choices(dm))
     services.host_correct_result(dm, host, {"winner": 1}, "the DMO's last add was lost")
-    seasons.run_clocks()
+    tick.run_clocks()
 
     opponent.refresh_from_db()
     assert opponent.status == CastMember.Status.ELIMINATED

@@ -10,7 +10,7 @@ from games.core.match import services
 from games.core.models import Match
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook
-from games.seasons import services as seasons
+from games.seasons import cast, episodes, hosts, tick
 
 pytestmark = pytest.mark.django_db
 
@@ -19,14 +19,14 @@ pytestmark = pytest.mark.django_db
 def finalists(make_user):
     """ORG 9: Ada and Bob in, Cyd eliminated earlier (by hand), the webhook posting all."""
     host = make_user("hostess", is_staff=True)
-    season = seasons.create_season(name="ORG 9", host=host, settings={})
+    season = hosts.create_season(name="ORG 9", host=host, settings={})
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
     )
     members = []
     for name in ("ada", "bob", "cyd"):
-        member = seasons.ask_to_join(season, make_user(name), season.format.invite_token, name)
-        seasons.admit(season, host, member.pk)
+        member = cast.ask_to_join(season, make_user(name), season.format.invite_token, name)
+        cast.admit(season, host, member.pk)
         members.append(member)
     members[2].status = members[2].Status.ELIMINATED
     members[2].save()
@@ -40,7 +40,7 @@ def posts(season) -> list[str]:
 
 def test_the_final_is_announced_to_the_finalists_and_the_channel(finalists):
     season, host, (ada, bob, _) = finalists
-    seasons.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
+    episodes.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
 
     said = "Episode 1 is the final: ada against bob"
     assert any(text.startswith(said) for text in posts(season)), posts(season)
@@ -50,10 +50,10 @@ def test_the_final_is_announced_to_the_finalists_and_the_channel(finalists):
 
 def test_the_winner_is_announced_and_told(finalists):
     season, host, (ada, bob, cyd) = finalists
-    episode = seasons.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
+    episode = episodes.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
     final = Match.objects.with_seats().get(pk=episode.death_match_id)
     services.submit_action(final, ada.user, {"type": "add", "amount": 2})
-    seasons.run_clocks()
+    tick.run_clocks()
 
     assert "ada won the final: bob is eliminated. ada wins ORG 9." in posts(season)
     won = Notification.objects.filter(kind=kinds.SEASON_WON)
@@ -67,10 +67,10 @@ def test_the_winner_is_announced_and_told(finalists):
 
 def test_the_episodes_table_says_the_final_has_no_places_once_it_ended(finalists, client):
     season, host, (ada, _, _) = finalists
-    episode = seasons.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
+    episode = episodes.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
     final = Match.objects.with_seats().get(pk=episode.death_match_id)
     services.submit_action(final, ada.user, {"type": "add", "amount": 2})
-    seasons.run_clocks()
+    tick.run_clocks()
 
     page = client.get(season.get_absolute_url()).content.decode()
     assert "when it ends" not in page

@@ -9,7 +9,7 @@ import pytest
 
 from games.notifications import kinds
 from games.notifications.models import Notification
-from games.seasons import services as seasons
+from games.seasons import hosts, nominations, tick
 from games.seasons.models import Episode
 
 pytestmark = pytest.mark.django_db
@@ -57,19 +57,19 @@ def test_a_clock_that_ran_out_gets_time_again_and_the_candidate_nominates(
     nominating, client, clock, make_user
 ):
     clock.advance((nominating.nomination_due - clock()).total_seconds() + 1)
-    seasons.run_clocks()
+    tick.run_clocks()
     nominating.refresh_from_db()
     assert nominating.phase == Episode.Phase.HOST_NOMINATION
     host = nominating.season.format.hosts.get()
     make_user("helper")
-    seasons.add_cohost(nominating.season, host, "helper")  # a co-host does it as the host does
+    hosts.add_cohost(nominating.season, host, "helper")  # a co-host does it as the host does
     client.force_login(nominating.season.format.cohosts.get())
     client.post(clock_url(nominating), {"minutes": "15", "change": "more"})
     nominating.refresh_from_db()
     assert nominating.phase == Episode.Phase.NOMINATION
     assert nominating.nomination_due == clock() + timedelta(minutes=15)
     candidate = nominating.elimination_candidate
-    opponent = seasons.nomination_state(nominating)["eligible"][0]
-    seasons.nominate(nominating, candidate.user, opponent.pk)
+    opponent = nominations.nomination_state(nominating)["eligible"][0]
+    nominations.nominate(nominating, candidate.user, opponent.pk)
     nominating.refresh_from_db()
     assert nominating.opponent == opponent and not nominating.nominated_by_host

@@ -16,8 +16,7 @@ from games.core.match import ledger, services
 from games.core.models import LedgerEntry, Match
 from games.notifications import kinds
 from games.notifications.models import Notification
-from games.seasons import services as seasons
-from games.seasons import standings
+from games.seasons import cast, episodes, hosts, nominations, standings, tick
 from games.seasons.models import CastMember, Episode
 from games.seven_gem_swap import bot
 
@@ -39,11 +38,11 @@ def told(season) -> tuple[str, set[str], str]:
 def cast_season(make_user, clock):
     host = make_user("hostess", is_staff=True)
     users = {name: make_user(name) for name in CAST}
-    season = seasons.create_season(name="ORG 1", host=host, settings={"nomination_minutes": 60})
+    season = hosts.create_season(name="ORG 1", host=host, settings={"nomination_minutes": 60})
     token = season.format.invite_token
     for name, user in users.items():
-        member = seasons.ask_to_join(season, user, token, name.title())
-        seasons.admit(season, host, member.pk)
+        member = cast.ask_to_join(season, user, token, name.title())
+        cast.admit(season, host, member.pk)
     return season, host, users
 
 
@@ -70,7 +69,7 @@ def play_main_match(match: Match, clock) -> Match:
 
 def settle_main_match(match: Match, host) -> None:
     """A tie for the lowest total is settled by the host, through the match's host operation."""
-    result = seasons.main_match_result(match)
+    result = episodes.main_match_result(match)
     if result["elimination_candidate"] is None:
         services.host_adjudicate(
             match, host, {"elimination_candidate": result["ec_tied"][0], "reason": "a coin"}
@@ -108,7 +107,7 @@ def test_a_whole_season(cast_season, clock):
     assert [row["status"] for row in table(season)["cast"]] == ["in"] * 5
 
     # Episode 1: the main match seats all five; nothing of it shows while it is played.
-    episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
+    episode = episodes.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
     assert told(season)[:2] == (kinds.EPISODE_STARTS, set(CAST))
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     assert main.season == season and main.status == Match.Status.LIVE
@@ -119,11 +118,11 @@ def test_a_whole_season(cast_season, clock):
     assert data["episodes"][0]["main_match"]["replay_url"] is None
     main = play_main_match(main, clock)
     settle_main_match(main, host)
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.NOMINATION
     ec = episode.elimination_candidate
-    result = seasons.main_match_result(Match.objects.with_seats().get(pk=main.pk))
+    result = episodes.main_match_result(Match.objects.with_seats().get(pk=main.pk))
     ec_seat = next(s for s in main.seats.all() if s.user_id == ec.user_id).index
     assert result["elimination_candidate"] == ec_seat
     assert told(season)[:2] == (kinds.ELIMINATION_CANDIDATE, {ec.user.username})
@@ -141,20 +140,20 @@ def test_a_whole_season(cast_season, clock):
     assert holders and ec.name not in holders
     shielded = CastMember.objects.get(season=season, name=holders[0])
     with pytest.raises(ActionError) as refused:
-        seasons.nominate(episode, ec.user, shielded.pk)
+        nominations.nominate(episode, ec.user, shielded.pk)
     assert refused.value.code == "shielded"
     with pytest.raises(ActionError) as refused:
-        seasons.nominate(episode, users[next(n for n in CAST if n != ec.user.username)], ec.pk)
+        nominations.nominate(episode, users[next(n for n in CAST if n != ec.user.username)], ec.pk)
     assert refused.value.code == "not_candidate"
     # On time: the EC names an unshielded opponent.
-    state = seasons.nomination_state(episode)
+    state = nominations.nomination_state(episode)
     opponent = state["eligible"][0]
     assert opponent.name not in holders
-    seasons.nominate(episode, ec.user, opponent.pk)
+    nominations.nominate(episode, ec.user, opponent.pk)
     assert told(season)[:2] == (kinds.NOMINATED, {opponent.user.username})
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.DEATH_MATCH_SETUP and not episode.nominated_by_host
-    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    dm = episodes.create_death_match(episode, host, "fixture-tally", {"target": 2})
     assert [(s.role, s.user_id) for s in dm.seats.all()] == [
         ("EC", ec.user_id),
         ("DMO", opponent.user_id),
@@ -164,7 +163,7 @@ def test_a_whole_season(cast_season, clock):
     assert data["episodes"][0]["nominated_by"] == "EC"
     assert data["episodes"][0]["death_match"]["status"] == "live"
     play_death_match(dm, winner_role="DMO")
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.OVER and episode.eliminated == ec
     assert told(season)[:2] == (kinds.ELIMINATED_OR_SAVED, {ec.user.username})
@@ -179,39 +178,39 @@ def test_a_whole_season(cast_season, clock):
     first_out = ec
 
     # Episode 2: four players; the EC lets the nomination clock run out; the host names one.
-    episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
+    episode = episodes.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
     main = play_main_match(episode.main_match, clock)
     assert first_out.user_id not in {s.user_id for s in main.seats.all()}
     settle_main_match(main, host)
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     ec = episode.elimination_candidate
     assert episode.phase == Episode.Phase.NOMINATION
     clock.advance(59 * 60)
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.NOMINATION
     clock.advance(61)
-    state = seasons.nomination_state(episode)
+    state = nominations.nomination_state(episode)
     late = state["eligible"][0]
     with pytest.raises(ActionError) as refused:
-        seasons.nominate(episode, ec.user, late.pk)
+        nominations.nominate(episode, ec.user, late.pk)
     assert refused.value.code == "clock_ran_out"
     episode.refresh_from_db()
     assert episode.opponent is None
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.HOST_NOMINATION
     assert told(season)[:2] == (kinds.NOMINATION_NOT_MADE, {"hostess"})
     with pytest.raises(ActionError) as refused:
-        seasons.nominate(episode, ec.user, late.pk)
+        nominations.nominate(episode, ec.user, late.pk)
     assert refused.value.code == "clock_ran_out"
-    seasons.nominate(episode, host, late.pk)
+    nominations.nominate(episode, host, late.pk)
     episode.refresh_from_db()
     assert episode.opponent == late and episode.nominated_by_host
-    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    dm = episodes.create_death_match(episode, host, "fixture-tally", {"target": 2})
     play_death_match(dm, winner_role="EC")
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     assert episode.eliminated == late
     data, rows = exported(season)
@@ -220,16 +219,16 @@ def test_a_whole_season(cast_season, clock):
     assert [row["name"] for row in data["cast"][-2:]] == [late.name, first_out.name]
 
     # Episode 3: three players; the EC spends a Token of Life and no one leaves.
-    episode = seasons.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
+    episode = episodes.start_episode(season, host, "seven-gem-swap", QUICK_MAIN)
     main = play_main_match(episode.main_match, clock)
     settle_main_match(main, host)
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     ec = episode.elimination_candidate
     if ledger.held([ec.user_id], season)[ec.user_id]["tokens"] == 0:
         ledger.adjust(ec.user, season, 0, 1, "a Token of Life from a side game", host)
     tokens_before = cast_row(season, ec.name)["tokens_of_life"]
-    seasons.spend_token(episode, ec.user)
+    nominations.spend_token(episode, ec.user)
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.OVER and episode.token_spent
     assert episode.eliminated is None and episode.opponent is None
@@ -244,26 +243,26 @@ def test_a_whole_season(cast_season, clock):
     ec_row = next(row for row in rows if row["player"] == ec.name)
     assert "EC, spent a Token of Life" in ec_row["episode 3"]
     with pytest.raises(ActionError):
-        seasons.spend_token(episode, ec.user)  # the episode is over: nothing changes
+        nominations.spend_token(episode, ec.user)  # the episode is over: nothing changes
     assert LedgerEntry.objects.filter(user=ec.user, season=season, tokens_of_life=-1).count() == 1
 
 
 def test_the_final_crowns_the_last_player(make_user, client):
     host = make_user("hostess", is_staff=True)
-    season = seasons.create_season(name="ORG 9", host=host, settings={})
+    season = hosts.create_season(name="ORG 9", host=host, settings={})
     finalists = []
     for name in ("ada", "bob", "cy"):
-        member = seasons.ask_to_join(season, make_user(name), season.format.invite_token, name)
-        seasons.admit(season, host, member.pk, admitted=name != "cy")
+        member = cast.ask_to_join(season, make_user(name), season.format.invite_token, name)
+        cast.admit(season, host, member.pk, admitted=name != "cy")
         finalists.append(member)
     ada, bob, _ = finalists
     with pytest.raises(ActionError) as refused:
-        seasons.start_episode(season, host, "seven-gem-swap", {})
+        episodes.start_episode(season, host, "seven-gem-swap", {})
     assert refused.value.code == "too_few_players"
     client.force_login(host)
     page = client.get(f"/seasons/{season.pk}/").content.decode()
     assert f"/seasons/{season.pk}/final/glittering-paths/" in page
-    episode = seasons.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
+    episode = episodes.start_final(season, host, "fixture-tally", {"target": 2}, ada.pk)
     dm = Match.objects.with_seats().get(pk=episode.death_match_id)
     assert [(s.role, s.user_id) for s in dm.seats.all()] == [
         ("EC", ada.user_id),
@@ -272,7 +271,7 @@ def test_the_final_crowns_the_last_player(make_user, client):
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "ada (EC) against bob (DMO): the winner wins the season" in page
     play_death_match(dm, winner_role="EC")
-    seasons.run_clocks()
+    tick.run_clocks()
     data, rows = exported(season)
     assert [(row["name"], row["status"]) for row in data["cast"]] == [
         ("ada", "winner"),
@@ -281,7 +280,7 @@ def test_the_final_crowns_the_last_player(make_user, client):
     assert data["log"][-1]["text"] == "ada wins ORG 9."
     assert rows[0]["status"] == "Winner" and "won the death match" in rows[0]["episode 1"]
     with pytest.raises(ActionError) as refused:
-        seasons.start_final(season, host, "fixture-tally", {}, ada.pk)
+        episodes.start_final(season, host, "fixture-tally", {}, ada.pk)
     assert refused.value.code == "not_final"
 
 
@@ -294,13 +293,13 @@ def test_the_candidate_picks_the_death_match_when_the_season_says_so(nominating)
     episode = nominating
     with_settings(episode.season, death_match_picker="ec", death_match_games=["pointsweeper"])
     candidate = episode.elimination_candidate
-    opponent = seasons.nomination_state(episode)["eligible"][0]
+    opponent = nominations.nomination_state(episode)["eligible"][0]
     with pytest.raises(ActionError) as refused:
-        seasons.nominate(episode, candidate.user, opponent.pk, "glittering-paths")
+        nominations.nominate(episode, candidate.user, opponent.pk, "glittering-paths")
     assert refused.value.code == "bad_game"
     episode.refresh_from_db()
     assert episode.opponent is None and episode.death_match is None
-    seasons.nominate(episode, candidate.user, opponent.pk, "pointsweeper")
+    nominations.nominate(episode, candidate.user, opponent.pk, "pointsweeper")
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.DEATH_MATCH
     dm = Match.objects.with_seats().get(pk=episode.death_match_id)
@@ -317,13 +316,13 @@ def test_a_season_rule_saves_a_loser_who_holds_a_token(nominating):
     host = season.format.hosts.get()
     with_settings(season, token_saves_loser=True)
     candidate = episode.elimination_candidate
-    opponent = seasons.nomination_state(episode)["eligible"][0]
+    opponent = nominations.nomination_state(episode)["eligible"][0]
     ledger.adjust(candidate.user, season, 0, 1, "won at cards", host)
-    seasons.nominate(episode, candidate.user, opponent.pk)
-    dm = seasons.create_death_match(episode, host, "fixture-tally", {"target": 2})
+    nominations.nominate(episode, candidate.user, opponent.pk)
+    dm = episodes.create_death_match(episode, host, "fixture-tally", {"target": 2})
     play_death_match(dm, winner_role="DMO")  # the fixture pays its loser a Token of Life too
     tokens_before = ledger.held([candidate.user_id], season)[candidate.user_id]["tokens"]
-    seasons.run_clocks()
+    tick.run_clocks()
     episode.refresh_from_db()
     candidate.refresh_from_db()
     assert episode.saved == candidate and episode.eliminated is None

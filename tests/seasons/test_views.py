@@ -9,7 +9,7 @@ import pytest
 
 from games.core.match import services
 from games.core.models import Match, Season
-from games.seasons import services as seasons
+from games.seasons import nominations, roles
 from games.seasons.models import CastMember, Episode
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def test_only_staff_start_a_season(client, make_user):
     season = Season.objects.get(name="ORG 3")
     assert response.status_code == 302 and response["Location"] == f"/seasons/{season.pk}/"
     assert season.format.settings["nomination_minutes"] == 30
-    assert seasons.is_season_host(season, season.format.hosts.get())
+    assert roles.runs_season(season.format.hosts.get(), season)
 
 
 def test_a_player_joins_by_the_link_and_a_host_admits_them(client, make_user, season):
@@ -111,7 +111,7 @@ def _cells(board: str):
 def test_only_the_candidate_sees_the_nomination_form(client, season, nominating):
     episode = nominating
     candidate = episode.elimination_candidate
-    other = seasons.nomination_state(episode)["eligible"][0]
+    other = nominations.nomination_state(episode)["eligible"][0]
     client.force_login(other.user)
     page = client.get(episode.get_absolute_url()).content.decode()
     assert "Name your Death Match Opponent" not in page
