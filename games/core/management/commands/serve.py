@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 # keeps the connection). Autobahn applies the same limit to what the server SENDS, so it must stay
 # well above the largest frame a view can make (a host's full frame in a long match).
 MAX_MESSAGE_BYTES = 1024 * 1024
+# How long a thread holding the GIL runs before one waiting for it takes it: a worker draws frames
+# in threads while its action thread holds the match row locked, and wakes from each query in the
+# action to wait for the GIL; at the default 5 ms, that wait lengthened every lock behind it.
+GIL_SWITCH_SECONDS = 0.001
 
 
 def warm_up() -> None:
@@ -93,6 +97,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
         from daphne.endpoints import build_endpoint_description_strings
         from daphne.server import Server, twisted_loop
 
