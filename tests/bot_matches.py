@@ -96,13 +96,15 @@ def play(
     commits: Callable[..., AbstractContextManager[Any]] | None = None,
     on_event: Callable[[Played], None] | None = None,
     seed: int | None = None,
+    table: Table | None = None,
 ) -> Played:
     """Play a match of ``game_key`` with its bots for up to ``events`` events (or its end).
     Inside a test's transaction, ``commits`` is pytest-django's
     ``django_capture_on_commit_callbacks``: what would run on commit runs at the end of it.
     ``on_event`` is called after each event's frames are recorded. ``seed``: the match's
-    seed (the same match every time), else a random one."""
-    table = TABLES[game_key]
+    seed (the same match every time), else a random one. ``table``: other seats than the
+    game's own in TABLES."""
+    table = table or TABLES[game_key]
     match = services.create_match(
         host=host,
         game_key=game_key,
