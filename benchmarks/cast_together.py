@@ -481,6 +481,8 @@ async def measure(quick: bool) -> str:
         f"events the scheduler sent again (not marked sent 2 s after commit): {healed}",
         f"frames a connection drew whole (the layer's message lacked a panel it needed): "
         f"{logs.count('a frame drawn here whole')}",
+        f"versions drawn without the panels of the version before kept (drawn again from the "
+        f"state before, for the audiences that changed): {logs.count(' not kept')}",
         f"tracebacks in the workers' logs: {logs.count('Traceback')}",
     ]
     header = [

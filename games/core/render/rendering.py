@@ -562,8 +562,14 @@ def frames_drawn(
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
     sent = {}
     holders = seat_holders(match)
+    unkept = False
     for viewer in audiences(match, event.seat) if viewers is None else viewers:
         kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
+        if kept is None and announcement.before and viewers is None and not unkept:
+            # Drawn again from the state before: the worker that drew that version has not
+            # kept it yet (both workers drawing at once) or the cache lost it.
+            unkept = True
+            log.info("match %s v%s: v%s not kept", match.pk, event.version, event.version - 1)
         gated, whole = _gated_and_paged(match, match.game.seen(announcement.after, viewer), kept)
         view = view_of(match, viewer, announcement.after, game_view=whole)
         after = sent_view(match, view)
