@@ -259,8 +259,9 @@ class GameDefinition:
 
     def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
         """Check what a seat is composing (a path, a sequence, ticked picks) and return it as it
-        is kept: private to the seat and the host, restored on reload, never an event. Raise
-        ActionError for a draft the page could not have made."""
+        is kept: private to the seat and the host, restored on reload, never an event (a draft
+        a clock may seal, ``draft_move``, has its receipt told in one). Raise ActionError for a
+        draft the page could not have made."""
         raise ActionError("this game keeps no drafts", code="not_supported")
 
     def draft_move(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any] | None:
