@@ -32,6 +32,7 @@ from typing import Any
 from games.bejeweled_dm import bot, engine
 from games.bejeweled_dm.claims import claim, counterclaim, pass_, to_proof
 from games.bejeweled_dm.picks import clean_draft as clean_draft  # declared to the core here
+from games.bejeweled_dm.picks import draft_move as draft_move  # declared to the core here
 from games.bejeweled_dm.picks import pick, seal_picks, start_next_round
 from games.bejeweled_dm.powerups import CHOICES, TYPES
 from games.bejeweled_dm.proving import finish_pending, proof, second_starter, skip_second_starter
@@ -55,7 +56,8 @@ TIMERS = {"round": 600, "claim_window": 30, "proof": 120, "pick": 60}
 # independent sealed choices.
 UNVERSIONED_ACTIONS: frozenset[str] = frozenset({"claim", "counterclaim", "pass", "pick"})
 # A pick is sealed (a receipt each: games/core/game/fairness.py) until both are in, or the picking
-# time ends: the events that reveal them.
+# time ends: the events that reveal them. A draft the picking time would seal (``draft_move``)
+# gets its receipt when it is kept, revealed with the pick the clock made of it.
 SEALED_ACTIONS: dict[str, tuple[str, ...]] = {"pick": ("round_started", "pick_time_up")}
 CLOCK_OF_PHASE = {
     "claim": "round",

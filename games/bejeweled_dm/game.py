@@ -110,6 +110,13 @@ class DeathMatch(FlowGame):
             )
         if kind == "picked":
             return f"{who()} has picked powerups for the next round."
+        if kind == "draft_sealed":
+            return (
+                f"{who()} has ticked a whole pick: if the picking time ends first, it is "
+                f"{who()}'s pick (receipt {str(data.get('receipt', ''))[:8]}…)."
+            )
+        if kind == "draft_unsealed":
+            return f"{who()}'s ticked pick is no longer whole: its receipt is replaced."
         if kind in ("round_started", "pick_time_up"):
             late = (
                 " (picks not made in time were drawn at random)" if kind == "pick_time_up" else ""

@@ -82,24 +82,34 @@ def clean_draft(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any
     return {"round": state["round"], "pick": {k: ticked[k] for k in TYPES if k in ticked}}
 
 
+def draft_move(state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any] | None:
+    """The pick the end of the picking time would seal ``seat``'s kept draft as: while it is
+    picking and has not picked, a draft of this round naming a powerup of every type, sent as
+    the pick action would be (``{"type": "pick", type: powerup, ...}``); else None."""
+    if state.get("phase") != "pick" or state["picks"].get(str(seat)) is not None:
+        return None
+    if not isinstance(draft, dict) or draft.get("round") != state["round"]:
+        return None
+    drafted = complete_pick(state, draft.get("pick"))
+    return {"type": "pick", **drafted} if drafted is not None else None
+
+
 def seal_picks(
     state: State, drafts: dict[int, dict[str, Any]]
 ) -> tuple[State, dict[str, dict[str, str]], list[int]]:
     """At the end of the picking time, every missing pick is the seat's draft when the draft
-    names a powerup of every type for this round (sealed as sent), else a random allowed one.
-    Returns the new state, the random picks drawn and the seats whose drafts were sealed."""
+    names a powerup of every type for this round (sealed as sent: ``draft_move``), else a
+    random allowed one. Returns the new state, the random picks drawn and the seats whose
+    drafts were sealed."""
     new = copy_json(state)
     drawn: dict[str, dict[str, str]] = {}
     sealed: list[int] = []
     for key, chosen in new["picks"].items():
         if chosen is not None:
             continue
-        draft = drafts.get(int(key)) or {}
-        drafted = None
-        if draft.get("round") == new["round"]:
-            drafted = complete_pick(new, draft.get("pick"))
+        drafted = draft_move(new, int(key), drafts.get(int(key)) or {})
         if drafted is not None:
-            new["picks"][key] = drafted
+            new["picks"][key] = {kind: drafted[kind] for kind in TYPES}
             sealed.append(int(key))
         else:
             new["picks"][key] = {kind: draw(new, new["allowed"][kind]) for kind in TYPES}

@@ -6,7 +6,8 @@ database, so anyone with the code can run it on an export they downloaded. It ch
 1. the server seed against the commitment every viewer was shown from the start;
 2. the match seed the draws came from against the server seed, the match and the players' seeds
    (every draw is made from it: replaying the match from it checks every board and pick);
-3. every revealed receipt against its move and nonce, and that move against the one played;
+3. every revealed receipt against its move and nonce, and that move against the one played (a
+   draft's receipt, against the move the clock made of the draft it sealed);
 4. every event, by playing the rules again from the seeds and the moves: its kind and public
    outcome, and at the end the result.
 
@@ -125,8 +126,8 @@ def _verify(export: Mapping[str, Any], report: Report) -> None:
         )
 
     withheld = set(record.get("withheld") or ())
-    moves = _receipts(game, events, facts, names, report, withheld)
-    result = _replay(game, events, seed, moves, names, report)
+    moves, drafts = _receipts(game, events, facts, names, report, withheld)
+    result = _replay(game, events, seed, moves, drafts, names, report)
     recorded = record.get("result")
     if any(e.get("withheld") for e in events):
         report.checked.append(
@@ -155,18 +156,22 @@ def _receipts(
     names: Mapping[int, str],
     report: Report,
     withheld: set[str] = frozenset(),  # type: ignore[assignment]
-) -> dict[int, dict[str, Any]]:
+) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]]]:
     """Check every receipt; the move to replay at each replaced sealed move's version (its
-    seat's final move of that kind, the one its later receipts reveal). A receipt of a type the
-    rules keep secret for good (``withheld``) stays sealed: its seat's page checks it."""
+    seat's final move of that kind, the one its later receipts reveal), and the revealed
+    receipts of drafts, each checked against the move a clock made of its draft as the match is
+    replayed. A receipt of a type the rules keep secret for good (``withheld``) stays sealed:
+    its seat's page checks it."""
     receipts = sorted(facts.get("receipts", []), key=lambda e: e["version"])
     by_version = {e["version"]: e for e in events}
     for entry in receipts:
         event = by_version.get(entry["version"])
-        who = f"{_who(names, entry['seat'])}'s {entry['type']} (v{entry['version']})"
+        who = _receipt_name(entry, names)
         if entry["state"] == "revealed":
             if fairness.receipt(entry["move"], entry["nonce"]) != entry["receipt"]:
                 raise Disagreement(f"the receipt of {who} does not match its revealed move")
+            if entry.get("draft"):
+                continue  # checked against the move a clock made of the draft: _replay
             if event is None or event.get("action") != entry["move"]:
                 raise Disagreement(
                     f"{who}: the move played is not the one its receipt "
@@ -186,6 +191,7 @@ def _receipts(
     revealed = sum(1 for e in receipts if e["state"] == "revealed")
     replaced = sum(1 for e in receipts if e["state"] == "replaced")
     kept = sum(1 for e in receipts if e["state"] == "sealed")
+    drafts = [e for e in receipts if e["state"] == "revealed" and e.get("draft")]
     if receipts:
         also = f" ({replaced} replaced by a later one, sealed for good)" if replaced else ""
         report.checked.append(f"all {revealed} revealed receipts match their moves{also}")
@@ -197,7 +203,7 @@ def _receipts(
         )
     finals: dict[int, dict[str, Any]] = {}
     for index, entry in enumerate(receipts):
-        if entry["state"] != "replaced":
+        if entry["state"] != "replaced" or entry.get("draft"):  # a draft is no event's move
             continue
         later = next(
             (
@@ -206,12 +212,55 @@ def _receipts(
                 if e["seat"] == entry["seat"]
                 and e["type"] == entry["type"]
                 and e["state"] == "revealed"
+                and not e.get("draft")
             ),
             None,
         )
         if later is not None:
             finals[entry["version"]] = later["move"]
-    return finals
+    return finals, drafts
+
+
+def _receipt_name(entry: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """ "Ada's pick (v12)", "Ada's draft pick (v9)"."""
+    draft = "draft " if entry.get("draft") else ""
+    return f"{_who(names, entry['seat'])}'s {draft}{entry['type']} (v{entry['version']})"
+
+
+def _check_drafts_sealed(
+    game: GameDefinition,
+    state: State,
+    event: Mapping[str, Any],
+    drafts: list[dict[str, Any]],
+    opened: set[int],
+    names: Mapping[int, str],
+) -> None:
+    """Each draft the clock of ``event`` sealed (``state``: the state before it) against the
+    receipt it was given when it was kept: the move the rules make of the draft is the one the
+    receipt sealed. ``opened``: the versions of the draft receipts checked so far."""
+    where = f"v{event['version']} {event['kind']}"
+    for key, draft in sorted((event.get("inputs") or {}).get("drafts", {}).items()):
+        seat = int(key)
+        entry = next(
+            (
+                e
+                for e in reversed(drafts)
+                if e["seat"] == seat
+                and e["version"] < event["version"]
+                and e["version"] not in opened
+            ),
+            None,
+        )
+        who = f"{_who(names, seat)}'s draft"
+        if entry is None:
+            raise Disagreement(f"{where}: {who}, sealed by the clock, has no receipt")
+        opened.add(entry["version"])
+        made = game.draft_move(state, seat, draft)
+        if made != entry["move"]:
+            raise Disagreement(
+                f"{where}: the move the clock made of {who} is not the one its receipt "
+                f"{fairness.short(entry['receipt'])}… (v{entry['version']}) sealed"
+            )
 
 
 def _replay(
@@ -219,12 +268,15 @@ def _replay(
     events: list[dict[str, Any]],
     seed: str | None,
     finals: Mapping[int, dict[str, Any]],
+    drafts: list[dict[str, Any]],
     names: Mapping[int, str],
     report: Report,
 ) -> dict[str, Any] | None:
-    """Play every event again; the result the rules gave (None: the match did not end by them)."""
+    """Play every event again; the result the rules gave (None: the match did not end by them).
+    A draft a clock sealed is checked against its receipt (``drafts``: the revealed ones)."""
     state: State = {}
     played = 0
+    opened: set[int] = set()
     result: dict[str, Any] | None = None
     for index, event in enumerate(events):
         where = f"v{event['version']} {event['kind']}"
@@ -249,6 +301,8 @@ def _replay(
         inputs = dict(event.get("inputs") or {})
         if event["rule"] == "start" and seed is not None:
             inputs["seed"] = seed
+        if event["rule"] == "timeout":
+            _check_drafts_sealed(game, state, event, drafts, opened, names)
         action = event.get("action")
         if event.get("replaced"):
             action = finals.get(event["version"])
@@ -270,7 +324,17 @@ def _replay(
         state = outcome.state
         result = outcome.result if outcome.result is not None else result
         played += 1
+    if unplayed := [e for e in drafts if e["version"] not in opened]:
+        raise Disagreement(
+            f"the receipt of {_receipt_name(unplayed[0], names)} was revealed, but no clock "
+            "sealed that draft"
+        )
     report.checked.append(f"all {played} events replayed with the open rules give what was shown")
+    if drafts:
+        report.checked.append(
+            f"{len(drafts)} drafts sealed by a clock: each is the move its receipt sealed when "
+            "the draft was kept"
+        )
     return result
 
 

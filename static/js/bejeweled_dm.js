@@ -5,8 +5,9 @@
 // What a player is composing lives here, not in the panels, so no update ever wipes it: the
 // typed claim, the proof being built or typed, the second starter's cells and the ticked picks
 // (the picks also as the seat's draft on the server, restored on reload and sealed at the end of
-// the picking time). Keyboard: the board's cells are buttons (static/js/grid.js): arrow keys
-// move, Enter chooses, Escape takes the last choice back.
+// the picking time; a whole pick's draft goes with its receipt). Keyboard: the board's cells
+// are buttons (static/js/grid.js): arrow keys move, Enter chooses, Escape takes the last choice
+// back.
 (function () {
   "use strict";
 
@@ -513,6 +514,18 @@
     }
   }
 
+  // A whole pick ticked before this seat has picked is what the end of the picking time would
+  // seal: the draft goes with the receipt of that pick (static/js/fairness.js), shown to everyone
+  // at once and checked when the clock reveals it.
+  function pickDraft(form, pick) {
+    const draft = { pick: pick };
+    const types = new Set(Array.from(form.querySelectorAll("input[type=radio]"), (input) => input.name));
+    const whole = Array.from(types).every((type) => pick[type]);
+    const picked = view.picks && view.picks.mine;
+    if (!whole || picked || !window.gemSealDraft) return draft;
+    return window.gemSealDraft(draft, Object.assign({ type: "pick" }, pick));
+  }
+
   function readPicks(form) {
     const pick = {};
     for (const input of form.querySelectorAll("input[type=radio]:checked")) pick[input.name] = input.value;
@@ -626,7 +639,7 @@
     const form = event.target.closest("#bjdm-actions .bjdm-pick-form");
     if (form && view) {
       pickChoice = { round: view.round, pick: readPicks(form) };
-      if (window.gemArena && window.gemArena.saveDraft) window.gemArena.saveDraft({ pick: pickChoice.pick });
+      if (window.gemArena && window.gemArena.saveDraft) window.gemArena.saveDraft(pickDraft(form, pickChoice.pick));
       return;
     }
     const root = event.target.closest("#bjdm-actions .bjdm-builder");

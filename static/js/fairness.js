@@ -80,6 +80,14 @@
     return Object.assign(move, { nonce: nonce, receipt: receipt });
   };
 
+  // A draft that a clock may seal as this seat's move (the death match's ticked picks) goes with
+  // the receipt of that move: the draft is kept, the move sealed, as a sent move is.
+  window.gemSealDraft = function (draft, move) {
+    const sealed = window.gemSeal(move);
+    if (!sealed || !sealed.receipt) return draft;
+    return Object.assign({}, draft, { nonce: sealed.nonce, receipt: sealed.receipt });
+  };
+
   // The whole list of receipts: the panel lists the latest, fairness.json all of them (asked
   // again only when the panel shows more receipts or more revealed ones).
   let fetched = { key: "", receipts: null };

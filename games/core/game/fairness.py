@@ -17,6 +17,11 @@ docs/fairness.md says all of it in players' words.
 - A **receipt** of a sealed move is ``sha256("gem-arena/v1/receipt|<move>|<nonce>")``, where
   ``<move>`` is the action as sent, as canonical JSON (keys sorted, no spaces), and the nonce is
   the page's own random text; the move and its nonce are published at the move's reveal.
+- A **draft** a clock may seal as its seat's move (the death match's ticked picks) gets a receipt
+  too, when it is kept: of the move the clock would make of it. At the clock, the move it made of
+  the draft it found is published with that receipt's nonce, so a draft changed after its
+  receipt gives a move that is not the receipt's; a draft that is replaced, cleared or overtaken
+  by the seat's own move is never played, and its receipt is marked replaced.
 """
 
 from __future__ import annotations
@@ -111,17 +116,30 @@ def new_nonce() -> str:
 def split_seal(action: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
     """The move without what the page added to seal it, and the seal (nonce and receipt) when
     one came; ValueError for a malformed one or a receipt that is not the move's."""
-    move = {key: value for key, value in action.items() if key not in SEAL_FIELDS}
-    if not any(key in action for key in SEAL_FIELDS):
-        return move, None
-    nonce, sent = action.get("nonce"), action.get("receipt")
+    move, seal = without_seal(action)
+    if seal is not None:
+        check_seal(move, seal)
+    return move, seal
+
+
+def without_seal(sent: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
+    """What a page sent (a move, or a draft with the seal of the move it would become) without
+    its seal, and the seal when one came; ValueError for a malformed one."""
+    rest = {key: value for key, value in sent.items() if key not in SEAL_FIELDS}
+    if not any(key in sent for key in SEAL_FIELDS):
+        return rest, None
+    nonce, given = sent.get("nonce"), sent.get("receipt")
     if not isinstance(nonce, str) or not NONCE.fullmatch(nonce):
         raise ValueError("a sealed move's nonce is 16 to 64 lowercase hex digits")
-    if not isinstance(sent, str) or not HEX64.fullmatch(sent):
+    if not isinstance(given, str) or not HEX64.fullmatch(given):
         raise ValueError("a sealed move's receipt is 64 lowercase hex digits")
-    if receipt(move, nonce) != sent:
+    return rest, {"nonce": nonce, "receipt": given}
+
+
+def check_seal(move: Mapping[str, Any], seal: Mapping[str, str]) -> None:
+    """ValueError unless ``seal`` is ``move``'s."""
+    if receipt(move, seal["nonce"]) != seal["receipt"]:
         raise ValueError("the receipt is not this move's: nothing was sent")
-    return move, {"nonce": nonce, "receipt": sent}
 
 
 def short(digest: str) -> str:
@@ -132,7 +150,8 @@ def short(digest: str) -> str:
 # --- the fairness record: what a match keeps (Match.fairness), and what every viewer sees -------
 # A record is plain JSON: {"players": {seat: seed}, "receipts": [entry, ...]}, each entry
 # {"seat", "type", "version", "receipt", "by" ("page" or "server"), "state" ("sealed",
-# "revealed" or "replaced"), "move", "nonce"}; the move and nonce are secret while sealed.
+# "revealed" or "replaced"), "move", "nonce"}; the move and nonce are secret while sealed. A
+# draft's receipt also has "draft": true (and "played": true once a clock made its move).
 
 Record = dict[str, Any]
 
@@ -160,10 +179,10 @@ def with_receipt(
     by = "page" if seal else "server"
     nonce = seal["nonce"] if seal else new_nonce()
     receipts = [dict(entry) for entry in record.get("receipts", [])]
-    if replaced:
-        for entry in receipts:
-            if entry["seat"] == seat and entry["type"] == kind and entry["state"] == "sealed":
-                entry["state"] = "replaced"
+    for entry in receipts:
+        mine = entry["seat"] == seat and entry["type"] == kind and entry["state"] == "sealed"
+        if mine and (replaced or entry.get("draft")):  # a draft: the seat sent its move itself
+            entry["state"] = "replaced"
     receipts.append(
         {
             "seat": seat,
@@ -179,14 +198,80 @@ def with_receipt(
     return {**record, "receipts": receipts}
 
 
+def draft_receipt(record: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
+    """The receipt of ``seat``'s draft that a clock may still seal, if it has one."""
+    return next(
+        (
+            entry
+            for entry in record.get("receipts", [])
+            if entry.get("draft") and entry["seat"] == seat and entry["state"] == "sealed"
+        ),
+        None,
+    )
+
+
+def with_draft_receipt(
+    record: Mapping[str, Any],
+    *,
+    seat: int,
+    version: int,
+    move: Mapping[str, Any] | None,
+    seal: Mapping[str, str] | None,
+) -> Record:
+    """``record`` with ``seat``'s draft, kept at ``version``, sealed as ``move`` (the move a
+    clock would make of it: the page's seal, or one the server makes for a page that sent
+    none); its earlier draft's receipt is marked replaced. ``move`` None: the draft is one no
+    clock would seal now (cleared, or no longer a whole move), and only the earlier receipt is
+    marked replaced."""
+    receipts = [
+        {**entry, "state": "replaced"}
+        if entry.get("draft") and entry["seat"] == seat and entry["state"] == "sealed"
+        else dict(entry)
+        for entry in record.get("receipts", [])
+    ]
+    if move is not None:
+        nonce = seal["nonce"] if seal else new_nonce()
+        receipts.append(
+            {
+                "seat": seat,
+                "type": move["type"],
+                "version": version,
+                "receipt": receipt(move, nonce),
+                "by": "page" if seal else "server",
+                "state": "sealed",
+                "move": dict(move),
+                "nonce": nonce,
+                "draft": True,
+            }
+        )
+    return {**record, "receipts": receipts}
+
+
+def with_drafts_played(
+    record: Mapping[str, Any], played: Mapping[int, Mapping[str, Any]]
+) -> Record:
+    """``record`` once a clock sealed drafts as moves (``played``: seat -> the move the clock
+    made of the draft it found): each seat's draft receipt holds that move, to be revealed with
+    its nonce, so that a draft changed after its receipt gives a move that is not the receipt's."""
+    receipts = []
+    for entry in record.get("receipts", []):
+        entry = dict(entry)
+        if entry.get("draft") and entry["state"] == "sealed" and entry["seat"] in played:
+            entry.update(move=dict(played[entry["seat"]]), played=True)
+        receipts.append(entry)
+    return {**record, "receipts": receipts}
+
+
 def with_reveal(record: Mapping[str, Any], kinds: Iterable[str]) -> Record:
-    """``record`` with every sealed receipt of the action types ``kinds`` revealed."""
+    """``record`` with every sealed receipt of the action types ``kinds`` revealed: a draft's
+    only when a clock played it (``with_drafts_played``); a draft's that no clock played never
+    became a move, and is marked replaced."""
     kinds = set(kinds)
     receipts = record.get("receipts", [])
     if not any(e["state"] == "sealed" and e["type"] in kinds for e in receipts):
         return dict(record)
     opened = [
-        {**entry, "state": "revealed"}
+        {**entry, "state": _opened(entry)}
         if entry["state"] == "sealed" and entry["type"] in kinds
         else entry
         for entry in receipts
@@ -194,11 +279,18 @@ def with_reveal(record: Mapping[str, Any], kinds: Iterable[str]) -> Record:
     return {**record, "receipts": opened}
 
 
+def _opened(entry: Mapping[str, Any]) -> str:
+    return "replaced" if entry.get("draft") and not entry.get("played") else "revealed"
+
+
 def shown_receipt(entry: Mapping[str, Any], over: bool) -> dict[str, Any]:
     """A receipt as every viewer sees it: who, what kind, when and its digest; the move and
-    nonce once revealed (every sealed one when the match is over), never for a replaced one."""
-    state = "revealed" if over and entry["state"] == "sealed" else entry["state"]
+    nonce once revealed (every sealed one when the match is over, but a draft's that no clock
+    played: it never became a move), never for a replaced one."""
+    state = _opened(entry) if over and entry["state"] == "sealed" else entry["state"]
     shown = {key: entry[key] for key in ("seat", "type", "version", "receipt", "by")}
+    if entry.get("draft"):
+        shown["draft"] = True
     shown["state"] = state
     if state == "revealed":
         shown["move"], shown["nonce"] = entry["move"], entry["nonce"]

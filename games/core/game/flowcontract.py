@@ -17,6 +17,7 @@ Together they declare:
 | ``act(state, seat, action, now)`` | yes | a seat's action |
 | ``timeout(state, key, now, drafts)`` | yes | the clock ``key`` ran out |
 | ``clean_draft(state, seat, draft)`` | yes | a draft checked as strictly as its action |
+| ``draft_move(state, seat, draft)`` | no | the move a clock would seal a kept draft as (or None) |
 | ``adjudicate(state, award, now)`` | yes | a host's award |
 | ``view(state, viewer)`` | yes (view.py) | the privacy gate: what ``viewer`` may see |
 | ``page(view)`` | no (page.py) | what the templates draw, derived from a view alone |
@@ -41,7 +42,7 @@ from types import ModuleType
 from typing import Any
 
 REQUIRED = ("start", "act", "timeout", "clean_draft", "adjudicate", "view")
-OPTIONAL = ("page", "check_settings", "action_cost", "refunds_on_abort")
+OPTIONAL = ("page", "check_settings", "action_cost", "refunds_on_abort", "draft_move")
 ANALYSIS = ("analysis_job", "run_analysis", "record_analysis")
 
 
@@ -64,6 +65,7 @@ class FlowModule:
     check_settings: Callable[..., Any] | None = None
     action_cost: Callable[..., Any] | None = None
     refunds_on_abort: Callable[..., Any] | None = None
+    draft_move: Callable[..., Any] | None = None
     analysis_job: Callable[..., Any] | None = None
     run_analysis: Callable[..., Any] | None = None
     record_analysis: Callable[..., Any] | None = None

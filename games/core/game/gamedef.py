@@ -259,9 +259,16 @@ class GameDefinition:
 
     def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
         """Check what a seat is composing (a path, a sequence, ticked picks) and return it as it
-        is kept: private to the seat and the host, restored on reload, never an event. Raise
-        ActionError for a draft the page could not have made."""
+        is kept: private to the seat and the host, restored on reload, never an event (a draft
+        a clock may seal, ``draft_move``, has its receipt told in one). Raise ActionError for a
+        draft the page could not have made."""
         raise ActionError("this game keeps no drafts", code="not_supported")
+
+    def draft_move(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any] | None:
+        """The move a clock would seal ``seat``'s kept ``draft`` as (listing the seat in
+        ``Outcome.drafts_sealed``), were it to run out now; None when it would seal none. Such
+        a draft gets a receipt when it is kept (games/core/game/fairness.py)."""
+        return None
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         """The host settles the current round or the match by hand."""
@@ -448,6 +455,10 @@ class FlowGame(GameDefinition):
 
     def clean_draft(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any]:
         return self.flow_module.clean_draft(state, seat, draft)
+
+    def draft_move(self, state: State, seat: int, draft: dict[str, Any]) -> dict[str, Any] | None:
+        sealed_as = self.flow_module.draft_move
+        return sealed_as(state, seat, draft) if sealed_as is not None else None
 
     def adjudicate(self, state: State, award: dict[str, Any], now: datetime) -> Outcome:
         return self.flow_module.adjudicate(state, award, now)

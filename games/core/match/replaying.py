@@ -298,7 +298,7 @@ def verification_record(match: Match, viewer: Viewer | None = None) -> dict[str,
     replaced = {
         entry["version"]
         for entry in match.fairness.get("receipts", [])
-        if entry["state"] == "replaced"
+        if entry["state"] == "replaced" and not entry.get("draft")  # a draft is no event's move
     }
     state: State = {}
     events: list[dict[str, Any]] = []

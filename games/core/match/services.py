@@ -320,16 +320,19 @@ MAX_DRAFT_BYTES = 4096
 def save_draft(
     match: Match, user: Any, draft: Any, *, sent_as: str | None = None
 ) -> dict[str, Any]:
-    """Keep what ``user``'s seat is composing. No event, no version: only the seat and the host
-    ever see it, in every page each has open (one seat, one draft: a second tab shows what the
-    first composes). ``sent_as``: the id of the message that sent it, told back with it, so
-    the page that sent it knows it as its own. Returns the draft as the game keeps it."""
+    """Keep what ``user``'s seat is composing: only the seat and the host ever see it, in every
+    page each has open (one seat, one draft: a second tab shows what the first composes).
+    ``sent_as``: the id of the message that sent it, told back with it, so the page that sent
+    it knows it as its own. Returns the draft as the game keeps it. A draft is no event, unless
+    a clock may seal it as the seat's move (``_save_sealed_draft``). A page may send it with the
+    seal of that move (the nonce and receipt its page made, games/core/game/fairness.py)."""
     if not isinstance(draft, dict):
         raise ActionError("a draft is an object", code="malformed_draft")
     if len(json.dumps(draft)) > MAX_DRAFT_BYTES:
         raise ActionError(
             f"a draft may hold at most {MAX_DRAFT_BYTES} bytes", code="draft_too_large"
         )
+    draft, seal = _draft_unsealed(draft)
     current = Match.objects.with_seats().get(pk=match.pk)
     seat = current.seat_of(user)
     if seat is None:
@@ -338,10 +341,78 @@ def save_draft(
     if refusal is not None:
         raise refusal
     kept = current.game.clean_draft(current.state, seat.index, draft)
+    if current.server_seed and (
+        current.game.draft_move(current.state, seat.index, kept)
+        or fairness.draft_receipt(current.fairness, seat.index)
+    ):
+        return _save_sealed_draft(current.pk, user, draft, seal, sent_as=sent_as)
     with transaction.atomic():
         Seat.objects.filter(pk=seat.pk).update(draft=kept)
         broadcast.publish(broadcast.draft_messages(current.pk, seat.index, kept, sent_as=sent_as))
     return kept
+
+
+def _save_sealed_draft(
+    match_pk: int,
+    user: Any,
+    draft: dict[str, Any],
+    seal: dict[str, str] | None,
+    *,
+    sent_as: str | None = None,
+) -> dict[str, Any]:
+    """Keep a draft that a clock may seal as its seat's move (or one that replaces such a
+    draft) on the locked match, with its receipt: an informational event every viewer is told
+    of (the receipt, never the draft), which makes no other action stale. The page's seal must
+    be the move's; a draft sent without one gets a receipt the server makes, as a bot's move
+    does. A draft no clock would seal now marks the earlier draft's receipt replaced."""
+    with transaction.atomic():
+        locked = _lock(match_pk)
+        seat = locked.seat_of(user)
+        if seat is None:
+            raise ActionError("you do not hold a seat in this match", code="not_seated")
+        refusal = _check_playable(locked)
+        if refusal is not None:
+            raise refusal
+        seat_index = seat.index
+        kept = locked.game.clean_draft(locked.state, seat_index, draft)
+        move = locked.game.draft_move(locked.state, seat_index, kept)
+        earlier = fairness.draft_receipt(locked.fairness, seat_index)
+        if move is not None and seal is not None:
+            try:
+                fairness.check_seal(move, seal)
+            except ValueError as error:
+                raise ActionError(str(error), code="bad_receipt") from None
+        Seat.objects.filter(pk=seat.pk).update(draft=kept)
+        seat.draft = kept
+        broadcast.publish(broadcast.draft_messages(locked.pk, seat_index, kept, sent_as=sent_as))
+        if move is None and earlier is None:
+            return kept
+        if (
+            earlier is not None
+            and earlier["move"] == move
+            and (seal is None or seal["receipt"] == earlier["receipt"])
+        ):
+            return kept  # the same move, sealed already
+        locked.fairness = fairness.with_draft_receipt(
+            locked.fairness, seat=seat_index, version=locked.version + 1, move=move, seal=seal
+        )
+        public: dict[str, Any] = {"seat": seat_index}
+        if move is not None:
+            public["receipt"] = locked.fairness["receipts"][-1]["receipt"]
+        kind = "draft_sealed" if move is not None else "draft_unsealed"
+        outcome = Outcome(state=locked.state, kind=kind, public=public, informational=True)
+        now = clock.now()
+        _append(locked, outcome, Move("keep", now), now=now)
+        return kept
+
+
+def _draft_unsealed(draft: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
+    """A draft without the seal of the move it would become, and the seal (checked against that
+    move once the game says what it is)."""
+    try:
+        return fairness.without_seal(draft)
+    except ValueError as error:
+        raise ActionError(str(error), code="bad_receipt") from None
 
 
 def run_bots() -> int:
@@ -464,7 +535,15 @@ def _time_out(match: Match, key: str, now: datetime) -> None:
     drafts = {str(s.index): s.draft for s in match.seats.all() if s.draft is not None}
     inputs = {"clock": key, **({"drafts": drafts} if drafts else {})}
     move = Move("timeout", now, inputs=inputs)
-    _append(match, play(match.game, match.state, move), move, now=now)
+    outcome = play(match.game, match.state, move)
+    if outcome.drafts_sealed and match.server_seed:  # their receipts open with the moves made
+        played = {
+            seat: match.game.draft_move(match.state, seat, drafts[str(seat)])
+            for seat in outcome.drafts_sealed
+        }
+        sealed = {seat: made for seat, made in played.items() if made is not None}
+        match.fairness = fairness.with_drafts_played(match.fairness, sealed)
+    _append(match, outcome, move, now=now)
 
 
 def next_deadline_at() -> datetime | None:

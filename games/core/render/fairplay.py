@@ -94,6 +94,7 @@ def receipt_line(entry: dict[str, Any]) -> str:
         entry["state"],
         entry["name"],
         entry["type"],
+        entry.get("draft", False),
         entry.get("nonce"),
         _move_text(entry),
     )
