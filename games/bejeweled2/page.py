@@ -4,6 +4,7 @@ bars and the next puzzle. Everything added is derived from the view alone."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from games.bejeweled2 import engine
@@ -68,8 +69,16 @@ def piece_text(piece: str) -> str:
 def board_grid(
     board: str, marks: dict[str, str] | None = None, caption: str = ""
 ) -> dict[str, Any]:
-    """A board text as the shared grid template's rows (``core/_grid.html``)."""
-    marks = marks or {}
+    """A board text as the shared grid template's rows (``core/_grid.html``). The same board,
+    marks and caption give the same grid, made once (a race's host and every seat shown its
+    ranking page all thirteen boards at every version, twelve of them unchanged): the grid is
+    shared, read-only."""
+    return _grid(board, tuple(sorted((marks or {}).items())), caption)
+
+
+@lru_cache(maxsize=64)
+def _grid(board: str, marked: tuple[tuple[str, str], ...], caption: str) -> dict[str, Any]:
+    marks = dict(marked)
     rows = []
     for r, line in enumerate(board.split("\n")):
         row = []
