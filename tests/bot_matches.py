@@ -22,7 +22,7 @@ from django.db import connection
 
 from games.core.game.gamedef import Viewer
 from games.core.live import broadcast
-from games.core.match import clock, services
+from games.core.match import clock, deadlines, seating, services
 from games.core.models import Deadline, Match
 from games.core.render import rendering
 from games.core.render.rendering import Announcement, update_frames
@@ -105,7 +105,7 @@ def play(
     seed (the same match every time), else a random one. ``table``: other seats than the
     game's own in TABLES."""
     table = table or TABLES[game_key]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key=game_key,
         title="bots",
@@ -120,7 +120,7 @@ def play(
             match.public_id = named
         match.save(update_fields=["seed", "server_seed", "public_id"])
     for index, level in enumerate(table.levels):
-        services.seat_bot(match, index, level)
+        seating.seat_bot(match, index, level)
     played = Played(Match.objects.with_seats().get(pk=match.pk))
     held: dict[str, dict[str, str]] = {}
     for _ in range(events * 20):
@@ -137,7 +137,7 @@ def play(
         ):
             # Only this match's clocks: matches left live by earlier runs are not its events.
             if clocks_due:
-                services.fire_due_deadlines(match_id=match.pk)
+                deadlines.fire_due_deadlines(match_id=match.pk)
             if chosen is not None:
                 # A clock that moved the match on first refuses it: the bot looks again.
                 with contextlib.suppress(services.ActionError):
