@@ -151,6 +151,7 @@ def match_seed(match: Match) -> int | str:
 
 
 def start(match: Match, actor: Any) -> None:
+    """Start the match: the game's start, given the settings, the seats and the seed."""
     now = clock.now()
     seats = [asdict(seat) for seat in match.seat_infos()]
     inputs = {"settings": match.settings, "seats": seats, "seed": match_seed(match)}
