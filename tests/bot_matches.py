@@ -25,6 +25,7 @@ from games.core.live import broadcast
 from games.core.match import clock, deadlines, seating, services
 from games.core.models import Deadline, Match
 from games.core.render import rendering
+from games.core.render.frame import Frame, digest
 from games.core.render.rendering import Announcement, update_frames
 from tests.registered import bot_seats, real_games, seat_roles
 
@@ -221,12 +222,12 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     played.layer_bytes.append(sum(len(message) for message in packed))
     for (viewer, drawn), message in zip(frames, messages, strict=True):
         # As a connection gets it: through the layer message its worker receives.
-        frame = rendering.Frame.from_message(msgpack.unpackb(msgpack.packb(message)))
+        frame = Frame.from_message(msgpack.unpackb(msgpack.packb(message)))
         if viewer.audience not in held:
             loaded = _page_loaded(announcement, viewer)
             played.loaded[viewer.audience] = loaded
             # Its connection holds their hashes, as a page's first frame leaves them.
-            held[viewer.audience] = {key: rendering._digest(html) for key, html in loaded.items()}
+            held[viewer.audience] = {key: digest(html) for key, html in loaded.items()}
         if frame.lacks(held[viewer.audience]):  # its consumer draws it here, whole
             frame = drawn
         text = frame.text(True, held[viewer.audience])

@@ -249,11 +249,12 @@ def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
     are the ones they hold, at the new version, drawn from nothing (PANEL_MEMO_CHECK, on in
     every other test, draws each such frame again and compares)."""
     from games.core.render import rendering
+    from games.core.render.frame import Frame
 
     settings.PANEL_MEMO_CHECK = False
     match, (ada, bob, _), _ = race
 
-    def move(user, seat: int) -> dict[Viewer, rendering.Frame]:
+    def move(user, seat: int) -> dict[Viewer, Frame]:
         before = match.state
         swap_best(match, user, seat)
         event = match.events.order_by("-version").first()
