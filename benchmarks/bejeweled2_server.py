@@ -46,15 +46,15 @@ def play(swaps: int, tag: int) -> list[dict[str, Any]]:
     from games.bejeweled2 import bot
     from games.core.game.gamedef import Viewer
     from games.core.live import broadcast
-    from games.core.match import services
+    from games.core.match import seating, services
     from games.core.models import Match
     from games.core.render.rendering import update_frames
 
     ada = get_user_model().objects.create_user(f"bench-bj2-{tag}", password="x")
-    match = services.create_match(
+    match = seating.create_match(
         host=ada, game_key="bejeweled-2", title="bench", settings={"mode": "endless"}, roles=[""]
     )
-    services.take_seat(match, ada, match.seats.get().invite_token)
+    seating.take_seat(match, ada, match.seats.get().invite_token)
     held: dict[str, dict[str, str]] = {}
     samples = []
     for _ in range(swaps):
@@ -131,13 +131,13 @@ def _make_game(tag: int) -> str:
     from django.db import connections
 
     from benchmarks import _live
-    from games.core.match import services
+    from games.core.match import seating
 
     ada = get_user_model().objects.create_user(f"bj2-live-{tag}", password=_live.PASSWORD)
-    match = services.create_match(
+    match = seating.create_match(
         host=ada, game_key="bejeweled-2", title="bench", settings={"mode": "endless"}, roles=[""]
     )
-    services.take_seat(match, ada, match.seats.get().invite_token)
+    seating.take_seat(match, ada, match.seats.get().invite_token)
     connections.close_all()
     return match.public_id
 

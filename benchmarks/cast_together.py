@@ -55,7 +55,7 @@ def run(quick: bool) -> str:
 def make_race(title: str, moves: int) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
 
     users = get_user_model().objects
     host, _ = users.get_or_create(username="cast-host")
@@ -68,7 +68,7 @@ def make_race(title: str, moves: int) -> Any:
             racer.set_password(_live.PASSWORD)
             racer.save()
         racers.append(racer)
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="bejeweled-2-race",
         title=title,
@@ -76,7 +76,7 @@ def make_race(title: str, moves: int) -> Any:
         roles=[""] * SEATS,
     )
     for seat, user in zip(match.seats.order_by("index"), racers, strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     assert match.status == "live", match.status
     return match
@@ -226,10 +226,10 @@ async def race_seat_plays(seat: int, socket: Any, pace: Pace, start: float, move
 def make_seven(title: str) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
 
     users = get_user_model().objects
-    match = services.create_match(
+    match = seating.create_match(
         host=users.get(username="cast-host"),
         game_key="seven-gem-swap",
         title=title,
@@ -237,7 +237,7 @@ def make_seven(title: str) -> Any:
         roles=[""] * SEVEN,
     )
     for seat in match.seats.order_by("index"):
-        services.take_seat(match, users.get(username=f"racer{seat.index}"), seat.invite_token)
+        seating.take_seat(match, users.get(username=f"racer{seat.index}"), seat.invite_token)
     match.refresh_from_db()
     assert match.status == "live", match.status
     return match

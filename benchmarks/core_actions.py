@@ -72,14 +72,14 @@ def play_match(index: int) -> list[dict[str, Any]]:
 
     from games.core.game.gamedef import Viewer
     from games.core.live import broadcast
-    from games.core.match import services
+    from games.core.match import seating, services
     from games.core.models import Match
     from games.core.render.rendering import update_frames
 
     users = get_user_model().objects
     host = users.create_user(f"bench-host-{index}", password="x")
     ada, bob = users.create_user(f"bench-a-{index}"), users.create_user(f"bench-b-{index}")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="bejeweled-dm",
         title="bench",
@@ -87,8 +87,8 @@ def play_match(index: int) -> list[dict[str, Any]]:
         roles=["EC", "DMO"],
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     players = {0: ada, 1: bob}
     panels_held: dict[str, dict[str, str]] = {}
     samples = []

@@ -248,13 +248,13 @@ def make_match(scene: Scene, tag: str) -> tuple[Any, list[str]]:
     """A live match of ``scene``'s game with a signed-up player in each seat (their usernames)."""
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
 
     users = get_user_model().objects
     host = users.create_user(f"fan-host-{tag}", password=_live.PASSWORD)
     names = [f"fan-{tag}-{i}" for i in range(len(scene.levels))]
     players = [users.create_user(name, password=_live.PASSWORD) for name in names]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key=scene.game_key,
         title=f"Fan-out {scene.game_key}",
@@ -262,7 +262,7 @@ def make_match(scene: Scene, tag: str) -> tuple[Any, list[str]]:
         roles=[""] * len(scene.levels),
     )
     for seat, user in zip(match.seats.order_by("index"), players, strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     return match, names
 
 
@@ -290,9 +290,9 @@ def next_action(match_id: int, levels: tuple[str, ...]) -> tuple[str, Any]:
 def move_on(match_id: int) -> int:
     """Let the scheduler's work move the match on: its analysis, its due clocks. The number of
     events appended."""
-    from games.core.match import services
+    from games.core.match import deadlines, services
 
-    return services.run_analyses() + services.fire_due_deadlines(match_id=match_id)
+    return services.run_analyses() + deadlines.fire_due_deadlines(match_id=match_id)
 
 
 def made_at(match_id: int, versions: range) -> dict[int, float]:

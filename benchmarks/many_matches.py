@@ -40,7 +40,7 @@ class Tally:
 def make_matches(count: int) -> list[tuple[Any, list[str]]]:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
 
     users = get_user_model().objects
     host = users.create_user("many-host", password=_live.PASSWORD)
@@ -48,7 +48,7 @@ def make_matches(count: int) -> list[tuple[Any, list[str]]]:
     for index in range(count):
         names = [f"many-{index}-a", f"many-{index}-b"]
         players = [users.create_user(name, password=_live.PASSWORD) for name in names]
-        match = services.create_match(
+        match = seating.create_match(
             host=host,
             game_key="fixture-tally",
             title=f"Many {index}",
@@ -56,7 +56,7 @@ def make_matches(count: int) -> list[tuple[Any, list[str]]]:
             roles=["EC", "DMO"],
         )
         for seat, user in zip(match.seats.order_by("index"), players, strict=True):
-            services.take_seat(match, user, seat.invite_token)
+            seating.take_seat(match, user, seat.invite_token)
         made.append((match, names))
     return made
 

@@ -172,11 +172,11 @@ def make_players(slot: int, seats: int) -> list[Any]:
 def make_match(key: str, slot: int, players: list[Any], number: int) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
     from tests.registered import seat_roles
 
     host, _ = get_user_model().objects.get_or_create(username="ceiling-host")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key=key,
         title=f"Table {slot} match {number}",
@@ -184,7 +184,7 @@ def make_match(key: str, slot: int, players: list[Any], number: int) -> Any:
         roles=seat_roles(key, len(players)),
     )
     for seat, user in zip(match.seats.order_by("index"), players, strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     return match
 
@@ -455,13 +455,13 @@ def make_probe_match() -> Any:
     from django.contrib.auth import get_user_model
 
     from games.core.game.registry import get_game
-    from games.core.match import services
+    from games.core.match import seating
     from tests.registered import real_games, seat_roles
 
     host, _ = get_user_model().objects.get_or_create(username="ceiling-host")
     key = real_games()[0]
     roles = seat_roles(key, get_game(key).min_seats)
-    return services.create_match(host=host, game_key=key, title="Probe", settings={}, roles=roles)
+    return seating.create_match(host=host, game_key=key, title="Probe", settings={}, roles=roles)
 
 
 def warm_up(keys: list[str]) -> None:

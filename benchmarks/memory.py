@@ -43,13 +43,13 @@ def rss_mib() -> float:
 
 
 def cache_entries() -> dict[str, int]:
-    from games.core.render import htmlpatch, panelmemo, rendering
+    from games.core.render import frame, htmlpatch, panelcache, panelmemo
 
     return {
         "panel drawings": len(panelmemo.DRAWINGS),
         "html cuts": len(htmlpatch._CUTS),
-        "parsed frames": len(rendering._parsed),
-        "audiences' panels kept": len(rendering._recent),
+        "parsed frames": len(frame._parsed),
+        "audiences' panels kept": len(panelcache._recent),
     }
 
 

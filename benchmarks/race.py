@@ -37,12 +37,12 @@ def run(quick: bool) -> str:
 def make_race() -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
 
     users = get_user_model().objects
     host = users.create_user("race-host", password=_live.PASSWORD)
     racers = [users.create_user(f"racer{seat}", password=_live.PASSWORD) for seat in range(SEATS)]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="bejeweled-2-race",
         title="Race benchmark",
@@ -50,7 +50,7 @@ def make_race() -> Any:
         roles=[""] * SEATS,
     )
     for seat, user in zip(match.seats.order_by("index"), racers, strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     assert match.status == "live", match.status
     return match

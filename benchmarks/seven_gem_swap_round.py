@@ -4,7 +4,7 @@ PostgreSQL + Redis (channels-redis) + one Daphne worker.
 Seven seats, the host and 100 spectators hold page websockets (html frames, as browsers get
 them; the seats and the host logged in). Each round six seats submit a sequence and the seventh
 does not, so the round ends at its deadline: this process fires the deadline through
-services.fire_due_deadlines (as the scheduler does; the worker runs none) and times from that
+deadlines.fire_due_deadlines (as the scheduler does; the worker runs none) and times from that
 call to the last of the 108 sockets receiving the round's frame. Target: p99 under 500 ms.
 The load generator shares the machine's cores with the worker, PostgreSQL and Redis.
 """
@@ -85,12 +85,12 @@ class Sockets:
 def make_match(tag: int) -> Any:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating, services
 
     users = get_user_model().objects
     host = users.create_user(f"sgs-host-{tag}", password=_live.PASSWORD)
     players = [users.create_user(f"sgs-{tag}-{i}", password=_live.PASSWORD) for i in range(SEATS)]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title=f"Round benchmark {tag}",
@@ -98,7 +98,7 @@ def make_match(tag: int) -> Any:
         roles=[""] * SEATS,
     )
     for seat, user in zip(match.seats.order_by("index"), players, strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     colours = "ROYGBIV"
     for index, user in enumerate(players):
         ranked = colours[index:] + colours[:index]
@@ -134,14 +134,14 @@ def submit_six(match_id: int) -> int:
 def fire_round(match_id: int) -> tuple[int, float]:
     """Fire the round's deadline (as the scheduler would at its time); the new version and when
     the call began."""
-    from games.core.match import services
+    from games.core.match import deadlines
     from games.core.match.services import state_deadlines
     from games.core.models import Match
 
     match = Match.objects.get(pk=match_id)
     due = state_deadlines(match.state)["round"]
     began = time.time()
-    assert services.fire_due_deadlines(match_id=match_id, now=due) == 1
+    assert deadlines.fire_due_deadlines(match_id=match_id, now=due) == 1
     return Match.objects.get(pk=match_id).version, began
 
 
@@ -197,7 +197,7 @@ async def measure(quick: bool) -> str:
             "",
             f"One Daphne worker (PostgreSQL + Redis), {SEATS} seats, the host and {SPECTATORS} "
             "spectators on page websockets. From the round's deadline being fired "
-            "(services.fire_due_deadlines: resolve, append, commit, render a frame per "
+            "(deadlines.fire_due_deadlines: resolve, append, commit, render a frame per "
             "audience, send through Redis) to the last of the "
             f"{SEATS + 1 + SPECTATORS} sockets receiving it. Target: p99 < 500 ms.",
             "",

@@ -101,13 +101,13 @@ class OwnRedis:
 def make_match(tag: str, turn_seconds: float, seated: bool = True) -> tuple[Any, list[str]]:
     from django.contrib.auth import get_user_model
 
-    from games.core.match import services
+    from games.core.match import seating
 
     users = get_user_model().objects
     host = users.create_user(f"{tag}-host", password=_live.PASSWORD)
     names = [f"{tag}-a", f"{tag}-b"]
     players = [users.create_user(name, password=_live.PASSWORD) for name in names]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="fixture-tally",
         title=tag,
@@ -120,10 +120,10 @@ def make_match(tag: str, turn_seconds: float, seated: bool = True) -> tuple[Any,
 
 
 def seat_players(match: Any, players: list[Any]) -> None:
-    from games.core.match import services
+    from games.core.match import seating
 
     for seat, user in zip(match.seats.order_by("index"), players, strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
 
 
 def log_of(match: Any) -> list[tuple[int, str]]:

@@ -87,13 +87,13 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
     """A match of bots played to its end (or to ``most`` events, then resigned)."""
     from django.contrib.auth import get_user_model
 
-    from games.core.match import clock, services
+    from games.core.match import clock, deadlines, seating, services
     from games.core.models import Match
 
     fake = _FakeClock()
     clock.now = fake
     played: Played
-    append = services._append
+    append = services.append
 
     def recording(match, outcome, *args, **kwargs):  # type: ignore[no-untyped-def]
         event = append(match, outcome, *args, **kwargs)
@@ -108,20 +108,20 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
         played.writes.append((time.process_time() - started) * 1000)
         return kept
 
-    services._append = recording
+    services.append = recording
     services.keep_snapshot = timed_keep
     try:
         host = get_user_model().objects.create_user(f"bench-storage-{time.time_ns()}")
         roles = [""] * len(levels)
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key=game_key, title="bench", settings=settings, roles=roles
         )
         played = Played(game_key, match)
         for index, level in enumerate(levels):
-            services.seat_bot(match, index, level)
+            seating.seat_bot(match, index, level)
         for _ in range(5000):
             fake.current += timedelta(seconds=step)
-            services.fire_due_deadlines()
+            deadlines.fire_due_deadlines()
             while services.run_bots():
                 pass
             match.refresh_from_db()
@@ -132,7 +132,7 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
         while services.run_analyses():
             pass
     finally:
-        services._append = append
+        services.append = append
         services.keep_snapshot = keep
     match = Match.objects.get(pk=match.pk)
     played.match = match

@@ -22,9 +22,10 @@ from django.db import connection
 
 from games.core.game.gamedef import Viewer
 from games.core.live import broadcast
-from games.core.match import clock, services
+from games.core.match import clock, deadlines, seating, services
 from games.core.models import Deadline, Match
 from games.core.render import rendering
+from games.core.render.frame import Frame, digest
 from games.core.render.rendering import Announcement, update_frames
 from tests.registered import bot_seats, real_games, seat_roles
 
@@ -105,7 +106,7 @@ def play(
     seed (the same match every time), else a random one. ``table``: other seats than the
     game's own in TABLES."""
     table = table or TABLES[game_key]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key=game_key,
         title="bots",
@@ -120,7 +121,7 @@ def play(
             match.public_id = named
         match.save(update_fields=["seed", "server_seed", "public_id"])
     for index, level in enumerate(table.levels):
-        services.seat_bot(match, index, level)
+        seating.seat_bot(match, index, level)
     played = Played(Match.objects.with_seats().get(pk=match.pk))
     held: dict[str, dict[str, str]] = {}
     for _ in range(events * 20):
@@ -137,7 +138,7 @@ def play(
         ):
             # Only this match's clocks: matches left live by earlier runs are not its events.
             if clocks_due:
-                services.fire_due_deadlines(match_id=match.pk)
+                deadlines.fire_due_deadlines(match_id=match.pk)
             if chosen is not None:
                 # A clock that moved the match on first refuses it: the bot looks again.
                 with contextlib.suppress(services.ActionError):
@@ -221,12 +222,12 @@ def _record(played: Played, announcement: Announcement, held: dict[str, dict[str
     played.layer_bytes.append(sum(len(message) for message in packed))
     for (viewer, drawn), message in zip(frames, messages, strict=True):
         # As a connection gets it: through the layer message its worker receives.
-        frame = rendering.Frame.from_message(msgpack.unpackb(msgpack.packb(message)))
+        frame = Frame.from_message(msgpack.unpackb(msgpack.packb(message)))
         if viewer.audience not in held:
             loaded = _page_loaded(announcement, viewer)
             played.loaded[viewer.audience] = loaded
             # Its connection holds their hashes, as a page's first frame leaves them.
-            held[viewer.audience] = {key: rendering._digest(html) for key, html in loaded.items()}
+            held[viewer.audience] = {key: digest(html) for key, html in loaded.items()}
         if frame.lacks(held[viewer.audience]):  # its consumer draws it here, whole
             frame = drawn
         text = frame.text(True, held[viewer.audience])

@@ -142,12 +142,12 @@ def make_user(django_user_model):
 def slow_tally(make_user):
     """A fixture-game match (hostess; ada and bob invited) whose turn clock cannot fire while a
     test runs."""
-    from games.core.match import services
+    from games.core.match import seating
 
     host = make_user("hostess")
     make_user("ada")
     make_user("bob")
-    return services.create_match(
+    return seating.create_match(
         host=host,
         game_key="fixture-tally",
         title="Slow tally",
@@ -192,18 +192,18 @@ def seated_match(make_user):
     """A match of ``game_key`` made by "hostess", each named player in a seat in order (seats
     take the game's roles): (match, [users], host). A full match starts by itself."""
     from games.core.game.registry import get_game
-    from games.core.match import services
+    from games.core.match import seating
     from games.core.models import Match
 
     def make(game_key: str, *names: str, settings: dict | None = None, title: str = "t"):
         host = make_user("hostess")
         users = [make_user(name) for name in names]
         roles = [*get_game(game_key).roles, *[""] * len(names)][: len(names)]
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key=game_key, title=title, settings=settings or {}, roles=roles
         )
         for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-            services.take_seat(match, user, seat.invite_token)
+            seating.take_seat(match, user, seat.invite_token)
         return Match.objects.with_seats().get(pk=match.pk), users, host
 
     return make

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.verify import verify
 from tests.bot_matches import TABLES, play
 
@@ -40,7 +40,7 @@ def exports(django_db_setup, django_db_blocker):
         for game in sorted(TABLES):
             match = play(game, host, clock.advance, events=300).match
             if not match.is_over:
-                services.host_abort(match, host, "the test has seen enough")
+                host_operations.host_abort(match, host, "the test has seen enough")
             matches.append(match)
             response = Client().get(f"/m/{match.public_id}/export.json")
             found[game] = response.json()
@@ -159,15 +159,15 @@ def test_a_replaced_sealed_move_stays_sealed_and_the_match_still_checks_out(make
     as the host saw it come), and the verifier plays her final bid in its place (the state it
     leaves is the same)."""
     host, ada, bob = make_user("rhost"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
     )
     for user, seat in zip((ada, bob), match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     services.submit_action(match, ada, {"type": "bid", "bid": -7, "colours": "ROY"})
     services.submit_action(match, ada, {"type": "bid", "bid": -2, "colours": "GRB"})
     services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "BGR"})
-    services.host_abort(match, host, "enough")
+    host_operations.host_abort(match, host, "enough")
     assert "ROY" not in Client().get(f"/m/{match.public_id}/export.json").content.decode()
     hosting = Client()  # the host, who saw every bid, checks the whole match
     hosting.force_login(host)

@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from games.bejeweled2 import flow, modes, standings
 from games.bejeweled2.game import GAME
 from games.bejeweled2.puzzles import PUZZLES, WORLD_SIZE
-from games.core.match import clock, services
+from games.core.match import clock, seating
 
 
 def _puzzle_choice(request: HttpRequest, progress: dict[str, Any] | None) -> int:
@@ -126,10 +126,10 @@ def start(request: HttpRequest) -> HttpResponse:
     title = f"{modes.MODE_TITLES[settings['mode']]} game"
     if modes.MODES[settings["mode"]].puzzles:
         title += f": puzzle {settings['puzzle'] + 1}, {PUZZLES[settings['puzzle']].title}"
-    match = services.create_match(
+    match = seating.create_match(
         host=request.user, game_key=GAME.key, title=title, settings=settings, roles=[""]
     )
-    services.take_seat(match, request.user, match.seats.get().invite_token)
+    seating.take_seat(match, request.user, match.seats.get().invite_token)
     if request.htmx:  # "Next puzzle" on a finished game's page
         return HttpResponseClientRedirect(match.get_absolute_url())
     return redirect(match.get_absolute_url())

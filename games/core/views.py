@@ -23,7 +23,7 @@ from games.core.forms import MatchSettingsForm, SignupForm
 from games.core.game.gamedef import ActionError
 from games.core.game.registry import UnknownGame, get_game, listed_games
 from games.core.host import audit, hosting
-from games.core.match import authority, services
+from games.core.match import authority, host_operations, seating
 from games.core.models import LedgerEntry, Match, Season, Seat
 from games.core.render.fairplay import fairness_facts
 from games.core.render.rendering import render_panel_list, render_panels, view_of
@@ -117,7 +117,7 @@ def new_match(request: HttpRequest, game_key: str | None = None) -> HttpResponse
     form = form_class(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            match = services.create_match(
+            match = seating.create_match(
                 host=request.user,
                 game_key=game.key,
                 title=form.cleaned_data["title"],
@@ -190,7 +190,7 @@ def join_seat(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
         return redirect(f"{reverse('login')}?next={request.path}")
     if request.method == "POST":
         try:
-            services.take_seat(match, request.user, token, request.POST.get("player_seed", ""))
+            seating.take_seat(match, request.user, token, request.POST.get("player_seed", ""))
         except ActionError as refusal:
             messages.error(request, refusal.message)
         return redirect(match)
@@ -210,14 +210,14 @@ def player_seed(request: HttpRequest, public_id: str) -> HttpResponse:
     not take its seat through its own page (a season's host seated it): docs/fairness.md."""
     match = _match(public_id)
     try:
-        services.give_player_seed(match, request.user, request.POST.get("player_seed", ""))
+        seating.give_player_seed(match, request.user, request.POST.get("player_seed", ""))
     except ActionError as refusal:
         return HttpResponse(escape(refusal.message), status=400)
     return HttpResponse(status=204)
 
 
 def _is_host(request: HttpRequest, match: Match) -> bool:
-    return services.is_host(match, request.user)
+    return host_operations.is_host(match, request.user)
 
 
 def _host_reply(
@@ -273,7 +273,7 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
     of this one gets its link live in the result panel."""
     match = _match(public_id)
     try:
-        fresh = services.rematch(match, request.user)
+        fresh = host_operations.rematch(match, request.user)
     except ActionError as refusal:
         return _host_reply(request, match, refusal)
     if request.htmx:
@@ -292,7 +292,7 @@ def seat_bot(request: HttpRequest, public_id: str, index: int) -> HttpResponse:
         messages.error(request, f"unknown bot level {level!r}")
         return redirect(match)
     try:
-        services.seat_bot(match, index, level)
+        seating.seat_bot(match, index, level)
     except ActionError as refusal:
         messages.error(request, refusal.message)
     return redirect(match)

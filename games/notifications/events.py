@@ -128,7 +128,8 @@ def _facts(match: Match, event: Event, before: dict[str, Any]) -> decide.EventFa
 
 
 def _ended_by_host(event: Event) -> bool:
-    """The event is a host's "end the round now" (games/core/match/services.py host_end_round)."""
+    """The event is a host's "end the round now" (games/core/match/host_operations.py
+    host_end_round)."""
     return event.actor_id is not None and (event.move or {}).get("rule") == "end_round"
 
 

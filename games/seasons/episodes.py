@@ -12,8 +12,7 @@ from django.db import transaction
 
 from games.core.game.gamedef import ActionError, Viewer
 from games.core.game.registry import UnknownGame, get_game
-from games.core.match import clock
-from games.core.match import services as matches
+from games.core.match import clock, seating
 from games.core.models import Match, Season
 from games.core.render.rendering import view_of
 from games.notifications import kinds
@@ -171,7 +170,7 @@ def _seated_match(
     ``announce`` tells its start in the season's words before anyone is seated: the core's
     "has started", when the last seat starts it, then tells no one twice."""
     try:
-        match = matches.create_match(
+        match = seating.create_match(
             host=host,
             game_key=game_key,
             title=title,
@@ -184,7 +183,7 @@ def _seated_match(
     match.season = season
     announce(match)
     for (member, _), seat in zip(seated, match.seats.order_by("index"), strict=True):
-        matches.take_seat(match, member.user, seat.invite_token)
+        seating.take_seat(match, member.user, seat.invite_token)
     return Match.objects.with_seats().get(pk=match.pk)
 
 

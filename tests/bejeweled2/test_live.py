@@ -18,7 +18,7 @@ from games.bejeweled2 import bot, flow, levels
 from games.bejeweled2 import view as gate
 from games.core.game.gamedef import SeatInfo, Viewer
 from games.core.live.client import ArenaClient, MatchSocket, Refused
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Deadline, Match
 from tests.live_server import in_db
 
@@ -77,13 +77,13 @@ def start_seeded(mode: str, seed: int) -> Match:
     from django.contrib.auth import get_user_model
 
     ada = get_user_model().objects.get(username="ada")
-    match = services.create_match(
+    match = seating.create_match(
         host=ada, game_key="bejeweled-2", title="solo", settings={"mode": mode}, roles=[""]
     )
     # Drawn from ``seed`` as a match made before server seeds draws (games/core/game/fairness.py):
     # the game greedy_classic_game played.
     Match.objects.filter(pk=match.pk).update(seed=seed, server_seed="")
-    services.take_seat(match, ada, match.seats.get().invite_token)
+    seating.take_seat(match, ada, match.seats.get().invite_token)
     match.refresh_from_db()
     return match
 

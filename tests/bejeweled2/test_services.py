@@ -8,7 +8,7 @@ import pytest
 from games.bejeweled2 import bot, solver, standings
 from games.bejeweled2.puzzles import PUZZLES
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import services
+from games.core.match import deadlines, seating, services
 from games.core.models import Deadline, Event, LedgerEntry, Match
 
 pytestmark = pytest.mark.django_db
@@ -23,11 +23,11 @@ def solo(make_user):
 
     def make(seed: int = QUICK_SEED, **settings):
         ada = make_user("ada")
-        match = services.create_match(
+        match = seating.create_match(
             host=ada, game_key="bejeweled-2", title="solo", settings=settings, roles=[""]
         )
         Match.objects.filter(pk=match.pk).update(seed=seed)
-        services.take_seat(match, ada, match.seats.get().invite_token)
+        seating.take_seat(match, ada, match.seats.get().invite_token)
         match.refresh_from_db()
         return match, ada
 
@@ -76,18 +76,18 @@ def test_the_action_bar_runs_empty_through_the_scheduler(clock, solo):
     deadline = pending_deadlines(match)[0]
     assert [d.key for d in pending_deadlines(match)] == ["clock", "idle"]
     clock.advance(30)
-    assert services.fire_due_deadlines(now=clock()) == 0
+    assert deadlines.fire_due_deadlines(now=clock()) == 0
     view = player_view(match)
     a, b = bot.choose_move(view, "greedy")
     services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
     later = Deadline.objects.get(match=match, key="clock", fired_at=None, cancelled=False)
     assert later.due_at > deadline.due_at  # the points scored filled the bar
     clock.advance(70)  # 350 points were left at 5 a second, and the move's points
-    assert services.fire_due_deadlines(now=clock()) == 0
+    assert deadlines.fire_due_deadlines(now=clock()) == 0
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     clock.advance(100)
-    assert services.fire_due_deadlines(now=clock()) == 1
+    assert deadlines.fire_due_deadlines(now=clock()) == 1
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["reason"] == "time_up" and match.result["mode"] == "action"
@@ -102,10 +102,10 @@ def test_a_game_left_alone_ends_as_abandoned_through_the_scheduler(clock, solo, 
     a, b = bot.choose_move(player_view(match), "greedy")
     services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})  # the clock starts again
     clock.advance(19 * 60)
-    assert services.fire_due_deadlines(now=clock()) == 0
+    assert deadlines.fire_due_deadlines(now=clock()) == 0
     assert standings.live_games()[0]["match"] == match
     clock.advance(61)
-    assert services.fire_due_deadlines(now=clock()) == 1
+    assert deadlines.fire_due_deadlines(now=clock()) == 1
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result["reason"] == "abandoned" and match.result["winner"] is None
@@ -121,7 +121,7 @@ def test_a_swap_after_the_clock_ran_out_is_refused_and_the_game_ends(clock, solo
     with pytest.raises(ActionError) as refused:
         services.submit_action(match, ada, {"type": "swap", "a": a, "b": b})
     assert refused.value.code in ("time_up", "match_over")
-    services.fire_due_deadlines(now=clock())
+    deadlines.fire_due_deadlines(now=clock())
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result["reason"] == "time_up"
     assert match.state["moves"] == 0
@@ -176,10 +176,10 @@ def test_a_puzzle_is_solved_by_its_solution(clock, solo):
 
 def test_a_bot_plays_its_game(clock, make_user):
     host = make_user("hostess")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-2", title="bot", settings={}, roles=[""]
     )
-    services.seat_bot(match, 0, "greedy")
+    seating.seat_bot(match, 0, "greedy")
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     assert services.run_bots() == 0  # it pauses like a person first

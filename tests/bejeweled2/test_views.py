@@ -13,7 +13,7 @@ from games.bejeweled2 import bot, solver, standings
 from games.bejeweled2.puzzles import PUZZLES
 from games.bejeweled2.standings import puzzle_bests, puzzle_progress
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, services
 from games.core.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -547,7 +547,7 @@ def test_a_game_whose_bar_ran_empty_names_no_winner_and_no_host_reason(client, m
     ada = make_user("ada")
     match = start(client, ada, mode="action")
     clock.advance(600)
-    services.fire_due_deadlines(now=clock())
+    deadlines.fire_due_deadlines(now=clock())
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result["reason"] == "time_up"
     page = re.sub(

@@ -19,7 +19,7 @@ import pytest
 
 from games.bejeweled2 import engine
 from games.core.live.client import ArenaClient, MatchSocket
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Event, LedgerEntry, Match
 from tests.live_server import in_db
 
@@ -72,7 +72,7 @@ def create_through_the_page(url: str) -> Match:
     match.seed, match.server_seed = SEED, ""
     match.save(update_fields=["seed", "server_seed"])
     for index, level in BOTS.items():
-        services.seat_bot(match, index, level)
+        seating.seat_bot(match, index, level)
     for seat in match.seats.order_by("index"):
         if seat.index in BOTS:
             continue

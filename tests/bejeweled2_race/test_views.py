@@ -13,7 +13,7 @@ import pytest
 from games.bejeweled2 import engine
 from games.core.game.gamedef import Viewer
 from games.core.host.console import running_clocks
-from games.core.match import replaying, services
+from games.core.match import host_operations, replaying, seating, services
 from games.core.models import LedgerEntry, Match
 from games.core.render import jsondiff
 from games.core.render.rendering import Announcement, render_panels, update_frames, view_of
@@ -128,15 +128,15 @@ def test_the_race_result_is_read_as_every_main_match(race):
 
 def test_a_bot_seat_plays_its_own_board(make_user, clock):
     host, ada = make_user("hostess"), make_user("ada")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="bejeweled-2-race",
         title="Bot race",
         settings={"mode": "classic_moves", "moves": 2},
         roles=["", ""],
     )
-    services.seat_bot(match, 1, "greedy")
-    services.take_seat(match, ada, match.seats.get(index=0).invite_token)
+    seating.seat_bot(match, 1, "greedy")
+    seating.take_seat(match, ada, match.seats.get(index=0).invite_token)
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     for _ in range(6):
@@ -219,7 +219,7 @@ def test_the_host_console_names_each_bar_clock_for_its_player(seated_match, cloc
     names = [c["name"] for c in running_clocks(match, clock.current)]
     assert "Ada's bar" in names and "Bob's bar" in names
     assert not any("bar-" in name for name in names)
-    services.host_change_clock(match, host, "bar-0", 30, reason="lag")
+    host_operations.host_change_clock(match, host, "bar-0", 30, reason="lag")
     match.refresh_from_db()
     said = replaying.describe(match.game, match.events.latest("version").seen_by(Viewer.host()), {})
     assert said.startswith("The host gave Ada's bar 30 seconds more")
@@ -232,7 +232,7 @@ def test_a_finished_races_replay_opens_at_its_end_and_lists_the_end_once(client,
         swap_best(match, ada, 0)
         swap_best(match, bob, 1)
     assert match.status == Match.Status.FINISHED
-    services.rematch(match, host)  # an event after the result
+    host_operations.rematch(match, host)  # an event after the result
     match.refresh_from_db()
     page = client.get(f"/m/{match.public_id}/replay/").content.decode()
     assert f'data-version="{match.version}"' in page  # the end, not partway
@@ -249,11 +249,12 @@ def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
     are the ones they hold, at the new version, drawn from nothing (PANEL_MEMO_CHECK, on in
     every other test, draws each such frame again and compares)."""
     from games.core.render import rendering
+    from games.core.render.frame import Frame
 
     settings.PANEL_MEMO_CHECK = False
     match, (ada, bob, _), _ = race
 
-    def move(user, seat: int) -> dict[Viewer, rendering.Frame]:
+    def move(user, seat: int) -> dict[Viewer, Frame]:
         before = match.state
         swap_best(match, user, seat)
         event = match.events.order_by("-version").first()

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games.core.game import fairness
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, services
 from games.core.models import Match, Seat
 from games.core.render.fairplay import fairness_facts
 from games.core.render.rendering import view_of
@@ -54,7 +54,7 @@ def fresh(match: Match) -> Match:
 
 def time_up(match: Match, clock) -> Match:
     clock.advance(600)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     match = fresh(match)
     assert match.events.filter(kind="pick_time_up").exists()
     return match
@@ -240,7 +240,7 @@ def test_a_bot_match_with_a_clock_sealed_draft_passes_the_verifier(picking, cloc
     match, ada, bob, host = picking
     services.save_draft(match, bob, sealed(DRAFTED))
     match = time_up(match, clock)
-    services.host_abort(match, host, "the test has seen enough")
+    host_operations.host_abort(match, host, "the test has seen enough")
     report = verify(export_of(fresh(match)))
     assert report.ok, "\n".join(report.lines())
     assert "1 drafts sealed by a clock: each is the move its receipt sealed" in "\n".join(
@@ -263,7 +263,7 @@ def test_a_draft_the_server_changed_after_its_receipt_is_caught_by_every_page_an
     assert match.state["history"][-1]["picks"]["1"] == OTHER
     checked, wrong = fairness.receipts_match(fairness_facts(match))
     assert checked == 1 and [w["receipt"] for w in wrong] == [draft["receipt"]]
-    services.host_abort(match, host, "the test has seen enough")
+    host_operations.host_abort(match, host, "the test has seen enough")
     report = verify(export_of(fresh(match)))
     assert not report.ok
     assert "the receipt of Bob's draft pick" in report.problem
@@ -278,7 +278,7 @@ def test_the_verifier_names_a_clock_that_sealed_another_pick_than_the_drafts_rec
     match, ada, bob, host = picking
     services.save_draft(match, bob, sealed(DRAFTED))
     match = time_up(match, clock)
-    services.host_abort(match, host, "the test has seen enough")
+    host_operations.host_abort(match, host, "the test has seen enough")
     export = export_of(fresh(match))
     timeout = next(e for e in export["verify"]["events"] if e["kind"] == "pick_time_up")
     timeout["inputs"]["drafts"]["1"]["pick"] = OTHER
@@ -293,7 +293,7 @@ def test_the_verifier_names_a_clock_sealed_draft_without_a_receipt(picking, cloc
     match, ada, bob, host = picking
     services.save_draft(match, bob, sealed(DRAFTED))
     match = time_up(match, clock)
-    services.host_abort(match, host, "the test has seen enough")
+    host_operations.host_abort(match, host, "the test has seen enough")
     export = export_of(fresh(match))
     export["fairness"]["receipts"] = [
         r for r in export["fairness"]["receipts"] if not r.get("draft")
@@ -308,7 +308,7 @@ def test_a_draft_still_sealed_when_the_match_ends_is_never_shown(picking):
     pick, so its receipt is shown replaced, its ticks and nonce never, and the match checks."""
     match, ada, bob, host = picking
     services.save_draft(match, bob, sealed(DRAFTED))
-    services.host_abort(match, host, "the test has seen enough")
+    host_operations.host_abort(match, host, "the test has seen enough")
     match = fresh(match)
     (receipt,) = fairness_facts(match)["receipts"]
     assert receipt["state"] == "replaced" and "nonce" not in receipt

@@ -13,7 +13,7 @@ from django.db import connection
 from games.bejeweled_dm import engine, rounds
 from games.core.game.flowkit import derived_seed
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.render import jsondiff
 from games.core.render.rendering import Announcement, update_frames, view_of
@@ -37,12 +37,12 @@ def dm(make_user):
 
     def make(**settings):
         host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key="bejeweled-dm", title="dm", settings=settings, roles=["EC", "DMO"]
         )
         seats = list(match.seats.all())
-        services.take_seat(match, ada, seats[0].invite_token)
-        services.take_seat(match, bob, seats[1].invite_token)
+        seating.take_seat(match, ada, seats[0].invite_token)
+        seating.take_seat(match, bob, seats[1].invite_token)
         match.refresh_from_db()
         return match, ada, bob, host
 
@@ -77,9 +77,9 @@ def test_a_claim_replaces_the_round_clock_with_the_counterclaim_window(clock, dm
     services.submit_action(match, ada, {"type": "claim", "count": 7})
     assert list(pending_deadlines(match)) == ["claim_window"]
     clock.advance(29)
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     clock.advance(2)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     state = state_of(match)
     assert (state["phase"], state["prover"]) == ("proof", 0)
     assert match.events.last().kind == "claim_window_closed"
@@ -154,7 +154,7 @@ def test_a_late_counterclaim_is_answered_by_the_rules_not_the_version(clock, dm)
     services.submit_action(match, ada, {"type": "claim", "count": 5})
     seen = match.events.last().version
     clock.advance(31)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     with pytest.raises(services.ActionError) as late:
         services.submit_action(
             match, bob, {"type": "counterclaim", "count": 9}, expected_version=seen
@@ -172,7 +172,7 @@ def test_a_complete_drafted_pick_is_sealed_when_the_picking_time_ends(clock, dm)
     drafted = {"starter": "Rotate", "passive": "Recolor", "active": "Refresh"}
     services.save_draft(match, bob, {"pick": drafted})
     clock.advance(600)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     state = state_of(match)
     assert state["round"] == 2
     assert state["history"][-1]["picks"]["1"] == drafted
@@ -207,7 +207,7 @@ def test_a_complete_match_through_services(clock, dm):
     services.submit_action(match, bob, {"type": "claim", "count": 2})
     services.submit_action(match, ada, {"type": "counterclaim", "count": 50})
     clock.advance(121)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     assert state_of(match)["score"] == [1, 1]
     pick(match, ada, "Pick", "Bend", "Plus")  # no proof was made: anything may be picked
     pick(match, bob, "Pick", "Bend", "Plus")
@@ -215,20 +215,20 @@ def test_a_complete_match_through_services(clock, dm):
     # Round 3: Ada claims 3, the counterclaim window closes, Ada proves it.
     services.submit_action(match, ada, {"type": "claim", "count": 3})
     clock.advance(31)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     services.submit_action(match, ada, {"type": "proof", "proof": PLUS_PROOF})
     assert state_of(match)["score"] == [2, 1]
     pick(match, ada, "Swap", "Recolor", "Column")
     animation = rounds.animation_ms(state_of(match)["last"]["steps"]) / 1000
     clock.advance(61 + animation)  # Bob never picks: a random allowed pick
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     state = state_of(match)
     assert match.events.last().kind == "pick_time_up"
     assert state["history"][-1]["random_picks"] == ["1"]
 
     # Round 4: no one claims; the round goes to the DMO.
     clock.advance(601)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     assert state_of(match)["score"] == [2, 2]
     pick(match, ada, "Pick", "Bend", "Plus")
     pick(match, bob, "Pick", "Bend", "Plus")
@@ -245,7 +245,7 @@ def test_a_complete_match_through_services(clock, dm):
     services.submit_action(match, bob, {"type": "claim", "count": 56})
     services.submit_action(match, ada, {"type": "pass"})
     clock.advance(121)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 0, "score": [4, 2], "garnets": 5}
@@ -314,13 +314,13 @@ def test_a_changed_pick_reaches_no_one_else_live_or_in_the_log(clock, dm):
 def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
     match, ada, bob, host = dm()
     services.submit_action(match, ada, {"type": "claim", "count": 5})
-    services.host_adjudicate(match, host, {"winner": 1, "scope": "round"})
+    host_operations.host_adjudicate(match, host, {"winner": 1, "scope": "round"})
     state = state_of(match)
     assert state["score"] == [0, 1] and state["phase"] == "pick"
     with pytest.raises(services.ActionError) as refused:
-        services.host_adjudicate(match, host, {"winner": 1, "scope": "round"})
+        host_operations.host_adjudicate(match, host, {"winner": 1, "scope": "round"})
     assert refused.value.code == "no_round"
-    services.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
+    host_operations.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 1, "score": [0, 1], "garnets": 5}
@@ -328,7 +328,7 @@ def test_the_host_can_award_a_round_and_then_the_match(clock, dm):
 
 def test_the_match_winner_is_credited_five_garnets_once(clock, dm, client):
     match, ada, bob, host = dm()
-    services.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
+    host_operations.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
     assert LedgerEntry.balance(bob) == {"garnets": 5, "tokens_of_life": 0}
     assert LedgerEntry.balance(ada) == {"garnets": 0, "tokens_of_life": 0}
     assert LedgerEntry.objects.get(user=bob).match == match
@@ -337,18 +337,18 @@ def test_the_match_winner_is_credited_five_garnets_once(clock, dm, client):
 
 
 def test_two_bots_play_a_complete_match_and_every_round_gets_its_optimum(clock, make_user):
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("bot-host"),
         game_key="bejeweled-dm",
         title="bots",
         settings={},
         roles=["EC", "DMO"],
     )
-    services.seat_bot(match, 0, "expert")
-    services.seat_bot(match, 1, "beginner")
+    seating.seat_bot(match, 0, "expert")
+    seating.seat_bot(match, 1, "beginner")
     for _ in range(2000):
         clock.advance(2)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
         services.run_bots()
         match.refresh_from_db()
         if match.is_over:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -17,12 +17,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def live_match(clock, make_user):
     host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="Final", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     match.refresh_from_db()
     return match, ada, bob, host
 
@@ -139,7 +139,7 @@ def test_a_chosen_offer_without_every_type_is_refused_by_the_form(client, make_u
 def test_the_replay_pages_render_before_and_after_the_start(client, live_match):
     match, ada, bob, host = live_match
     services.submit_action(match, ada, {"type": "claim", "count": 4})
-    services.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
+    host_operations.host_adjudicate(match, host, {"winner": 1, "scope": "match"})
     match.refresh_from_db()
     before = client.get(f"{match.get_absolute_url()}replay/?v=1").content.decode()
     assert "has not started yet" in before
@@ -167,12 +167,12 @@ def both_pick(match, ada, bob) -> None:
 def proved_round(clock, make_user):
     """Round 1 claimed, passed and proved by Ada: the players are picking."""
     host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="Final", settings=PLUS, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     services.submit_action(match, ada, {"type": "claim", "count": 5})
     services.submit_action(match, bob, {"type": "pass"})
     services.submit_action(match, ada, {"type": "proof", "proof": "Plus D4; Bend; Pick D4"})
@@ -217,7 +217,7 @@ def test_the_rounds_table_scrolls_in_its_own_box(client, proved_round):
 def test_the_end_of_the_match_states_the_score_the_same_way_twice(client, live_match):
     match, ada, bob, host = live_match
     for winner in (1, 1, 0, 1, 0, 1):
-        services.host_adjudicate(match, host, {"winner": winner, "scope": "round"})
+        host_operations.host_adjudicate(match, host, {"winner": winner, "scope": "round"})
         if not Match.objects.get(pk=match.pk).is_over:
             both_pick(match, ada, bob)
     client.force_login(ada)

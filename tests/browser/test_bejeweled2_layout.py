@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from games.bejeweled2 import solver
 from games.bejeweled2.puzzles import PUZZLES
-from games.core.match import services
+from games.core.match import seating, services
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE, settled
 
@@ -31,14 +31,14 @@ RECORD_BOARD = """() => { window.boardTops = []; window.recording = true;
 
 
 def a_puzzle(ada: User, index: int) -> Match:
-    match = services.create_match(
+    match = seating.create_match(
         host=ada,
         game_key="bejeweled-2",
         title="Puzzle",
         settings={"mode": "puzzle", "puzzle": index},
         roles=[""],
     )
-    services.take_seat(match, ada, match.seats.get().invite_token)
+    seating.take_seat(match, ada, match.seats.get().invite_token)
     match.refresh_from_db()
     return match
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games.bejeweled2 import engine
-from games.core.match import services
+from games.core.match import host_operations, seating
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_sizes
 
@@ -24,7 +24,7 @@ BOTS = {1: "greedy", 2: "random", 3: "relaxed", 4: "greedy", 5: "random", 6: "re
 
 def start_race(make_user) -> Match:
     host, ada = make_user("hostess"), make_user("ada")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="bejeweled-2-race",
         title="Browser race",
@@ -32,8 +32,8 @@ def start_race(make_user) -> Match:
         roles=[""] * 7,
     )
     for index, level in BOTS.items():
-        services.seat_bot(match, index, level)
-    services.take_seat(match, ada, match.seats.get(index=0).invite_token)
+        seating.seat_bot(match, index, level)
+    seating.take_seat(match, ada, match.seats.get(index=0).invite_token)
     return Match.objects.with_seats().get(pk=match.pk)
 
 
@@ -103,7 +103,7 @@ def test_a_player_races_by_clicks_while_spectators_watch_every_board(login_conte
         width = spectator.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], (size, width)
 
-    services.host_end_round(match, User.objects.get(username="hostess"), "test")
+    host_operations.host_end_round(match, User.objects.get(username="hostess"), "test")
     expect(player.locator("#race-ranking")).to_contain_text("Final ranking")
     expect(player.locator(".race-mini")).to_have_count(7)
     expect(player.locator("#match-result")).to_contain_text("Elimination Candidate")

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from games.core.match import chat, services
+from games.core.match import chat, seating
 from games.core.models import ChatMessage
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -94,7 +94,7 @@ def test_players_and_spectators_chat_apart_and_the_host_mutes_a_spectator(
 
     # Ada has just sent five messages in another match: refused here,
     # beside the box, with the text kept.
-    elsewhere = services.create_match(
+    elsewhere = seating.create_match(
         host=host, game_key="fixture-tally", title="Other", settings={}, roles=["EC", "DMO"]
     )
     ChatMessage.objects.bulk_create(

@@ -19,7 +19,7 @@ from games.bejeweled2 import engine as bj2_engine
 from games.bejeweled2 import flow as bj2_flow
 from games.bejeweled_dm import engine as dm_engine
 from games.core.game.registry import get_game
-from games.core.match import services
+from games.core.match import seating, services
 from games.core.models import Match
 from games.glittering_paths import engine as gp_engine
 from tests.browser.pages import settled
@@ -78,11 +78,11 @@ def test_a_click_during_an_animation_acts_in_every_game(login_context, make_user
         """A started match of ``game_key``, a new user of each name in its seats in order."""
         users = [make_user(name) for name in names]
         roles = [*get_game(game_key).roles, *[""] * len(names)][: len(names)]
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key=game_key, title="t", settings=settings, roles=roles
         )
         for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-            services.take_seat(match, user, seat.invite_token)
+            seating.take_seat(match, user, seat.invite_token)
         return Match.objects.with_seats().get(pk=match.pk), users, None
 
     # Glittering Paths: the opponent's path animates; the first cell of ours counts.

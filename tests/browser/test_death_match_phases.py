@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations
 from tests.bejeweled_dm.browser_pages import (
     SIZES,
     assert_playable_layout,
@@ -70,5 +70,5 @@ def test_every_phase_fits_a_phone_and_a_desktop_and_passes_axe(login_context, se
     check(ec, "pick", "form[data-action=pick]")
     for page in ec.values():
         expect(page.locator("#bjdm-board .bjdm-anim-clock")).to_contain_text("Picking time")
-    services.host_adjudicate(match, host, {"winner": 0, "scope": "match"})
+    host_operations.host_adjudicate(match, host, {"winner": 0, "scope": "match"})
     check(ec, "over", "#bjdm-actions .bjdm-final")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Match
 from games.glittering_paths import engine as glittering_paths_engine
 from tests.browser.pages import (
@@ -104,7 +104,7 @@ def live_match(game: Game, make_user: Any) -> Match:
     taken (a one-seat game at once)."""
     host = make_user("host1")
     players = [make_user(name) for name in ("erin", "dmitri")[: len(game.roles)]]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key=game.key,
         title=f"Page check · {game.key}",
@@ -112,7 +112,7 @@ def live_match(game: Game, make_user: Any) -> Match:
         roles=game.roles,
     )
     for user, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     return match
 
@@ -192,10 +192,10 @@ def test_the_host_sees_the_invites_open_before_the_start_and_a_player_sees_them_
     login_context, make_user
 ):
     host, erin = make_user("host1"), make_user("erin")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="Open table", settings={}, roles=["EC", "DMO"]
     )
-    services.take_seat(match, erin, match.seats.get(index=0).invite_token)
+    seating.take_seat(match, erin, match.seats.get(index=0).invite_token)
     host_page, player = login_context("host1"), login_context("erin")
     for page in (host_page, player):
         page.set_viewport_size(SIZES["375x812"])

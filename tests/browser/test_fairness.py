@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations, services
 from games.core.models import Match, Seat
 from tests.bejeweled_dm.test_services import CHOSEN, PLUS_PROOF
 from tests.core.test_replay import play_death_match
@@ -93,7 +93,9 @@ def ticked_on_a_phone(login_context, seated_match):
 def run_out_the_picking_time(match, host) -> None:
     match.refresh_from_db()
     left = int((parse_datetime(match.state["deadlines"]["pick"]) - timezone.now()).total_seconds())
-    services.host_change_clock(match, host, "pick", -(left - 6), "let the clock seal the ticks")
+    host_operations.host_change_clock(
+        match, host, "pick", -(left - 6), "let the clock seal the ticks"
+    )
 
 
 def test_ticked_picks_show_their_receipt_to_everyone_and_the_clock_reveals_it_checked(

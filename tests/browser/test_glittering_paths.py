@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating
 from games.glittering_paths import engine
 from tests.browser.pages import DESKTOP, PHONE, shoot_both_sizes
 
@@ -39,7 +39,7 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
     login_context, make_user
 ):
     host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="glittering-paths",
         title="Browser paths",
@@ -47,7 +47,7 @@ def test_a_path_is_drawn_by_clicks_refused_then_made_while_a_spectator_watches(
         roles=["EC", "DMO"],
     )
     for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     board = match.state["board"]
     cell_count = len(board.replace("\n", ""))

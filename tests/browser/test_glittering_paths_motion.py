@@ -15,7 +15,7 @@ import math
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating
 from games.glittering_paths import engine
 from tests.browser.pages import (
     ARTIFACTS,
@@ -142,7 +142,7 @@ def test_a_path_plays_cell_by_cell_with_rising_notes_at_each_viewers_speed(
 ):
     boards, legal, wrong = boards_with_a_long_red_path()
     host, ec_user, dmo_user = make_user("host1"), make_user("erin"), make_user("dmitri")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="glittering-paths",
         title="Paths in motion",
@@ -155,7 +155,7 @@ def test_a_path_plays_cell_by_cell_with_rising_notes_at_each_viewers_speed(
         roles=["EC", "DMO"],
     )
     for user, seat in zip([ec_user, dmo_user], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     assert match.state["board"] == boards.split("\n\n")[0]
     score = str(engine.best_path(match.state["board"], "red")[0])

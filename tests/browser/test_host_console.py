@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations, services
 from games.core.models import Match
 from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_sizes
 from tests.waiting import until
@@ -139,7 +139,7 @@ def test_a_frame_keeps_what_the_host_is_typing_and_a_done_control_folds(
 
     # The match is paused from elsewhere (the dashboard): the console the frame brings offers
     # Resume, and the host's box, choice, words and cursor are where they were.
-    services.host_pause(match, match.host, reason="a break")
+    host_operations.host_pause(match, match.host, reason="a break")
     expect(host.locator("#host-panel .host-resume button")).to_be_visible()
     box = host.locator("#host-panel details.host-replace")
     expect(box).to_have_attribute("open", "")
@@ -159,7 +159,7 @@ def test_a_frame_keeps_what_the_host_is_typing_and_a_done_control_folds(
     clock_box.locator("button").click()
     until(lambda: held, "the console's clock request", page=host)
     assert len(held) == 1
-    services.host_resume(match, match.host)
+    host_operations.host_resume(match, match.host)
     expect(host.locator("#host-panel .host-pause button")).to_be_visible()
     held[0].continue_()
     expect(host.locator("#host-error")).to_have_text(
@@ -226,8 +226,8 @@ def test_players_read_the_latest_host_operation_on_the_page(login_context, seate
 def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, seated_match):
     match = seven_in_round(seated_match)
     host_user = match.host
-    services.host_end_round(match, host_user, reason="everyone has sent")
-    services.host_adjudicate(match, host_user, {"winner": 0})
+    host_operations.host_end_round(match, host_user, reason="everyone has sent")
+    host_operations.host_adjudicate(match, host_user, {"winner": 0})
     match.refresh_from_db()
     host = login_context("hostess")
     errors: list[str] = []
@@ -246,7 +246,7 @@ def test_the_replay_has_no_console_and_its_host_buttons_work(login_context, seat
 
 def test_the_host_settles_a_tied_elimination_candidate_from_the_page(login_context, seated_match):
     match, _, host_user = seated_match("seven-gem-swap", "ada", "bob", "cy")
-    services.host_adjudicate(match, host_user, {"winner": 0})  # Bob and Cy tie for last
+    host_operations.host_adjudicate(match, host_user, {"winner": 0})  # Bob and Cy tie for last
     host, bob = login_context("hostess"), login_context("bob")
     asked: list[str] = []
     answer_dialogs(host, asked)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating
 from tests.browser.pages import shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,7 +17,7 @@ def test_a_signed_out_invitee_is_told_the_invitation_and_signs_up_to_their_seat(
     login_context, make_user
 ):
     host = make_user("hostess")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="pointsweeper",
         title="Friday sweep",

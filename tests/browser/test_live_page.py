@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_spectator_page_follows_moves_live_and_a_refusal_is_shown(login_context, make_user):
     host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="fixture-tally",
         title="Browser tally",
@@ -20,7 +20,7 @@ def test_a_spectator_page_follows_moves_live_and_a_refusal_is_shown(login_contex
         roles=["EC", "DMO"],
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     spectator = login_context(None)
     spectator.goto(match.get_absolute_url())
     expect(spectator.locator("#connection")).to_have_text("connected")

@@ -11,7 +11,7 @@ import pytest
 from django.db import connections
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,11 +51,11 @@ def no_sideways_scroll(page) -> bool:
 
 def tally(make_user, title: str = "Page tally"):
     host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title=title, settings={}, roles=["EC", "DMO"]
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     return match, ada, bob, host
 
@@ -181,13 +181,13 @@ def test_the_result_appears_live_with_a_replay_link_and_the_host_may_only_correc
 
 def death_match(make_user):
     host, ec, dmo = make_user("host1"), make_user("erin"), make_user("dmitri")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="Layout", settings={}, roles=["EC", "DMO"]
     )
     for user, seat in zip([ec, dmo], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     # Two rounds settled by the host: the rounds table (the widest thing on the page) is drawn.
-    services.host_adjudicate(match, host, {"winner": 0, "scope": "round"})
+    host_operations.host_adjudicate(match, host, {"winner": 0, "scope": "round"})
     match.refresh_from_db()
     return match
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from tests.browser.pages import ARTIFACTS, PHONE
 from tests.browser.test_pointsweeper import NO_MINE_ON_RANK_1
 from tests.browser.test_seven_gem_swap import a_gem_with_room
@@ -47,8 +47,8 @@ def test_the_lobby_fits_a_phone(login_context, seated_match):
     finished, _, host = seated_match(
         "glittering-paths", "erin", "dmitri", title="The long finished match of the evening"
     )
-    services.host_abort(finished, host, "testing the lobby")
-    seated_match_again = services.create_match(
+    host_operations.host_abort(finished, host, "testing the lobby")
+    seated_match_again = seating.create_match(
         host=host, game_key="pointsweeper", title="An open match", settings={}, roles=["", ""]
     )
     assert seated_match_again.status == "open"

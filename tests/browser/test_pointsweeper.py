@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations
 from tests.browser.pages import shoot_both_sizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -143,7 +143,7 @@ def test_the_dmo_scouts_by_clicks_and_only_their_notebook_shows_it(login_context
 
     # An aborted match: no one is told to move and no clock runs.
     expect(dmo_page.locator("#banner-turn")).to_be_visible()
-    services.host_abort(match, host, "testing the abort")
+    host_operations.host_abort(match, host, "testing the abort")
     for page in (dmo_page, ec_page, spectator):
         expect(page.locator("#match-result")).to_contain_text("Match aborted")
         expect(page.get_by_text("Your move")).to_have_count(0)

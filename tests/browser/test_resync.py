@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,11 +54,11 @@ class LostUpdate:
 
 def test_a_page_whose_acked_update_never_comes_asks_for_it(login_context, make_user):
     host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="Lost", settings={}, roles=["EC", "DMO"]
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     player = login_context("ada")
     between = LostUpdate()
     player.route_web_socket("**/ws/m/**", between)

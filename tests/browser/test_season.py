@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations
 from games.core.models import Match, Season
 from games.seasons import cast
 from games.seasons.models import Episode
@@ -90,8 +90,8 @@ def test_a_host_runs_a_season(login_context, make_user):
     episode = season.episodes.get()
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     hostess = season.format.hosts.get()
-    services.host_adjudicate(main, hostess, {"winner": 0, "reason": "a walk-through"})
-    services.host_adjudicate(main, hostess, {"elimination_candidate": 1, "reason": "a coin"})
+    host_operations.host_adjudicate(main, hostess, {"winner": 0, "reason": "a walk-through"})
+    host_operations.host_adjudicate(main, hostess, {"elimination_candidate": 1, "reason": "a coin"})
     bob = login_context("bob", locale="en-GB", timezone_id="Asia/Tokyo")  # Bob plays from Tokyo
     until(
         lambda: Episode.objects.filter(pk=episode.pk, phase=Episode.Phase.NOMINATION).exists(),

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import Match, Seat
 from games.seven_gem_swap import engine
 from tests.browser.pages import shoot_both_sizes
@@ -146,7 +146,7 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
     host = make_user("host1")
     names = ["ada", "bartholomew", "cordelia", "desdemona", "ebenezer", "fitzgerald", "gus"]
     users = [make_user(name) for name in names]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Full table",
@@ -154,7 +154,7 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
         roles=[""] * 7,
     )
     for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     for index, user in enumerate(users):
         colours = engine.COLOURS[index:] + engine.COLOURS[:index]
         services.submit_action(match, user, {"type": "bid", "bid": -index, "colours": colours[:3]})
@@ -167,7 +167,7 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
     # Round 1: Gus sends nothing and the round closes without him.
     for seat, user in enumerate(users[:6]):
         services.submit_action(match, user, {"type": "submit", "gem": own_gem(seat), "moves": ""})
-    services.host_end_round(match, host, "Gus is away")
+    host_operations.host_end_round(match, host, "Gus is away")
     # Round 2: everyone, each with a card.
     for seat, user in enumerate(users):
         match.refresh_from_db()
@@ -195,7 +195,7 @@ def test_seven_players_read_the_table_a_missed_round_and_a_refusal_while_paused(
     shoot(gus, "seven-players")
 
     # Paused: Submit says why nothing was sent, beside the button.
-    services.host_pause(match, host, "a break")
+    host_operations.host_pause(match, host, "a break")
     gus.set_viewport_size({"width": 1280, "height": 800})
     # The page holds the pause before Gus picks a gem (a gem picked earlier saves a draft the
     # server refuses, in the error line: a race of the test, not what it checks).

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import host_operations
 from tests.browser.pages import ARTIFACTS, PHONE
 from tests.core.test_replay import CHOSEN
 
@@ -17,7 +17,7 @@ def test_the_host_reads_the_substitutes_invite_link_on_the_running_match(
     login_context, seated_match
 ):
     match, _, host = seated_match("bejeweled-dm", "eve", "fay", settings=CHOSEN)
-    services.host_replace_seat(match, host, 1, "", "Fay left")
+    host_operations.host_replace_seat(match, host, 1, "", "Fay left")
     invite = match.seats.get(index=1).get_invite_url()
     page = login_context("hostess")
     page.set_viewport_size(PHONE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.core.match import services
+from games.core.match import seating, services
 from games.core.models import Match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,11 +51,11 @@ def test_two_tabs_of_one_seat_show_one_draft(login_context, seated_match, make_u
         "pick_seconds": 600,
     }
     ec, dmo = make_user("ec"), make_user("dmo")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="t", settings=quick, roles=["EC", "DMO"]
     )
     for user, seat in zip((ec, dmo), match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     services.submit_action(match, ec, {"type": "claim", "count": 1})
     services.submit_action(match, dmo, {"type": "pass"})
     services.submit_action(match, ec, {"type": "proof", "proof": "Plus A7; Bend; Pick A7"})

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.core.game.gamedef import SeatInfo, Viewer
 from games.core.game.registry import get_game
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Event, LedgerEntry, Match
 from games.core.render.rendering import render_panels, view_of
 from tests.flows import T0
@@ -39,12 +39,12 @@ def death_match(clock, make_user, client):
     staff host."""
     host = make_user("hostess", is_staff=True, is_superuser=True)
     ada, bob = make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="Final", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     match.refresh_from_db()
     client.force_login(host)
     return match, ada, bob, host
@@ -142,7 +142,7 @@ def test_the_award_reason_is_passed_to_the_game(host_client, tally_match, monkey
     match, *_ = tally_match
     received = []
     monkeypatch.setattr(
-        services, "host_adjudicate", lambda match, actor, award: received.append(award)
+        host_operations, "host_adjudicate", lambda match, actor, award: received.append(award)
     )
     award(host_client, match, "Seat 2: Bob", "  left the call  ")
     assert received == [{"scope": "match", "winner": 1, "reason": "  left the call  "}]
@@ -275,7 +275,7 @@ def test_a_fired_clock_shows_when_it_fired_and_its_successor_is_running(
 ):
     match, *_ = tally_match
     clock.advance(31)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     page = change_page(host_client, match)
     assert f"fired {clock.current:%H:%M:%S}" in page
     assert "0:30 left" in page
@@ -293,7 +293,7 @@ def test_a_replaced_clock_shows_cancelled(clock, host_client, tally_match):
 def test_a_paused_match_shows_the_time_each_clock_keeps(clock, host_client, tally_match):
     match, *_ = tally_match
     clock.advance(10)
-    services.host_pause(match, match.host)
+    host_operations.host_pause(match, match.host)
     clock.advance(100)
     assert "0:20 left when resumed (paused)" in change_page(host_client, match)
 
@@ -375,7 +375,7 @@ def test_an_abort_without_a_reason_is_refused(host_client, tally_match):
 @pytest.mark.django_db
 def test_a_finished_match_offers_only_a_correction(host_client, tally_match):
     match, *_ = tally_match
-    services.host_adjudicate(match, match.host, {"winner": 0})
+    host_operations.host_adjudicate(match, match.host, {"winner": 0})
     page = change_page(host_client, match)
     assert operation_url(match, "pause") not in page
     assert operation_url(match, "award") not in page
@@ -465,11 +465,11 @@ def test_every_games_live_match_has_a_console_and_a_board(clock, client, make_us
     game = get_game(game_key)
     seat_count = game.min_seats
     roles = seat_roles(game, seat_count)
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key=game_key, title="Heat", settings={}, roles=roles
     )
     for seat, name in zip(match.seats.all(), ["ada", "bob", "cy"], strict=False):
-        services.take_seat(match, make_user(name), seat.invite_token)
+        seating.take_seat(match, make_user(name), seat.invite_token)
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     client.force_login(host)

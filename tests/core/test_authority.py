@@ -28,7 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games.core.game.registry import all_games
 from games.core.host import hosting
-from games.core.match import services
+from games.core.match import host_operations, seating
 from games.core.models import LedgerEntry, Match
 from games.seasons import hosts
 
@@ -95,14 +95,14 @@ def cast(make_user) -> Cast:
 def make_match(cast: Cast, game: Any, seated: tuple[str, ...]) -> Match:
     count = max(game.min_seats, len(seated))
     roles = [*game.roles, *[""] * count][:count]
-    match = services.create_match(
+    match = seating.create_match(
         host=cast.users[HOST], game_key=game.key, title="Heat", settings={}, roles=roles
     )
     seats = list(match.seats.order_by("index"))
     for kind, seat in zip(seated, seats, strict=False):
-        services.take_seat(match, cast.users[kind], seat.invite_token)
+        seating.take_seat(match, cast.users[kind], seat.invite_token)
     for seat in seats[len(seated) :]:
-        services.seat_bot(match, seat.index, game.bot_levels[0])
+        seating.seat_bot(match, seat.index, game.bot_levels[0])
     match = Match.objects.with_seats().get(pk=match.pk)
     assert match.season_id == cast.season.pk and match.status == Match.Status.LIVE, game.key
     return match
@@ -278,7 +278,7 @@ def test_only_those_who_run_a_match_run_it_and_each_sees_it_as_who_they_are(
     for kind in KINDS:
         match = matches[kind]
         if not match.is_over:
-            services.host_abort(match, cast.users[SUPERUSER], reason="the replay opens")
+            host_operations.host_abort(match, cast.users[SUPERUSER], reason="the replay opens")
             match.refresh_from_db()
         page = client_of(client, cast.users[kind]).get(reverse("replay", args=[match.public_id]))
         assert audience_on(page.content.decode()) == expected_audience(kind, match, cast)
@@ -350,11 +350,11 @@ def test_a_host_who_plays_fills_the_open_match_then_runs_nothing(client, cast, c
     in their own match still reads the other seat's invite link and may seat a bot in it; once
     it runs they see it from their seat only and run nothing."""
     host = cast.users[HOST]
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="Mine", settings={}, roles=["EC", "DMO"]
     )
     mine, other = match.seats.order_by("index")
-    services.take_seat(match, host, mine.invite_token)
+    seating.take_seat(match, host, mine.invite_token)
     client_of(client, host)
     page = client.get(match.get_absolute_url()).content.decode()
     assert other.get_invite_url() in page and "Seat a bot" in page

@@ -224,10 +224,10 @@ async def test_an_action_a_chat_line_and_a_draft_each_reach_a_socket_once(tally_
 
 
 def pause(match, host) -> int:
-    from games.core.match import services
+    from games.core.match import host_operations
 
     match.refresh_from_db()
-    services.host_pause(match, host, reason="a moment")
+    host_operations.host_pause(match, host, reason="a moment")
     match.refresh_from_db()
     return match.version
 

@@ -15,7 +15,7 @@ from django.db import connections
 
 from games.core.game.gamedef import ActionError
 from games.core.live import protocol
-from games.core.match import chat, services
+from games.core.match import chat, seating
 from games.core.models import ChatMessage, Match
 from gemsite.routing import websocket_urlpatterns
 from tests.sockets import frames_before, receive
@@ -135,7 +135,7 @@ def test_a_sixth_message_within_ten_seconds_is_refused(room, clock):
 def test_the_rate_counts_a_user_across_matches(room, make_user, clock):
 
     match, ada, _, host, _ = room
-    other = services.create_match(
+    other = seating.create_match(
         host=host, game_key="fixture-tally", title="t2", settings={}, roles=["EC", "DMO"]
     )
     for n in range(chat.RATE_COUNT):

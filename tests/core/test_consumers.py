@@ -12,7 +12,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from gemsite.routing import websocket_urlpatterns
 from tests.sockets import frames_before, pong_comes_next, receive, version_is
 
@@ -23,12 +23,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def tally(make_user):
     host = make_user("hostess", is_staff=True)
     ada, bob = make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="t", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     match.refresh_from_db()
     return match, ada, bob, host
 
@@ -207,11 +207,11 @@ async def test_a_glittering_paths_draft_with_a_nul_is_refused_and_kept_nowhere(m
     host, rita, sam = [await sync_to_async(make_user)(name) for name in ("boss", "rita", "sam")]
 
     def start():
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key="glittering-paths", title="p", settings={}, roles=["EC", "DMO"]
         )
         for seat, user in zip(match.seats.order_by("index"), (rita, sam), strict=True):
-            services.take_seat(match, user, seat.invite_token)
+            seating.take_seat(match, user, seat.invite_token)
         return match
 
     match = await sync_to_async(start)()
@@ -234,11 +234,11 @@ async def test_a_game_that_keeps_no_drafts_refuses_even_an_empty_one(make_user):
     host, ada, bob = [await sync_to_async(make_user)(name) for name in ("boss", "ada", "bob")]
 
     def start():
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key="pointsweeper", title="p", settings={}, roles=["EC", "DMO"]
         )
         for seat, user in zip(match.seats.order_by("index"), (ada, bob), strict=True):
-            services.take_seat(match, user, seat.invite_token)
+            seating.take_seat(match, user, seat.invite_token)
         return match
 
     match = await sync_to_async(start)()
@@ -536,7 +536,7 @@ async def test_a_new_seat_holder_gets_the_seats_whole_view_before_any_update_of_
 
     match, _, _, host = tally
     cy = await sync_to_async(make_user)("cy")
-    await sync_to_async(services.host_replace_seat)(match, host, 1, "", "left")
+    await sync_to_async(host_operations.host_replace_seat)(match, host, 1, "", "left")
     socket = await connect(match, cy)
     watching = await receive(socket)
     assert watching["view"]["viewer"]["audience"] == "spectators"
@@ -548,7 +548,7 @@ async def test_a_new_seat_holder_gets_the_seats_whole_view_before_any_update_of_
 
         invite = match.seats.get(index=1).invite_token
         with mock.patch.object(broadcast, "announce", lambda announcement: None):
-            services.take_seat(match, cy, invite)
+            seating.take_seat(match, cy, invite)
         match.refresh_from_db()
         return match.version
 

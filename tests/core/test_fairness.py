@@ -13,7 +13,7 @@ import pytest
 from games.core.game import fairness
 from games.core.game.flowkit import derived_seed
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import Match
 from games.core.render.fairplay import fairness_facts
 from games.core.render.rendering import view_of
@@ -51,12 +51,12 @@ def test_a_receipt_that_is_not_the_moves_is_refused():
 def match(make_user, clock):
     host = make_user("fairhost")
     players = [make_user("ada"), make_user("bob")]
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
     )
     seeds = ["ada-seed-1", ""]
     for player, seat, seed in zip(players, match.seats.order_by("index"), seeds, strict=True):
-        services.take_seat(match, player, seat.invite_token, seed)
+        seating.take_seat(match, player, seat.invite_token, seed)
     match = Match.objects.with_seats().get(pk=match.pk)
     match.players, match.host_user = players, host
     return match
@@ -72,13 +72,13 @@ def test_the_commitment_and_players_seeds_are_everyones_and_the_server_seed_no_o
     for viewer in EVERYONE:
         assert match.server_seed not in json.dumps(view_of(match, viewer)), viewer
     start = match.events.get(kind="started")
-    assert start.move["seed"] == services.match_seed(match)
+    assert start.move["seed"] == seating.match_seed(match)
     assert start.move["seed"].endswith(f"|{match.public_id}|0=ada-seed-1,1=")
 
 
 @pytest.mark.django_db
 def test_the_server_seed_is_shown_to_everyone_once_the_match_is_over(match):
-    services.host_abort(match, match.host_user, "testing")
+    host_operations.host_abort(match, match.host_user, "testing")
     match = Match.objects.with_seats().get(pk=match.pk)
     assert fairness_facts(match)["server_seed"] == match.server_seed
 
@@ -110,7 +110,7 @@ def test_a_replaced_sealed_move_keeps_its_receipt_and_never_shows_its_move(match
     services.submit_action(match, match.players[0], {"type": "bid", "bid": -4, "colours": "RGB"})
     services.submit_action(match, match.players[0], {"type": "bid", "bid": -2, "colours": "GRB"})
     services.submit_action(match, match.players[1], {"type": "bid", "bid": 0, "colours": "BGR"})
-    services.host_abort(match, match.host_user, "testing")
+    host_operations.host_abort(match, match.host_user, "testing")
     match = Match.objects.with_seats().get(pk=match.pk)
     # Everyone: Seven Gem Swap's bids stay secret for good (its rules), receipts and all.
     public = fairness_facts(match)["receipts"]
@@ -137,11 +137,11 @@ def test_a_move_whose_receipt_is_not_its_own_is_refused(match):
 @pytest.mark.django_db
 def test_a_bad_players_seed_is_refused(make_user, clock):
     host, player = make_user("h2"), make_user("p2")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
     )
     with pytest.raises(ActionError) as refused:
-        services.take_seat(match, player, match.seats.first().invite_token, "no spaces allowed")
+        seating.take_seat(match, player, match.seats.first().invite_token, "no spaces allowed")
     assert refused.value.code == "bad_player_seed"
 
 
@@ -170,11 +170,11 @@ def test_every_page_shows_the_commitment_and_the_receipts_and_no_nonce_before_th
 @pytest.mark.django_db
 def test_a_seated_page_gives_its_seed_before_the_start_and_only_once(make_user, clock, client):
     host, ada, bob = make_user("h3"), make_user("ada3"), make_user("bob3")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="seven-gem-swap", title="", settings={}, roles=["", ""]
     )
     first, second = match.seats.order_by("index")
-    services.take_seat(match, ada, first.invite_token)  # seated without a seed
+    seating.take_seat(match, ada, first.invite_token)  # seated without a seed
     client.force_login(ada)
     url = f"/m/{match.public_id}/seed/"
     assert client.post(url, {"player_seed": "from-adas-page"}).status_code == 204
@@ -182,7 +182,7 @@ def test_a_seated_page_gives_its_seed_before_the_start_and_only_once(make_user, 
     match.refresh_from_db()
     assert match.fairness["players"] == {"0": "from-adas-page"}
     assert match.events.last().public["player_seed"] == "from-adas-page"
-    services.take_seat(match, bob, second.invite_token)  # the last seat: the match starts
+    seating.take_seat(match, bob, second.invite_token)  # the last seat: the match starts
     client.force_login(bob)
     refused = client.post(url, {"player_seed": "too-late"})
     assert refused.status_code == 400 and b"has started" in refused.content

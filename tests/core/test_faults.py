@@ -17,7 +17,7 @@ import pytest
 from django.utils import timezone
 
 from games.core.live.client import ArenaClient, Refused
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Deadline, Event, Match
 from tests.live_server import ROOT, Worker, free_port, in_db, worker_environment
 from tests.waiting import until_async
@@ -28,15 +28,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def tally(host, settings: dict) -> Match:  # type: ignore[no-untyped-def]
-    return services.create_match(
+    return seating.create_match(
         host=host, game_key="fixture-tally", title="faults", settings=settings, roles=["EC", "DMO"]
     )
 
 
 def seat_both(match: Match, ada, bob) -> None:  # type: ignore[no-untyped-def]
     seats = list(match.seats.order_by("index"))
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
 
 
 def event_log(match: Match) -> list[tuple[int, str]]:

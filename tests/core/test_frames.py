@@ -13,12 +13,11 @@ import pytest
 
 from games.core.game.gamedef import Viewer
 from games.core.match.replaying import state_at
-from games.core.render import htmlpatch, jsondiff, rendering
+from games.core.render import htmlpatch, jsondiff, panelcache, rendering
+from games.core.render.frame import PANEL_SEPARATOR, Frame
 from games.core.render.lru import Lru
 from games.core.render.rendering import (
-    PANEL_SEPARATOR,
     Announcement,
-    Frame,
     render_panel_list,
     sent_view,
     update_frames,
@@ -157,7 +156,7 @@ def test_panels_compared_with_a_drawing_again_of_the_version_before_travel_whole
     carries every panel whole (pages in step then send only what changed)."""
     match = played.match
     announcement = Announcement.stored(match, match.events.order_by("-version").first())
-    monkeypatch.setattr(rendering, "_kept", lambda *args, **kwargs: None)
+    monkeypatch.setattr(panelcache, "kept", lambda *args, **kwargs: None)
     for _viewer, frame in update_frames(announcement):
         message = Frame.from_message(msgpack.unpackb(msgpack.packb(frame.as_message())))
         assert all(panel.escaped for panel in message.panels)
@@ -173,7 +172,7 @@ def test_another_worker_draws_the_same_frames_from_what_the_cache_kept(played, m
     *_, previous, last = (
         Announcement.stored(match, event) for event in match.events.order_by("version")
     )
-    shared = rendering.cache
+    shared = panelcache.cache
     read = []
 
     class Reading:
@@ -192,7 +191,7 @@ def test_another_worker_draws_the_same_frames_from_what_the_cache_kept(played, m
             return shared.add(*args, **kwargs)
 
     reading = Reading()
-    monkeypatch.setattr(rendering, "cache", reading)
+    monkeypatch.setattr(panelcache, "cache", reading)
 
     def drawn():
         return [
@@ -200,17 +199,17 @@ def test_another_worker_draws_the_same_frames_from_what_the_cache_kept(played, m
             for viewer, frame in update_frames(last)
         ]
 
-    monkeypatch.setattr(rendering, "_recent", Lru(256))
+    monkeypatch.setattr(panelcache, "_recent", Lru(256))
     update_frames(previous)  # this worker drew the version before
     read.clear()
     same_worker = drawn()
     assert not read
-    monkeypatch.setattr(rendering, "_recent", Lru(256))  # another worker
+    monkeypatch.setattr(panelcache, "_recent", Lru(256))  # another worker
     assert drawn() == same_worker
     audiences = {viewer.audience for viewer in rendering.audiences(match)}
     assert read and audiences <= set(read[0]["audiences"])
     reading.lost = True
-    monkeypatch.setattr(rendering, "_recent", Lru(256))
+    monkeypatch.setattr(panelcache, "_recent", Lru(256))
     lost = drawn()
     assert [(a, head, [p.digest for p in panels]) for a, head, panels in lost] == [
         (a, head, [p.digest for p in panels]) for a, head, panels in same_worker

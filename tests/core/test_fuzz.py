@@ -31,10 +31,10 @@ from tests.sockets import pong_comes_next
 
 @pytest.fixture
 def quiet_tally(make_user):
-    from games.core.match import services
+    from games.core.match import seating
 
     host = make_user("hostess")
-    return services.create_match(
+    return seating.create_match(
         host=host, game_key="fixture-tally", title="Big", settings={}, roles=["EC", "DMO"]
     )
 
@@ -358,7 +358,7 @@ def state_hash(match_pk: int) -> str:
 def fuzz_match(make_user, django_user_model):
     """A started match of ``game``, and the user of each kind of connection."""
     from games.core.game.registry import get_game
-    from games.core.match import services
+    from games.core.match import seating
 
     def user(name: str) -> Any:  # the same people in every match
         return django_user_model.objects.filter(username=name).first() or make_user(name)
@@ -368,7 +368,7 @@ def fuzz_match(make_user, django_user_model):
         seats = get_game(game).min_seats
         players = [user(name) for name in ("ada", "bob", "cy", "dee")[:seats]]
         carol = user("carol")
-        match = services.create_match(
+        match = seating.create_match(
             host=host,
             game_key=game,
             title="fuzz",
@@ -376,7 +376,7 @@ def fuzz_match(make_user, django_user_model):
             roles=seat_roles(game, seats),
         )
         for seat, player in zip(match.seats.order_by("index"), players, strict=True):
-            services.take_seat(match, player, seat.invite_token)
+            seating.take_seat(match, player, seat.invite_token)
         match.refresh_from_db()
         users = {
             "seated": players[0],

@@ -7,7 +7,7 @@ import pytest
 
 from games.bejeweled_dm import view as dm_view
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.match.replaying import described_events, replay_step
 from games.core.models import Match
 from tests.core.test_replay import CHOSEN
@@ -17,10 +17,10 @@ pytestmark = pytest.mark.django_db
 
 def hand_seat_to(match: Match, host, seat: int, user) -> None:
     """The host frees ``seat`` for a substitute and ``user`` takes it by the new invite."""
-    services.host_replace_seat(match, host, seat, "", "left")
+    host_operations.host_replace_seat(match, host, seat, "", "left")
     match.refresh_from_db()
     token = match.seats.get(index=seat).invite_token
-    services.take_seat(match, user, token)
+    seating.take_seat(match, user, token)
     match.refresh_from_db()
 
 

@@ -23,7 +23,7 @@ from django.db.models import Sum
 from games.core.game.gamedef import ActionError, Viewer, state_deadlines
 from games.core.game.registry import get_game
 from games.core.host import console, hosting
-from games.core.match import ledger, services
+from games.core.match import deadlines, ledger, seating, services
 from games.core.models import Deadline, LedgerEntry, Match, Season
 from tests.registered import real_games, seat_roles
 
@@ -192,7 +192,7 @@ class Host:
         player = self.make_user(f"substitute{self.substitutes}")
         ledger.adjust(player, season, 6, 0, "starting garnets", self.user)
         seat = next(seat for seat in match.seats.all() if seat.index == index)
-        services.take_seat(match, player, seat.invite_token)
+        seating.take_seat(match, player, seat.invite_token)
 
 
 def play_one_move(match: Match, rng: random.Random, now: datetime) -> bool:
@@ -242,7 +242,7 @@ def one_run(clock, make_user, host: Any, operator: Host, game_key: str, run: int
     for player in players:
         ledger.adjust(player, season, 6, 0, "starting garnets", host)
     settings = {"auto_start": False} if run == 0 else {}
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key=game_key,
         title="Fuzz",
@@ -250,7 +250,7 @@ def one_run(clock, make_user, host: Any, operator: Host, game_key: str, run: int
         roles=seat_roles(game, game.min_seats),
     )
     for player, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, player, seat.invite_token)
+        seating.take_seat(match, player, seat.invite_token)
     moves = 0
     # While an ending is still to be done for the game, the host ends this run early with it
     # (early: a race, say, soon ends by itself).
@@ -266,7 +266,7 @@ def one_run(clock, make_user, host: Any, operator: Host, game_key: str, run: int
             moves += play_one_move(match, rng, clock.current)
         elif roll < 0.8 and match.status != Match.Status.OPEN:
             clock.advance(rng.choice([1, 5, 20, 45, 90]))
-            services.fire_due_deadlines()
+            deadlines.fire_due_deadlines()
         else:
             operator.act(match, season, clock, may_end=step > STEPS * 2 // 3)
         match = check_step(match, season, clock)

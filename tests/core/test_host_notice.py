@@ -9,7 +9,7 @@ import json
 import pytest
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import host_operations, services
 from games.core.models import Event, Match
 from games.core.render.rendering import Announcement, update_frames
 from tests.seven_gem_swap.test_services import bid_all, own_gem
@@ -42,7 +42,7 @@ def test_a_host_notice_shows_until_the_next_round_starts(seated_match, client, c
     assert not drawn_notice(match)
     client.force_login(users[0])
 
-    services.host_change_clock(latest(match), host, "round", 600, NOTICE)
+    host_operations.host_change_clock(latest(match), host, "round", 600, NOTICE)
     assert drawn_notice(match) and paged_notice(client, match)
     state = latest(match).state
     services.submit_action(match, users[0], {"type": "submit", "gem": own_gem(state, 0)})

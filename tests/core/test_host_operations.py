@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from games.core.game.gamedef import ActionError, Viewer, state_deadlines
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.match.replaying import describe, rebuild
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.seven_gem_swap import engine as sgs_engine
@@ -56,25 +56,25 @@ def test_a_clock_extended_during_a_pause_runs_on_after_the_resume(clock, seven):
     match, users, host = seven
     due = pending(match)["round"]
     clock.advance(30)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(200)  # the round's clock would have run out during the pause
-    services.fire_due_deadlines()
-    services.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
+    deadlines.fire_due_deadlines()
+    host_operations.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
     clock.advance(10)
-    services.host_resume(match, host)
+    host_operations.host_resume(match, host)
     left = pending(fresh(match))["round"] - clock.current
     assert left == timedelta(seconds=90 + 60)
     assert due + timedelta(seconds=210 + 60) == pending(fresh(match))["round"]
     clock.advance(149)
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     clock.advance(2)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     assert fresh(match).state["round"] == 2
 
 
 def test_a_clock_change_is_an_event_players_read_with_its_reason(clock, seven):
     match, users, host = seven
-    services.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
+    host_operations.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
     event = fresh(match).events.last()
     assert (event.kind, event.actor) == ("clock_changed", host)
     assert event.public["host_reason"] == "Bob's connection dropped"
@@ -90,7 +90,7 @@ def test_a_refused_clock_change_names_no_operation_the_game_lacks(clock, seated_
     match, _, host = seated_match("pointsweeper", "ada", "bob")  # no End the round
     assert match.game.end_round_label(match.state) is None
     with pytest.raises(ActionError) as refused:
-        services.host_change_clock(match, host, "order", -3600, reason="too far")
+        host_operations.host_change_clock(match, host, "order", -3600, reason="too far")
     assert refused.value.code == "bad_seconds"
     assert "end the round" not in str(refused.value).lower()
     assert "use Award or Abort" in str(refused.value)
@@ -98,14 +98,14 @@ def test_a_refused_clock_change_names_no_operation_the_game_lacks(clock, seated_
 
 def test_a_clock_can_be_shortened_but_not_below_five_seconds(clock, seven):
     match, users, host = seven
-    services.host_change_clock(match, host, "round", -100, reason="speed up")
+    host_operations.host_change_clock(match, host, "round", -100, reason="speed up")
     assert pending(fresh(match))["round"] - clock.current == timedelta(seconds=20)
     with pytest.raises(ActionError) as refused:
-        services.host_change_clock(match, host, "round", -16, reason="too far")
+        host_operations.host_change_clock(match, host, "round", -16, reason="too far")
     assert refused.value.code == "bad_seconds"
     assert "use End the round" in str(refused.value)  # the operation this game offers now
     with pytest.raises(ActionError) as refused:
-        services.host_change_clock(match, host, "nope", 60, reason="")
+        host_operations.host_change_clock(match, host, "nope", 60, reason="")
     assert refused.value.code == "no_clock"
 
 
@@ -130,9 +130,9 @@ def test_a_pause_is_not_charged_to_the_player_to_move(clock, sweeper):
     move_seconds = match.state["settings"]["move_seconds"]
     bank = match.state["play"]["bank"][0]
     clock.advance(move_seconds - 11)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(40)
-    services.host_resume(match, host)
+    host_operations.host_resume(match, host)
     match = fresh(match)
     view = match.game.view(match.state, Viewer(seat=0))
     assert datetime.fromisoformat(view["move_deadline"]) - clock.current == timedelta(seconds=11)
@@ -145,10 +145,10 @@ def test_the_rules_run_at_the_paused_time_while_paused(clock, sweeper):
     them like every other clock."""
     match, ada, bob, host = sweeper
     clock.advance(5)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     paused_at = clock.current
     clock.advance(300)
-    services.host_change_clock(match, host, "turn", 30, reason="")
+    host_operations.host_change_clock(match, host, "turn", 30, reason="")
     match = fresh(match)
     turn_due = datetime.fromisoformat(match.state["deadlines"]["turn"])
     started = datetime.fromisoformat(match.state["turn_started"])
@@ -160,11 +160,11 @@ def test_only_the_host_may_operate(clock, seven, make_user):
     match, users, host = seven
     for actor in (users[0], make_user("eve")):
         for operation, args in (
-            (services.host_pause, ()),
-            (services.host_change_clock, ("round", 60)),
-            (services.host_end_round, ()),
-            (services.host_abort, ("x",)),
-            (services.host_replace_seat, (1, "club")),
+            (host_operations.host_pause, ()),
+            (host_operations.host_change_clock, ("round", 60)),
+            (host_operations.host_end_round, ()),
+            (host_operations.host_abort, ("x",)),
+            (host_operations.host_replace_seat, (1, "club")),
         ):
             with pytest.raises(ActionError) as refused:
                 operation(match, actor, *args)
@@ -182,20 +182,20 @@ def paths(seated_match):
 
 def test_a_round_ended_during_a_pause_gets_its_whole_interval_after_the_resume(clock, paths):
     match, ada, bob, host = paths
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(300)
-    services.host_end_round(match, host, reason="the board was dealt wrong")
+    host_operations.host_end_round(match, host, reason="the board was dealt wrong")
     match = fresh(match)
     assert match.state["phase"] == "interval"
     wait = datetime.fromisoformat(match.state["deadlines"]["next_round"]) - match.paused_at
     clock.advance(50)
-    services.host_resume(match, host)
+    host_operations.host_resume(match, host)
     assert pending(fresh(match))["next_round"] - clock.current == wait
 
 
 def test_ending_a_round_keeps_the_games_words_and_adds_the_hosts_reason(clock, paths):
     match, ada, bob, host = paths
-    services.host_end_round(match, host, reason="the board was dealt wrong")
+    host_operations.host_end_round(match, host, reason="the board was dealt wrong")
     event = fresh(match).events.last()
     words = describe(match.game, event.seen_by(Viewer.spectator()), fresh(match).state)
     assert "Round 1 is over: the host ended the round." in words
@@ -210,7 +210,7 @@ def page_of(client, match: Match, user) -> str:
 def test_a_paused_pointsweeper_shows_the_move_time_it_keeps(client, clock, sweeper):
     match, ada, bob, host = sweeper
     clock.advance(match.state["settings"]["move_seconds"] - 11)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(40)
     page = page_of(client, match, ada)
     assert "Move time 0:11 left, stopped while the match is paused" in page
@@ -221,7 +221,7 @@ HIDDEN_ELEMENT = re.compile(r"<(\w+)\b[^>]*\shidden\b[^>]*>.*?</\1>", re.S)
 
 def test_an_aborted_pointsweeper_asks_no_one_to_move(client, clock, sweeper):
     match, ada, bob, host = sweeper
-    services.host_abort(match, host, reason="the season was cancelled")
+    host_operations.host_abort(match, host, reason="the season was cancelled")
     page = page_of(client, match, ada)
     # The move forms and turn tags stay in the page, hidden, between turns: none is shown.
     shown = HIDDEN_ELEMENT.sub("", page)
@@ -233,9 +233,9 @@ def test_an_aborted_pointsweeper_asks_no_one_to_move(client, clock, sweeper):
 
 def test_a_pause_cancels_the_clock_rows_and_a_resume_writes_them_again(clock, seven):
     match, users, host = seven
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     assert pending(fresh(match)) == {}
-    services.host_resume(match, host)  # a pause of no time at all
+    host_operations.host_resume(match, host)  # a pause of no time at all
     match = fresh(match)
     assert pending(match) == state_deadlines(match.state) != {}
 
@@ -246,10 +246,12 @@ def balances(*users) -> list[tuple[int, int]]:
 
 def test_a_wrong_award_is_corrected_by_reversing_entries_and_writing_new_ones(clock, seven):
     match, (ada, bob), host = seven
-    services.host_adjudicate(match, host, {"winner": 0, "reason": "Bob left"})
+    host_operations.host_adjudicate(match, host, {"winner": 0, "reason": "Bob left"})
     assert balances(ada, bob)[0][1] == 2 and balances(ada, bob)[1][1] == 0
     paid = list(LedgerEntry.objects.filter(match=match))
-    services.host_correct_result(match, host, {"winner": 1}, reason="I awarded the wrong player")
+    host_operations.host_correct_result(
+        match, host, {"winner": 1}, reason="I awarded the wrong player"
+    )
     match = fresh(match)
     assert match.status == Match.Status.FINISHED
     assert match.result["winner"] == 1 and match.result["corrected"] is True
@@ -269,9 +271,9 @@ def test_a_wrong_award_is_corrected_by_reversing_entries_and_writing_new_ones(cl
 
 def test_a_correction_of_a_correction_reverses_only_what_stands(clock, seven):
     match, (ada, bob), host = seven
-    services.host_adjudicate(match, host, {"winner": 0})
-    services.host_correct_result(match, host, {"winner": 1}, reason="wrong player")
-    services.host_correct_result(match, host, {"winner": 0}, reason="it was right at first")
+    host_operations.host_adjudicate(match, host, {"winner": 0})
+    host_operations.host_correct_result(match, host, {"winner": 1}, reason="wrong player")
+    host_operations.host_correct_result(match, host, {"winner": 0}, reason="it was right at first")
     assert balances(ada, bob)[0][1] == 2 and balances(ada, bob)[1][1] == 0
     assert fresh(match).result["winner"] == 0
 
@@ -279,29 +281,29 @@ def test_a_correction_of_a_correction_reverses_only_what_stands(clock, seven):
 def test_a_correction_needs_a_finished_match_and_a_reason(clock, seven):
     match, users, host = seven
     with pytest.raises(ActionError) as refused:
-        services.host_correct_result(match, host, {"winner": 1}, reason="x")
+        host_operations.host_correct_result(match, host, {"winner": 1}, reason="x")
     assert refused.value.code == "not_finished"
-    services.host_adjudicate(match, host, {"winner": 0})
+    host_operations.host_adjudicate(match, host, {"winner": 0})
     with pytest.raises(ActionError) as refused:
-        services.host_correct_result(match, host, {"winner": 1}, reason="  ")
+        host_operations.host_correct_result(match, host, {"winner": 1}, reason="  ")
     assert refused.value.code == "reason_needed"
 
 
 def test_a_seat_is_replaced_by_a_substitute_through_a_new_invite(clock, seven, make_user):
     match, (ada, bob), host = seven
     old_token = match.seats.get(index=1).invite_token
-    services.host_replace_seat(match, host, 1, reason="Bob left the season")
+    host_operations.host_replace_seat(match, host, 1, reason="Bob left the season")
     seat = fresh(match).seats.get(index=1)
     assert seat.user is None and seat.invite_token != old_token
     with pytest.raises(ActionError):
         services.submit_action(match, bob, {"type": "submit", "gem": "A1", "moves": ""})
     carol = make_user("carol")
     with pytest.raises(ActionError):
-        services.take_seat(match, carol, old_token)
+        seating.take_seat(match, carol, old_token)
     # Until someone takes it, the game names the seat as the page's header does.
     assert seat_names(fresh(match).state) == ["Ada", "open seat"]
     assert rebuild(fresh(match), fresh(match).version) == fresh(match).state
-    services.take_seat(match, carol, seat.invite_token)
+    seating.take_seat(match, carol, seat.invite_token)
     match = fresh(match)
     assert match.seat_of(carol).index == 1 and match.status == Match.Status.LIVE
     kinds = list(match.events.order_by("-version").values_list("kind", flat=True)[:2])
@@ -317,7 +319,7 @@ def seat_names(state: dict) -> list[str]:
 
 def test_a_seat_is_replaced_by_a_bot_that_plays_on(clock, seven):
     match, (ada, bob), host = seven
-    services.host_replace_seat(match, host, 1, bot_level="club", reason="Bob left")
+    host_operations.host_replace_seat(match, host, 1, bot_level="club", reason="Bob left")
     match = fresh(match)
     assert match.seats.get(index=1).bot_level == "club"
     assert match.state["seats"][1] == {"index": 1, "name": "Club bot 2", "is_bot": True}
@@ -325,7 +327,7 @@ def test_a_seat_is_replaced_by_a_bot_that_plays_on(clock, seven):
     clock.advance(30)
     assert services.run_bots() >= 1
     # Awarded now, the result and the game's own summary name the same player.
-    services.host_adjudicate(match, host, {"winner": 1})
+    host_operations.host_adjudicate(match, host, {"winner": 1})
     assert fresh(match).result["summary"].startswith("The host awarded the match to Club bot 2.")
 
 
@@ -334,9 +336,9 @@ def test_a_seat_is_replaced_by_a_bot_that_plays_on(clock, seven):
 
 def test_the_match_host_log_lists_every_operation_with_who_and_why(client, clock, seven):
     match, (ada, bob), host = seven
-    services.host_pause(match, host, reason="Bob's connection dropped")
-    services.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
-    services.host_resume(match, host)
+    host_operations.host_pause(match, host, reason="Bob's connection dropped")
+    host_operations.host_change_clock(match, host, "round", 60, reason="Bob's connection dropped")
+    host_operations.host_resume(match, host)
     client.force_login(host)
     page = client.get(f"/m/{match.public_id}/audit/").content.decode()
     assert page.count('data-kind="') == 3
@@ -354,12 +356,12 @@ def test_the_season_host_log_lists_operations_and_ledger_entries(client, clock, 
     host = make_user("boss", is_staff=True)
     ada, bob = make_user("ada"), make_user("bob")
     ledger.adjust(ada, season, 5, 0, "won the house vote", host)
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="Heat", settings={}, roles=["EC", "DMO"]
     )
     for user, seat in zip((ada, bob), match.seats.all(), strict=True):
-        services.take_seat(match, user, seat.invite_token)
-    services.host_abort(match, host, reason="cast change")
+        seating.take_seat(match, user, seat.invite_token)
+    host_operations.host_abort(match, host, reason="cast change")
     client.force_login(host)
     page = client.get(f"/seasons/{season.pk}/audit/").content.decode()
     assert "The host adjusted the ledger: Ada +5 garnets." in page
@@ -380,13 +382,13 @@ def test_an_abort_gives_back_the_premoves_of_the_round_that_never_ran(clock, sev
     submission = {"type": "submit", "gem": gem, "moves": "", "premove": True}
     services.submit_action(match, ada, submission)
     assert LedgerEntry.balance(ada)["garnets"] == 3
-    services.host_abort(match, host, reason="the season was cancelled")
+    host_operations.host_abort(match, host, reason="the season was cancelled")
     assert LedgerEntry.balance(ada)["garnets"] == 5
 
 
 def test_a_tie_for_elimination_candidate_is_settled_from_the_page(client, clock, seated_match):
     match, _, host = seated_match("seven-gem-swap", "ada", "bob", "cy")
-    services.host_adjudicate(match, host, {"winner": 0})
+    host_operations.host_adjudicate(match, host, {"winner": 0})
     page = page_of(client, fresh(match), host)
     assert "Settle the result" in page
     assert "Seat 2: Bob is the Elimination Candidate" in page

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from games.core.game.gamedef import ActionError
-from games.core.match import ledger, services
+from games.core.match import host_operations, ledger, seating, services
 from games.core.models import AppendOnlyError, LedgerEntry, Match, Season
 
 pytestmark = pytest.mark.django_db
@@ -29,12 +29,12 @@ def players(make_user, season):
 
 
 def new_tally(host, ada, bob) -> Match:
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="Tally", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.order_by("index"))
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     return Match.objects.get(pk=match.pk)
 
 
@@ -217,7 +217,7 @@ def test_the_standings_count_a_live_matchs_entries_only_once_it_has_ended(player
     with transaction.atomic():
         ledger.credit_prizes(match, {0: {"garnets": -2, "reason": "premove in round 1"}})
     assert standings_by_name(season) == {"Ada": (2, 0)}  # the adjustment at once, not the charge
-    services.host_abort(match, host)
+    host_operations.host_abort(match, host)
     assert standings_by_name(season) == {"Ada": (0, 0)}
 
 

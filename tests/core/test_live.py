@@ -12,7 +12,7 @@ import websockets
 from django.conf import settings
 
 from games.core.live.client import ArenaClient, Refused
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Event, Match
 from tests.live_server import Worker, in_db
 
@@ -26,7 +26,7 @@ def open_tally(make_user):
     host = make_user("hostess", is_staff=True)
     make_user("ada")
     make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="Live tally", settings={}, roles=["EC", "DMO"]
     )
     return match
@@ -198,7 +198,7 @@ def fast_clock_tally(make_user):
     host = make_user("h2")
     make_user("ada")
     make_user("bob")
-    return services.create_match(
+    return seating.create_match(
         host=host,
         game_key="fixture-tally",
         title="restart",

@@ -18,7 +18,7 @@ import pytest
 
 from games.bejeweled2 import engine as bejeweled2
 from games.core.live.client import ArenaClient, MatchSocket
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Match
 from games.seven_gem_swap import engine as seven_gem_swap
 from tests.live_server import PASSWORD, Worker, in_db
@@ -51,11 +51,11 @@ def two_workers(transactional_db):
 def seated(make_user, game_key: str, seats: int, settings: dict[str, Any]) -> Match:
     host = make_user("boss")
     players = [make_user(f"player{seat}") for seat in range(seats)]
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key=game_key, title="Together", settings=settings, roles=[""] * seats
     )
     for user, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     return match

@@ -11,7 +11,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, seating, services
 from games.core.models import LedgerEntry, Match, Seat
 from games.core.render.rendering import view_of
 from tests.fixture_game import TALLY
@@ -24,11 +24,11 @@ def sealed_match(make_user, clock):
     def make(seats: int):
         host = make_user("host-sealed")
         players = [make_user(f"s{i}") for i in range(seats)]
-        match = services.create_match(
+        match = seating.create_match(
             host=host, game_key="fixture-sealed", title="", settings={}, roles=[""] * seats
         )
         for player, seat in zip(players, match.seats.order_by("index"), strict=True):
-            services.take_seat(match, player, seat.invite_token)
+            seating.take_seat(match, player, seat.invite_token)
         match.refresh_from_db()
         return match, players
 
@@ -94,7 +94,7 @@ def test_a_deadline_seals_what_the_draft_holds(tally_match, clock):
     match, ada, *_ = tally_match
     services.save_draft(match, ada, {"amount": 2})
     clock.advance(31)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     match.refresh_from_db()
     assert match.state["total"] == 2
     assert match.events.last().kind == "draft_sealed"
@@ -103,12 +103,12 @@ def test_a_deadline_seals_what_the_draft_holds(tally_match, clock):
 
 def test_a_bot_decides_from_its_seats_view_without_the_other_secret(make_user, clock):
     host, ada = make_user("hb"), make_user("ada-b")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.seat_bot(match, 1, "peek")
-    services.take_seat(match, ada, seats[0].invite_token)
+    seating.seat_bot(match, 1, "peek")
+    seating.take_seat(match, ada, seats[0].invite_token)
     match.refresh_from_db()
     TALLY.bot_views.clear()
     services.submit_action(match, ada, {"type": "add", "amount": 1})

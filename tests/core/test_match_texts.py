@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.host import audit
-from games.core.match import services
+from games.core.match import host_operations, services
 from games.core.render.rendering import ABORTED_PROMPT
 from tests.core.test_replay import CHOSEN
 
@@ -20,7 +20,7 @@ def test_an_aborted_match_names_no_one_to_move(client, seated_match, game_key, s
     match, (ada, _), host = seated_match(game_key, "ada", "bob", settings=settings)
     client.force_login(ada)
     assert ABORTED_PROMPT not in client.get(match.get_absolute_url()).content.decode()
-    services.host_abort(match, host, "testing")
+    host_operations.host_abort(match, host, "testing")
     match.refresh_from_db()
     page = client.get(match.get_absolute_url()).content.decode()
     assert "to move<" not in page and "If no one claims" not in page
@@ -29,7 +29,7 @@ def test_an_aborted_match_names_no_one_to_move(client, seated_match, game_key, s
 
 def test_a_round_award_names_the_player_not_the_seat(seated_match):
     match, (ada, _), host = seated_match("bejeweled-dm", "ada", "bob", settings=CHOSEN)
-    services.host_adjudicate(match, host, {"scope": "round", "winner": 0})
+    host_operations.host_adjudicate(match, host, {"scope": "round", "winner": 0})
     match.refresh_from_db()
     said = audit.latest_host_words(match)
     assert said.startswith("Ada wins round 1") and "Seat 1" not in said
@@ -38,7 +38,7 @@ def test_a_round_award_names_the_player_not_the_seat(seated_match):
 
 def test_the_host_finds_a_substitutes_invite_link_on_the_match_page(client, seated_match):
     match, (ada, bob), host = seated_match("bejeweled-dm", "ada", "bob", settings=CHOSEN)
-    services.host_replace_seat(match, host, 1, "", "Bob left")
+    host_operations.host_replace_seat(match, host, 1, "", "Bob left")
     match.refresh_from_db()
     seat = match.seats.get(index=1)
     client.force_login(host)
@@ -53,8 +53,8 @@ def test_a_seat_freed_for_a_substitute_is_an_open_seat_in_the_games_panels_too(
 ):
     match, (ada, bob), host = seated_match("pointsweeper", "ada", "bob")
     services.submit_action(match, bob, {"type": "choose_order", "first": True})
-    services.host_replace_seat(match, host, 1, "club", "Bob left")
-    services.host_replace_seat(match, host, 1, "", "the bot is too slow")
+    host_operations.host_replace_seat(match, host, 1, "club", "Bob left")
+    host_operations.host_replace_seat(match, host, 1, "", "the bot is too slow")
     match.refresh_from_db()
     client.force_login(ada)
     page = client.get(match.get_absolute_url()).content.decode()

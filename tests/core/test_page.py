@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.core.game.gamedef import Viewer
 from games.core.game.registry import get_game
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import Match
 from games.core.render.rendering import render_panel_list, view_of
 
@@ -57,7 +57,7 @@ def test_the_banner_is_on_every_match_page_with_the_connection_state(client, clo
 def test_the_banner_shows_the_paused_notice_only_while_paused(client, clock, tally_match):
     match, ada, bob, host = tally_match
     assert 'id="banner-status" class="banner-status" hidden' in page_of(client, match, ada)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     paused = page_of(client, match)
     assert 'id="banner-status" class="banner-status">Paused by the host' in paused
 
@@ -81,7 +81,7 @@ def test_the_host_of_a_live_match_can_pause_award_and_abort(client, clock, tally
 
 def test_the_host_controls_offer_resume_while_paused(clock, tally_match):
     match, *_, host = tally_match
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     panel = host_panel(match)
     assert "/host/resume/" in panel
     assert "/host/pause/" not in panel
@@ -238,20 +238,20 @@ def test_a_rematch_copies_game_settings_title_and_seats_the_same_players(
 
 def test_a_rematch_keeps_each_bot_at_its_level(clock, make_user):
     host, ada = make_user("h"), make_user("ada")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="Bots", settings={}, roles=["EC", "DMO"]
     )
-    services.seat_bot(match, 0, "peek")
-    services.take_seat(match, ada, match.seats.get(index=1).invite_token)
-    services.host_abort(match, host)
-    fresh = services.rematch(match, host)
+    seating.seat_bot(match, 0, "peek")
+    seating.take_seat(match, ada, match.seats.get(index=1).invite_token)
+    host_operations.host_abort(match, host)
+    fresh = host_operations.rematch(match, host)
     assert [(s.bot_level, s.user) for s in fresh.seats.all()] == [("peek", None), ("", ada)]
 
 
 def test_the_players_get_the_rematch_link_in_the_result(client, clock, tally_match):
     match, ada, bob, host = tally_match
     finish(match, ada, bob)
-    fresh = services.rematch(match, host)
+    fresh = host_operations.rematch(match, host)
     page = page_of(client, match, bob)
     assert f'href="{fresh.get_absolute_url()}"' in page
     assert "Rematch ready" in page
@@ -260,7 +260,7 @@ def test_the_players_get_the_rematch_link_in_the_result(client, clock, tally_mat
 def test_asking_for_a_rematch_twice_gives_the_same_match(clock, tally_match):
     match, ada, bob, host = tally_match
     finish(match, ada, bob)
-    assert services.rematch(match, host).pk == services.rematch(match, host).pk
+    assert host_operations.rematch(match, host).pk == host_operations.rematch(match, host).pk
     assert Match.objects.count() == 2
 
 
@@ -294,7 +294,7 @@ def test_a_rematch_over_htmx_sends_the_host_to_the_new_match(client, clock, tall
 
 def test_each_invite_link_and_the_spectators_link_have_a_copy_button(client, make_user):
     host = make_user("h")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     page = page_of(client, match, host)

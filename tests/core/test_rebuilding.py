@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.core.match import replaying, services
+from games.core.match import deadlines, host_operations, replaying, seating, services
 from games.core.models import Event, Match, Snapshot
 from tests.registered import bot_seats, real_games
 
@@ -23,14 +23,14 @@ pytestmark = pytest.mark.django_db
 def made(monkeypatch) -> dict[tuple[int, int], dict[str, Any]]:
     """The state each appended event made, by (match pk, version), as its JSON column keeps it."""
     states: dict[tuple[int, int], dict[str, Any]] = {}
-    append = services._append
+    append = services.append
 
     def recording(match, outcome, *args, **kwargs):
         event = append(match, outcome, *args, **kwargs)
         states[(match.pk, event.version)] = json.loads(json.dumps(outcome.state))
         return event
 
-    monkeypatch.setattr(services, "_append", recording)
+    monkeypatch.setattr(services, "append", recording)
     return states
 
 
@@ -52,7 +52,7 @@ def every_k(match: Match) -> set[int]:
 
 
 def bots_match(make_user, game_key: str, levels: list[str], settings: dict) -> Match:
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("bot-host"),
         game_key=game_key,
         title="bots",
@@ -61,7 +61,7 @@ def bots_match(make_user, game_key: str, levels: list[str], settings: dict) -> M
     )
     Match.objects.filter(pk=match.pk).update(seed=20)  # the same match every run
     for index, level in enumerate(levels):
-        services.seat_bot(match, index, level)
+        seating.seat_bot(match, index, level)
     return match
 
 
@@ -69,7 +69,7 @@ def play_out(clock, match: Match, step_seconds: float, limit: int = 3000) -> Non
     """Bots act and due clocks fire until the match is over; then every analysis is done."""
     for _ in range(limit):
         clock.advance(step_seconds)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
         while services.run_bots():
             pass
         match.refresh_from_db()
@@ -91,11 +91,11 @@ def test_every_games_match_of_bots_is_rebuilt_at_every_version(clock, make_user,
         if match.version >= 3 * replaying.SNAPSHOT_EVERY or match.is_over:
             break
         clock.advance(2)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
         services.run_bots()
     assert match.version >= 3 * replaying.SNAPSHOT_EVERY or match.is_over, "the bots stalled"
     if not match.is_over:
-        services.host_abort(match, match.host, "enough played")
+        host_operations.host_abort(match, match.host, "enough played")
     while services.run_analyses():
         pass
     assert_every_version_rebuilt(match, made)
@@ -140,38 +140,38 @@ def test_every_host_operation_is_rebuilt_at_every_version(clock, seated_match, m
         if turn % 3 == 2:  # the clock plays what the seat drafted
             services.save_draft(match, players[seat], {"amount": 2})
             clock.advance(31)
-            assert services.fire_due_deadlines() == 1
+            assert deadlines.fire_due_deadlines() == 1
         else:
             services.submit_action(match, players[seat], {"type": "add", "amount": 1 + turn % 3})
         clock.advance(3)
-    services.host_pause(match, host, "a break")
+    host_operations.host_pause(match, host, "a break")
     clock.advance(7.25)
-    services.host_change_clock(match, host, "turn", 40, "more time")
+    host_operations.host_change_clock(match, host, "turn", 40, "more time")
     clock.advance(60.5)
-    services.host_resume(match, host)
-    services.host_change_clock(match, host, "turn", -20)
+    host_operations.host_resume(match, host)
+    host_operations.host_change_clock(match, host, "turn", -20)
     match.refresh_from_db()
-    carol = services.host_replace_seat(match, host, 1, reason="left")
-    services.take_seat(match, bob, carol.invite_token)
+    carol = host_operations.host_replace_seat(match, host, 1, reason="left")
+    seating.take_seat(match, bob, carol.invite_token)
     match.refresh_from_db()
     turn_seat = match.state["turn"]
     services.submit_action(match, players[turn_seat], {"type": "add", "amount": 3})
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(5)
-    services.host_adjudicate(match, host, {"scope": "match", "winner": 0, "reason": "ruled"})
-    services.host_correct_result(match, host, {"scope": "match", "winner": 1}, "misread")
-    services.rematch(match, host)
+    host_operations.host_adjudicate(match, host, {"scope": "match", "winner": 0, "reason": "ruled"})
+    host_operations.host_correct_result(match, host, {"scope": "match", "winner": 1}, "misread")
+    host_operations.rematch(match, host)
     assert_every_version_rebuilt(match, made)
     corrected = Event.objects.get(match=match, kind="result_corrected").version
     assert snapshot_versions(match) == every_k(match) | {corrected}
 
-    other = services.create_match(
+    other = seating.create_match(
         host=host, game_key="fixture-count", title="t", settings=settings, roles=["EC", "DMO"]
     )
     for user, seat in zip(players, other.seats.order_by("index"), strict=True):
-        services.take_seat(other, user, seat.invite_token)
+        seating.take_seat(other, user, seat.invite_token)
     clock.advance(4)
-    services.host_abort(other, host, "storm")
+    host_operations.host_abort(other, host, "storm")
     other.refresh_from_db()
     assert replaying.rebuild(other, other.version) == made[(other.pk, other.version)]
     assert other.state["deadlines"] == {}

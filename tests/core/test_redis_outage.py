@@ -10,7 +10,7 @@ import pytest
 import websockets
 
 from games.core.live import protocol
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Match
 from tests.live_server import Worker, free_port, in_db
 
@@ -36,7 +36,7 @@ async def test_a_new_socket_during_a_redis_outage_is_refused_with_a_code_the_pag
     monkeypatch.setenv("CHANNEL_PREFIX", "outage")
     host = await in_db(lambda: make_user("hostess"))
     match: Match = await in_db(
-        lambda: services.create_match(
+        lambda: seating.create_match(
             host=host,
             game_key="fixture-tally",
             title="outage",

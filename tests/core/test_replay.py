@@ -12,7 +12,7 @@ import pytest
 from games.core.game.gamedef import SeatInfo, Viewer
 from games.core.game.registry import get_game, listed_games
 from games.core.game.words import generic_description, host_words, marks_where, round_marks
-from games.core.match import services
+from games.core.match import deadlines, seating, services
 from games.core.match.replaying import replay_step
 from games.core.models import Match
 
@@ -34,12 +34,12 @@ def play_death_match(make_user, clock) -> Match:
     """A whole death match through services: claims, a counterclaim, proofs, picks, clocks run
     out; Ada wins 4-1 over five rounds."""
     host, ada, bob = make_user("dm-host"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="bejeweled-dm", title="dm", settings=CHOSEN, roles=["EC", "DMO"]
     )
     seats = list(match.seats.order_by("index"))
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
 
     def pick(user, starter: str, passive: str, active: str) -> None:
         action = {"type": "pick", "starter": starter, "passive": passive, "active": active}
@@ -47,7 +47,7 @@ def play_death_match(make_user, clock) -> Match:
 
     def run_out(seconds: int) -> None:
         clock.advance(seconds)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
 
     # Round 1: Ada claims 1, Bob passes, Ada proves it.
     services.submit_action(match, ada, {"type": "claim", "count": 1})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, seating, services
 from games.core.models import Match
 from games.core.render.rendering import view_of
 
@@ -16,11 +16,11 @@ pytestmark = pytest.mark.django_db
 def seven_seats(make_user, clock):
     host = make_user("host7")
     players = [make_user(f"p{i}") for i in range(7)]
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-sealed", title="", settings={}, roles=[""] * 7
     )
     for player, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, player, seat.invite_token)
+        seating.take_seat(match, player, seat.invite_token)
     match.refresh_from_db()
     return match, players
 
@@ -52,7 +52,7 @@ def test_bids_are_revealed_at_the_deadline(seven_seats, clock):
     match, players = seven_seats
     services.submit_action(match, players[0], {"type": "bid", "bid": -5})
     clock.advance(61)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     match.refresh_from_db()
     assert view_of(match, Viewer.spectator())["game"]["revealed"] == {"0": -5}
     with pytest.raises(services.ActionError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import LedgerEntry, Match, Season
 from tests.fixture_game import TALLY
 
@@ -21,7 +21,7 @@ def season():
 def test_a_new_match_joins_the_current_season(tally_match, season):
     match, *_ = tally_match
     # tally_match was made before the season existed; a new one joins it
-    fresh = services.create_match(
+    fresh = seating.create_match(
         host=match.host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     assert fresh.season == season
@@ -30,12 +30,12 @@ def test_a_new_match_joins_the_current_season(tally_match, season):
 
 def test_prizes_are_credited_in_the_matchs_season(make_user, season):
     host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     for player, amount in [(ada, 3), (bob, 3), (ada, 3), (bob, 1)]:
         services.submit_action(match, player, {"type": "add", "amount": amount})
     assert LedgerEntry.balance(bob, season) == {"garnets": 3, "tokens_of_life": 0}
@@ -45,12 +45,12 @@ def test_prizes_are_credited_in_the_matchs_season(make_user, season):
 
 def test_an_action_the_season_ledger_cannot_pay_is_refused(make_user, season, monkeypatch):
     host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
     monkeypatch.setattr(TALLY, "action_cost", lambda state, seat, action: {"garnets": 2})
     LedgerEntry.objects.create(user=ada, season=season, garnets=1, reason="host adjustment")
     version = Match.objects.get(pk=match.pk).version
@@ -85,12 +85,12 @@ def test_the_host_makes_a_season_current_in_the_dashboard(client, make_user, sea
 
 def test_a_rematch_joins_the_season_of_its_match(make_user, season):
     host, ada, bob = make_user("h"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     seats = list(match.seats.all())
-    services.take_seat(match, ada, seats[0].invite_token)
-    services.take_seat(match, bob, seats[1].invite_token)
-    services.host_abort(match, host)
+    seating.take_seat(match, ada, seats[0].invite_token)
+    seating.take_seat(match, bob, seats[1].invite_token)
+    host_operations.host_abort(match, host)
     Season.objects.filter(pk=season.pk).update(is_current=False)  # a new season began since
-    assert services.rematch(match, host).season == season
+    assert host_operations.rematch(match, host).season == season

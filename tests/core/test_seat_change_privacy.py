@@ -26,7 +26,7 @@ from django.test import Client
 
 from games.core.game.gamedef import Viewer
 from games.core.game.registry import all_games, get_game
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.match.replaying import state_at
 from games.core.models import Match
 from games.core.render.rendering import sent_view, view_of
@@ -158,14 +158,14 @@ def cast_and_match(make_user: Any, game_key: str) -> tuple[Match, dict[str | Non
     game = get_game(game_key)
     count = max(game.min_seats, min(2, game.max_seats))
     roles = [*game.roles, *[""] * count][:count]
-    match = services.create_match(
+    match = seating.create_match(
         host=users["hostess"], game_key=game_key, title="Seats", settings={}, roles=roles
     )
     seats = list(match.seats.order_by("index"))
     for name, seat in zip(("ada", "bob"), seats, strict=False):
-        services.take_seat(match, users[name], seat.invite_token)
+        seating.take_seat(match, users[name], seat.invite_token)
     for seat in seats[2:]:
-        services.seat_bot(match, seat.index, game.bot_levels[0])
+        seating.seat_bot(match, seat.index, game.bot_levels[0])
     match = Match.objects.with_seats().get(pk=match.pk)
     assert match.status == Match.Status.LIVE and match.season_id == season.pk
     return match, users
@@ -198,29 +198,29 @@ async def test_every_frame_follows_who_holds_the_seat_now(make_user, clock, game
     # Ada is replaced by a bot (a game with no bot: by Cy, watching until then), who plays on.
     if game.bot_levels:
         level = game.bot_levels[0]
-        await step(lambda: services.host_replace_seat(match, host, 0, level, "left"))
+        await step(lambda: host_operations.host_replace_seat(match, host, 0, level, "left"))
         for _ in range(3):  # a bot takes its time to think (``clock``: the services' time)
             clock.advance(BOT_THINKS)
             await step(services.run_bots)
     else:
-        await step(lambda: services.host_replace_seat(match, host, 0, "", "left"))
-        await step(lambda: services.take_seat(match, users["cy"], invite_of(match, 0)))
+        await step(lambda: host_operations.host_replace_seat(match, host, 0, "", "left"))
+        await step(lambda: seating.take_seat(match, users["cy"], invite_of(match, 0)))
     if game_key == RACE:  # the public link, signed out, while the race runs
         page = await sync_to_async(Client().get)(match.get_absolute_url())
         state = (await sync_to_async(Match.objects.get)(pk=match.pk)).state
         hidden = other_boards(state, Viewer.spectator()) - start_rows
         assert hidden and not any(row in page.content.decode() for row in hidden)
     # The last seat (Bob's; alone, the bot's) goes to a substitute: Sam, watching until then.
-    await step(lambda: services.host_replace_seat(match, host, last, "", "left"))
+    await step(lambda: host_operations.host_replace_seat(match, host, last, "", "left"))
     if game.bot_levels or last != 0:
-        await step(lambda: services.take_seat(match, users["sam"], invite_of(match, last)))
+        await step(lambda: seating.take_seat(match, users["sam"], invite_of(match, last)))
     # A staff co-host of the season, watching as a host, sits down in seat 1.
-    await step(lambda: services.host_replace_seat(match, host, 0, "", "swap"))
-    await step(lambda: services.take_seat(match, users["stella"], invite_of(match, 0)))
+    await step(lambda: host_operations.host_replace_seat(match, host, 0, "", "swap"))
+    await step(lambda: seating.take_seat(match, users["stella"], invite_of(match, 0)))
     # The match's host, watching as the host, sits down to play.
     free = last if last != 0 else 0
-    await step(lambda: services.host_replace_seat(match, host, free, "", "swap"))
-    await step(lambda: services.take_seat(match, host, invite_of(match, free)))
+    await step(lambda: host_operations.host_replace_seat(match, host, free, "", "swap"))
+    await step(lambda: seating.take_seat(match, host, invite_of(match, free)))
 
     match = await sync_to_async(Match.objects.with_seats().get)(pk=match.pk)
     checked = 0

@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Deadline, Event, Match
 
 pytestmark = pytest.mark.django_db
@@ -103,9 +103,9 @@ def test_a_resent_action_id_is_answered_with_the_senders_own_event(clock, tally_
 def test_a_due_deadline_fires_a_timeout_event(clock, tally_match):
     match, *_ = tally_match
     clock.advance(29)
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     clock.advance(2)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     match.refresh_from_db()
     assert match.events.last().kind == "turn_skipped"
     assert match.state["turn"] == 1
@@ -127,7 +127,7 @@ def test_a_replaced_deadline_never_fires(clock, tally_match):
     clock.advance(10)
     services.submit_action(match, ada, {"type": "add", "amount": 1})
     clock.advance(25)  # 35 s after the first clock, 25 s after the second
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     assert Deadline.objects.filter(match=match, cancelled=True).count() == 1
 
 
@@ -141,7 +141,7 @@ def test_a_deadline_fires_exactly_once_when_two_schedulers_run(clock, tally_matc
     def scheduler() -> None:
         barrier.wait()
         try:
-            fired.append(services.fire_due_deadlines())
+            fired.append(deadlines.fire_due_deadlines())
         finally:
             connection.close()
 
@@ -157,13 +157,13 @@ def test_a_deadline_fires_exactly_once_when_two_schedulers_run(clock, tally_matc
 def test_pause_stops_actions_and_resume_pushes_clocks_back(clock, tally_match):
     match, ada, bob, host = tally_match
     due_before = Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     with pytest.raises(services.ActionError) as refused:
         services.submit_action(match, ada, {"type": "add", "amount": 1})
     assert refused.value.code == "paused"
     clock.advance(100)
-    assert services.fire_due_deadlines() == 0
-    services.host_resume(match, host)
+    assert deadlines.fire_due_deadlines() == 0
+    host_operations.host_resume(match, host)
     due_after = Deadline.objects.get(match=match, fired_at=None, cancelled=False).due_at
     assert (due_after - due_before).total_seconds() == pytest.approx(100)
 
@@ -183,32 +183,32 @@ def test_reaching_the_target_finishes_the_match(clock, tally_match):
 
 def test_the_host_can_adjudicate_and_abort(clock, tally_match):
     match, ada, bob, host = tally_match
-    services.host_adjudicate(match, host, {"winner": 0, "scope": "match"})
+    host_operations.host_adjudicate(match, host, {"winner": 0, "scope": "match"})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result == {"winner": 0}
     assert match.events.last().kind == "adjudicated"
     with pytest.raises(services.ActionError):
-        services.host_abort(match, host)
+        host_operations.host_abort(match, host)
 
 
 def test_a_seat_cannot_be_taken_twice(clock, make_user):
     host, ada, bob = make_user("h"), make_user("a"), make_user("b")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     seat = match.seats.first()
-    services.take_seat(match, ada, seat.invite_token)
+    seating.take_seat(match, ada, seat.invite_token)
     with pytest.raises(services.ActionError) as refused:
-        services.take_seat(match, bob, seat.invite_token)
+        seating.take_seat(match, bob, seat.invite_token)
     assert refused.value.code == "seat_taken"
     with pytest.raises(services.ActionError) as refused:
-        services.take_seat(match, ada, "not-a-token")
+        seating.take_seat(match, ada, "not-a-token")
     assert refused.value.code == "bad_invite"
 
 
 def test_unknown_settings_are_refused(make_user):
     with pytest.raises(ValueError, match="unknown setting"):
-        services.create_match(
+        seating.create_match(
             host=make_user("h"),
             game_key="fixture-tally",
             title="",
@@ -237,7 +237,7 @@ def test_an_action_sent_before_an_analysis_event_is_not_stale(clock, tally_match
     services.submit_action(match, ada, {"type": "add", "amount": 1})
     match.refresh_from_db()
     seen = match.version
-    services._append(  # an informational event lands between seeing and acting
+    services.append(  # an informational event lands between seeing and acting
         match,
         services.Outcome(state=match.state, kind="analysed", informational=True),
         now=clock(),
@@ -268,9 +268,9 @@ def test_a_finished_match_takes_only_what_its_game_still_offers_the_host(
         ),
     )
     with pytest.raises(services.ActionError) as refused:
-        services.host_adjudicate(match, host, {"last": 1})
+        host_operations.host_adjudicate(match, host, {"last": 1})
     assert refused.value.code == "match_over"
-    services.host_adjudicate(match, host, {"last": 0, "reason": "a tie for last"})
+    host_operations.host_adjudicate(match, host, {"last": 0, "reason": "a tie for last"})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 1, "last": 0, "host_reason": "a tie for last"}

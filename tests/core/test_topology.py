@@ -37,10 +37,10 @@ async def test_a_match_plays_through_nginx_with_a_spectator_on_the_other_worker(
     await in_db(lambda: (make_user("ada"), make_user("bob")))
     topology = await in_db(lambda: Topology(workers=2, env=worker_environment()).start())
     try:
-        from games.core.match import services
+        from games.core.match import seating
 
         def open_match():
-            match = services.create_match(
+            match = seating.create_match(
                 host=host,
                 game_key="fixture-tally",
                 title="Through nginx",

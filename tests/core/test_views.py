@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.core.match import services
+from games.core.match import seating, services
 from games.core.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_lobby_lists_open_live_and_finished_matches(client, clock, tally_match, make_user):
     match, *_ = tally_match
-    services.create_match(
+    seating.create_match(
         host=make_user("h9"),
         game_key="fixture-tally",
         title="Still open",
@@ -46,7 +46,7 @@ def test_signing_up_logs_in_with_a_display_name(client, django_user_model):
 
 
 def test_an_invite_link_asks_a_guest_to_log_in_first(client, make_user):
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("h"), game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     seat = match.seats.first()
@@ -56,7 +56,7 @@ def test_an_invite_link_asks_a_guest_to_log_in_first(client, make_user):
 
 
 def test_following_an_invite_link_takes_the_seat(client, make_user):
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("h"), game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     player = make_user("pat")
@@ -69,7 +69,7 @@ def test_following_an_invite_link_takes_the_seat(client, make_user):
 
 
 def test_a_forged_invite_token_is_not_found(client, make_user):
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("h"), game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     client.force_login(make_user("pat"))
@@ -96,7 +96,7 @@ def test_the_match_page_shows_a_player_only_their_own_secret(client, clock, tall
 
 def test_only_the_host_sees_invite_links(client, make_user):
     host = make_user("h")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="", settings={}, roles=["EC", "DMO"]
     )
     token = match.seats.first().invite_token

@@ -11,7 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.core.match import services
+from games.core.match import seating
 from gemsite.routing import websocket_urlpatterns
 from tests.frames import with_views
 
@@ -26,7 +26,7 @@ VERDICT = "B2 and A1 are not side by side"
 @pytest.fixture
 def paths_match(make_user):
     host, rita, sam = make_user("hostess", is_staff=True), make_user("rita"), make_user("sam")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="glittering-paths",
         title="Drawing check",
@@ -34,7 +34,7 @@ def paths_match(make_user):
         roles=["EC", "DMO"],
     )
     for user, seat in zip([rita, sam], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     return match, rita, sam, host
 

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.core.render.rendering import view_of
 from games.glittering_paths import engine, players
@@ -30,7 +30,7 @@ def gp(make_user):
 
     def make(**settings):
         host, rita, sam = make_user("hostess"), make_user("rita"), make_user("sam")
-        match = services.create_match(
+        match = seating.create_match(
             host=host,
             game_key="glittering-paths",
             title="paths",
@@ -38,8 +38,8 @@ def gp(make_user):
             roles=["EC", "DMO"],
         )
         seats = list(match.seats.all())
-        services.take_seat(match, rita, seats[0].invite_token)
-        services.take_seat(match, sam, seats[1].invite_token)
+        seating.take_seat(match, rita, seats[0].invite_token)
+        seating.take_seat(match, sam, seats[1].invite_token)
         match.refresh_from_db()
         return match, rita, sam, host
 
@@ -90,9 +90,9 @@ def test_the_first_legal_race_path_is_made_and_the_turn_clock_replaces_the_race(
 def test_no_path_in_the_race_starts_a_random_player_when_the_scheduler_fires(clock, gp):
     match, *_ = gp()
     clock.advance(119)
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     clock.advance(2)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     state = state_of(match)
     assert state["start_kind"] == "random" and state["turn"] in (0, 1)
     assert match.events.last().kind == "random_start"
@@ -103,7 +103,7 @@ def test_no_move_in_the_minute_is_a_skip(clock, gp):
     match, rita, sam, _ = gp()
     path(match, rita, best(match, 0))
     clock.advance(61)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     state = state_of(match)
     assert state["moves"][-1]["kind"] == "skip" and state["moves"][-1]["seat"] == 1
     assert state["turn"] == 0 and state["streak"] == [0, 1]
@@ -243,16 +243,16 @@ def test_a_complete_match_through_services(clock, gp):
     assert state["phase"] == "interval" and state["totals"] == ["2.00", "0.00"]
     assert state["history"][0]["reason"] == "no_paths"
     clock.advance(10)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     # Round 2: Sam wins the race.
     assert state_of(match)["phase"] == "race" and state_of(match)["round"] == 2
     path(match, sam, BLUE_PATH)
     assert state_of(match)["totals"] == ["2.00", "2.00"]
     clock.advance(10)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     # Round 3: no one races; the random start's player passes, the other agrees to end ...
     clock.advance(120)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     state = state_of(match)
     mover = state["turn"]
     users = {0: rita, 1: sam}
@@ -280,44 +280,44 @@ def test_a_complete_match_through_services(clock, gp):
 
 def test_the_host_ends_the_round_then_awards_the_match(clock, gp):
     match, rita, sam, host = gp(interval_seconds=30)
-    services.host_adjudicate(match, host, {"end_round": True})
+    host_operations.host_adjudicate(match, host, {"end_round": True})
     state = state_of(match)
     assert state["phase"] == "interval" and state["history"][0]["reason"] == "host"
-    services.host_adjudicate(match, host, {"winner": 0})
+    host_operations.host_adjudicate(match, host, {"winner": 0})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result["winner"] == 0
     assert LedgerEntry.balance(rita)["garnets"] == 5
     with pytest.raises(services.ActionError):
-        services.host_adjudicate(match, host, {"winner": 1})
+        host_operations.host_adjudicate(match, host, {"winner": 1})
 
 
 def test_a_pause_stops_the_race_clock_and_a_resume_gives_the_time_back(clock, gp):
     match, rita, sam, host = gp()
     clock.advance(100)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(600)
-    assert services.fire_due_deadlines() == 0
-    services.host_resume(match, host)
+    assert deadlines.fire_due_deadlines() == 0
+    host_operations.host_resume(match, host)
     clock.advance(19)
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     path(match, rita, best(match, 0))
     assert state_of(match)["first"] == 0
 
 
 def test_two_bots_play_a_complete_match_and_every_round_gets_its_analysis(clock, make_user):
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("bot-host"),
         game_key="glittering-paths",
         title="bots",
         settings={"board_area": 36, "interval_seconds": 5},
         roles=["EC", "DMO"],
     )
-    services.seat_bot(match, 0, "best")
-    services.seat_bot(match, 1, "casual")
+    seating.seat_bot(match, 0, "best")
+    seating.seat_bot(match, 1, "casual")
     for _ in range(3000):
         if not services.run_bots():
             clock.advance(1)
-            services.fire_due_deadlines()
+            deadlines.fire_due_deadlines()
         match.refresh_from_db()
         if match.is_over:
             break

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Match
 from games.core.render.rendering import render_panels, view_of
 from games.glittering_paths import engine
@@ -22,7 +22,7 @@ TINY_BOARDS = "\n\n".join([TINY] * 3)
 @pytest.fixture
 def live_match(clock, make_user):
     host, rita, sam = make_user("hostess"), make_user("rita"), make_user("sam")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="glittering-paths",
         title="Final",
@@ -30,8 +30,8 @@ def live_match(clock, make_user):
         roles=["EC", "DMO"],
     )
     seats = list(match.seats.all())
-    services.take_seat(match, rita, seats[0].invite_token)
-    services.take_seat(match, sam, seats[1].invite_token)
+    seating.take_seat(match, rita, seats[0].invite_token)
+    seating.take_seat(match, sam, seats[1].invite_token)
     match.refresh_from_db()
     return match, rita, sam, host
 
@@ -89,11 +89,11 @@ def test_a_draft_checked_on_an_older_board_is_checked_again_not_shown_as_it_was(
     client, clock, make_user
 ):
     host, rita, sam = make_user("hostess"), make_user("rita"), make_user("sam")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="glittering-paths", title="t", settings={}, roles=["EC", "DMO"]
     )
     for user, seat in zip([rita, sam], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     board = match.state["board"]
     kept = services.save_draft(match, sam, {"cells": engine.best_path(board, "blue")[1]})
@@ -142,7 +142,7 @@ def test_a_finished_round_opened_shows_its_board_then_every_turn_beside_the_best
 def test_a_round_not_finished_or_of_another_game_is_not_found(client, live_match, make_user):
     match, *_ = live_match
     assert client.get(f"/m/{match.public_id}/glittering-paths/round/1/").status_code == 404
-    other = services.create_match(
+    other = seating.create_match(
         host=make_user("other"),
         game_key="bejeweled-dm",
         title="t",
@@ -154,13 +154,13 @@ def test_a_round_not_finished_or_of_another_game_is_not_found(client, live_match
 
 def test_when_it_is_not_your_turn_you_see_who_is_moving(client, make_user, clock):
     host, rita, sam = make_user("h2"), make_user("rita"), make_user("sam")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="glittering-paths", title="t", settings={}, roles=["EC", "DMO"]
     )
     for user, seat in zip([rita, sam], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     clock.advance(121)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     match.refresh_from_db()
     mover = match.state["turn"]
     waiting = [rita, sam][1 - mover]
@@ -232,7 +232,7 @@ def test_a_broken_pasted_board_is_refused_on_the_new_match_page(client, make_use
 
 def test_the_host_may_seat_a_practice_bot_on_the_match_page(client, make_user):
     host = make_user("hostess")
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="glittering-paths", title="Practice", settings={}, roles=["EC", "DMO"]
     )
     client.force_login(host)
@@ -246,7 +246,7 @@ def test_the_host_may_seat_a_practice_bot_on_the_match_page(client, make_user):
 def test_the_replay_pages_render_before_and_after_the_start(client, live_match):
     match, rita, sam, host = live_match
     services.submit_action(match, rita, {"type": "path", "cells": ["A1", "B1", "B2"], "turn": 1})
-    services.host_adjudicate(match, host, {"winner": 0})
+    host_operations.host_adjudicate(match, host, {"winner": 0})
     match.refresh_from_db()
     before = client.get(f"{match.get_absolute_url()}replay/?v=1").content.decode()
     assert "has not started yet" in before

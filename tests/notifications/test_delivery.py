@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 
-from games.core.match import services
+from games.core.match import seating
 from games.notifications import delivery, kinds
 from games.notifications.models import Delivery, Notification, Reminder
 from games.notifications.services import notify
@@ -110,7 +110,7 @@ def test_a_deadline_an_hour_away_reminds_who_is_missing_once(make_user, clock, s
     settings.NOTIFY_REMINDER_MINUTES = 60
     host = make_user("hostess")
     ada, bob = make_user("ada", email="a@example.org"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="fixture-tally",
         title="Slow",
@@ -118,7 +118,7 @@ def test_a_deadline_an_hour_away_reminds_who_is_missing_once(make_user, clock, s
         roles=["", ""],
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
 
     clock.advance(3599)
     assert delivery.write_reminders(clock()) == 0  # more than an hour left

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.match.replaying import state_at
 from games.core.models import Match, Season
 from games.notifications import kinds
@@ -26,7 +26,7 @@ def tally(make_user, clock):
     host = make_user("hostess", email="host@example.org")
     ada = make_user("ada", email="ada@example.org")
     bob = make_user("bob", email="bob@example.org")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="fixture-tally",
         title="Tally",
@@ -34,7 +34,7 @@ def tally(make_user, clock):
         roles=["EC", "DMO"],
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     return Match.objects.get(pk=match.pk), ada, bob, host
 
 
@@ -63,7 +63,7 @@ def test_quick_turns_tell_no_one_whose_move_it_is(seated_match):
 
 def test_a_clock_run_out_tells_the_late_player_and_the_host(tally, clock):
     clock.advance(601)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
 
     assert told(kinds.SUBMISSION_MISSING) == ["ada"]
     assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
@@ -77,7 +77,7 @@ def test_the_result_reaches_the_players_and_the_seasons_webhook_in_public_words(
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/hook", kinds=[kinds.ROUND_RESULT]
     )
-    services.host_adjudicate(match, host, {"scope": "match", "winner": 1})
+    host_operations.host_adjudicate(match, host, {"scope": "match", "winner": 1})
 
     assert told(kinds.ROUND_RESULT) == ["ada", "bob"]
     (post,) = Delivery.objects.filter(channel=Delivery.Channel.WEBHOOK)
@@ -91,7 +91,7 @@ def test_a_sealed_bid_is_in_no_one_elses_notification_or_the_webhook(make_user, 
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/h", kinds=list(kinds.KINDS)
     )
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Seven",
@@ -99,7 +99,7 @@ def test_a_sealed_bid_is_in_no_one_elses_notification_or_the_webhook(make_user, 
         roles=[""] * 3,
     )
     for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     services.submit_action(match, users[0], {"type": "bid", "bid": -17, "colours": "RGB"})
     services.submit_action(match, users[1], {"type": "bid", "bid": -3, "colours": "RGB"})
     words = [*Notification.objects.values_list("text", flat=True)]
@@ -107,7 +107,7 @@ def test_a_sealed_bid_is_in_no_one_elses_notification_or_the_webhook(make_user, 
     assert len(words) == 4 and not any("17" in text or "3" in text for text in words)
 
     clock.advance(7201)
-    services.fire_due_deadlines()  # the bids are revealed to everyone now
+    deadlines.fire_due_deadlines()  # the bids are revealed to everyone now
 
     assert told(kinds.SUBMISSION_MISSING) == ["p2"]
     assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
@@ -116,24 +116,26 @@ def test_a_sealed_bid_is_in_no_one_elses_notification_or_the_webhook(make_user, 
 def test_a_tie_for_elimination_candidate_asks_the_host_once(make_user, clock):
     host = make_user("hostess")
     users = [make_user(f"p{i}") for i in range(3)]
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="seven-gem-swap", title="Main", settings={}, roles=[""] * 3
     )
     for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
-    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})  # 1 and 2 tie at 0
+        seating.take_seat(match, user, seat.invite_token)
+    host_operations.host_adjudicate(
+        match, host, {"winner": 0, "reason": "test"}
+    )  # 1 and 2 tie at 0
 
     (note,) = Notification.objects.filter(kind=kinds.TIE_TO_SETTLE)
     assert note.user == host and "Elimination Candidate" in note.text
     tied = Match.objects.get(pk=match.pk).state["result"]["ec_tied"]
-    services.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
+    host_operations.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
     assert Notification.objects.filter(kind=kinds.TIE_TO_SETTLE).count() == 1
 
 
 def test_a_quick_clock_that_ran_out_tells_no_one(seated_match, clock):
     seated_match("fixture-tally", "ada", "bob", settings={"turn_seconds": 30})
     clock.advance(31)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     assert told(kinds.SUBMISSION_MISSING) == told(kinds.SUBMISSIONS_MISSED) == []
 
 
@@ -163,7 +165,7 @@ def sgs_bidding(make_user, clock):
     bidding: (match, users, host)."""
     host = make_user("hostess")
     users = [make_user(f"p{i}", email=f"p{i}@example.org") for i in range(3)]
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Seven",
@@ -171,7 +173,7 @@ def sgs_bidding(make_user, clock):
         roles=[""] * 3,
     )
     for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     return Match.objects.get(pk=match.pk), users, host
 
 
@@ -197,7 +199,7 @@ def test_a_round_the_host_ends_tells_who_sent_nothing_and_the_other_hosts(sgs_ro
     from games.seasons.models import SeasonFormat
 
     SeasonFormat.objects.create(season=season).cohosts.add(cohost)
-    services.host_end_round(Match.objects.get(pk=match.pk), host, "late")
+    host_operations.host_end_round(Match.objects.get(pk=match.pk), host, "late")
 
     (note,) = Notification.objects.filter(kind=kinds.SUBMISSION_MISSING)
     assert note.user.username == "p2"
@@ -212,9 +214,9 @@ def test_a_round_the_host_ends_tells_who_sent_nothing_and_the_other_hosts(sgs_ro
 def test_a_round_clock_the_host_shortened_to_its_end_still_tells_who_sent_nothing(sgs_round, clock):
     match, _users, host = sgs_round
     clock.advance(7200 - 300)
-    services.host_change_clock(match, host, "round", -240)  # one minute left of two hours
+    host_operations.host_change_clock(match, host, "round", -240)  # one minute left of two hours
     clock.advance(61)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
 
     assert told(kinds.SUBMISSION_MISSING) == ["p2"]
     assert told(kinds.SUBMISSIONS_MISSED) == ["hostess"]
@@ -223,11 +225,11 @@ def test_a_round_clock_the_host_shortened_to_its_end_still_tells_who_sent_nothin
 def test_a_round_clock_that_ran_on_after_a_pause_still_tells_who_sent_nothing(sgs_round, clock):
     match, _users, host = sgs_round
     clock.advance(7200 - 120)
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(600)
-    services.host_resume(Match.objects.get(pk=match.pk), host)
+    host_operations.host_resume(Match.objects.get(pk=match.pk), host)
     clock.advance(121)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
 
     assert told(kinds.SUBMISSION_MISSING) == ["p2"]
 
@@ -272,7 +274,7 @@ def test_a_result_that_starts_the_next_round_tells_the_start_to_who_turned_resul
     turn_off(users[2], kinds.ROUND_RESULT)
     Notification.objects.all().delete()
     clock.advance(7201)
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
 
     assert told(kinds.ROUND_RESULT) == ["p0", "p1", "p2"]
     result = Notification.objects.get(kind=kinds.ROUND_RESULT, user=users[0])

@@ -22,7 +22,7 @@ from aiosmtpd.controller import Controller
 from django.db import connections
 from django.utils import timezone
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import Match, Season
 from games.notifications import kinds
 from games.notifications.models import Delivery, Notification, SeasonWebhook
@@ -179,12 +179,12 @@ def receivers():
 
 def seat(match: Match, users) -> Match:  # type: ignore[no-untyped-def]
     for user, place in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, place.invite_token)
+        seating.take_seat(match, user, place.invite_token)
     return Match.objects.get(pk=match.pk)
 
 
 def tally(host, title: str, turn_seconds: int) -> Match:  # type: ignore[no-untyped-def]
-    return services.create_match(
+    return seating.create_match(
         host=host,
         game_key="fixture-tally",
         title=title,
@@ -230,8 +230,8 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
     # C: settled by the host: the result. D: Ada's bid is sealed and stays so.
     clock.current = real_now - timedelta(seconds=5)
     c = seat(tally(host, "Match C", 7200), [ada, cy])
-    services.host_adjudicate(c, host, {"scope": "match", "winner": 0})
-    d = services.create_match(
+    host_operations.host_adjudicate(c, host, {"scope": "match", "winner": 0})
+    d = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Match D",

@@ -107,12 +107,12 @@ def test_it_refuses_an_unknown_kind_and_writes_nothing(players):
 
 
 def test_a_matchs_start_is_told_once_however_many_tell_it(players, season, make_user):
-    from games.core.match import services
+    from games.core.match import seating
 
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/h", kinds=list(kinds.KINDS)
     )
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("hostess"),
         game_key="fixture-tally",
         title="DM",
@@ -120,7 +120,7 @@ def test_a_matchs_start_is_told_once_however_many_tell_it(players, season, make_
         roles=["EC", "DMO"],
     )
     for user, seat in zip(players, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)  # the core tells the start
+        seating.take_seat(match, user, seat.invite_token)  # the core tells the start
 
     notify(
         users=players,

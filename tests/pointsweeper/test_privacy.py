@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from games.core.game import fairness
 from games.core.live.client import ArenaClient, MatchSocket
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import Deadline, Match
 from games.pointsweeper import engine, flow
 from games.pointsweeper import page as pages
@@ -134,7 +134,7 @@ def create_match(boards: list[str]) -> Match:
     from django.contrib.auth import get_user_model
 
     users = get_user_model().objects
-    match = services.create_match(
+    match = seating.create_match(
         host=users.get(username="boss"),
         game_key="pointsweeper",
         title="Privacy twins",
@@ -146,7 +146,7 @@ def create_match(boards: list[str]) -> Match:
         roles=["EC", "DMO"],
     )
     for name, seat in zip(("ec", "dmo"), match.seats.order_by("index"), strict=True):
-        services.take_seat(match, users.get(username=name), seat.invite_token)
+        seating.take_seat(match, users.get(username=name), seat.invite_token)
     match.refresh_from_db()
     return match
 

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import services
+from games.core.match import deadlines, seating, services
 from games.core.models import Match
 from games.core.render.rendering import view_of
 
@@ -20,20 +20,20 @@ EC, DMO = 0, 1
 
 
 def test_two_bots_play_a_whole_three_board_match(clock, make_user):
-    match = services.create_match(
+    match = seating.create_match(
         host=make_user("bot-host"),
         game_key="pointsweeper",
         title="bots",
         settings={"move_seconds": 20, "bank_seconds": 10, "order_seconds": 10},
         roles=["EC", "DMO"],
     )
-    services.seat_bot(match, EC, "club")
-    services.seat_bot(match, DMO, "beginner")
+    seating.seat_bot(match, EC, "club")
+    seating.seat_bot(match, DMO, "beginner")
     match.refresh_from_db()
     assert match.status == Match.Status.LIVE
     for _ in range(3000):
         clock.advance(4)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
         services.run_bots()
         match.refresh_from_db()
         if match.is_over:
@@ -103,11 +103,11 @@ def test_a_refused_action_changes_nothing(clock, ps):
 def test_an_unanswered_order_and_an_unplayed_turn_are_fired_by_the_scheduler(clock, ps):
     match, *_ = ps
     clock.advance(61)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     match.refresh_from_db()
     assert match.state["phase"] == "play"
     mover = match.state["turn"]
     clock.advance(60 + 120 + 1)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     match.refresh_from_db()
     assert match.state["play"]["passed"][mover] is True

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from games.core.match import services
+from games.core.match import host_operations, services
 from games.core.models import Match
 from games.pointsweeper import engine
 
@@ -114,7 +114,7 @@ def test_after_a_pass_ends_the_board_everyone_sees_it_whole_and_the_result_at_th
     assert "Board 1:" in html  # the finished boards list
     chooser = page(client, match, ada)  # the EC chooses on board 2
     assert 'class="ps-first"' in chooser
-    services.host_adjudicate(match, host, {"winner": EC})
+    host_operations.host_adjudicate(match, host, {"winner": EC})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     html = page(client, match, bob)
@@ -162,7 +162,7 @@ def test_a_paused_match_shows_the_running_bank_as_it_stood_when_paused(client, p
     match, ada, bob, host = ps
     services.submit_action(match, bob, {"type": "choose_order", "first": True})
     clock.advance(60 + 9)  # the free minute, then 9 s of the 2:00 bank
-    services.host_pause(match, host)
+    host_operations.host_pause(match, host)
     clock.advance(30)  # the pause stops the bank
     match.refresh_from_db()
     html = page(client, match, ada)

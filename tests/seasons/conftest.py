@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.match import services
+from games.core.match import host_operations
 from games.core.models import Match
 from games.seasons import cast, episodes, hosts, tick
 from games.seasons.models import Episode
@@ -29,10 +29,12 @@ def nominating(season) -> Episode:
     host = season.format.hosts.get()
     episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
-    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
+    host_operations.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
     result = episodes.main_match_result(Match.objects.with_seats().get(pk=match.pk))
     if result["elimination_candidate"] is None:
-        services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
+        host_operations.host_adjudicate(
+            match, host, {"elimination_candidate": result["ec_tied"][0]}
+        )
     tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.NOMINATION

@@ -53,7 +53,7 @@ def test_a_death_match_start_is_told_in_the_seasons_words_once(nominating):
 
 def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
     """A player who turned results off still gets the Elimination Candidate's deadline."""
-    from games.core.match import services
+    from games.core.match import host_operations
     from games.notifications.models import OptOut
 
     for member in season.cast.all():
@@ -62,9 +62,9 @@ def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
     host = season.format.hosts.get()
     episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
-    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
+    host_operations.host_adjudicate(match, host, {"winner": 0, "reason": "test"})
     result = episodes.main_match_result(Match.objects.with_seats().get(pk=match.pk))
-    services.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
+    host_operations.host_adjudicate(match, host, {"elimination_candidate": result["ec_tied"][0]})
     tick.run_clocks()
     episode.refresh_from_db()
 
@@ -77,7 +77,7 @@ def test_the_candidate_notice_is_its_own_kind_not_a_result(season, make_user):
 
 
 def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
-    from games.core.match import services
+    from games.core.match import deadlines
     from tests.seven_gem_swap.test_services import bid_all
 
     SeasonWebhook.objects.create(
@@ -90,7 +90,7 @@ def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
     bid_all(match, [seat.user for seat in match.seats.order_by("index")])  # start at 0, -1, -2
     for _ in range(20):  # every round's clock runs out with nothing sent: the totals stand
         clock.advance(7201)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
     tick.run_clocks()
     episode.refresh_from_db()
@@ -112,7 +112,7 @@ def test_a_main_match_end_is_one_post_naming_the_candidate(season, clock):
 
 
 def test_a_tie_the_host_settled_is_posted_by_the_season(season):
-    from games.core.match import services
+    from games.core.match import host_operations
 
     SeasonWebhook.objects.create(
         season=season, url="http://chat.example/hook", kinds=sorted(kinds.PUBLIC_KINDS)
@@ -120,9 +120,9 @@ def test_a_tie_the_host_settled_is_posted_by_the_season(season):
     host = season.format.hosts.get()
     episode = episodes.start_episode(season, host, "seven-gem-swap", {})
     match = Match.objects.with_seats().get(pk=episode.main_match_id)
-    services.host_adjudicate(match, host, {"winner": 0, "reason": "test"})  # 1 and 2 tie
+    host_operations.host_adjudicate(match, host, {"winner": 0, "reason": "test"})  # 1 and 2 tie
     tied = episodes.main_match_result(Match.objects.with_seats().get(pk=match.pk))["ec_tied"]
-    services.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
+    host_operations.host_adjudicate(match, host, {"elimination_candidate": tied[0]})
     tick.run_clocks()
     episode.refresh_from_db()
 

@@ -135,10 +135,10 @@ def seasons_log(season) -> str:
 
 
 def test_a_co_host_runs_the_seasons_matches_from_the_host_console(season, cohost, client):
-    from games.core.match import authority, services
+    from games.core.match import authority, seating
 
     host = season.format.hosts.get()
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="fixture-tally", title="t", settings={}, roles=["", ""]
     )
     Match.objects.filter(pk=match.pk).update(season=season)  # one of the season's matches

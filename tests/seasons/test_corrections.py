@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.host import console
-from games.core.match import services
+from games.core.match import host_operations, services
 from games.core.models import Match
 from games.seasons import episodes, nominations, tick
 from games.seasons.models import CastMember, Episode
@@ -19,11 +19,11 @@ def test_a_corrected_main_match_names_another_elimination_candidate(nominating):
     host = episode.season.format.hosts.get()
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     first = episode.elimination_candidate
-    services.host_correct_result(main, host, {"winner": 1}, "seat 2 won, not seat 1")
+    host_operations.host_correct_result(main, host, {"winner": 1}, "seat 2 won, not seat 1")
     tick.run_clocks()
     episode.refresh_from_db()
     assert episode.phase == Episode.Phase.MAIN_MATCH and episode.elimination_candidate is None
-    services.host_adjudicate(main, host, {"elimination_candidate": 2, "reason": "a coin"})
+    host_operations.host_adjudicate(main, host, {"elimination_candidate": 2, "reason": "a coin"})
     tick.run_clocks()
     episode.refresh_from_db()
     third = CastMember.objects.get(user=main.seats.get(index=2).user)
@@ -47,7 +47,7 @@ def test_a_corrected_death_match_eliminates_the_other_player(nominating):
     opponent.refresh_from_db()
     assert opponent.status == CastMember.Status.ELIMINATED and opponent.elimination_order == 1
 
-    services.host_correct_result(dm, host, {"winner": 1}, "the DMO's last add was lost")
+    host_operations.host_correct_result(dm, host, {"winner": 1}, "the DMO's last add was lost")
     tick.run_clocks()
     tick.run_clocks()  # read once: nothing more happens
     episode.refresh_from_db()
@@ -100,7 +100,7 @@ def test_a_main_match_corrected_after_the_nomination_warns_and_keeps_the_candida
         "The season has moved on: a correction fixes this match and the ledger only; "
         f"{candidate.name} stays the Elimination Candidate of episode 1."
     )
-    services.host_correct_result(main, host, {"winner": 2}, "seat 3 won")
+    host_operations.host_correct_result(main, host, {"winner": 2}, "seat 3 won")
     tick.run_clocks()
     tick.run_clocks()  # read once
     episode.refresh_from_db()
@@ -128,7 +128,7 @@ def test_a_death_match_corrected_after_the_season_moved_on_tells_who_stays_out(n
         f"{opponent.name}'s elimination stands."
     )
     assert "elimination stands" in " ".join(c["confirm"] for c in console.correction_choices(dm))
-    services.host_correct_result(dm, host, {"winner": 1}, "the DMO's last add was lost")
+    host_operations.host_correct_result(dm, host, {"winner": 1}, "the DMO's last add was lost")
     tick.run_clocks()
 
     opponent.refresh_from_db()
@@ -148,7 +148,7 @@ def test_the_host_log_names_people_shows_a_corrections_credits_and_times_in_utc(
     host = season.format.hosts.get()
     main = Match.objects.with_seats().get(pk=episode.main_match_id)
     candidate = episode.elimination_candidate
-    services.host_correct_result(main, host, {"winner": 1}, "seat 2 won, not seat 1")
+    host_operations.host_correct_result(main, host, {"winner": 1}, "seat 2 won, not seat 1")
     client.force_login(host)
     page = client.get(f"/seasons/{season.pk}/audit/").content.decode()
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import ledger, services
+from games.core.match import deadlines, host_operations, ledger, services
 from games.core.models import LedgerEntry, Match
 from games.notifications import kinds
 from games.notifications.models import Notification
@@ -63,7 +63,7 @@ def play_main_match(match: Match, clock) -> Match:
                 break
         if not acted:
             clock.advance(30)
-            services.fire_due_deadlines()
+            deadlines.fire_due_deadlines()
     raise AssertionError("the main match never ended")
 
 
@@ -71,7 +71,7 @@ def settle_main_match(match: Match, host) -> None:
     """A tie for the lowest total is settled by the host, through the match's host operation."""
     result = episodes.main_match_result(match)
     if result["elimination_candidate"] is None:
-        services.host_adjudicate(
+        host_operations.host_adjudicate(
             match, host, {"elimination_candidate": result["ec_tied"][0], "reason": "a coin"}
         )
 

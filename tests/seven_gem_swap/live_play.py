@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db import connections
 
 from games.core.live.client import ArenaClient, MatchSocket
-from games.core.match import services
+from games.core.match import seating
 from games.core.models import LedgerEntry, Match
 from games.seven_gem_swap import engine
 from tests.live_server import in_db
@@ -53,7 +53,7 @@ def create_through_the_page(url: str, seats: int, bot_seats: tuple[int, ...], cl
     )
     match = Match.objects.get(title="Websocket seven")
     for index in bot_seats:
-        services.seat_bot(match, index, "expert")  # (nobody listens yet: no broadcast needed)
+        seating.seat_bot(match, index, "expert")  # (nobody listens yet: no broadcast needed)
     premover = User.objects.get(username=player_name(0))
     LedgerEntry.objects.create(
         user=premover, season=match.season, garnets=2, reason="granted for a premove"

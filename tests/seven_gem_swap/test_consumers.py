@@ -9,7 +9,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.core.match import services
+from games.core.match import host_operations, seating, services
 from games.core.models import Match
 from games.seven_gem_swap import engine
 from tests.core.test_consumers import connect, receive
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def round_one(make_user):
     """A match in round 1: ada (seat 0) plays red, bob (seat 1) green; (match, ada, bob, host)."""
     host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Seven",
@@ -31,7 +31,7 @@ def round_one(make_user):
         roles=["", ""],
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     services.submit_action(match, ada, {"type": "bid", "bid": -3, "colours": "RGB"})
     services.submit_action(match, bob, {"type": "bid", "bid": 0, "colours": "GBR"})
     match.refresh_from_db()
@@ -86,7 +86,7 @@ async def test_a_draft_comes_back_with_its_preview_to_its_seat_and_the_host_only
         assert previews_in(fulls[user]) == []
         assert preview["board"] not in json.dumps(fulls[user])
     # The host's pause reaches bob and the spectator after anything sent to them before it.
-    await sync_to_async(services.host_pause)(match, host, reason="a break")
+    await sync_to_async(host_operations.host_pause)(match, host, reason="a break")
     for socket in (bob_ws, watcher):
         assert await frames_before(socket, version_is(match.version + 1)) == []
     for socket in (*sockets, *reloads.values()):

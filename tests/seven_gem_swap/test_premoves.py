@@ -14,7 +14,7 @@ from collections import defaultdict
 import pytest
 
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import ledger, services
+from games.core.match import deadlines, host_operations, ledger, seating, services
 from games.core.models import Event, LedgerEntry, Match, Season
 from games.core.render.rendering import view_of
 from games.seven_gem_swap import engine
@@ -36,11 +36,11 @@ def host(make_user):
 
 def start_match(host, users) -> Match:
     """A Seven Gem Swap match of ``users`` in the current season, bids in, round 1 running."""
-    match = services.create_match(
+    match = seating.create_match(
         host=host, game_key="seven-gem-swap", title="Seven", settings=SETTINGS, roles=[""] * 2
     )
     for user, seat in zip(users, match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     for seat, user in enumerate(users):
         colours = engine.COLOURS[seat:] + engine.COLOURS[:seat]
         services.submit_action(match, user, {"type": "bid", "bid": 0, "colours": colours[:3]})
@@ -90,7 +90,7 @@ def test_a_host_deduction_after_a_premove_cannot_take_the_player_below_zero(
         ledger.adjust(ada, season, garnets=-1, tokens=0, reason="late fee", actor=host)
     assert refused.value.code == "below_zero"
     clock.advance(121)
-    assert services.fire_due_deadlines() == 1  # the round resolves with the premove
+    assert deadlines.fire_due_deadlines() == 1  # the round resolves with the premove
     assert garnets(ada, season) == 0
     assert all(row["garnets"] >= 0 for row in season.standings())
 
@@ -212,12 +212,12 @@ class SeasonRun:
 
     def time(self) -> None:
         self.clock.advance(121)
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
 
     def award(self) -> None:
         live = self.live()
         if live:
-            services.host_adjudicate(self.rng.choice(live), self.host, {"winner": 0})
+            host_operations.host_adjudicate(self.rng.choice(live), self.host, {"winner": 0})
 
     def correct(self) -> None:
         ended = [m for m in self.matches if m.is_over]

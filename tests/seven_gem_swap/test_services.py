@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Deadline, Event, LedgerEntry, Match
 from games.seven_gem_swap import engine
 
@@ -23,7 +23,7 @@ def sgs(make_user):
     def make(humans: int = 2, bots: int = 0, **settings):
         host = make_user("hostess")
         users = [make_user(f"player{i}") for i in range(humans)]
-        match = services.create_match(
+        match = seating.create_match(
             host=host,
             game_key="seven-gem-swap",
             title="Seven",
@@ -32,9 +32,9 @@ def sgs(make_user):
         )
         seats = list(match.seats.order_by("index"))
         for index in range(humans, humans + bots):
-            services.seat_bot(match, index, "club")
+            seating.seat_bot(match, index, "club")
         for user, seat in zip(users, seats, strict=False):
-            services.take_seat(match, user, seat.invite_token)
+            seating.take_seat(match, user, seat.invite_token)
         match.refresh_from_db()
         return match, users, host
 
@@ -68,7 +68,7 @@ def play_bots(clock, rounds_left=100) -> None:
         clock.advance(11)
         while services.run_bots():
             pass
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
 
 
 def test_it_starts_live_with_the_bidding_clock_as_a_deadline_row(clock, sgs):
@@ -92,7 +92,7 @@ def test_the_bidding_clock_gives_a_missing_bidder_a_random_colour(clock, sgs):
     match, users, _ = sgs()
     services.submit_action(match, users[0], {"type": "bid", "bid": -4, "colours": "RGB"})
     clock.advance(121)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     state = state_of(match)
     assert state["phase"] == "round" and state["no_bid"] == ["1"]
     assert state["scores"]["0"] == -4
@@ -151,7 +151,7 @@ def test_the_round_clock_resolves_with_what_was_submitted(clock, sgs):
     state = state_of(match)
     services.submit_action(match, users[0], {"type": "submit", "gem": own_gem(state, 0)})
     clock.advance(121)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
     state = state_of(match)
     assert state["round"] == 2
     assert state["history"][0]["public"]["submitted"] == [0]
@@ -182,15 +182,15 @@ def test_the_host_extends_the_round_deadline_and_it_is_logged(clock, sgs):
     match, users, host = sgs()
     bid_all(match, users)
     before = pending(match)["round"]
-    services.host_change_clock(match, host, "round", 600, reason="a player is travelling")
+    host_operations.host_change_clock(match, host, "round", 600, reason="a player is travelling")
     after = pending(match)["round"]
     assert (after - before).total_seconds() == 600
     event = Event.objects.filter(match=match).order_by("-version").first()
     assert event.kind == "clock_changed" and event.actor == host
     clock.advance(121)
-    assert services.fire_due_deadlines() == 0
+    assert deadlines.fire_due_deadlines() == 0
     clock.advance(600)
-    assert services.fire_due_deadlines() == 1
+    assert deadlines.fire_due_deadlines() == 1
 
 
 def test_a_draft_is_kept_for_the_seat_and_cleared_by_its_submission(clock, sgs):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.core.game.gamedef import Viewer
-from games.core.match import services
+from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Match
 from games.core.render import panelmemo
 from games.core.render.lru import Lru
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def live_match(clock, make_user):
     host, ada, bob = make_user("hostess"), make_user("ada"), make_user("bob")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Seven",
@@ -38,7 +38,7 @@ def live_match(clock, make_user):
         roles=["", ""],
     )
     for user, seat in zip([ada, bob], match.seats.order_by("index"), strict=True):
-        services.take_seat(match, user, seat.invite_token)
+        seating.take_seat(match, user, seat.invite_token)
     match.refresh_from_db()
     return match, ada, bob, host
 
@@ -109,15 +109,15 @@ def status_title(client, match) -> str:
 def test_a_match_the_host_ends_early_says_how_far_it_went(client, live_match):
     match = in_round(live_match)
     host = live_match[3]
-    services.host_end_round(match, host, reason="everyone has sent")
+    host_operations.host_end_round(match, host, reason="everyone has sent")
     assert status_title(client, match) == "Round 2 of 8"
-    services.host_adjudicate(match, host, {"winner": 0})
+    host_operations.host_adjudicate(match, host, {"winner": 0})
     assert status_title(client, match) == "The match ended after round 1 of 8"
 
 
 def test_a_match_awarded_before_its_first_round_says_so(client, live_match):
     match, _, _, host = live_match
-    services.host_adjudicate(match, host, {"winner": 1})
+    host_operations.host_adjudicate(match, host, {"winner": 1})
     assert status_title(client, match) == "The match ended before round 1"
 
 
@@ -172,7 +172,7 @@ def test_every_step_of_a_whole_bot_match_renders_for_every_viewer(client, clock,
     """The panels of every phase (bidding, each round, the end) for a seat, the host and a
     spectator: the replay renders each version through the same templates as a live frame."""
     host = make_user("hostess")
-    match = services.create_match(
+    match = seating.create_match(
         host=host,
         game_key="seven-gem-swap",
         title="Bots",
@@ -180,12 +180,12 @@ def test_every_step_of_a_whole_bot_match_renders_for_every_viewer(client, clock,
         roles=[""] * 7,
     )
     for index in range(7):
-        services.seat_bot(match, index, "club")
+        seating.seat_bot(match, index, "club")
     for _ in range(80):
         clock.advance(11)
         while services.run_bots():
             pass
-        services.fire_due_deadlines()
+        deadlines.fire_due_deadlines()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     for viewer in (Viewer(seat=1), Viewer.host(), Viewer.spectator()):
@@ -279,7 +279,7 @@ def test_a_replaced_submission_is_in_no_one_elses_export_or_replay(client, live_
     gem = own_gem(match.state, 0)
     services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": ""})
     services.submit_action(match, ada, {"type": "submit", "gem": gem, "moves": "", "card": None})
-    services.host_abort(match, host, reason="the export is read once it is over")
+    host_operations.host_abort(match, host, reason="the export is read once it is over")
     replaced = match.events.get(kind="submitted", seat=0, version=match.events.count() - 1)
     assert replaced.replaces_a_sealed_move()
 

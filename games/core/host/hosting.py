@@ -12,7 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from games.core.game.gamedef import ActionError, award_value
 from games.core.host import console
-from games.core.match import services
+from games.core.match import host_operations
 from games.core.models import Match
 
 Form = Mapping[str, Any]
@@ -48,11 +48,11 @@ def _whole(form: Form, field: str, what: str) -> int:
 
 
 def _pause(match: Match, user: Any, form: Form) -> None:
-    services.host_pause(match, user, _reason(form))
+    host_operations.host_pause(match, user, _reason(form))
 
 
 def _resume(match: Match, user: Any, form: Form) -> None:
-    services.host_resume(match, user, _reason(form))
+    host_operations.host_resume(match, user, _reason(form))
 
 
 def _change_clock(match: Match, user: Any, form: Form) -> None:
@@ -60,11 +60,11 @@ def _change_clock(match: Match, user: Any, form: Form) -> None:
     if minutes == 0:
         raise ActionError("give the clock more (say 5) or less (say -5) minutes", "bad_seconds")
     clock = str(form.get("clock", ""))
-    services.host_change_clock(match, user, clock, minutes * 60, _reason(form))
+    host_operations.host_change_clock(match, user, clock, minutes * 60, _reason(form))
 
 
 def _end_round(match: Match, user: Any, form: Form) -> None:
-    services.host_end_round(match, user, _required_reason(form, "end the round"))
+    host_operations.host_end_round(match, user, _required_reason(form, "end the round"))
 
 
 def _offered(match: Match, form: Form) -> dict[str, Any]:
@@ -80,27 +80,27 @@ def _offered(match: Match, form: Form) -> dict[str, Any]:
 
 
 def _award_match(match: Match, user: Any, form: Form) -> None:
-    services.host_adjudicate(match, user, {**_offered(match, form), "reason": _reason(form)})
+    host_operations.host_adjudicate(match, user, {**_offered(match, form), "reason": _reason(form)})
 
 
 def _correct(match: Match, user: Any, form: Form) -> None:
     reason = _required_reason(form, "correct the result")
-    services.host_correct_result(match, user, _award(form), reason)
+    host_operations.host_correct_result(match, user, _award(form), reason)
 
 
 def _replace_seat(match: Match, user: Any, form: Form) -> None:
     seat = _whole(form, "seat", "the seat")
     level = str(form.get("by", ""))
     level = "" if level == "invite" else level
-    services.host_replace_seat(match, user, seat, level, _reason(form))
+    host_operations.host_replace_seat(match, user, seat, level, _reason(form))
 
 
 def _abort(match: Match, user: Any, form: Form) -> None:
-    services.host_abort(match, user, _required_reason(form, "abort the match"))
+    host_operations.host_abort(match, user, _required_reason(form, "abort the match"))
 
 
 def _start(match: Match, user: Any, form: Form) -> None:
-    services.host_start(match, user)
+    host_operations.host_start(match, user)
 
 
 RUNS: dict[str, Callable[[Match, Any, Form], None]] = {
@@ -136,6 +136,6 @@ def run(match: Match, user: Any, name: str, form: Form) -> None:
     operation = RUNS.get(name)
     if operation is None:
         raise ActionError(f"there is no host operation {name[:40]!r}", code="unknown_operation")
-    if not services.is_host(match, user):
+    if not host_operations.is_host(match, user):
         raise ActionError("only the host can do that", code="forbidden")
     operation(match, user, form)  # the service checks the match's status under its lock

@@ -30,7 +30,9 @@ from django.db import transaction
 from games.core.game.gamedef import State, Viewer
 from games.core.match import clock
 from games.core.models import Event, Match
-from games.core.render.rendering import Announcement, Frame, Keeping, frames_drawn
+from games.core.render.frame import Frame
+from games.core.render.panelcache import Keeping
+from games.core.render.rendering import Announcement, frames_drawn
 
 log = logging.getLogger(__name__)
 

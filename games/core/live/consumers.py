@@ -26,7 +26,8 @@ from games.core.live.broadcast import group_name, user_group_name
 from games.core.match import authority, chat, clock, services
 from games.core.match.replaying import state_at
 from games.core.models import Event, Match
-from games.core.render.rendering import Announcement, Frame, full_frame, update_frames
+from games.core.render.frame import Frame
+from games.core.render.rendering import Announcement, full_frame, update_frames
 
 RESYNC_LIMIT = 200
 # How long a frame that skips a version waits for the one missing before the connection draws

@@ -13,7 +13,7 @@ from django.conf import settings
 
 from games.core.game import registry
 from games.core.live import broadcast
-from games.core.match import clock, services
+from games.core.match import clock, deadlines, services
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +41,9 @@ def register_service(run: Callable[[asyncio.Event | None], Awaitable[None]]) -> 
 def tick() -> float:
     """Fire what is due, send again what a dead worker never sent; return how long to sleep
     before the next tick."""
-    services.fire_due_deadlines()
+    deadlines.fire_due_deadlines()
     broadcast.heal_unsent()
-    upcoming = [services.next_deadline_at(), *_other_clocks()]
+    upcoming = [deadlines.next_deadline_at(), *_other_clocks()]
     poll = settings.SCHEDULER_POLL_SECONDS
     due = [when for when in upcoming if when is not None]
     if not due:

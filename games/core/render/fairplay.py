@@ -108,7 +108,7 @@ def receipt_line(entry: dict[str, Any]) -> str:
 
 def fairness_panel(match: Any, oob: Any = False) -> SafeString:
     """The match's fair-play section (games/core/jinja2/core/_fairness_section.html), drawn from its
-    public facts alone (games.core.render.rendering.fairness_facts); "" for an older match. The
+    public facts alone (games.core.render.fairplay.fairness_facts); "" for an older match. The
     core's panels call it (games/core/jinja2/core/_panels.html)."""
     oob = bool(oob)
     facts = fairness_facts(match)

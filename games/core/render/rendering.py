@@ -3,24 +3,22 @@
 Every page, frame, replay and export goes through ``view_of``; nothing else reads match state
 for a viewer. Panels are the swappable top-level elements of a game's ``_panels.html`` (each
 wrapped in ``{% panel %}``); a frame carries each panel with a hash of its HTML, so that a
-connection sends a viewer only the panels that changed since the last frame it sent.
+connection sends a viewer only the panels that changed since the last frame it sent (the frame
+as it travels: frame.py; what each audience was sent, for the next frame's patches:
+panelcache.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import re
 import time
-import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.template import engines
 from django.utils.safestring import mark_safe
 
@@ -28,9 +26,10 @@ from games.core.game.gamedef import State, Viewer
 from games.core.match.authority import seat_holders
 from games.core.match.replaying import state_at
 from games.core.models import Event, Match
-from games.core.render import htmlpatch, jsondiff
+from games.core.render import jsondiff, panelcache
+from games.core.render.frame import Frame, Panel, dumps, panels_of
 from games.core.render.jinja import PANEL_SINK
-from games.core.render.lru import Lru
+from games.core.render.panelcache import Keeping, Sent
 
 log = logging.getLogger(__name__)
 
@@ -133,135 +132,6 @@ def server_time_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
-# Between the panels of a frame's "html": the page keeps each panel's HTML as it was sent, to
-# apply the next frame's patches of it (static/js/match.js).
-PANEL_SEPARATOR = "<!--panel-->"
-
-
-@dataclass(frozen=True)
-class Panel:
-    """One panel of a frame: its element id, a hash of its HTML, the HTML already escaped as
-    the inside of a JSON string, and, when the panel changed since the viewer's previous
-    version, the hash of that version's HTML and a patch from it (JSON text; htmlpatch)."""
-
-    id: str
-    digest: str
-    escaped: str  # "" in a frame from the layer where the panel did not travel whole
-    base: str = ""
-    patch: str = ""
-    unchanged: bool = False  # the audience's panel at the version before is the same
-    # What the panel is compared with (its patch's base, or the same panel) is what the audience
-    # was sent at the version before (kept by the worker that sent it), not drawn again here
-    # from the state before: only then may a layer message leave the panel's HTML out.
-    sure: bool = False
-
-    def packed(self) -> list[Any]:
-        """The panel in a layer message: whole only where a connection that holds its
-        audience's version before needs it whole (a new panel, a change with no patch worth
-        sending). A connection that lacks one draws the frame itself (``Frame.lacks``)."""
-        carried = "" if self.sure and (self.unchanged or self.patch) else self.escaped
-        return [self.id, self.digest, carried, self.base, self.patch]
-
-
-@dataclass(frozen=True)
-class Frame:
-    """A frame for one audience, serialised once: ``head`` is the JSON text of everything but
-    the panels. A connection joins the panels its viewer lacks onto the head (``text``): a
-    panel it holds unchanged is left out, one it holds at the version before goes as a patch."""
-
-    version: int
-    head: str
-    panels: tuple[Panel, ...]
-    full: bool = False
-    # Whom it is drawn for: the audience, and the user holding each seat as it was drawn
-    # (authority.seat_holders); a connection whose viewer they contradict is decided again
-    # before it sends anything (games/core/live/consumers.py).
-    audience: str = ""
-    holders: tuple[int | None, ...] = ()
-
-    def text(self, with_html: bool, sent: dict[str, str] | None) -> str:
-        """The frame as sent. ``sent`` maps panel ids to the hashes this connection has sent;
-        only panels whose hash differs are included, as a patch where the connection holds
-        the patch's base, and ``sent`` is updated. None: every panel whole."""
-        if not with_html:
-            return self.head
-        whole, patches = [], []
-        for panel in self.panels:
-            if sent is not None:
-                held = sent.get(panel.id)
-                if held == panel.digest:
-                    continue
-                sent[panel.id] = panel.digest
-                if panel.patch and held == panel.base:
-                    patches.append(f'["{panel.id}",{panel.patch}]')
-                    continue
-            if not panel.escaped:
-                raise ValueError(f"v{self.version}: {panel.id} did not travel whole (see lacks)")
-            whole.append(panel.escaped)
-        text = f'{self.head[:-1]},"html":"{PANEL_SEPARATOR.join(whole)}"'
-        if patches:
-            text += f',"html_patch":[{",".join(patches)}]'
-        return text + "}"
-
-    def lacks(self, sent: dict[str, str]) -> bool:
-        """Whether a connection that sent ``sent`` (panel hashes by id) needs a panel whole
-        that this frame (from the layer) did not carry."""
-        for panel in self.panels:
-            if panel.escaped:
-                continue
-            held = sent.get(panel.id)
-            if held != panel.digest and not (panel.patch and held == panel.base):
-                return True
-        return False
-
-    def as_message(self) -> dict[str, Any]:
-        """The frame as a layer message: its JSON text compressed into one string of bytes (a
-        connection's message allocates almost no objects, so hundreds of them queued at once
-        wake no garbage collection) and its digest, under which a worker unpacks it once for
-        all its connections."""
-        # The head goes as JSON, not as a string of it (escaped again, it grew by a sixth).
-        rest = _dumps([[panel.packed() for panel in self.panels], self.audience, self.holders])
-        packed = f"[{self.version},{self.head},{rest[1:]}".encode()
-        digest = hashlib.blake2b(packed, digest_size=16).hexdigest()
-        squeezing = zlib.compressobj(LAYER_COMPRESSION, zlib.DEFLATED, *LAYER_WINDOW)
-        frame = squeezing.compress(packed) + squeezing.flush()
-        return {"version": self.version, "frame": frame, "digest": digest}
-
-    @classmethod
-    def from_message(cls, message: dict[str, Any]) -> Frame:
-        """The frame of a layer message, parsed once a worker (the same message reaches every
-        connection of its audience)."""
-        parsed = _parsed.get(message["digest"])
-        if parsed is None:
-            frame = message["frame"]
-            text = zlib.decompress(frame) if isinstance(frame, bytes) else frame
-            version, head, panels, audience, holders = json.loads(text)
-            parsed = cls(
-                version=version,
-                head=_dumps(head),  # the text it was: the same separators, keys in order
-                panels=tuple(Panel(*p) for p in panels),
-                audience=audience,
-                holders=tuple(holders),
-            )
-            _parsed.put(message["digest"], parsed)
-        return parsed
-
-
-# A frame's JSON through the layer is compressed (zlib's fastest level): 55-60% fewer bytes into
-# Redis and out to each worker (issue 39). A window of 4 KB and a small state (zlib's defaults
-# are 32 KB and 256 KB, set up for every message) squeeze a frame of a few KB as well, eight
-# times faster: about 0.01 ms a message.
-LAYER_COMPRESSION = 1
-LAYER_WINDOW = (12, 4)  # window bits, memory level
-
-# The frames this worker's connections were sent lately, parsed, by their message's digest.
-_parsed: Lru[str, Frame] = Lru(64)
-
-
 def _panel_entries(
     match: Match,
     view: dict[str, Any],
@@ -275,32 +145,7 @@ def _panel_entries(
     ``patches`` keeps the patches worked out for other audiences: the same two HTML texts give
     the same patch."""
     rendered = dict(render_panel_list(match, view, version=version, oob=True))
-    return _entries(rendered, before, patches, sent), rendered
-
-
-def _entries(
-    rendered: dict[str, str],
-    before: dict[str, str] | None = None,
-    patches: dict[tuple[str, str], list[Any]] | None = None,
-    sent: bool = False,
-) -> tuple[Panel, ...]:
-    """The panels of ``rendered`` (HTML by id, in page order), each changed one since
-    ``before`` with its patch."""
-    entries = []
-    patches = {} if patches is None else patches
-    for panel_id, html in rendered.items():
-        base, patch = "", ""
-        old = (before or {}).get(panel_id)
-        if old is not None and old != html:
-            if (old, html) not in patches:
-                ops = _dumps(htmlpatch.diff(old, html))
-                worth = htmlpatch.worth_sending(ops, _escaped(html))
-                patches[old, html] = [_digest(old), ops] if worth else ["", ""]
-            base, patch = patches[old, html]
-        unchanged = old is not None and old == html
-        panel = Panel(panel_id, _digest(html), _escaped(html), base, patch, unchanged, sent)
-        entries.append(panel)
-    return tuple(entries)
+    return panels_of(rendered, before, patches, sent), rendered
 
 
 def _facts(view: dict[str, Any], notice: str | None) -> str:
@@ -310,7 +155,7 @@ def _facts(view: dict[str, Any], notice: str | None) -> str:
     if notice is None:
         return ""
     try:
-        return _dumps([view["match"], view.get("draft"), view.get("drafts"), notice])
+        return dumps([view["match"], view.get("draft"), view.get("drafts"), notice])
     except (TypeError, ValueError):
         return ""
 
@@ -338,115 +183,12 @@ def _check_drawing(match: Match, view: dict[str, Any], version: int, moved: dict
         raise AssertionError(f"panels moved to v{version} differ from a drawing: {changed}")
 
 
-@lru_cache(maxsize=256)
-def _escaped(html: str) -> str:
-    """``html`` as the inside of a JSON string (a panel drawn alike for audiences: once)."""
-    return _dumps(html)[1:-1]
-
-
-@lru_cache(maxsize=256)
-def _digest(html: str) -> str:
-    return hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
-
-
-# What each audience was sent at a version (its panels' HTML by id), kept a while in the cache
-# (shared by the workers where REDIS_URL is set) so that the next event's frames can be patches
-# of them. Each worker also keeps the latest ones it wrote, with the game view each was sent: the
-# next event of a match is mostly drawn by the same worker, and then needs no round trip. (The
-# views stay out of the cache: writing them cost more than making one again from the state
-# before, when another worker draws the next event.)
-PANELS_KEPT_SECONDS = 600
-
-
-@dataclass(frozen=True)
-class Sent:
-    """What one audience was sent at one version."""
-
-    panels: dict[str, str]
-    game: Any = None  # the game view as sent; None: not kept
-    notice: str | None = None  # the host's latest words then; None: not kept
-    facts: str = ""  # the rest the panels were drawn from (``_facts``); "": not kept
-    whole: Any = None  # the game view the panels were drawn from (page parts too); None: not kept
-    gated: Any = None  # the gate's answer ``whole`` was paged from; None: not kept
-
-
-# The latest version this worker wrote for each audience of a match (one each, however long the
-# match: a worker's memory stays flat), by match and audience.
-_recent: Lru[tuple[str, str], tuple[int, Sent]] = Lru(256)
-
-
-def _panels_key(match: Match, version: int) -> str:
-    return f"gem:panels:{match.public_id}:{version}"
-
-
-def _keep(match: Match, version: int, kept: dict[Viewer, Sent], *, first: bool = False) -> None:
-    """Keep what each audience was sent at ``version``: one write to the shared cache, each
-    distinct panel in it once (most panels are drawn alike for every audience). ``first``: the
-    frames of some audiences only (a page's first frame, a connection catching up), written
-    only where no event's frames for every audience have been."""
-    html: dict[str, str] = {}
-    audiences = {}
-    for viewer, sent in kept.items():
-        _remember(match, version, viewer, sent)
-        held = {}
-        for panel_id, panel_html in sent.panels.items():
-            held[panel_id] = digest = _digest(panel_html)
-            html[digest] = panel_html
-        audiences[viewer.audience] = {
-            "panels": held,
-            "notice": sent.notice,
-            "facts": sent.facts,
-        }
-    record = {"html": html, "audiences": audiences}
-    try:
-        if first:
-            cache.add(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
-        else:
-            cache.set(_panels_key(match, version), record, PANELS_KEPT_SECONDS)
-    except Exception:  # the next frames send these panels whole
-        log.warning("the panel cache could not be written", exc_info=True)
-
-
-def _remember(match: Match, version: int, viewer: Viewer, sent: Sent) -> None:
-    """This worker's latest of ``viewer``'s audience (a resync's older frames leave it be)."""
-    latest = _recent.get((match.public_id, viewer.audience))
-    if latest is None or latest[0] <= version:
-        _recent.put((match.public_id, viewer.audience), (version, sent))
-
-
-def _kept(
-    match: Match, version: int, viewer: Viewer, read: dict[int, Any] | None = None
-) -> Sent | None:
-    """What ``viewer``'s audience was sent at ``version``: this worker's latest, or the shared
-    cache's record (read once per event's drawing when ``read`` keeps it: one record holds
-    every audience, and the other worker drew every other version of a match played on two)."""
-    latest = _recent.get((match.public_id, viewer.audience))
-    if latest is not None and latest[0] == version:
-        return latest[1]
-    if read is not None and version in read:
-        stored = read[version]
-    else:
-        try:
-            stored = cache.get(_panels_key(match, version))
-        except Exception:  # the cache only saves work: draw them again
-            log.warning("the panel cache could not be read", exc_info=True)
-            return None
-        if read is not None:
-            read[version] = stored
-    try:
-        mine = stored["audiences"][viewer.audience]
-        panels = {panel_id: stored["html"][digest] for panel_id, digest in mine["panels"].items()}
-    except (KeyError, TypeError):  # not kept, or kept by an older version of this code
-        return None
-    return Sent(panels, None, mine.get("notice"), mine.get("facts") or "")
-
-
 def _panels_before(
     match: Match, viewer: Viewer, version: int, state: State, read: dict[int, Any] | None = None
 ) -> dict[str, str] | None:
     """The viewer's panels at ``version`` (the version before an event): kept, or drawn again
     from ``state``; None when there is no state before (the match's first event)."""
-    kept = _kept(match, version, viewer, read)
+    kept = panelcache.kept(match, version, viewer, read)
     if kept is not None:
         return kept.panels
     if not state:
@@ -515,11 +257,11 @@ def full_frame(match: Match, viewer: Viewer, *, with_html: bool = True) -> Frame
         panels, rendered = _panel_entries(match, view, match.version)
         notice = _notice_drawn(match)
         sent = Sent(rendered, head["view"]["game"], notice)
-        _keep(match, match.version, {viewer: sent}, first=True)
+        panelcache.keep(match, match.version, {viewer: sent}, first=True)
         head["panel_ids"] = [panel.id for panel in panels]
     return Frame(
         version=match.version,
-        head=_dumps(head),
+        head=dumps(head),
         panels=panels,
         full=True,
         audience=viewer.audience,
@@ -534,21 +276,6 @@ def update_frames(
     event as that viewer may see it, the patch of that viewer's view and the panels (a
     connection sends only those that changed)."""
     return list(frames_drawn(announcement, viewers, with_html=with_html))
-
-
-@dataclass
-class Keeping:
-    """What every audience was sent at a version, to write to the shared cache once the frames
-    are out (``write``): the worker's next version waits for no round trip to Redis (this
-    worker's own next frames read what it keeps in memory, kept as each frame is drawn)."""
-
-    match: Match | None = None
-    version: int = 0
-    sent: dict[Viewer, Sent] = field(default_factory=dict)
-
-    def write(self) -> None:
-        if self.match is not None and self.sent:
-            _keep(self.match, self.version, self.sent)
 
 
 def frames_drawn(
@@ -568,7 +295,9 @@ def frames_drawn(
     holders = seat_holders(match)
     unkept = False
     for viewer in audiences(match, event.seat) if viewers is None else viewers:
-        kept = _kept(match, event.version - 1, viewer, read) if announcement.before else None
+        kept = (
+            panelcache.kept(match, event.version - 1, viewer, read) if announcement.before else None
+        )
         if kept is None and announcement.before and viewers is None and not unkept:
             # Drawn again from the state before: the worker that drew that version has not
             # kept it yet (both workers drawing at once) or the cache lost it.
@@ -599,16 +328,16 @@ def frames_drawn(
             facts = "" if viewer.is_host else _facts(view, notice)
             sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"], gated)
             if viewers is None:
-                _remember(match, event.version, viewer, sent[viewer])
+                panelcache.remember(match, event.version, viewer, sent[viewer])
             # Every panel the viewer's page should hold now: one no longer here goes away.
             head["panel_ids"] = [panel.id for panel in panels]
-        frame = Frame(event.version, _dumps(head), panels, False, viewer.audience, holders)
+        frame = Frame(event.version, dumps(head), panels, False, viewer.audience, holders)
         yield viewer, frame
     if sent and keeping is not None and viewers is None:
         keeping.match, keeping.version, keeping.sent = match, event.version, sent
     elif sent:
         # A connection catching up draws its own audience alone: it adds to nothing kept.
-        _keep(match, event.version, sent, first=viewers is not None)
+        panelcache.keep(match, event.version, sent, first=viewers is not None)
 
 
 def _same(before: Any, after: Any) -> bool:
@@ -662,7 +391,7 @@ def _drawn_panels(
         rendered = _moved_on(kept.panels, version)
         if settings.PANEL_MEMO_CHECK:
             _check_drawing(match, view, version, rendered)
-        return _entries(rendered, kept.panels, patches, sent=True), rendered
+        return panels_of(rendered, kept.panels, patches, sent=True), rendered
     held = kept.panels if kept is not None else None
     if held is None and quiet:
         # The panels before would be drawn from the same view (the match facts and the notice
@@ -672,7 +401,7 @@ def _drawn_panels(
         if settings.PANEL_MEMO_CHECK:
             before = view_of(match, viewer, announcement.before)
             _check_drawing(match, before, version - 1, held)
-        return _entries(rendered, held, patches), rendered
+        return panels_of(rendered, held, patches), rendered
     if held is None:
         # Drawn again from the state before (with the match as it is now: a panel drawn from
         # the match itself, as the fair-play panel is, may differ from what was sent then).
