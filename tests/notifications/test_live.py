@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import email
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -32,6 +33,9 @@ from tests.live_server import ROOT, free_port, worker_environment
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WAIT_SECONDS = 60
+# Seven Gem Swap's bid of -17 garnets is sealed for good: no mail or post may say it. As a number
+# on its own: a mail's random links may hold "-17" inside a token.
+SEALED_BID = re.compile(r"(?<![\w-])-17(?!\w)")
 
 
 class Mailbox:
@@ -378,7 +382,7 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
         assert row.notification.text in body
         mine = {text for to, text in texts if to == message["To"]}
         assert not any(text in body for to, text in texts if text not in mine)
-        assert "-17" not in body
+        assert not SEALED_BID.search(body)
     # The webhook carries public words only.
     public = set(Delivery.objects.exclude(public_text="").values_list("public_text", flat=True))
     for _, _, body in hooks.posts:
@@ -388,7 +392,7 @@ def test_every_kind_arrives_once_through_a_restart_and_past_a_hanging_receiver(
         assert body["allowed_mentions"] == {"parse": []}
         assert any(body["text"].startswith(words) for words in public)
         assert not any(text in body["text"] for _, text in texts if text not in public)
-        assert "-17" not in body["text"]
+        assert not SEALED_BID.search(body["text"])
     failed = Delivery.objects.get(destination=hooks.url("/fail"))
     # Given up after its three attempts (a fourth when the kill cut one short).
     assert failed.status == Delivery.Status.FAILED and failed.attempts in (3, 4)
