@@ -7,7 +7,12 @@ view patch) and the html. Worker CPU per action is the action's own path (lock, 
 commit) plus rendering every audience's frame. Runs on SQLite in a temporary file unless
 DATABASE_URL is set.
 
-    python -m benchmarks.frames [--events N] [--games key,key]
+Each run ends with its headline per game (worker CPU, queries and the layer's bytes per action)
+beside the previous full run's, kept in benchmarks/reports/frames.json (benchmarks/_baseline.py).
+A full run (``run(quick=False)``, or this module with its defaults: 80 events, every game, the
+fixed seed) writes its own figures there; any other run leaves them.
+
+    python -m benchmarks.frames [--events N] [--games key,key] [--seed N]
 """
 
 from __future__ import annotations
@@ -20,6 +25,10 @@ import statistics
 import tempfile
 from datetime import timedelta
 from typing import Any
+
+from benchmarks import _baseline
+
+BASELINE = _baseline.REPORTS / "frames.json"
 
 
 def _setup() -> None:
@@ -208,12 +217,97 @@ def report(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+# The headline of each game, beside the previous full run's: (figure, heading, digits shown).
+HEADLINE = (
+    ("cpu_ms_median", "worker CPU per action, ms median", 1),
+    ("cpu_ms_p95", "p95", 1),
+    ("queries_median", "queries per action, median", 0),
+    ("queries_p95", "p95", 0),
+    ("layer_kb_median", "through the channel layer per action, KB median", 1),
+    ("layer_kb_p95", "p95", 1),
+)
+EVENTS = 80
+
+
+def headline(result: dict[str, Any]) -> dict[str, float]:
+    """A game's figures kept for the next run: as the report's last table shows them."""
+    figures = {}
+    for name, values, scale in (
+        ("cpu_ms", result["cpu_ms"], 1.0),
+        ("queries", result["queries"], 1.0),
+        ("layer_kb", result["layer_bytes"], 1024.0),
+    ):
+        if values:
+            figures[f"{name}_median"] = statistics.median(values) / scale
+            figures[f"{name}_p95"] = _p95(values) / scale
+    return figures
+
+
+def _engine() -> str:
+    return "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+
+
+def compared(
+    results: list[dict[str, Any]],
+    previous: _baseline.Previous,
+    events: int,
+    kept: bool,
+    every_game: bool = True,
+) -> str:
+    """The headline of each game beside the previous full run's, and whether it was kept; a
+    game the previous run had and this one lacks is listed if this run played every game."""
+    figures = {result["game"]: headline(result) for result in results}
+    if previous.figures:
+        said = (
+            "Each game's headline beside the previous full run's: now (previous, change). "
+            f"The previous: {previous.said}."
+        )
+        if previous.facts.get("database", _engine()) != _engine():
+            said += f" This run is on {_engine()}."
+        if previous.facts.get("events", events) != events:
+            said += f" This run plays up to {events} events, not {previous.facts['events']}."
+    else:
+        said = f"Each game's headline: {previous.said}."
+    if kept:
+        after = f"This run's figures are kept in {BASELINE.name} for the next run."
+    else:
+        after = f"A quick or partial run: {BASELINE.name} is left as it was."
+    return "\n".join(
+        [
+            said,
+            "",
+            *_baseline.table("game", HEADLINE, figures, previous, gone=every_game),
+            "",
+            after,
+        ]
+    )
+
+
+def beside_previous(
+    results: list[dict[str, Any]], events: int, full: bool, every_game: bool, how: str
+) -> str:
+    """Each game's headline beside the previous full run's; a ``full`` run's figures are then
+    kept in BASELINE (``how``: the command that made them), any other run's are not."""
+    previous = _baseline.read(BASELINE)
+    if full:
+        _baseline.write(
+            BASELINE,
+            "frames",
+            {result["game"]: headline(result) for result in results},
+            how=how,
+            database=_engine(),
+            events=EVENTS,
+            seed=SEED,
+        )
+    return compared(results, previous, events, kept=full, every_game=every_game)
+
+
 def run(quick: bool = False) -> str:
     _setup()
     from tests.bot_matches import TABLES
 
-    events = 20 if quick else 80
-    engine = "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"
+    events = 20 if quick else EVENTS
+    engine = _engine()
     results = [measure(game, events) for game in [*sorted(TABLES), WHOLE_CAST]]
     return "\n".join(
         [
@@ -227,21 +321,31 @@ def run(quick: bool = False) -> str:
             "bytes: the messages as channels-redis packs them.",
             "",
             report(results),
+            "",
+            beside_previous(
+                results, events, full=not quick, every_game=True, how="make bench (benchmarks.run)"
+            ),
         ]
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--events", type=int, default=80)
+    parser.add_argument("--events", type=int, default=EVENTS)
     parser.add_argument("--games", default="")
     parser.add_argument("--seed", type=int, default=SEED, help="the matches' seed; 0: random")
     args = parser.parse_args()
     _setup()
     from tests.bot_matches import TABLES
 
-    games = args.games.split(",") if args.games else [*sorted(TABLES), WHOLE_CAST]
-    print(report([measure(game, args.events, args.seed) for game in games]))
+    every = [*sorted(TABLES), WHOLE_CAST]
+    games = args.games.split(",") if args.games else every
+    results = [measure(game, args.events, args.seed) for game in games]
+    full = games == every and args.events == EVENTS and args.seed == SEED
+    how = f"python -m benchmarks.frames --events {EVENTS}"
+    print(report(results))
+    print()
+    print(beside_previous(results, args.events, full, every_game=games == every, how=how))
 
 
 if __name__ == "__main__":

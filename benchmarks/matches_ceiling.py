@@ -23,6 +23,10 @@ own, the load generator's own loop lag, and the CPU of each process (per cent of
 the workers, the scheduler, nginx, the PostgreSQL backends of this run's database, Redis (shared
 with the machine's other users) and the load generator. Then the first resource to saturate
 and a model, labelled as one, of what a second machine of workers would add.
+
+The report ends with the ceiling, each step's figures and each game's acks beside the previous
+full run's, kept in benchmarks/reports/matches_ceiling.json (benchmarks/_baseline.py); a full
+run writes its own there, a quick run leaves them.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import os
 import random
 import shutil
@@ -43,7 +48,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from benchmarks import _live
+from benchmarks import _baseline, _live
 from benchmarks._live import ms, percentile
 from benchmarks.cast_together import Stream, cpu_seconds, machine_busy, spectator
 
@@ -63,6 +68,7 @@ PROBE_SECONDS = 0.5
 CONNECT_AT_ONCE = 20
 TIMEOUT = 120.0
 ENDED = ("finished", "aborted")
+BASELINE = _baseline.REPORTS / "matches_ceiling.json"
 
 
 def run(quick: bool) -> str:
@@ -548,7 +554,12 @@ async def measure(quick: bool, database: str) -> str:
         shutil.rmtree(topology.workdir, ignore_errors=True)  # its logs are read above
         await asyncio.to_thread(connections.close_all)
     load_after = os.getloadavg()
-    return report(results, stopped_by, run, logs, (load_before[0], load_after[0]))
+    return "\n\n".join(
+        [
+            report(results, stopped_by, run, logs, (load_before[0], load_after[0])),
+            beside_previous(results, stopped_by, full=not quick),
+        ]
+    )
 
 
 def summary(step: Step) -> str:
@@ -761,6 +772,156 @@ def report(
         )
     lines.append("Notes: " + "; ".join(notes) + ".")
     return "\n".join(lines)
+
+
+# --- beside the previous full run ----------------------------------------------------------------
+
+CEILING = "ceiling"
+# Each process group's CPU per acknowledged action at the last step that held (the model's).
+PER_ACTION = {
+    "workers": "workers_cpu_ms",
+    "PostgreSQL": "postgresql_cpu_ms",
+    "Redis": "redis_cpu_ms",
+    "scheduler": "scheduler_cpu_ms",
+    "nginx": "nginx_cpu_ms",
+}
+CEILING_COLUMNS = (
+    ("N", "N held", 0),
+    ("workers_cpu_ms", "workers' CPU per action at N, ms", 1),
+    ("postgresql_cpu_ms", "PostgreSQL's", 1),
+    ("redis_cpu_ms", "Redis's", 1),
+    ("scheduler_cpu_ms", "the scheduler's", 1),
+    ("nginx_cpu_ms", "nginx's", 1),
+)
+STEP_COLUMNS = (
+    ("actions_s", "actions/s", 1),
+    ("ack_p50_ms", "ack p50 ms", 0),
+    ("ack_p99_ms", "ack p99 ms", 0),
+    ("lost", "frames lost", 0),
+    ("workers_cpu_pct", "workers' CPU, % of a core", 0),
+    ("lag_p99_ms", "load generator lag p99 ms", 0),
+)
+GAME_COLUMNS = (
+    ("actions", "actions", 0),
+    ("ack_p50_ms", "ack p50 ms", 0),
+    ("ack_p99_ms", "ack p99 ms", 0),
+)
+
+
+def _step_row(matches: int) -> str:
+    return f"N={matches}"
+
+
+def _numbers(figures: dict[str, float]) -> dict[str, float]:
+    return {name: value for name, value in figures.items() if not math.isnan(value)}
+
+
+def headline(steps: list[Step]) -> dict[str, dict[str, float]]:
+    """The figures kept for the next run: the ceiling N with the CPU per action of each process
+    group there, each step's acks, losses and workers' CPU, and each game's acks at the last step
+    (rows ``ceiling``, ``N=<n>`` and the games' keys)."""
+    held = list(itertools.takewhile(lambda step: step.broke() is None, steps))
+    ceiling = {"N": float(held[-1].matches if held else 0)}
+    if held and held[-1].acks:
+        cost = per_action(held[-1])
+        ceiling.update({PER_ACTION[name]: 1000 * cost[name] for name in PER_ACTION})
+    figures = {CEILING: ceiling}
+    for step in steps:
+        figures[_step_row(step.matches)] = _numbers(
+            {
+                "actions_s": step.rate,
+                "ack_p50_ms": 1000 * percentile(step.acks, 0.5),
+                "ack_p99_ms": 1000 * percentile(step.acks, 0.99),
+                "lost": float(step.lost),
+                "workers_cpu_pct": 100
+                * sum(share for name, share in step.cpu.items() if name.startswith("worker-")),
+                "lag_p99_ms": 1000 * percentile(step.lag, 0.99),
+            }
+        )
+    if steps:
+        for key, acks in sorted(steps[-1].by_game.items()):
+            figures[key] = _numbers(
+                {
+                    "actions": float(len(acks)),
+                    "ack_p50_ms": 1000 * percentile(acks, 0.5),
+                    "ack_p99_ms": 1000 * percentile(acks, 0.99),
+                }
+            )
+    return figures
+
+
+def compared(
+    figures: dict[str, dict[str, float]], previous: _baseline.Previous, games_at: int, kept: bool
+) -> str:
+    """The ceiling, the steps and the games' acks beside the previous full run's."""
+
+    def is_step(row: str) -> bool:
+        return row.startswith("N=")
+
+    def is_game(row: str) -> bool:
+        return row != CEILING and not is_step(row)
+
+    if previous.figures:
+        said = (
+            "The ceiling beside the previous full run's: now (previous, change). "
+            f"The previous: {previous.said}."
+        )
+    else:
+        said = f"The ceiling: {previous.said}."
+    before = previous.facts.get("games_at")
+    games_before = f", the previous at N={before}" if before and before != games_at else ""
+    if kept:
+        after = f"This run's figures are kept in {BASELINE.name} for the next run."
+    else:
+        after = f"A quick run: {BASELINE.name} is left as it was."
+    return "\n".join(
+        [
+            said,
+            "",
+            *_baseline.table(
+                "",
+                CEILING_COLUMNS,
+                {CEILING: figures[CEILING]},
+                previous.part(lambda row: row == CEILING),
+            ),
+            "",
+            *_baseline.table(
+                "step",
+                STEP_COLUMNS,
+                {row: values for row, values in figures.items() if is_step(row)},
+                previous.part(is_step),
+            ),
+            "",
+            f"Each game's acks at the last step (N={games_at}{games_before}):",
+            "",
+            *_baseline.table(
+                "game",
+                GAME_COLUMNS,
+                {row: values for row, values in figures.items() if is_game(row)},
+                previous.part(is_game),
+            ),
+            "",
+            after,
+        ]
+    )
+
+
+def beside_previous(steps: list[Step], stopped_by: str, full: bool) -> str:
+    """The ceiling beside the previous full run's; a ``full`` run's figures are then kept in
+    BASELINE, a quick run's are not."""
+    previous = _baseline.read(BASELINE)
+    figures = headline(steps)
+    games_at = steps[-1].matches if steps else 0
+    if full:
+        _baseline.write(
+            BASELINE,
+            "matches_ceiling",
+            figures,
+            how="python -m benchmarks.run matches_ceiling",
+            stopped_by=stopped_by,
+            games_at=games_at,
+        )
+    return compared(figures, previous, games_at, kept=full)
 
 
 def main(quick: bool) -> str:

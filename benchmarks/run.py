@@ -5,6 +5,10 @@ benchmark; its markdown section goes into benchmarks/reports/latest.md and into 
 benchmarks/reports/YYYY-MM-DD.md. A quick run only prints its report and leaves it in
 benchmarks/reports/latest-quick.md.tmp (ignored by git), so that a smoke run never replaces a real
 report.
+
+Benchmarks whose headline is read beside the last full run's (frames, matches_ceiling) keep that
+run's figures in benchmarks/reports/<name>.json (benchmarks/_baseline.py) and show each figure as
+``now (previous, change)``; a full run rewrites the file, a quick run leaves it.
 """
 
 from __future__ import annotations
