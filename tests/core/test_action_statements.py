@@ -5,13 +5,15 @@ trip every other action on the match waits for."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games.core.match import replaying, services
+from games.core.match import deadlines, replaying, services
 from games.core.match.replaying import SNAPSHOT_EVERY
-from games.core.models import Event, Match, Seat, Snapshot
+from games.core.models import Deadline, Event, Match, Seat, Snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +134,21 @@ def test_an_action_id_sent_twice_is_one_event_written_together(tally_match):
     assert again.duplicate and again.version == first.version
     event = Event.objects.get(match=match, client_action_id="once")
     assert event.version == first.version and event.pk is not None
+
+
+def test_a_clock_run_out_is_fired_once_and_set_again_without_cancelling_it(clock, tally_match):
+    match, *_ = tally_match
+    match.refresh_from_db()
+    turn = match.state["turn"]
+    clock.advance(match.state["turn_seconds"] + 1)
+    assert deadlines.fire_due_deadlines(match_id=match.pk) == 1
+    match.refresh_from_db()
+    assert match.state["turn"] == 1 - turn
+    rows = Deadline.objects.filter(match=match, key="turn").order_by("pk")
+    *earlier, fired, pending = rows
+    assert fired.fired_at == clock() and not fired.cancelled
+    assert pending.fired_at is None and not pending.cancelled
+    assert pending.set_at_version == match.version
+    assert pending.due_at == datetime.fromisoformat(match.state["deadlines"]["turn"])
+    assert all(row.cancelled or row.fired_at for row in earlier)
+    assert deadlines.fire_due_deadlines(match_id=match.pk) == 0

@@ -57,11 +57,13 @@ def append(
     actor: Any = None,
     client_action_id: str | None = None,
     now: datetime,
+    fired: str | None = None,
 ) -> Event:
     """Record an outcome on a locked match row: new version, event (the ``move`` that made the
     outcome, not the state), state, a snapshot every SNAPSHOT_EVERY events (and of an outcome no
     move can make again: ``move`` None), deadlines, status, prizes and drafts used up; the event
-    is announced to every viewer once the commit is done."""
+    is announced to every viewer once the commit is done. ``fired``: the clock whose row was
+    fired before its timeout made this event (no pending row of it is left to cancel)."""
     move = move or Move("snapshot", now)
     clocks_before = _clock_rows(match)
     state_before = match.state
@@ -99,7 +101,7 @@ def append(
     if match.version % SNAPSHOT_EVERY == 0 or not move.replayable:
         snapshot = keep_snapshot(match, match.version, outcome.state, _snapshots_read(match))
         writes.append(insert_statement(db, snapshot))
-    writes += _deadline_writes(match, clocks_before)
+    writes += _deadline_writes(match, clocks_before, fired)
     writes += _draft_writes(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
     writes.append(match.update_statement())
     event.inserted(write_together(db, writes), db)
@@ -138,10 +140,13 @@ def _clock_rows(match: Match) -> dict[str, datetime]:
     return state_deadlines(match.state) if live else {}
 
 
-def _deadline_writes(match: Match, before: dict[str, datetime]) -> list[Statement]:
-    """Mirror the clocks of the state into Deadline rows, touching only those that changed."""
+def _deadline_writes(
+    match: Match, before: dict[str, datetime], fired: str | None = None
+) -> list[Statement]:
+    """Mirror the clocks of the state into Deadline rows, touching only those that changed
+    (the row of the clock ``fired`` is no longer pending: it needs no cancelling)."""
     wanted = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
-    changed = [key for key, due in before.items() if wanted.get(key) != due]
+    changed = [key for key, due in before.items() if wanted.get(key) != due and key != fired]
     new = {key: due for key, due in wanted.items() if before.get(key) != due}
     return Deadline.objects.change_statements(match.pk, match.version, changed, new)
 
@@ -531,8 +536,9 @@ def _run_due_clocks(match_pk: int) -> None:
 
 
 def time_out(match: Match, key: str, now: datetime) -> None:
-    """The clock ``key`` of the locked match ran out at ``now``: the game's timeout is appended,
-    with the drafts a clock may seal as their seats' moves."""
+    """The clock ``key`` of the locked match ran out at ``now`` (its Deadline row fired by the
+    caller): the game's timeout is appended, with the drafts a clock may seal as their seats'
+    moves."""
     drafts = {str(s.index): s.draft for s in match.seats.all() if s.draft is not None}
     inputs = {"clock": key, **({"drafts": drafts} if drafts else {})}
     move = Move("timeout", now, inputs=inputs)
@@ -544,4 +550,4 @@ def time_out(match: Match, key: str, now: datetime) -> None:
         }
         sealed = {seat: made for seat, made in played.items() if made is not None}
         match.fairness = fairness.with_drafts_played(match.fairness, sealed)
-    append(match, outcome, move, now=now)
+    append(match, outcome, move, now=now, fired=key)
