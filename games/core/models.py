@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
 import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -14,6 +15,8 @@ from django.db import connections, models
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.module_loading import import_string
 
 from games.core.game import fairness
@@ -116,37 +119,83 @@ class MatchQuerySet(models.QuerySet):
         )
 
     def locked(
-        self, pk: int, *, client_action_id: str | None = None, user_id: int | None = None
+        self,
+        pk: int,
+        *,
+        client_action_id: str | None = None,
+        user_id: int | None = None,
+        since: int | None = None,
+        snapshot_every: int | None = None,
     ) -> Match:
         """The match ``pk`` locked for update (where the database locks rows), with its seats
         and their users (names and emails: what an action reads of them), and ``rows_live``:
         whether it was live. With a client action id and its user, ``earlier_version`` is the
         version of the event that user's seat already sent with that id (ids are unique per
-        seat).
+        seat). With ``since`` (the version a player acted on), ``moved_on``: whether an event
+        a player acts on came after it. With ``snapshot_every``, ``snapshot_rows``: when the
+        next event keeps a snapshot (its version a multiple of it), the snapshots its patch is
+        made from (``replaying.keep_snapshot``), else None.
 
-        Every action, clock and host operation takes this lock, so it is two plain statements
-        written once (_locking_statements): 0.6 ms of CPU against 1.5 for a Pointsweeper match
-        with querysets, which build their SQL each time."""
+        Every action, clock and host operation takes this lock, and every statement under it
+        is a round trip other actions on the match wait for: so it is one statement, written
+        once (_locking_statement), the seats (and the snapshots) read in it as JSON."""
         db = self.db
-        match_sql, seats_sql = _locking_statements(db, bool(client_action_id and user_id))
+        with_client_action = bool(client_action_id and user_id is not None)
+        sql = _locking_statement(
+            db, with_client_action, since is not None, snapshot_every is not None
+        )
         params: list[Any] = [Match.Status.LIVE.value]
-        if client_action_id and user_id is not None:
+        if with_client_action:
             params += [client_action_id, user_id]
-        found = list(Match.objects.using(db).raw(match_sql, [*params, pk]))
+        if since is not None:
+            params += [since, False]
+        if snapshot_every is not None:
+            params += [snapshot_every]
+        found = list(Match.objects.using(db).raw(sql, [*params, pk]))
         if not found:
             raise Match.DoesNotExist(f"no match {pk}")
         match = found[0]
-        user_model = Seat.user.field.related_model
-        seats = list(Seat.objects.using(db).raw(seats_sql, [pk]))
-        for seat in seats:
-            # The user as a seat shows it (display_name) and notifications write to it (its
-            # email); any other field reads itself when asked for.
-            names = (seat.user_id, seat.user_username, seat.user_first_name, seat.user_email)
-            del seat.user_username, seat.user_first_name, seat.user_email
-            user = user_model.from_db(db, ["id", "username", "first_name", "email"], names)
-            Seat.user.field.set_cached_value(seat, user if seat.user_id is not None else None)
-        match.keep_seats(seats)
+        match.keep_seats(_seats_read(db, match.seat_rows))
+        del match.seat_rows
+        if since is not None:
+            match.moved_on = bool(match.moved_on)
+        if snapshot_every is not None and match.snapshot_rows is not None:
+            rows = json.loads(match.snapshot_rows)
+            match.snapshot_rows = sorted((tuple(row) for row in rows), key=lambda row: row[0])
+        match.locked_version = match.version
         return match
+
+
+def _seats_read(db: str, text: str | None) -> list[Seat]:
+    """The seats of a match as ``_locking_statement`` reads them (a JSON array of rows), each
+    with its user as a seat shows it (display_name) and notifications write to it (its email);
+    any other field of the user reads itself when asked for."""
+    user_model = Seat.user.field.related_model
+    fields = Seat._meta.concrete_fields
+    names = [f.attname for f in fields]
+    seats = []
+    for row in json.loads(text) if text else []:
+        values = [_from_json(f, value) for f, value in zip(fields, row, strict=False)]
+        seat = Seat.from_db(db, names, values)
+        user = None
+        if seat.user_id is not None:
+            user = user_model.from_db(
+                db, ["id", "username", "first_name", "email"], [seat.user_id, *row[len(fields) :]]
+            )
+        Seat.user.field.set_cached_value(seat, user)
+        seats.append(seat)
+    seats.sort(key=lambda seat: seat.index)
+    return seats
+
+
+def _from_json(field: models.Field, value: Any) -> Any:
+    """A column's value as JSON gave it, as the field holds it (a time is text in JSON)."""
+    if value is None or not isinstance(field, models.DateTimeField):
+        return value
+    when = parse_datetime(value)
+    if when is not None and settings.USE_TZ and timezone.is_naive(when):
+        when = timezone.make_aware(when, UTC)  # SQLite keeps times in UTC, without the zone
+    return when
 
 
 @functools.cache
@@ -178,38 +227,122 @@ def _insert_statement(db: str) -> str:
     return f"INSERT INTO {q(Event._meta.db_table)} ({columns}) VALUES ({marks}){returning}"
 
 
-@functools.cache
-def _locking_statements(db: str, with_client_action: bool) -> tuple[str, str]:
-    """The SQL of ``MatchQuerySet.locked``: the match row (and the earlier version of a client
-    action id), then its seats with their users' names."""
+Statement = tuple[str, list[Any]]
+"""A statement's SQL and its parameters."""
+
+
+def write_together(db: str, statements: list[Statement]) -> int:
+    """Run the writes ``statements`` in order and return the id of the row the first one
+    inserts (it returns it where the database can: ``_insert_statement``); the last, when
+    there are several, writes one row. On PostgreSQL they go as one statement, each but the
+    last a data-modifying WITH (run once and to its end, read or not; the rows each writes
+    are others'): the match row stays locked for one round trip, not one per write. Elsewhere
+    (SQLite, in process: no round trips) one at a time."""
+    connection = connections[db]
+    if connection.vendor == "postgresql" and len(statements) > 1:
+        q = connection.ops.quote_name
+        *first, (last, last_params) = statements
+        written = ", ".join(f"w{index} AS ({sql})" for index, (sql, _) in enumerate(first))
+        sql = f"WITH {written} {last} RETURNING (SELECT {q('id')} FROM w0)"
+        statements = [(sql, [value for _, params in statements for value in params])]
+    with connection.cursor() as cursor:
+        for index, (sql, params) in enumerate(statements):
+            cursor.execute(sql, params)
+            if index == 0:
+                returned = connection.features.can_return_columns_from_insert
+                pk = cursor.fetchone()[0] if returned else cursor.lastrowid
+    return pk
+
+
+def insert_statement(db: str, instance: models.Model) -> Statement:
+    """A plain INSERT of ``instance``'s row (its id left to the database), as ``save()``
+    would write it, with its parameters."""
     connection = connections[db]
     q = connection.ops.quote_name
-    table, seats, events = (q(model._meta.db_table) for model in (Match, Seat, Event))
+    fields = [f for f in instance._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    columns = ", ".join(q(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {q(instance._meta.db_table)} ({columns}) VALUES ({marks})", values
+
+
+@functools.cache
+def _locking_statement(
+    db: str, with_client_action: bool, with_since: bool, with_snapshots: bool
+) -> str:
+    """The SQL of ``MatchQuerySet.locked``: the match row, its seats with their users' names
+    as one JSON array, and (each when asked for) the earlier version of a client action id,
+    whether the match moved on since a version, and the snapshots the next one is made from."""
+    connection = connections[db]
+    q = connection.ops.quote_name
+    postgres = connection.vendor == "postgresql"
+    table, seats, events, snapshots = (
+        q(model._meta.db_table) for model in (Match, Seat, Event, Snapshot)
+    )
     users = q(Seat.user.field.related_model._meta.db_table)
+    match_id = f"{table}.{q('id')}"
+
+    def json_rows(columns: list[str], rest: str) -> str:
+        """A JSON array (as text) of one array of ``columns`` per row of ``rest``."""
+        if postgres:
+            return f"(SELECT json_agg(json_build_array({', '.join(columns)}))::text {rest})"
+        return f"(SELECT json_group_array(json_array({', '.join(columns)})) {rest})"
+
+    def as_json(column: str) -> str:
+        return column if postgres else f"json({column})"  # SQLite keeps JSON as text
+
     columns = ", ".join(f"{table}.{q(f.column)}" for f in Match._meta.concrete_fields)
     select = f"SELECT {columns}, {table}.{q('status')} = %s AS rows_live"
     if with_client_action:
         their_seat = (
             f"SELECT s.{q('index')} FROM {seats} s WHERE s.{q('match_id')} = "
-            f"{table}.{q('id')} AND s.{q('user_id')} = %s"
+            f"{match_id} AND s.{q('user_id')} = %s"
         )
         select += (
             f", (SELECT e.{q('version')} FROM {events} e WHERE e.{q('match_id')} = "
-            f"{table}.{q('id')} AND e.{q('client_action_id')} = %s AND e.{q('seat')} = "
+            f"{match_id} AND e.{q('client_action_id')} = %s AND e.{q('seat')} = "
             f"({their_seat} LIMIT 1) LIMIT 1) AS earlier_version"
         )
-    match_sql = f"{select} FROM {table} WHERE {table}.{q('id')} = %s"
-    if connection.features.has_select_for_update:
-        match_sql += " FOR UPDATE"
-    seat_columns = ", ".join(f"s.{q(f.column)}" for f in Seat._meta.concrete_fields)
-    seats_sql = (
-        f"SELECT {seat_columns}, u.{q('username')} AS user_username, "
-        f"u.{q('first_name')} AS user_first_name, u.{q('email')} AS user_email "
-        f"FROM {seats} s LEFT JOIN {users} u "
-        f"ON u.{q('id')} = s.{q('user_id')} WHERE s.{q('match_id')} = %s "
-        f"ORDER BY s.{q('index')}"
+    if with_since:
+        select += (
+            f", EXISTS (SELECT 1 FROM {events} e WHERE e.{q('match_id')} = {match_id} "
+            f"AND e.{q('version')} > %s AND e.{q('informational')} = %s) AS moved_on"
+        )
+    seat_columns = [
+        as_json(f"s.{q(f.column)}") if isinstance(f, models.JSONField) else f"s.{q(f.column)}"
+        for f in Seat._meta.concrete_fields
+    ]
+    seat_columns += [f"u.{q(name)}" for name in ("username", "first_name", "email")]
+    select += ", " + json_rows(
+        seat_columns,
+        f"FROM {seats} s LEFT JOIN {users} u ON u.{q('id')} = s.{q('user_id')} "
+        f"WHERE s.{q('match_id')} = {match_id}",
     )
-    return match_sql, seats_sql
+    select += " AS seat_rows"
+    if with_snapshots:
+        # As replaying._snapshot_rows: from the last whole state on.
+        whole = (
+            f"SELECT MAX(w.{q('version')}) FROM {snapshots} w WHERE w.{q('match_id')} = "
+            f"{match_id} AND w.{q('state')} IS NOT NULL"
+        )
+        chain = json_rows(
+            [
+                f"n.{q('version')}",
+                as_json(f"n.{q('state')}"),
+                as_json(f"n.{q('patch')}"),
+                f"n.{q('chain')}",
+            ],
+            f"FROM {snapshots} n WHERE n.{q('match_id')} = {match_id} "
+            f"AND n.{q('version')} >= ({whole})",
+        )
+        select += (
+            f", CASE WHEN ({table}.{q('version')} + 1) %% %s = 0 "
+            f"THEN COALESCE({chain}, '[]') END AS snapshot_rows"
+        )
+    sql = f"{select} FROM {table} WHERE {match_id} = %s"
+    if connection.features.has_select_for_update:
+        sql += f" FOR UPDATE OF {table}" if postgres else " FOR UPDATE"
+    return sql
 
 
 class Match(models.Model):
@@ -308,11 +441,15 @@ class Match(models.Model):
         statement written once: every action writes the row, and ``save()`` builds the
         statement each time (0.7 ms of CPU for a Pointsweeper match; this takes 0.3, most of
         it the state's JSON)."""
+        with connections[self._state.db or "default"].cursor() as cursor:
+            cursor.execute(*self.update_statement())
+
+    def update_statement(self) -> Statement:
+        """The statement ``save_row`` runs, and its parameters (``write_together``)."""
         connection = connections[self._state.db or "default"]
         fields = _row_fields()
         values = [f.get_db_prep_save(f.pre_save(self, False), connection) for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(_update_statement(connection.alias), [*values, self.pk])
+        return _update_statement(connection.alias), [*values, self.pk]
 
     def keep_seats(self, seats: list[Seat]) -> None:
         """Hold ``seats`` (this match's, in index order, their users read with them) as
@@ -342,6 +479,18 @@ class Match(models.Model):
         return authority.viewer_for(self, user)
 
 
+class SeatQuerySet(models.QuerySet):
+    def drafts_cleared(self, pks: list[int]) -> Statement:
+        """The statement clearing the drafts of the seats ``pks``, with its parameters
+        (``write_together``: an event that uses drafts up writes it with the event)."""
+        q = connections[self.db].ops.quote_name
+        marks = ", ".join(["%s"] * len(pks))
+        return (
+            f"UPDATE {q(Seat._meta.db_table)} SET {q('draft')} = NULL WHERE {q('id')} IN ({marks})",
+            list(pks),
+        )
+
+
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -359,6 +508,8 @@ class Seat(models.Model):
     # What the player is composing (a path, a sequence, ticked picks): private to the seat and
     # the host, kept across reloads and restarts, never an event.
     draft = models.JSONField(null=True, blank=True)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["match", "index"]
@@ -426,13 +577,19 @@ class Event(models.Model):
         """Write this new event's row, as ``save()`` would, by one INSERT statement written
         once (every action appends one; building the statement each time cost more than
         writing it)."""
+        self.inserted(write_together(db, [self.insert_statement(db)]), db)
+
+    def insert_statement(self, db: str = "default") -> Statement:
+        """The statement ``insert_row`` runs (returning the new row's id where the database
+        can), and its parameters (``write_together``)."""
         connection = connections[db]
         fields = _event_fields()
         values = [f.get_db_prep_save(f.pre_save(self, True), connection) for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(_insert_statement(db), values)
-            returned = connection.features.can_return_columns_from_insert
-            self.pk = cursor.fetchone()[0] if returned else cursor.lastrowid
+        return _insert_statement(db), values
+
+    def inserted(self, pk: int, db: str) -> None:
+        """This event's row was written with ``pk``."""
+        self.pk = pk
         self._state.adding = False
         self._state.db = db
 
@@ -525,39 +682,53 @@ class DeadlineQuerySet(models.QuerySet):
         self, match_pk: int, version: int, cancelled: list[str], due: dict[str, datetime]
     ) -> None:
         """Cancel the pending rows of the clocks ``cancelled`` and write a row for each clock
-        in ``due`` (set at ``version``): two plain statements, as an action that moves a turn
-        clock does this every time (the querysets' statements cost 0.5 ms more to build)."""
+        in ``due`` (set at ``version``)."""
+        with connections[self.db].cursor() as cursor:
+            for statement in self.change_statements(match_pk, version, cancelled, due):
+                cursor.execute(*statement)
+
+    def change_statements(
+        self, match_pk: int, version: int, cancelled: list[str], due: dict[str, datetime]
+    ) -> list[Statement]:
+        """The statements of ``change``, with their parameters: none for no change, else a
+        plain UPDATE and INSERT, as an action that moves a turn clock does this every time
+        (the querysets' statements cost 0.5 ms more to build)."""
         connection = connections[self.db]
         q = connection.ops.quote_name
         table = q(Deadline._meta.db_table)
-        with connection.cursor() as cursor:
-            if cancelled:
-                marks = ", ".join(["%s"] * len(cancelled))
-                cursor.execute(
+        statements: list[Statement] = []
+        if cancelled:
+            marks = ", ".join(["%s"] * len(cancelled))
+            statements.append(
+                (
                     f"UPDATE {table} SET {q('cancelled')} = %s WHERE {q('match_id')} = %s "
                     f"AND {q('key')} IN ({marks}) AND {q('fired_at')} IS NULL "
                     f"AND {q('cancelled')} = %s",
                     [True, match_pk, *cancelled, False],
                 )
-            if due:
-                due_at = Deadline._meta.get_field("due_at")
-                rows = ", ".join(["(%s, %s, %s, NULL, %s, %s)"] * len(due))
-                values = [
-                    value
-                    for key, at in due.items()
-                    for value in (
-                        match_pk,
-                        key,
-                        due_at.get_db_prep_save(at, connection),
-                        False,
-                        version,
-                    )
-                ]
-                cursor.execute(
+            )
+        if due:
+            due_at = Deadline._meta.get_field("due_at")
+            rows = ", ".join(["(%s, %s, %s, NULL, %s, %s)"] * len(due))
+            values = [
+                value
+                for key, at in due.items()
+                for value in (
+                    match_pk,
+                    key,
+                    due_at.get_db_prep_save(at, connection),
+                    False,
+                    version,
+                )
+            ]
+            statements.append(
+                (
                     f"INSERT INTO {table} ({q('match_id')}, {q('key')}, {q('due_at')}, "
                     f"{q('fired_at')}, {q('cancelled')}, {q('set_at_version')}) VALUES {rows}",
                     values,
                 )
+            )
+        return statements
 
 
 class Deadline(models.Model):

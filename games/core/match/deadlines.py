@@ -22,13 +22,16 @@ def fire_due_deadlines(*, match_id: int | None = None, now: datetime | None = No
     if match_id is not None:
         due = due.filter(match_id=match_id)
     fired = 0
-    for deadline_id, deadline_match_id in due.values_list("id", "match_id")[:100]:
-        if _fire_one(deadline_id, deadline_match_id, now):
+    rows = due.values_list("id", "match_id", "key", "due_at")[:100]
+    for deadline_id, deadline_match_id, key, due_at in rows:
+        if _fire_one(deadline_id, deadline_match_id, key, due_at, now):
             fired += 1
     return fired
 
 
-def _fire_one(deadline_id: int, match_id: int, now: datetime) -> bool:
+def _fire_one(deadline_id: int, match_id: int, key: str, due_at: datetime, now: datetime) -> bool:
+    """Fire the row ``deadline_id`` (its clock ``key``, due at ``due_at``: a row's clock and
+    time never change) if no other scheduler has, and the match's state still has that clock."""
     with transaction.atomic():
         match = services.lock(match_id)
         claimed = Deadline.objects.filter(pk=deadline_id, fired_at=None, cancelled=False).update(
@@ -36,12 +39,11 @@ def _fire_one(deadline_id: int, match_id: int, now: datetime) -> bool:
         )
         if not claimed:
             return False  # another scheduler fired it, or it was replaced
-        deadline = Deadline.objects.get(pk=deadline_id)
         if match.status != Match.Status.LIVE:
             return False
-        if state_deadlines(match.state).get(deadline.key) != deadline.due_at:
+        if state_deadlines(match.state).get(key) != due_at:
             return False  # stale: the game moved its clock since
-        services.time_out(match, deadline.key, now)
+        services.time_out(match, key, now)
         return True
 
 

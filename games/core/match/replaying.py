@@ -77,14 +77,19 @@ def rebuild(match: Match, version: int) -> State:
     return state
 
 
-def keep_snapshot(match: Match, version: int, state: State) -> Snapshot:
-    """Keep ``state`` as the snapshot of ``version`` (the match's newest): a patch of the
-    previous snapshot's state, or whole when the patches since the last whole state would
-    outweigh it (jsondiff.keep)."""
-    rows = _snapshot_rows(match.pk, version - 1)
+def keep_snapshot(
+    match: Match, version: int, state: State, rows: list[tuple[int, Any, Any, int]] | None = None
+) -> Snapshot:
+    """The snapshot to keep of ``state`` at ``version`` (the match's newest), its row not yet
+    written (the event that made it writes it: services.append): a patch of the previous
+    snapshot's state, or whole when the patches since the last whole state would outweigh it
+    (jsondiff.keep). ``rows``: the snapshots before it as ``_snapshot_rows`` reads them, when
+    they were read already (with the match's lock)."""
+    if rows is None:
+        rows = _snapshot_rows(match.pk, version - 1)
     previous = jsondiff.rebuild([(row[1], row[2]) for row in rows]) if rows else None
     kept = jsondiff.keep(previous, rows[-1][3] if rows else 0, state)
-    return Snapshot.objects.create(
+    return Snapshot(
         match=match, version=version, state=kept.state, patch=kept.patch, chain=kept.chain
     )
 

@@ -24,7 +24,15 @@ from games.core.game.gamedef import ActionError, Outcome, Viewer, run_rules, sta
 from games.core.live import broadcast
 from games.core.match import clock, ledger, signals
 from games.core.match.replaying import SNAPSHOT_EVERY, Move, keep_snapshot, play
-from games.core.models import Deadline, Event, Match, Seat
+from games.core.models import (
+    Deadline,
+    Event,
+    Match,
+    Seat,
+    Statement,
+    insert_statement,
+    write_together,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +57,13 @@ def append(
     actor: Any = None,
     client_action_id: str | None = None,
     now: datetime,
+    fired: str | None = None,
 ) -> Event:
     """Record an outcome on a locked match row: new version, event (the ``move`` that made the
     outcome, not the state), state, a snapshot every SNAPSHOT_EVERY events (and of an outcome no
     move can make again: ``move`` None), deadlines, status, prizes and drafts used up; the event
-    is announced to every viewer once the commit is done."""
+    is announced to every viewer once the commit is done. ``fired``: the clock whose row was
+    fired before its timeout made this event (no pending row of it is left to cancel)."""
     move = move or Move("snapshot", now)
     clocks_before = _clock_rows(match)
     state_before = match.state
@@ -83,15 +93,20 @@ def append(
         informational=outcome.informational,
         created_at=now,
     )
-    event.insert_row(match._state.db or "default")
     event.state = outcome.state
+    # Every write of the event goes in one round trip on PostgreSQL (models.write_together):
+    # the event, its snapshot, the clocks that changed, the drafts it used up, the match row.
+    db = match._state.db or "default"
+    writes = [event.insert_statement(db)]
     if match.version % SNAPSHOT_EVERY == 0 or not move.replayable:
-        keep_snapshot(match, match.version, outcome.state)
-    match.save_row()
-    _sync_deadlines(match, clocks_before)
+        snapshot = keep_snapshot(match, match.version, outcome.state, _snapshots_read(match))
+        writes.append(insert_statement(db, snapshot))
+    writes += _deadline_writes(match, clocks_before, fired)
+    writes += _draft_writes(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
+    writes.append(match.update_statement())
+    event.inserted(write_together(db, writes), db)
     match.rows_live = match.status == Match.Status.LIVE
     ledger.credit_prizes(match, outcome.prizes, version=match.version)
-    _clear_drafts(match, {*outcome.drafts_sealed, *([seat] if seat is not None else [])})
     # Whoever listens (notifications write their rows here, delivered after commit by the
     # scheduler process): games/core/match/signals.py.
     signals.event_appended.send(Match, match=match, event=event, before=state_before)
@@ -99,12 +114,22 @@ def append(
     return event
 
 
-def _clear_drafts(match: Match, seats: set[int]) -> None:
+def _snapshots_read(match: Match) -> list[tuple[int, Any, Any, int]] | None:
+    """The snapshots the lock read for this event's snapshot (``Match.objects.locked``), or
+    None when it read none for it (another event came first under the same lock)."""
+    if getattr(match, "locked_version", None) != match.version - 1:
+        return None
+    return getattr(match, "snapshot_rows", None)
+
+
+def _draft_writes(match: Match, seats: set[int]) -> list[Statement]:
+    """The write that clears the drafts of ``seats`` (used up by the event), if any has one."""
     used = [s for s in match.seats.all() if s.index in seats and s.draft is not None]
-    if used:
-        Seat.objects.filter(pk__in=[s.pk for s in used]).update(draft=None)
-        for seat in used:
-            seat.draft = None
+    for seat in used:
+        seat.draft = None
+    if not used:
+        return []
+    return [Seat.objects.drafts_cleared([seat.pk for seat in used])]
 
 
 def _clock_rows(match: Match) -> dict[str, datetime]:
@@ -115,21 +140,35 @@ def _clock_rows(match: Match) -> dict[str, datetime]:
     return state_deadlines(match.state) if live else {}
 
 
-def _sync_deadlines(match: Match, before: dict[str, datetime]) -> None:
-    """Mirror the clocks of the state into Deadline rows, touching only those that changed."""
+def _deadline_writes(
+    match: Match, before: dict[str, datetime], fired: str | None = None
+) -> list[Statement]:
+    """Mirror the clocks of the state into Deadline rows, touching only those that changed
+    (the row of the clock ``fired`` is no longer pending: it needs no cancelling)."""
     wanted = state_deadlines(match.state) if match.status == Match.Status.LIVE else {}
-    changed = [key for key, due in before.items() if wanted.get(key) != due]
+    changed = [key for key, due in before.items() if wanted.get(key) != due and key != fired]
     new = {key: due for key, due in wanted.items() if before.get(key) != due}
-    Deadline.objects.change(match.pk, match.version, changed, new)
+    return Deadline.objects.change_statements(match.pk, match.version, changed, new)
 
 
-def lock(match_id: int, *, client_action_id: str | None = None, user: Any = None) -> Match:
-    """Lock the match row (and read its seats). With a client action id and its user, the same
-    query finds the version of the event that user's seat already sent with that id
+def lock(
+    match_id: int,
+    *,
+    client_action_id: str | None = None,
+    user: Any = None,
+    since: int | None = None,
+) -> Match:
+    """Lock the match row, reading in the same statement its seats and, when the next event
+    keeps a snapshot, the snapshots it is made from. With a client action id and its user, it
+    finds the version of the event that user's seat already sent with that id
     (``earlier_version``): ids are unique per seat, so two players' ids never answer for each
-    other."""
+    other. With ``since``, whether the match moved on since that version (``moved_on``)."""
     return Match.objects.locked(
-        match_id, client_action_id=client_action_id, user_id=getattr(user, "pk", None)
+        match_id,
+        client_action_id=client_action_id,
+        user_id=getattr(user, "pk", None),
+        since=since,
+        snapshot_every=SNAPSHOT_EVERY,
     )
 
 
@@ -245,7 +284,9 @@ def _apply_locked(
     expected_version: int | None,
 ) -> Accepted:
     with transaction.atomic():
-        locked = lock(match_pk, client_action_id=client_action_id, user=actor)
+        locked = lock(
+            match_pk, client_action_id=client_action_id, user=actor, since=expected_version
+        )
         seat = find_seat(locked)
         if seat is None:
             raise ActionError("you do not hold a seat in this match", code="not_seated")
@@ -301,6 +342,8 @@ def _moved_on_since(match: Match, version: int | None) -> bool:
         return False
     if version > match.version:
         return True
+    if getattr(match, "locked_version", None) == match.version and hasattr(match, "moved_on"):
+        return match.moved_on  # read with the lock
     return match.events.filter(version__gt=version, informational=False).exists()
 
 
@@ -493,8 +536,9 @@ def _run_due_clocks(match_pk: int) -> None:
 
 
 def time_out(match: Match, key: str, now: datetime) -> None:
-    """The clock ``key`` of the locked match ran out at ``now``: the game's timeout is appended,
-    with the drafts a clock may seal as their seats' moves."""
+    """The clock ``key`` of the locked match ran out at ``now`` (its Deadline row fired by the
+    caller): the game's timeout is appended, with the drafts a clock may seal as their seats'
+    moves."""
     drafts = {str(s.index): s.draft for s in match.seats.all() if s.draft is not None}
     inputs = {"clock": key, **({"drafts": drafts} if drafts else {})}
     move = Move("timeout", now, inputs=inputs)
@@ -506,4 +550,4 @@ def time_out(match: Match, key: str, now: datetime) -> None:
         }
         sealed = {seat: made for seat, made in played.items() if made is not None}
         match.fairness = fairness.with_drafts_played(match.fairness, sealed)
-    append(match, outcome, move, now=now)
+    append(match, outcome, move, now=now, fired=key)
