@@ -149,6 +149,22 @@ def test_an_event_sent_is_marked_and_one_never_sent_is_sent_again_by_the_schedul
     assert broadcast.heal_unsent() == 0
 
 
+@pytest.mark.django_db
+def test_the_versions_of_several_matches_are_marked_sent_in_one_statement(clock, tally_match):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.core.models import Event
+
+    match, *_ = tally_match
+    versions = set(Event.objects.filter(match=match).values_list("version", flat=True))
+    Event.objects.filter(match=match).update(sent_at=None)
+    with CaptureQueriesContext(connection) as statements:
+        broadcast.mark_all_sent({match.pk: versions, match.pk + 1000: {1}})
+    assert len(statements) == 1
+    assert not Event.objects.filter(match=match, sent_at=None).exists()
+
+
 # --- one route: events, chat lines and drafts leave on commit, once ---------------------------
 
 
@@ -269,15 +285,24 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     """A scheduler step (bots' moves, clocks) commits events of several matches into one outbox:
     each match's versions are sent in its own order and marked sent for that match, so the next
     version of any of them goes out without waiting for the 2 s give-up (issue 34, item 9)."""
-    marked: list[tuple[int, list[int]]] = []
-    monkeypatch.setattr(broadcast, "mark_sent", lambda pk, vs: marked.append((pk, sorted(vs))))
+    marked: list[list[tuple[int, list[int]]]] = []
+    monkeypatch.setattr(
+        broadcast,
+        "mark_all_sent",
+        lambda sent: marked.append(sorted((pk, sorted(vs)) for pk, vs in sent.items())),
+    )
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     with broadcast.deferred() as outbox:
         for match_pk, version in ((7, 4), (8, 9), (9, 2), (8, 10)):
             told = SimpleNamespace(match=a_match(match_pk), event=SimpleNamespace(version=version))
             broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(outbox), 10)
-    assert sorted(marked) == [(7, [4]), (8, [9, 10]), (9, [2])]
+
+    async def marked_now() -> list:
+        return marked
+
+    await until_async(marked_now, "the versions sent marked")
+    assert marked == [[(7, [4]), (8, [9, 10]), (9, [2])]]  # together, in one statement
     with broadcast.deferred() as later:
         told = SimpleNamespace(match=a_match(8), event=SimpleNamespace(version=11))
         broadcast.announce(told)  # type: ignore[arg-type]

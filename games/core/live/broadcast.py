@@ -20,13 +20,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import reduce
 from itertools import islice
+from operator import or_
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Q
 
 from games.core.game.gamedef import State, Viewer
 from games.core.match import clock
@@ -144,13 +148,58 @@ async def _send_and_mark(
     match_pk: int | None, versions: set[int], messages: list[LayerMessage]
 ) -> None:
     if await send_messages(messages) and match_pk is not None and versions:
-        await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, versions)
+        _mark_soon(match_pk, versions)
 
 
 def mark_sent(match_pk: int, versions: set[int]) -> None:
     """The frames of these versions reached the channel layer: nothing left to heal."""
-    unsent = Event.objects.filter(match_id=match_pk, version__in=sorted(versions), sent_at=None)
-    unsent.update(sent_at=clock.now())
+    mark_all_sent({match_pk: versions})
+
+
+def mark_all_sent(sent: dict[int, set[int]]) -> None:
+    """``mark_sent`` for several matches' versions (by match), in one statement."""
+    if not sent:
+        return
+    which = reduce(
+        or_, (Q(match_id=pk, version__in=sorted(versions)) for pk, versions in sent.items())
+    )
+    Event.objects.filter(which, sent_at=None).update(sent_at=clock.now())
+
+
+# A worker's sent versions are marked together, once every MARK_SECONDS at most: a cast moving
+# at once sends a dozen versions a second, each a statement and a trip to a thread of its own
+# before. Well inside the heal's delay (HEAL_AFTER), so nothing is sent twice for it; a worker
+# that dies before its marks are written has its versions sent again by the heal (a page drops
+# a version it holds).
+MARK_SECONDS = 0.2
+
+
+@dataclass
+class _Marks:
+    pending: dict[int, set[int]] = field(default_factory=dict)
+    writing: asyncio.Task[None] | None = None
+
+
+# Each event loop's (a worker's, a test's) marks waiting to be written.
+_marks: WeakKeyDictionary[asyncio.AbstractEventLoop, _Marks] = WeakKeyDictionary()
+
+
+def _mark_soon(match_pk: int, versions: set[int]) -> None:
+    """Mark ``versions`` sent with the others sent within MARK_SECONDS."""
+    loop = asyncio.get_running_loop()
+    marks = _marks.setdefault(loop, _Marks())
+    marks.pending.setdefault(match_pk, set()).update(versions)
+    if marks.writing is None:
+        marks.writing = loop.create_task(_write_marks(marks))
+
+
+async def _write_marks(marks: _Marks) -> None:
+    await asyncio.sleep(MARK_SECONDS)
+    sent, marks.pending, marks.writing = marks.pending, {}, None
+    try:
+        await database_sync_to_async(mark_all_sent, thread_sensitive=False)(sent)
+    except Exception:  # the heal sends them again
+        log.exception("%s sent versions not marked", sum(len(v) for v in sent.values()))
 
 
 HEAL_AFTER = timedelta(seconds=2)
@@ -313,7 +362,7 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
         await _sent((match_pk, OTHERS), mine)
         await database_sync_to_async(_write_kept, thread_sensitive=False)(keepings)
         if sent:
-            await database_sync_to_async(mark_sent, thread_sensitive=False)(match_pk, mine)
+            _mark_soon(match_pk, mine)
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
