@@ -277,3 +277,50 @@ def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
         assert {key for key in now if now[key] != was.get(key)} == {"match-version"}, viewer
         version_attribute = json.dumps(f'data-version="{match.version}"')[1:-1]  # in JSON
         assert version_attribute in second[viewer].text(True, None)
+
+
+def test_a_seat_the_other_workers_move_left_alone_is_drawn_from_this_workers_last_drawing(
+    race, settings, monkeypatch
+):
+    """Two workers take turns drawing a race's versions, so the version before is seldom kept
+    where the next is drawn. A seat whose view the moves between left as it was is drawn from
+    what this worker last drew for it, not drawn again; its panels are a drawing's."""
+    from django.core.cache import cache
+
+    from games.core.render import panelcache, rendering
+    from games.core.render.frame import Frame, digest
+    from games.core.render.lru import Lru
+
+    settings.PANEL_MEMO_CHECK = False
+    match, (ada, bob, _), _ = race
+
+    def move(user, seat: int) -> tuple[Announcement, dict[Viewer, Frame]]:
+        before = match.state
+        swap_best(match, user, seat)
+        event = match.events.order_by("-version").first()
+        told = Announcement(match, event, before, match.state)
+        return told, dict(update_frames(told))
+
+    move(ada, 0)  # this worker
+    here = panelcache._recent
+    monkeypatch.setattr(panelcache, "_recent", Lru(256))
+    move(bob, 1)  # the other worker: kept in its memory, and not yet in the shared cache
+    monkeypatch.setattr(panelcache, "_recent", here)
+    cache.clear()
+    drawn: list[str] = []
+    draw = rendering.render_panel_list
+
+    def counted(match, view, **kwargs):
+        drawn.append(view["viewer"]["audience"])
+        return draw(match, view, **kwargs)
+
+    monkeypatch.setattr(rendering, "render_panel_list", counted)
+    told, frames = move(ada, 0)
+    assert "seat-2" not in drawn  # Cyd's board: neither move touched it
+    assert "seat-1" in drawn  # Bob's: this worker's last drawing is from before his move
+    monkeypatch.setattr(rendering, "render_panel_list", draw)
+    cyd = Viewer(seat=2)
+    fresh = dict(draw(match, view_of(match, cyd), version=match.version, oob=True))
+    assert {panel.id: panel.digest for panel in frames[cyd].panels} == {
+        panel_id: digest(html) for panel_id, html in fresh.items()
+    }

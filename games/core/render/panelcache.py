@@ -82,6 +82,13 @@ def remember(match: Match, version: int, viewer: Viewer, sent: Sent) -> None:
         _recent.put((match.public_id, viewer.audience), (version, sent))
 
 
+def latest(match: Match, viewer: Viewer, before: int) -> Sent | None:
+    """What this worker last drew for ``viewer``'s audience, at a version before ``before``
+    (with the gate's answer and the facts it was drawn from), if it did."""
+    found = _recent.get((match.public_id, viewer.audience))
+    return found[1] if found is not None and found[0] < before else None
+
+
 def kept(
     match: Match, version: int, viewer: Viewer, read: dict[int, Any] | None = None
 ) -> Sent | None:

@@ -393,6 +393,14 @@ def _drawn_panels(
             _check_drawing(match, view, version, rendered)
         return panels_of(rendered, kept.panels, patches, sent=True), rendered
     held = kept.panels if kept is not None else None
+    if held is None and quiet and (drawn := _drawn_before(match, viewer, version, view, gated)):
+        # Drawn by this worker at an earlier version from the same gate's answer and facts:
+        # the same panels (the other worker drew the versions between; a page that holds
+        # other panels than these is sent them whole, by their hashes).
+        rendered, held = _moved_on(drawn.panels, version), _moved_on(drawn.panels, version - 1)
+        if settings.PANEL_MEMO_CHECK:
+            _check_drawing(match, view, version, rendered)
+        return panels_of(rendered, held, patches), rendered
     if held is None and quiet:
         # The panels before would be drawn from the same view (the match facts and the notice
         # are read as they are now either way): draw them once.
@@ -408,6 +416,20 @@ def _drawn_panels(
         held = _panels_before(match, viewer, version - 1, announcement.before, read)
         return _panel_entries(match, view, version, held, patches)
     return _panel_entries(match, view, version, held, patches, sent=True)
+
+
+def _drawn_before(
+    match: Match, viewer: Viewer, version: int, view: dict[str, Any], gated: dict[str, Any]
+) -> Sent | None:
+    """What this worker last drew for ``viewer``'s audience before ``version``, if it was drawn
+    from the gate's answer ``gated`` and the facts ``view`` and the host's notice make now (the
+    notice read once per version, as drawing would)."""
+    from games.core.templatetags.arena import host_notice
+
+    drawn = panelcache.latest(match, viewer, before=version)
+    if drawn is None or not drawn.facts or drawn.gated is None or not _same(drawn.gated, gated):
+        return None
+    return drawn if drawn.facts == _facts(view, host_notice(match)) else None
 
 
 def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
