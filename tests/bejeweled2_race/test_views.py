@@ -324,3 +324,46 @@ def test_a_seat_the_other_workers_move_left_alone_is_drawn_from_this_workers_las
     assert {panel.id: panel.digest for panel in frames[cyd].panels} == {
         panel_id: digest(html) for panel_id, html in fresh.items()
     }
+
+
+def test_a_seats_own_move_after_the_other_workers_is_patched_from_what_this_worker_drew_it(
+    race, settings, monkeypatch
+):
+    """Ada's sockets are on this worker; Cyd's move was drawn on the other. Ada's next move is
+    patched from the panels her page holds (this worker's drawing of them, moved on), not from
+    her panels drawn again from the state before."""
+    from django.core.cache import cache
+
+    from games.core.render import panelcache, rendering
+    from games.core.render.frame import Frame
+    from games.core.render.lru import Lru
+
+    settings.PANEL_MEMO_CHECK = False
+    match, (ada, _, cyd), _ = race
+
+    def move(user, seat: int) -> dict[Viewer, Frame]:
+        before = match.state
+        swap_best(match, user, seat)
+        event = match.events.order_by("-version").first()
+        return dict(update_frames(Announcement(match, event, before, match.state)))
+
+    move(ada, 0)  # this worker
+    here = panelcache._recent
+    monkeypatch.setattr(panelcache, "_recent", Lru(256))
+    elsewhere = move(cyd, 2)  # the other worker
+    monkeypatch.setattr(panelcache, "_recent", here)
+    cache.clear()
+    drawn_before: list[str] = []
+    panels_before = rendering._panels_before
+
+    def counted(match, viewer, *args, **kwargs):
+        drawn_before.append(viewer.audience)
+        return panels_before(match, viewer, *args, **kwargs)
+
+    monkeypatch.setattr(rendering, "_panels_before", counted)
+    frames = move(ada, 0)
+    seat = Viewer(seat=0)
+    assert "seat-0" not in drawn_before
+    held = {panel.id: panel.digest for panel in elsewhere[seat].panels}
+    patched = [panel for panel in frames[seat].panels if panel.patch]
+    assert patched and all(panel.base == held[panel.id] for panel in patched)

@@ -380,6 +380,7 @@ def _drawn_panels(
     match, event = announcement.match, announcement.event
     version = event.version
     quiet = False
+    before = None
     if event.seat is not None and not viewer.is_host and announcement.before:
         # The page is drawn from the gate's answer alone: the same answer, the same view.
         before = kept.gated if kept is not None and kept.gated is not None else None
@@ -410,6 +411,17 @@ def _drawn_panels(
             before = view_of(match, viewer, announcement.before)
             _check_drawing(match, before, version - 1, held)
         return panels_of(rendered, held, patches), rendered
+    if (
+        held is None
+        and viewer.seat is not None
+        and before is not None
+        and (drawn := _drawn_before(match, viewer, version, view, before))
+    ):
+        # A seat's own move (its panels changed): what it held before is what this worker
+        # last drew for it (its player's sockets are here), if drawn from the gate's answer of
+        # the version before. Compared with it, not drawn again; sent whole as well as patched
+        # (a page that holds other panels takes them whole).
+        return _panel_entries(match, view, version, _moved_on(drawn.panels, version - 1), patches)
     if held is None:
         # Drawn again from the state before (with the match as it is now: a panel drawn from
         # the match itself, as the fair-play panel is, may differ from what was sent then).
