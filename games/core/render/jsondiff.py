@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii as _string  # what dumps says a str as
 from typing import Any
 
 Path = list[str | int]
@@ -200,21 +201,61 @@ def rebuild(rows: list[tuple[Any, Patch | None]]) -> Any:
 # Update frames.
 
 
-def _shared_values(data: Any, path: tuple[str | int, ...], found: dict[str, Path]) -> None:
-    """Index the lists, objects and long strings inside the event by their JSON text."""
+def _indexed(data: Any, path: tuple[Any, ...], entries: list[tuple[str, Path] | None]) -> str:
+    """The JSON text of ``data``, made from its parts' texts (each part said once, where saying
+    every list and object of the event again inside its parent's text took three times as
+    long); each list and object whose text, and each string whose own length, is at least
+    SHARED_MIN_CHARS put in ``entries`` as (text, path), in the order a walk from the root
+    meets them."""
+    kind = type(data)
+    if kind is str:
+        text = _string(data)
+        if len(data) >= SHARED_MIN_CHARS:
+            entries.append((text, list(path)))
+        return text
+    if kind is int:
+        return int.__repr__(data)
+    if data is None or data is True or data is False:
+        return _CONSTANTS[data]
+    slot = len(entries)
     if isinstance(data, dict):
-        items: Any = data.items()
+        entries.append(None)
+        plain = kind is dict
+        parts = []
+        for key, value in data.items():
+            inner = _indexed(value, (*path, key), entries)
+            if plain and type(key) is str:
+                parts.append(f"{_string(key)}:{inner}")
+            else:
+                plain = False
+        text = "{" + ",".join(parts) + "}" if plain else _text(data)
     elif isinstance(data, list):
-        items = enumerate(data)
+        entries.append(None)
+        items = [_indexed(value, (*path, index), entries) for index, value in enumerate(data)]
+        text = "[" + ",".join(items) + "]" if kind is list else _text(data)
     else:
+        text = _text(data)
         if isinstance(data, str) and len(data) >= SHARED_MIN_CHARS:
-            found.setdefault(_text(data), list(path))
-        return
-    text = _text(data)
+            entries.append((text, list(path)))
+        return text
     if len(text) >= SHARED_MIN_CHARS:
-        found.setdefault(text, list(path))
-    for key, value in items:
-        _shared_values(value, (*path, key), found)
+        entries[slot] = (text, list(path))
+    return text
+
+
+_CONSTANTS = {None: "null", True: "true", False: "false"}
+
+
+def _shared_values(data: Any) -> dict[str, Path]:
+    """The lists, objects and long strings inside the event by their JSON text (the first met
+    of equal ones)."""
+    entries: list[tuple[str, Path] | None] = []
+    _indexed(data, (), entries)
+    found: dict[str, Path] = {}
+    for entry in entries:
+        if entry is not None:
+            found.setdefault(entry[0], entry[1])
+    return found
 
 
 def refer_to_event(ops: Patch, event: dict[str, Any] | None) -> Patch:
@@ -233,8 +274,7 @@ def refer_to_event(ops: Patch, event: dict[str, Any] | None) -> Patch:
     }
     if not texts:
         return ops
-    shared: dict[str, Path] = {}
-    _shared_values(event, (), shared)
+    shared = _shared_values(event)
     referred = list(ops)
     for index, text in texts.items():
         source = shared.get(text)
