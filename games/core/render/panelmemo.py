@@ -193,6 +193,10 @@ _DICT_VIEWS: tuple[type[Iterable[Any]], ...] = (
     type({}.values()),
 )
 
+# The types of values a key takes as they are (exactly these, not a subclass: a choice is a str
+# subclass, a safe string one with ``__html__``).
+_PLAIN = frozenset({str, int, bool, float, type(None), list, tuple, dict})
+
 
 def key_of(owner: int, values: Iterable[Any]) -> bytes | None:
     """The key of a block drawn with ``values`` (its inputs'): the values, serialised by
@@ -201,6 +205,9 @@ def key_of(owner: int, values: Iterable[Any]) -> bytes | None:
     data."""
     keyed: list[Any] = [owner]
     for value in values:
+        if type(value) in _PLAIN:  # most of a block's inputs: as they are
+            keyed.append(value)
+            continue
         if isinstance(value, Undefined):
             value = _MISSING
         elif isinstance(value, SafeData) or hasattr(value, "__html__"):
