@@ -179,6 +179,7 @@ def environment(**options: Any) -> Environment:
         url=_url,
         grid_table=arena.grid_table,
         host_console=arena.host_console,
+        host_console_drawn=arena.host_console_drawn,
         host_notice=arena.host_notice,
         fairness_panel=fairplay.fairness_panel,
     )
