@@ -49,7 +49,11 @@ class PatchError(ValueError):
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return _ENCODER.encode(value)
+
+
+# What json.dumps(value, separators=(",", ":")) would make for each call, made once.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
 def _key(key: Any) -> str:
