@@ -20,6 +20,7 @@ import difflib
 import itertools
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.core.render.lru import Lru
@@ -74,6 +75,13 @@ def _tags(html: str) -> Tags:
     cut = tags, (0, *itertools.accumulate(map(len, tags)))
     _CUTS.put(html, cut)
     return cut
+
+
+@lru_cache(maxsize=4096)
+def _tag_tokens(tag: str) -> tuple[str, ...]:
+    """A tag's tokens (tags recur from one version of a panel to the next: a status chip, a
+    player's row)."""
+    return tuple(_TOKEN.findall(tag))
 
 
 def _tags_between(html: str, start: int, end: int) -> tuple[tuple[str, ...], Sequence[int], int]:
@@ -148,7 +156,7 @@ def _tag_diff(before: str, after: str, start: int, end: int, after_end: int) -> 
                 continue
             place = old_at[i1 + k] + old_shift
             first = counted.at(place)
-            old_tokens, new_tokens = tokens(old_tag), tokens(new_tag)
+            old_tokens, new_tokens = _tag_tokens(old_tag), _tag_tokens(new_tag)
             if len(old_tokens) != len(new_tokens):
                 runs.append((first, first + len(old_tokens), place, place + len(old_tag), new_tag))
                 continue
