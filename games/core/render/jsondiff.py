@@ -87,8 +87,10 @@ def diff(
         for key, value in after.items():
             if key not in before:
                 ops.append(["s", [*path, _key(key)], value])
-            else:
-                ops.extend(diff(before[key], value, (*path, _key(key)), smallest=smallest))
+                continue
+            old = before[key]
+            if type(old) is not type(value) or old != value:  # most keys are alike: no call
+                ops.extend(diff(old, value, (*path, _key(key)), smallest=smallest))
         return ops
     if isinstance(before, list | tuple) and type(before) is type(after):
         kept = len(before)
@@ -97,7 +99,8 @@ def diff(
         if len(after) == kept or smallest:
             ops = []
             for index, (old, new) in enumerate(zip(before, after, strict=False)):
-                ops.extend(diff(old, new, (*path, index), smallest=smallest))
+                if type(old) is not type(new) or old != new:
+                    ops.extend(diff(old, new, (*path, index), smallest=smallest))
             if len(after) > kept:
                 ops.append(["a", list(path), after[kept:]])
             elif len(after) < kept:
