@@ -91,8 +91,14 @@ class PanelEnvironment(Environment):
             try:
                 return obj[attribute]
             except KeyError:
-                pass
+                # Missing, and no method of a dict (``items``): what Jinja2's lookup gives after
+                # two more exceptions.
+                if attribute not in _DICT_ATTRIBUTES:
+                    return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
 class PanelExtension(Extension):
