@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.safestring import SafeData
 from jinja2 import Undefined, nodes
 
@@ -257,7 +259,7 @@ def drawn(number: int, values: list[Any] | None, draw: Callable[[], str]) -> str
     """The block's HTML: a drawing kept for the same inputs, or a fresh one."""
     key = None if values is None else key_of(number, values)
     kept = None if key is None else DRAWINGS.get(key)
-    if kept is not None and not settings.PANEL_MEMO_CHECK:
+    if kept is not None and not _checking():
         return kept
     html = str(draw())
     if kept is not None and kept != html:
@@ -265,6 +267,24 @@ def drawn(number: int, values: list[Any] | None, draw: Callable[[], str]) -> str
     if key is not None:
         DRAWINGS.put(key, html)
     return html
+
+
+# The PANEL_MEMO_CHECK setting as last read (None: to read again), read once rather than for
+# each block of each audience (each read of a setting goes through the settings' lazy object).
+_check: list[bool | None] = [None]
+
+
+def _checking() -> bool:
+    if _check[0] is None:
+        _check[0] = bool(settings.PANEL_MEMO_CHECK)
+    return _check[0]
+
+
+@receiver(setting_changed)
+def _read_again(setting: str, **kwargs: Any) -> None:
+    """A test that changes PANEL_MEMO_CHECK (override_settings) is heard."""
+    if setting == "PANEL_MEMO_CHECK":
+        _check[0] = None
 
 
 _FIRST_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]+)"')
