@@ -327,9 +327,17 @@ def frames_drawn(
         panels: tuple[Panel, ...] = ()
         if with_html:
             _know_notice(announcement, kept)
-            panels, rendered = _drawn_panels(announcement, viewer, view, gated, kept, read, patches)
+            known = _notice_drawn(match)
+            facts_known = _facts(view, known)
+            panels, rendered = _drawn_panels(
+                announcement, viewer, view, gated, kept, read, patches, facts_known
+            )
+            # Drawing the panels may have read the host's words (host_notice): the facts then.
             notice = _notice_drawn(match)
-            facts = "" if viewer.is_host else _facts(view, notice)
+            if viewer.is_host:
+                facts = ""
+            else:
+                facts = facts_known if notice == known else _facts(view, notice)
             sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"], gated)
             if viewers is None:
                 panelcache.remember(match, event.version, viewer, sent[viewer])
@@ -371,9 +379,11 @@ def _drawn_panels(
     kept: Sent | None,
     read: dict[int, Any],
     patches: dict[tuple[str, str], list[Any]],
+    facts: str,
 ) -> tuple[tuple[Panel, ...], dict[str, str]]:
     """``viewer``'s panels at the event's version and their HTML by id, each changed one with
-    its patch from what the viewer held.
+    its patch from what the viewer held. ``facts``: ``_facts`` of ``view`` with the host's
+    words as known now.
 
     A seat's move that left another viewer's whole game view as it was (the parts only the
     page draws too) and the rest its panels are drawn from (``_facts``: in a race, twelve of
@@ -390,7 +400,7 @@ def _drawn_panels(
         if before is None:
             before = match.game.seen(announcement.before, viewer)
         quiet = _same(before, gated)
-    same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
+    same_facts = kept is not None and kept.facts == facts
     if quiet and kept is not None and kept.facts and same_facts:
         rendered = _moved_on(kept.panels, version)
         if settings.PANEL_MEMO_CHECK:
