@@ -5,7 +5,9 @@ draft's preview. Everything added is derived from the view alone."""
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.seven_gem_swap import engine
@@ -176,13 +178,28 @@ def host_rows(shown: dict[str, Any]) -> list[dict[str, Any]]:
 def round_lines(shown: dict[str, Any], entry: dict[str, Any]) -> list[dict[str, Any]]:
     """A played round's line per player for the rounds panel: the name, the card played (when
     one was), the points signed and how they came (``(5x6 -1)``: group 5 times 6, a failed
-    move; omitted when nothing scored)."""
-    names = shown["names"]
+    move; omitted when nothing scored). A round's lines are made once for what they show (every
+    audience's page draws every round so far, at every version) and shared: read only."""
+    try:
+        shows = marshal.dumps((shown["names"], entry["points"], entry["cards"]))
+    except ValueError:  # not plain data: made here
+        return _round_lines(shown["names"], entry["points"], entry["cards"])
+    return _kept_round_lines(shows)
+
+
+@lru_cache(maxsize=512)
+def _kept_round_lines(shows: bytes) -> list[dict[str, Any]]:
+    return _round_lines(*marshal.loads(shows))
+
+
+def _round_lines(
+    names: dict[str, str], points: dict[str, Any], cards: dict[str, Any]
+) -> list[dict[str, Any]]:
     lines = []
-    for key, scored in entry["points"].items():
+    for key, scored in points.items():
         line = {"name": names.get(key, key), "points": f"{scored['points']:+d}"}
-        if entry["cards"].get(key):
-            line["card"] = entry["cards"][key]
+        if cards.get(key):
+            line["card"] = cards[key]
         failed = " -1" if scored["penalty"] else ""
         if scored["multiplier"]:
             line["detail"] = f"({scored['group']}x{scored['multiplier']}{failed})"

@@ -22,7 +22,12 @@ from games.core.render.lru import Lru
 
 def dumps(data: Any) -> str:
     """JSON as a frame says it: without spaces."""
-    return json.dumps(data, separators=(",", ":"))
+    return _ENCODER.encode(data)
+
+
+# json.dumps with any option not its default makes an encoder for each call: one made once says
+# the same (a frame's drawing says some fifty texts for each audience).
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
 # Between the panels of a frame's "html": the page keeps each panel's HTML as it was sent, to

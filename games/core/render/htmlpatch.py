@@ -15,10 +15,13 @@ Pure: standard library only (and the project's bounded map, games/core/render/lr
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import itertools
 import re
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 from games.core.render.lru import Lru
 
@@ -42,70 +45,128 @@ _TAG = re.compile(r"[^>]*>|[^>]+\Z")
 
 
 Cut = tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]
+# A text's tags and where each starts (in characters, with the text's length after them).
+Tags = tuple[tuple[str, ...], tuple[int, ...]]
 # The panels cut lately, by their HTML: an event's panels are the bases of the next event's
 # patches (a Seven Gem Swap round draws some 25 panels, seven seats' among them). At most
-# 200,000 tokens and tags in all (some 12 MB).
-_CUTS: Lru[str, Cut] = Lru(512, weigh=lambda cut: len(cut[0]) + len(cut[1]), budget=200_000)
+# 200,000 tags and places in all (some 12 MB).
+_CUTS: Lru[str, Tags] = Lru(512, weigh=lambda cut: 2 * len(cut[0]), budget=200_000)
 
 
 def _cut(html: str) -> Cut:
     """``html`` as its tokens, its tags (cut at ``>`` only: each a run of tokens) and where each
-    tag's tokens start (with the count after them)."""
-    kept = _CUTS.get(html)
-    if kept is not None:
-        return kept
+    tag's tokens start (with the count after them): what a patch's operations count. A diff
+    cuts only the tags (``_tags``) and the tokens of the tags that changed."""
     tags = tuple(_TAG.findall(html))
     # A tag's tokens end at each of its quotes and at its ">"; text after the last tag ends
     # at each quote and, unless it ends with one, at its end.
     counts = [tag.count('"') + 1 for tag in tags]
     if tags and not tags[-1].endswith(">") and tags[-1].endswith('"'):
         counts[-1] -= 1
-    cut = tuple(tokens(html)), tags, (0, *itertools.accumulate(counts))
+    return tuple(tokens(html)), tags, (0, *itertools.accumulate(counts))
+
+
+def _tags(html: str) -> Tags:
+    """``html``'s tags and where each starts, in characters."""
+    kept = _CUTS.get(html)
+    if kept is not None:
+        return kept
+    tags = tuple(_TAG.findall(html))
+    cut = tags, (0, *itertools.accumulate(map(len, tags)))
     _CUTS.put(html, cut)
     return cut
+
+
+@lru_cache(maxsize=4096)
+def _tag_tokens(tag: str) -> tuple[str, ...]:
+    """A tag's tokens (tags recur from one version of a panel to the next: a status chip, a
+    player's row)."""
+    return tuple(_TOKEN.findall(tag))
+
+
+def _tags_between(html: str, start: int, end: int) -> tuple[tuple[str, ...], Sequence[int], int]:
+    """The tags of ``html[start:end]`` (both ends between two tags), where each starts and
+    what to add to that to place it in ``html``. A middle of more than half the text is taken
+    from the whole text's tags (kept: this event's panel is the next one's base), a smaller one
+    is cut alone."""
+    if 2 * (end - start) <= len(html):
+        tags, at = _tags(html[start:end])
+        return tags, at, start
+    tags, at = _tags(html)
+    first = bisect.bisect_left(at, start)
+    last = bisect.bisect_left(at, end, first)
+    return tags[first:last], at[first : last + 1], 0
+
+
+class _Counter:
+    """The tokens of ``text[start:end]`` before a place in it, counted at places met in
+    ascending order (each token ends at a ">" or a quote; only the last may end at ``end``)."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text = text
+        self.start = self.place = start
+        self.end = end
+        self.count = 0
+
+    def at(self, place: int) -> int:
+        text = self.text
+        if place < self.place:  # not met in order: counted from the start
+            self.place, self.count = self.start, 0
+        self.count += text.count(">", self.place, place) + text.count('"', self.place, place)
+        self.place = place
+        if place == self.end > self.start and text[place - 1] not in '>"':
+            return self.count + 1
+        return self.count
 
 
 def diff(before: str, after: str) -> list[Op]:
     """The operations that turn ``before`` into ``after``: the tags that changed are found first
     (few to match), then each changed tag that kept its shape sends only its changed tokens.
-    Only the middle that changed is cut into tokens and tags: the HTML both start and end with,
-    whole tags, is found by comparing the texts (a board of 15 KB with three cells changed
-    took 0.5 ms when all of it was cut)."""
+    Only the middle that changed is cut into tags: the HTML both start and end with, whole
+    tags, is found by comparing the texts (a board of 15 KB with three cells changed took
+    0.5 ms when all of it was cut), and tokens are counted, cut only in the tags that changed."""
     if before == after:
         return []
     head = _shared_head(before, after)
     tail = _shared_tail(before, after, head)
-    if not head and not tail:
-        return _tag_diff(before, after)
     # Every token ends at a ">" or a quote: the head's tokens are counted by them.
     skipped = before.count(">", 0, head) + before.count('"', 0, head)
-    middle = _tag_diff(before[head : len(before) - tail], after[head : len(after) - tail])
+    middle = _tag_diff(before, after, head, len(before) - tail, len(after) - tail)
     return [[start + skipped, count, text] for start, count, text in middle]
 
 
-def _tag_diff(before: str, after: str) -> list[Op]:
-    """``diff`` of two texts cut whole into tokens and tags."""
-    old_tokens, old, old_at = _cut(before)
-    new_tokens, new, new_at = _cut(after)
-    runs: list[tuple[int, int, int, int]] = []
+def _tag_diff(before: str, after: str, start: int, end: int, after_end: int) -> list[Op]:
+    """``diff`` of ``before[start:end]`` and ``after[start:after_end]``, their tokens counted
+    from ``start``."""
+    old, old_at, old_shift = _tags_between(before, start, end)
+    new, new_at, new_shift = _tags_between(after, start, after_end)
+    counted = _Counter(before, start, end)
+    # Each changed run: its tokens in the old middle (from, to), where they are in ``before``
+    # (in characters) and the text they are replaced with.
+    runs: list[tuple[int, int, int, int, str]] = []
     for i1, i2, j1, j2 in _changed(old, new):
         if i2 - i1 != j2 - j1:
-            runs.append((old_at[i1], old_at[i2], new_at[j1], new_at[j2]))
+            place, place_end = old_at[i1] + old_shift, old_at[i2] + old_shift
+            text = after[new_at[j1] + new_shift : new_at[j2] + new_shift]
+            runs.append((counted.at(place), counted.at(place_end), place, place_end, text))
             continue
         for k in range(i2 - i1):
-            if old[i1 + k] == new[j1 + k]:
+            old_tag, new_tag = old[i1 + k], new[j1 + k]
+            if old_tag == new_tag:
                 continue
-            o1, o2 = old_at[i1 + k], old_at[i1 + k + 1]
-            n1, n2 = new_at[j1 + k], new_at[j1 + k + 1]
-            if o2 - o1 != n2 - n1:
-                runs.append((o1, o2, n1, n2))
+            place = old_at[i1 + k] + old_shift
+            first = counted.at(place)
+            old_tokens, new_tokens = _tag_tokens(old_tag), _tag_tokens(new_tag)
+            if len(old_tokens) != len(new_tokens):
+                runs.append((first, first + len(old_tokens), place, place + len(old_tag), new_tag))
                 continue
-            runs.extend(
-                (o1 + t, o1 + t + 1, n1 + t, n1 + t + 1)
-                for t in range(o2 - o1)
-                if old_tokens[o1 + t] != new_tokens[n1 + t]
-            )
-    return _operations(_joined(runs, old_tokens), new_tokens)
+            for t, (old_token, new_token) in enumerate(zip(old_tokens, new_tokens, strict=True)):
+                if old_token != new_token:
+                    runs.append(
+                        (first + t, first + t + 1, place, place + len(old_token), new_token)
+                    )
+                place += len(old_token)
+    return [[i1, i2 - i1, text] for i1, i2, text in _joined(runs, before)]
 
 
 def _shared_head(a: str, b: str) -> int:
@@ -217,25 +278,20 @@ def _resync(old: Sequence[str], new: Sequence[str], i: int, j: int) -> tuple[int
     return None
 
 
-def _joined(
-    runs: list[tuple[int, int, int, int]], old: Sequence[str]
-) -> list[tuple[int, int, int, int]]:
-    """Neighbouring runs with only a little unchanged HTML between them, made one."""
-    joined: list[tuple[int, int, int, int]] = []
-    for run in runs:
+def _joined(runs: list[tuple[int, int, int, int, str]], before: str) -> list[tuple[int, int, str]]:
+    """Neighbouring runs with only a little unchanged HTML between them, made one (the text
+    between them is the same in both: it is sent again)."""
+    joined: list[list[Any]] = []
+    for i1, i2, c1, c2, text in runs:
         if joined:
-            i1, i2, j1, _ = joined[-1]
+            last = joined[-1]
             # Every token has a character at least: more tokens than that are a longer gap.
-            near = run[0] - i2 <= JOIN_GAP_CHARS
-            if near and sum(len(token) for token in old[i2 : run[0]]) <= JOIN_GAP_CHARS:
-                joined[-1] = (i1, run[1], j1, run[3])
+            if i1 - last[1] <= JOIN_GAP_CHARS and c1 - last[3] <= JOIN_GAP_CHARS:
+                last[4] += before[last[3] : c1] + text
+                last[1], last[3] = i2, c2
                 continue
-        joined.append(run)
-    return joined
-
-
-def _operations(runs: list[tuple[int, int, int, int]], new: Sequence[str]) -> list[Op]:
-    return [[i1, i2 - i1, "".join(new[j1:j2])] for i1, i2, j1, j2 in runs]
+        joined.append([i1, i2, c1, c2, text])
+    return [(i1, i2, text) for i1, i2, _, _, text in joined]
 
 
 def apply(before: str, ops: list[Op]) -> str:

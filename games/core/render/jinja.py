@@ -91,8 +91,14 @@ class PanelEnvironment(Environment):
             try:
                 return obj[attribute]
             except KeyError:
-                pass
+                # Missing, and no method of a dict (``items``): what Jinja2's lookup gives after
+                # two more exceptions.
+                if attribute not in _DICT_ATTRIBUTES:
+                    return self.undefined(obj=obj, name=attribute)
         return super().getattr(obj, attribute)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
 class PanelExtension(Extension):
@@ -120,16 +126,20 @@ class PanelExtension(Extension):
             call = self.call_method("_memo", [number, listed], lineno=tag.lineno)
         return nodes.CallBlock(call, [], [], body).set_lineno(tag.lineno)
 
-    def _memo(self, number: int, values: list[Any] | None, caller: Callable[[], str]) -> Markup:
-        return Markup(panelmemo.drawn(number, values, caller))
+    # What a block's tag gives is written out as it is (a call block's output is never escaped):
+    # its HTML, drawn by the block's own autoescaped template, goes out as the plain text kept,
+    # not copied into a Markup first (a frame's every panel and part, for every audience).
+
+    def _memo(self, number: int, values: list[Any] | None, caller: Callable[[], str]) -> str:
+        return panelmemo.drawn(number, values, caller)
 
     def _panel(
         self, sink: Any, number: int, values: list[Any] | None, caller: Callable[[], str]
-    ) -> Markup:
+    ) -> str:
         html_text = panelmemo.drawn(number, values, caller).strip()
         if isinstance(sink, list) and html_text:
             sink.append((panelmemo.panel_id(html_text), html_text))
-        return Markup(html_text)
+        return html_text
 
 
 # The list a frame's panels are handed to, in the context of core/_panels.html.
@@ -179,6 +189,7 @@ def environment(**options: Any) -> Environment:
         url=_url,
         grid_table=arena.grid_table,
         host_console=arena.host_console,
+        host_console_drawn=arena.host_console_drawn,
         host_notice=arena.host_notice,
         fairness_panel=fairplay.fairness_panel,
     )

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.utils.safestring import SafeData
 from jinja2 import Undefined, nodes
 
@@ -193,6 +195,10 @@ _DICT_VIEWS: tuple[type[Iterable[Any]], ...] = (
     type({}.values()),
 )
 
+# The types of values a key takes as they are (exactly these, not a subclass: a choice is a str
+# subclass, a safe string one with ``__html__``).
+_PLAIN = frozenset({str, int, bool, float, type(None), list, tuple, dict})
+
 
 def key_of(owner: int, values: Iterable[Any]) -> bytes | None:
     """The key of a block drawn with ``values`` (its inputs'): the values, serialised by
@@ -201,6 +207,9 @@ def key_of(owner: int, values: Iterable[Any]) -> bytes | None:
     data."""
     keyed: list[Any] = [owner]
     for value in values:
+        if type(value) in _PLAIN:  # most of a block's inputs: as they are
+            keyed.append(value)
+            continue
         if isinstance(value, Undefined):
             value = _MISSING
         elif isinstance(value, SafeData) or hasattr(value, "__html__"):
@@ -250,7 +259,7 @@ def drawn(number: int, values: list[Any] | None, draw: Callable[[], str]) -> str
     """The block's HTML: a drawing kept for the same inputs, or a fresh one."""
     key = None if values is None else key_of(number, values)
     kept = None if key is None else DRAWINGS.get(key)
-    if kept is not None and not settings.PANEL_MEMO_CHECK:
+    if kept is not None and not _checking():
         return kept
     html = str(draw())
     if kept is not None and kept != html:
@@ -258,6 +267,24 @@ def drawn(number: int, values: list[Any] | None, draw: Callable[[], str]) -> str
     if key is not None:
         DRAWINGS.put(key, html)
     return html
+
+
+# The PANEL_MEMO_CHECK setting as last read (None: to read again), read once rather than for
+# each block of each audience (each read of a setting goes through the settings' lazy object).
+_check: list[bool | None] = [None]
+
+
+def _checking() -> bool:
+    if _check[0] is None:
+        _check[0] = bool(settings.PANEL_MEMO_CHECK)
+    return _check[0]
+
+
+@receiver(setting_changed)
+def _read_again(setting: str, **kwargs: Any) -> None:
+    """A test that changes PANEL_MEMO_CHECK (override_settings) is heard."""
+    if setting == "PANEL_MEMO_CHECK":
+        _check[0] = None
 
 
 _FIRST_ID = re.compile(r'<[a-zA-Z][^>]*?\sid="([^"]+)"')

@@ -55,11 +55,13 @@ def view_of(
     *,
     drafts: bool = True,
     game_view: dict[str, Any] | None = None,
+    seats: list[Any] | None = None,
 ) -> dict[str, Any]:
     """The game's view for ``viewer`` plus the match facts everyone may know. With ``drafts``
     (the live page, not a replay) a seat also gets what it is composing and the host every
     seat's draft; no one else ever does. ``game_view``: the game's view of ``state`` for
-    ``viewer``, already made."""
+    ``viewer``, already made; ``seats``: the match's seats, already read (an event's frames
+    read them once for every audience)."""
     shown = match.state if state is None else state
     if game_view is None:
         game_view = match.game.view(shown, viewer)
@@ -80,7 +82,8 @@ def view_of(
         "viewer": {"seat": viewer.seat, "host": viewer.is_host, "audience": viewer.audience},
     }
     if drafts:
-        seats = match.seats.all()
+        if seats is None:
+            seats = list(match.seats.all())
         if viewer.seat is not None:
             view["draft"] = next((s.draft for s in seats if s.index == viewer.seat), None)
         elif viewer.is_host:
@@ -293,6 +296,7 @@ def frames_drawn(
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
     sent = {}
     holders = seat_holders(match)
+    seats = list(match.seats.all())
     unkept = False
     for viewer in audiences(match, event.seat) if viewers is None else viewers:
         kept = (
@@ -304,7 +308,7 @@ def frames_drawn(
             unkept = True
             log.info("match %s v%s: v%s not kept", match.pk, event.version, event.version - 1)
         gated, whole = _gated_and_paged(match, match.game.seen(announcement.after, viewer), kept)
-        view = view_of(match, viewer, announcement.after, game_view=whole)
+        view = view_of(match, viewer, announcement.after, game_view=whole, seats=seats)
         after = sent_view(match, view)
         # A replaced sealed move is its seat's and the host's to know (``Event.kept_from``):
         # anyone else's version passes without the event, as their export reads it.
@@ -323,9 +327,17 @@ def frames_drawn(
         panels: tuple[Panel, ...] = ()
         if with_html:
             _know_notice(announcement, kept)
-            panels, rendered = _drawn_panels(announcement, viewer, view, gated, kept, read, patches)
+            known = _notice_drawn(match)
+            facts_known = _facts(view, known)
+            panels, rendered = _drawn_panels(
+                announcement, viewer, view, gated, kept, read, patches, facts_known
+            )
+            # Drawing the panels may have read the host's words (host_notice): the facts then.
             notice = _notice_drawn(match)
-            facts = "" if viewer.is_host else _facts(view, notice)
+            if viewer.is_host:
+                facts = ""
+            else:
+                facts = facts_known if notice == known else _facts(view, notice)
             sent[viewer] = Sent(rendered, after["game"], notice, facts, view["game"], gated)
             if viewers is None:
                 panelcache.remember(match, event.version, viewer, sent[viewer])
@@ -367,9 +379,11 @@ def _drawn_panels(
     kept: Sent | None,
     read: dict[int, Any],
     patches: dict[tuple[str, str], list[Any]],
+    facts: str,
 ) -> tuple[tuple[Panel, ...], dict[str, str]]:
     """``viewer``'s panels at the event's version and their HTML by id, each changed one with
-    its patch from what the viewer held.
+    its patch from what the viewer held. ``facts``: ``_facts`` of ``view`` with the host's
+    words as known now.
 
     A seat's move that left another viewer's whole game view as it was (the parts only the
     page draws too) and the rest its panels are drawn from (``_facts``: in a race, twelve of
@@ -387,7 +401,7 @@ def _drawn_panels(
         if before is None:
             before = match.game.seen(announcement.before, viewer)
         quiet = _same(before, gated)
-    same_facts = kept is not None and kept.facts == _facts(view, _notice_drawn(match))
+    same_facts = kept is not None and kept.facts == facts
     if quiet and kept is not None and kept.facts and same_facts:
         rendered = _moved_on(kept.panels, version)
         if settings.PANEL_MEMO_CHECK:

@@ -14,6 +14,7 @@ from django.template import engines
 from django.template.context import Context
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from markupsafe import Markup
 
 from games.core.game.words import ROLE_NAMES
 from games.core.render import jsondiff
@@ -87,11 +88,26 @@ def grid_table(grid: dict) -> SafeString:
 
 @register.simple_tag
 def host_console(match: Any) -> dict[str, Any]:
-    """What the host console offers for ``match`` now (games.core.host.console.for_match)."""
+    """What the host console offers for ``match`` now (games.core.host.console.for_match), as
+    plain data: the match by the one thing the console reads of it, its public id, so that
+    the host's panel is drawn once for the same offer (panelmemo), not on every event."""
     from games.core.host import console
     from games.core.match import clock
 
-    return console.for_match(match, clock.now())
+    offer = console.for_match(match, clock.now())
+    return {**offer, "match": {"public_id": match.public_id}}
+
+
+def host_console_drawn(console: dict[str, Any]) -> Markup:
+    """The host console of the match page's host panel: core/_host_console.html drawn from
+    ``console`` alone (it reads nothing else of the panels' context), so that the panel's
+    inputs can be listed and its drawing kept."""
+    return Markup(_host_console_template().render(console=console))
+
+
+@lru_cache(maxsize=1)
+def _host_console_template() -> Any:
+    return engines["jinja2"].env.get_template("core/_host_console.html")
 
 
 @register.simple_tag(takes_context=True)
