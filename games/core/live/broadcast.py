@@ -253,17 +253,20 @@ STAGES = (SEATS, OTHERS)
 Turn = tuple[int, str]  # (match, stage)
 _unsent: dict[Turn, set[int]] = {}
 _unsent_lock = threading.Lock()
-_in_order: dict[int, asyncio.Condition] = {}  # per match: woken whenever a stage went
+_in_order: dict[Turn, asyncio.Condition] = {}
 ORDER_WAIT_SECONDS = 2.0
-# How many of this process's earlier versions a version's seats may go ahead of the spectators
-# and host of: one, so that a spectator's frame waits for one later seats' stage at most.
-SEATS_AHEAD = 1
 
 
 def _hold(match_pk: int, version: int) -> None:
     with _unsent_lock:
         for stage in STAGES:
             _unsent.setdefault((match_pk, stage), set()).add(version)
+
+
+def _earliest_unsent(turn: Turn) -> int | None:
+    with _unsent_lock:
+        unsent = _unsent.get(turn)
+        return min(unsent) if unsent else None
 
 
 def _release(turn: Turn, versions: set[int]) -> bool:
@@ -339,20 +342,24 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
     drawings: list[tuple[Announcement, Iterator[tuple[Viewer, Frame]]]] = []
     sent = True
     try:
-        await _wait_for_earlier(match_pk, SEATS, first)
-        for announcement in announcements:
-            keepings.append(keeping := Keeping())
-            drawing = frames_drawn(announcement, keeping=keeping)
-            drawings.append((announcement, drawing))
-            seated = islice(drawing, _seats(announcement))
-            sent = await _draw_and_send(announcement, seated, alone_first=True) and sent
+        seats_turn = _turn(match_pk, SEATS)
+        async with seats_turn:
+            await _wait_for_earlier(seats_turn, (match_pk, SEATS), first)
+            for announcement in announcements:
+                keepings.append(keeping := Keeping())
+                drawing = frames_drawn(announcement, keeping=keeping)
+                drawings.append((announcement, drawing))
+                seated = islice(drawing, _seats(announcement))
+                sent = await _draw_and_send(announcement, seated, alone_first=True) and sent
         unreleased.discard(SEATS)
-        await _sent(match_pk, SEATS, mine)
-        await _wait_for_earlier(match_pk, OTHERS, first)
-        for announcement, drawing in drawings:
-            sent = await _draw_and_send(announcement, drawing) and sent
+        await _sent((match_pk, SEATS), mine)
+        others_turn = _turn(match_pk, OTHERS)
+        async with others_turn:
+            await _wait_for_earlier(others_turn, (match_pk, OTHERS), first)
+            for announcement, drawing in drawings:
+                sent = await _draw_and_send(announcement, drawing) and sent
         unreleased.discard(OTHERS)
-        await _sent(match_pk, OTHERS, mine)
+        await _sent((match_pk, OTHERS), mine)
         await database_sync_to_async(_write_kept, thread_sensitive=False)(keepings)
         if sent:
             _mark_soon(match_pk, mine)
@@ -360,7 +367,11 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
         for stage in unreleased:
-            await _sent(match_pk, stage, mine)
+            await _sent((match_pk, stage), mine)
+
+
+def _turn(match_pk: int, stage: str) -> asyncio.Condition:
+    return _in_order.setdefault((match_pk, stage), asyncio.Condition())
 
 
 def _seats(announcement: Announcement) -> int:
@@ -418,55 +429,41 @@ def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerM
     return group, {"type": "match.frame", **frame.as_message()}
 
 
-def _holding_back(match_pk: int, stage: str, first: int) -> list[int]:
-    """This process's earlier versions that ``stage`` of ``first`` waits for: every one whose
-    frames of that stage are unsent, and for the seats' stage those whose spectators' and
-    host's are, but the latest SEATS_AHEAD."""
-    with _unsent_lock:
-        seats = sorted(v for v in _unsent.get((match_pk, SEATS), ()) if v < first)
-        others = sorted(v for v in _unsent.get((match_pk, OTHERS), ()) if v < first)
-    if stage == OTHERS:
-        return others
-    return seats + others[: max(0, len(others) - SEATS_AHEAD)]
-
-
-async def _wait_for_earlier(match_pk: int, stage: str, first: int) -> None:
-    """Wait until the earlier versions ``stage`` of ``first`` waits for were sent, at most
-    ORDER_WAIT_SECONDS (the drawing goes on without holding the match's turn: a stage of one
-    version is drawn at a time, as each waits for the one before it to be sent). An earlier
-    version still unsent by then is given up on for good: its viewers see the gap and resync,
-    and no later send waits for it again."""
+async def _wait_for_earlier(condition: asyncio.Condition, turn: Turn, first: int) -> None:
+    """Wait (holding ``condition``) until this process has sent every version before ``first``
+    in ``turn``'s stage, at most ORDER_WAIT_SECONDS. An earlier version still unsent by then is
+    given up on for good: its viewers see the gap and resync, and no later send waits for it
+    again."""
 
     def earlier_sent() -> bool:
-        return not _holding_back(match_pk, stage, first)
+        earliest = _earliest_unsent(turn)
+        return earliest is None or earliest >= first
 
-    if earlier_sent():
-        return
-    turn = _in_order.setdefault(match_pk, asyncio.Condition())
     try:
-        async with turn:
-            await asyncio.wait_for(turn.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
+        await asyncio.wait_for(condition.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
     except TimeoutError:
-        given_up = _holding_back(match_pk, stage, first)
-        release(match_pk, set(given_up))
+        with _unsent_lock:
+            given_up = sorted(v for v in _unsent.get(turn, ()) if v < first)
+        _release(turn, set(given_up))
+        match_pk, stage = turn
         log.warning(
-            "match %s: v%s never sent; %s' frames of v%s go out without it",
-            *(match_pk, given_up, stage, first),
+            "match %s: v%s never sent (%s); v%s goes out without it",
+            match_pk,
+            given_up,
+            stage,
+            first,
         )
 
 
-async def _sent(match_pk: int, stage: str, versions: set[int]) -> None:
-    """``stage``'s frames of ``versions`` were sent (or lost for good): wake the sends waiting."""
-    _release((match_pk, stage), versions)
-    with _unsent_lock:
-        unsent = any((match_pk, other) in _unsent for other in STAGES)
-    if not unsent:
-        _in_order.pop(match_pk, None)  # nothing of this match is unsent, so no one waits
+async def _sent(turn: Turn, versions: set[int]) -> None:
+    """``versions`` were sent in ``turn``'s stage (or lost for good): wake the sends waiting."""
+    if not _release(turn, versions):
+        _in_order.pop(turn, None)  # nothing of this stage is unsent, so no one waits
         return
-    turn = _in_order.get(match_pk)
-    if turn is not None:
-        async with turn:
-            turn.notify_all()
+    condition = _in_order.get(turn)
+    if condition is not None:
+        async with condition:
+            condition.notify_all()
 
 
 SEND_ATTEMPTS = 3
