@@ -148,7 +148,7 @@ def play(
             played.apply_ms.append(applied * 1000 / len(outbox.events))
             played.queries.append(queries[0] / len(outbox.events))
         for announcement in outbox.events:
-            broadcast.release(announcement.match.pk, {announcement.event.version})
+            broadcast._release(announcement.match.pk, {announcement.event.version})
             _record(played, announcement, held)
             if on_event is not None:
                 on_event(played)

@@ -31,8 +31,8 @@ async def waits_for_its_turn(match_pk: int = MATCH_PK) -> None:
     waiters in ``_waiters``): from then on, nothing it holds goes out before that version."""
 
     async def waiting() -> bool:
-        turns = [broadcast._in_order.get((match_pk, stage)) for stage in broadcast.STAGES]
-        return any(turn is not None and len(turn._waiters) > 0 for turn in turns)  # type: ignore[attr-defined]
+        turn = broadcast._in_order.get(match_pk)
+        return turn is not None and len(turn._waiters) > 0  # type: ignore[attr-defined]
 
     await until_async(waiting, f"a send of match {match_pk} waiting for its turn")
 
@@ -48,11 +48,6 @@ def layer(monkeypatch) -> RecordingLayer:
     return recording
 
 
-def a_match(pk: int = MATCH_PK, seats: int = 0) -> SimpleNamespace:
-    """A match as the sends read it: its key and its seats."""
-    return SimpleNamespace(pk=pk, seats=SimpleNamespace(all=lambda: [None] * seats))
-
-
 def spectators_frame(told, keeping=None):
     """An announcement's frames as ``frames_drawn`` yields them: the spectators' alone."""
     message = {"version": told.event.version}
@@ -61,7 +56,7 @@ def spectators_frame(told, keeping=None):
 
 def announced(version: int) -> broadcast.Outbox:
     """``version`` committed inside ``deferred()``, as the consumer's action path collects it."""
-    match = a_match()
+    match = SimpleNamespace(pk=MATCH_PK)
     with broadcast.deferred() as outbox:
         told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
         broadcast.announce(told)  # type: ignore[arg-type]
@@ -261,7 +256,7 @@ async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version
     committed, go_on, stop = threading.Event(), threading.Event(), asyncio.Event()
 
     def step() -> float:
-        told = SimpleNamespace(match=a_match(), event=SimpleNamespace(version=4))
+        told = SimpleNamespace(match=SimpleNamespace(pk=MATCH_PK), event=SimpleNamespace(version=4))
         broadcast.announce(told)  # type: ignore[arg-type]
         committed.set()
         go_on.wait(10)  # the step goes on (other matches' bots) while a player moves
@@ -294,7 +289,9 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     with broadcast.deferred() as outbox:
         for match_pk, version in ((7, 4), (8, 9), (9, 2), (8, 10)):
-            told = SimpleNamespace(match=a_match(match_pk), event=SimpleNamespace(version=version))
+            told = SimpleNamespace(
+                match=SimpleNamespace(pk=match_pk), event=SimpleNamespace(version=version)
+            )
             broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(outbox), 10)
 
@@ -304,48 +301,8 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     await until_async(marked_now, "the versions sent marked")
     assert marked == [[(7, [4]), (8, [9, 10]), (9, [2])]]  # together, in one statement
     with broadcast.deferred() as later:
-        told = SimpleNamespace(match=a_match(8), event=SimpleNamespace(version=11))
+        told = SimpleNamespace(match=SimpleNamespace(pk=8), event=SimpleNamespace(version=11))
         broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(later), 10)  # nothing of match 8 holds it back
     assert layer.sent == [4, 9, 10, 2, 11]
-    assert not broadcast._unsent
-
-
-async def test_the_next_versions_seats_go_before_this_versions_spectators_each_audience_in_order(
-    monkeypatch,
-):
-    """A player's own update does not queue behind the spectators' frames of the version before:
-    the seats' frames of version 5 go while version 4's spectators' frame is still being drawn,
-    and each audience still gets its versions in order."""
-    sent: list[tuple[str, int]] = []
-    fifth_seat_sent = threading.Event()
-
-    class Layer:
-        async def group_send(self, group: str, message: dict) -> None:
-            sent.append((group.rsplit(".", 1)[1], message["version"]))
-            if message["version"] == 5 and "seat" in group:
-                fifth_seat_sent.set()
-
-    def frames(told, keeping=None):
-        version = told.event.version
-        yield Viewer(seat=0), SimpleNamespace(as_message=lambda: {"version": version})
-        if version == 4:  # the spectators' frame of 4 is drawn once the seat's 5 went
-            assert fifth_seat_sent.wait(10)
-        yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": version})
-
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: Layer())
-    monkeypatch.setattr(broadcast, "frames_drawn", frames)
-    monkeypatch.setattr(broadcast, "_unsent", {})
-    monkeypatch.setattr(broadcast, "_in_order", {})
-    monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
-    outboxes = []
-    for version in (4, 5):
-        with broadcast.deferred() as outbox:
-            match = a_match(seats=1)
-            told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
-            broadcast.announce(told)  # type: ignore[arg-type]
-        outboxes.append(outbox)
-    await asyncio.wait_for(asyncio.gather(*(broadcast.send(o) for o in outboxes)), 20)
-    seat = Viewer(seat=0).audience
-    assert sent == [(seat, 4), (seat, 5), ("spectators", 4), ("spectators", 5)]
     assert not broadcast._unsent

@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import reduce
-from itertools import islice
 from operator import or_
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -240,50 +239,35 @@ def render(announcements: list[Announcement]) -> list[LayerMessage]:
     ]
 
 
-# Versions this process committed and has not sent yet, per match and stage, so that frames
-# rendered in parallel still go out in version order (a viewer that sees a gap resyncs, but need
-# not). Events are committed in the threads that apply actions and sent from the event loop:
-# hence the lock. A version's frames go in two stages, each in version order on its own: the
-# seats' (the acting seat's first), then the spectators' and the host's. The next version's
-# seats need not wait for this version's spectators: a player's own update does not queue
-# behind a hundred spectators' frames of every move before it, and each socket still gets its
-# audience's versions in order (a socket is in one audience, and an audience in one stage).
-SEATS, OTHERS = "seats", "others"
-STAGES = (SEATS, OTHERS)
-Turn = tuple[int, str]  # (match, stage)
-_unsent: dict[Turn, set[int]] = {}
+# Versions this process committed and has not sent yet, per match, so that frames rendered in
+# parallel still go out in version order (a viewer that sees a gap resyncs, but need not). Events
+# are committed in the threads that apply actions and sent from the event loop: hence the lock.
+_unsent: dict[int, set[int]] = {}
 _unsent_lock = threading.Lock()
-_in_order: dict[Turn, asyncio.Condition] = {}
+_in_order: dict[int, asyncio.Condition] = {}
 ORDER_WAIT_SECONDS = 2.0
 
 
 def _hold(match_pk: int, version: int) -> None:
     with _unsent_lock:
-        for stage in STAGES:
-            _unsent.setdefault((match_pk, stage), set()).add(version)
+        _unsent.setdefault(match_pk, set()).add(version)
 
 
-def _earliest_unsent(turn: Turn) -> int | None:
+def _earliest_unsent(match_pk: int) -> int | None:
     with _unsent_lock:
-        unsent = _unsent.get(turn)
+        unsent = _unsent.get(match_pk)
         return min(unsent) if unsent else None
 
 
-def _release(turn: Turn, versions: set[int]) -> bool:
-    """``versions`` hold nothing back any more in ``turn``; returns whether others still do."""
+def _release(match_pk: int, versions: set[int]) -> bool:
+    """``versions`` hold nothing back any more; returns whether others of the match still do."""
     with _unsent_lock:
-        unsent = _unsent.get(turn)
+        unsent = _unsent.get(match_pk)
         if unsent is not None:
             unsent.difference_update(versions)
             if not unsent:
-                del _unsent[turn]
-        return turn in _unsent
-
-
-def release(match_pk: int, versions: set[int]) -> None:
-    """``versions`` of the match hold back nothing any more, in any stage (sent by other means)."""
-    for stage in STAGES:
-        _release((match_pk, stage), versions)
+                del _unsent[match_pk]
+        return match_pk in _unsent
 
 
 async def send(outbox: Outbox) -> None:
@@ -331,71 +315,34 @@ async def _send_events(announcements: list[Announcement]) -> None:
 
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
     """Each frame goes as soon as it is drawn (in a worker thread), in the order of
-    ``rendering.audiences``: the acting seat's first. The seats' frames of these versions go
-    once the seats' frames of every earlier version of this process went; the others' once the
-    others' did. Once the frames are out, the later versions go on while these are marked sent
-    (a write to the database)."""
+    ``rendering.audiences``: the acting seat's first. Once the frames are out, the later
+    versions go on while these are marked sent (a write to the database)."""
     mine = {announcement.event.version for announcement in announcements}
-    first = min(mine)
-    unreleased = set(STAGES)
+    next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
+    released = False
     keepings: list[Keeping] = []
-    drawings: list[tuple[Announcement, Iterator[tuple[Viewer, Frame]]]] = []
-    sent = True
     try:
-        seats_turn = _turn(match_pk, SEATS)
-        async with seats_turn:
-            await _wait_for_earlier(seats_turn, (match_pk, SEATS), first)
+        turn = _in_order.setdefault(match_pk, asyncio.Condition())
+        sent = True
+        async with turn:
+            await _wait_for_earlier(turn, match_pk, min(mine))
             for announcement in announcements:
                 keepings.append(keeping := Keeping())
                 drawing = frames_drawn(announcement, keeping=keeping)
-                drawings.append((announcement, drawing))
-                seated = islice(drawing, _seats(announcement))
-                sent = await _draw_and_send(announcement, seated, alone_first=True) and sent
-        unreleased.discard(SEATS)
-        await _sent((match_pk, SEATS), mine)
-        others_turn = _turn(match_pk, OTHERS)
-        async with others_turn:
-            await _wait_for_earlier(others_turn, (match_pk, OTHERS), first)
-            for announcement, drawing in drawings:
-                sent = await _draw_and_send(announcement, drawing) and sent
-        unreleased.discard(OTHERS)
-        await _sent((match_pk, OTHERS), mine)
+                first = True  # the acting seat's frame goes alone: its player waits for it
+                while messages := await next_messages(announcement, drawing, first):
+                    sent = await send_messages(messages) and sent
+                    first = False
+        released = True
+        await _sent(match_pk, mine)
         await database_sync_to_async(_write_kept, thread_sensitive=False)(keepings)
         if sent:
             _mark_soon(match_pk, mine)
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
-        for stage in unreleased:
-            await _sent((match_pk, stage), mine)
-
-
-def _turn(match_pk: int, stage: str) -> asyncio.Condition:
-    return _in_order.setdefault((match_pk, stage), asyncio.Condition())
-
-
-def _seats(announcement: Announcement) -> int:
-    """How many of the announcement's audiences are seats (``rendering.audiences`` draws them
-    first)."""
-    return len(announcement.match.seats.all())
-
-
-async def _draw_and_send(
-    announcement: Announcement,
-    drawing: Iterator[tuple[Viewer, Frame]],
-    *,
-    alone_first: bool = False,
-) -> bool:
-    """Draw ``drawing``'s frames (in a worker thread, a slice at a time) and send each slice as
-    soon as it is drawn; the first alone if ``alone_first`` (the acting seat's: its player waits
-    for it). Whether every frame reached the layer."""
-    next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
-    sent = True
-    alone = alone_first
-    while messages := await next_messages(announcement, drawing, alone):
-        sent = await send_messages(messages) and sent
-        alone = False
-    return sent
+        if not released:
+            await _sent(match_pk, mine)
 
 
 def _write_kept(keepings: list[Keeping]) -> None:
@@ -429,41 +376,33 @@ def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerM
     return group, {"type": "match.frame", **frame.as_message()}
 
 
-async def _wait_for_earlier(condition: asyncio.Condition, turn: Turn, first: int) -> None:
-    """Wait (holding ``condition``) until this process has sent every version before ``first``
-    in ``turn``'s stage, at most ORDER_WAIT_SECONDS. An earlier version still unsent by then is
-    given up on for good: its viewers see the gap and resync, and no later send waits for it
-    again."""
+async def _wait_for_earlier(turn: asyncio.Condition, match_pk: int, first: int) -> None:
+    """Wait (holding ``turn``) until this process has sent every version before ``first``, at
+    most ORDER_WAIT_SECONDS. An earlier version still unsent by then is given up on for good:
+    its viewers see the gap and resync, and no later send waits for it again."""
 
     def earlier_sent() -> bool:
-        earliest = _earliest_unsent(turn)
+        earliest = _earliest_unsent(match_pk)
         return earliest is None or earliest >= first
 
     try:
-        await asyncio.wait_for(condition.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
+        await asyncio.wait_for(turn.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
     except TimeoutError:
         with _unsent_lock:
-            given_up = sorted(v for v in _unsent.get(turn, ()) if v < first)
-        _release(turn, set(given_up))
-        match_pk, stage = turn
-        log.warning(
-            "match %s: v%s never sent (%s); v%s goes out without it",
-            match_pk,
-            given_up,
-            stage,
-            first,
-        )
+            given_up = sorted(v for v in _unsent.get(match_pk, ()) if v < first)
+        _release(match_pk, set(given_up))
+        log.warning("match %s: v%s never sent; v%s goes out without it", match_pk, given_up, first)
 
 
-async def _sent(turn: Turn, versions: set[int]) -> None:
-    """``versions`` were sent in ``turn``'s stage (or lost for good): wake the sends waiting."""
-    if not _release(turn, versions):
-        _in_order.pop(turn, None)  # nothing of this stage is unsent, so no one waits
+async def _sent(match_pk: int, versions: set[int]) -> None:
+    """``versions`` were sent (or lost for good): wake the sends waiting for them."""
+    if not _release(match_pk, versions):
+        _in_order.pop(match_pk, None)  # nothing of this match is unsent, so no one waits
         return
-    condition = _in_order.get(turn)
-    if condition is not None:
-        async with condition:
-            condition.notify_all()
+    turn = _in_order.get(match_pk)
+    if turn is not None:
+        async with turn:
+            turn.notify_all()
 
 
 SEND_ATTEMPTS = 3
