@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from games.core.game.gamedef import Viewer
 from games.core.live import broadcast
 from tests.sockets import frames_before, version_is
-from tests.waiting import until_async
+from tests.waiting import until, until_async
 
 MATCH_PK = 7
 
@@ -306,3 +306,25 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     await asyncio.wait_for(broadcast.send(later), 10)  # nothing of match 8 holds it back
     assert layer.sent == [4, 9, 10, 2, 11]
     assert not broadcast._unsent
+
+
+def test_a_drawing_thread_waits_for_the_action_this_worker_is_applying(settings):
+    """While an action holds its match's row, a thread drawing frames draws none (at most
+    DRAWING_YIELDS_MS): the interpreter goes to the action."""
+    settings.DRAWING_YIELDS_MS = 60_000
+    drawn: list[str] = []
+
+    def drawing():
+        drawn.append("frame")
+        yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
+
+    told = SimpleNamespace(match=SimpleNamespace(pk=MATCH_PK), event=SimpleNamespace(version=4))
+    with broadcast.actions.applying():
+        thread = threading.Thread(target=broadcast._next_messages, args=(told, drawing()))
+        thread.start()
+        waiting = broadcast.actions.done._waiters  # type: ignore[attr-defined]
+        until(lambda: len(waiting) > 0, "the drawing thread waiting for the action")
+        assert drawn == []
+        drawn.append("the action's end")
+    thread.join(10)
+    assert drawn == ["the action's end", "frame"]

@@ -28,6 +28,7 @@ from weakref import WeakKeyDictionary
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
@@ -357,6 +358,38 @@ def _write_kept(keepings: list[Keeping]) -> None:
 DRAWING_SLICE_SECONDS = 0.002
 
 
+class _Actions:
+    """The actions this worker is applying now (each holds its match's row while it does): a
+    thread drawing frames waits for them before each frame, at most DRAWING_YIELDS_MS, so that
+    the interpreter goes to the thread that holds the row rather than to the drawing (a cast
+    moving at once queues on that row: each swap's hold is every later swap's wait)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Condition()
+        self.count = 0
+
+    @contextmanager
+    def applying(self) -> Iterator[None]:
+        with self.done:
+            self.count += 1
+        try:
+            yield
+        finally:
+            with self.done:
+                self.count -= 1
+                if not self.count:
+                    self.done.notify_all()
+
+    def awaited(self, at_most: float) -> None:
+        """Return once no action is being applied, or after ``at_most`` seconds."""
+        if self.count:
+            with self.done:
+                self.done.wait_for(lambda: not self.count, timeout=at_most)
+
+
+actions = _Actions()
+
+
 def _next_messages(
     announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]], alone: bool = False
 ) -> list[LayerMessage]:
@@ -364,7 +397,13 @@ def _next_messages(
     as are drawn within DRAWING_SLICE_SECONDS (at least one); none once every one is drawn."""
     messages: list[LayerMessage] = []
     until = time.monotonic() + DRAWING_SLICE_SECONDS
-    for viewer, frame in drawing:
+    while True:
+        if settings.DRAWING_YIELDS_MS:
+            actions.awaited(settings.DRAWING_YIELDS_MS / 1000)
+        try:
+            viewer, frame = next(drawing)
+        except StopIteration:
+            break
         messages.append(_message(announcement, viewer, frame))
         if alone or time.monotonic() >= until:
             break
