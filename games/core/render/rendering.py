@@ -410,12 +410,13 @@ def _drawn_panels(
     held = kept.panels if kept is not None else None
     if held is None and quiet and (drawn := _drawn_before(match, viewer, version, view, gated)):
         # Drawn by this worker at an earlier version from the same gate's answer and facts:
-        # the same panels (the other worker drew the versions between; a page that holds
-        # other panels than these is sent them whole, by their hashes).
+        # the same panels, and those the other worker sent for the versions between (the
+        # same answer, drawn alike). Were they not (the view changed and changed back), a
+        # connection that holds others draws this frame whole itself (Frame.lacks).
         rendered, held = _moved_on(drawn.panels, version), _moved_on(drawn.panels, version - 1)
         if settings.PANEL_MEMO_CHECK:
             _check_drawing(match, view, version, rendered)
-        return panels_of(rendered, held, patches), rendered
+        return panels_of(rendered, held, patches, sent=True), rendered
     if held is None and quiet:
         # The panels before would be drawn from the same view (the match facts and the notice
         # are read as they are now either way): draw them once.
@@ -433,9 +434,10 @@ def _drawn_panels(
     ):
         # A seat's own move (its panels changed): what it held before is what this worker
         # last drew for it (its player's sockets are here), if drawn from the gate's answer of
-        # the version before. Compared with it, not drawn again; sent whole as well as patched
-        # (a page that holds other panels takes them whole).
-        return _panel_entries(match, view, version, _moved_on(drawn.panels, version - 1), patches)
+        # the version before. Compared with it, not drawn again (a connection that holds
+        # other panels draws this frame whole itself: Frame.lacks).
+        held = _moved_on(drawn.panels, version - 1)
+        return _panel_entries(match, view, version, held, patches, sent=True)
     if held is None:
         # Drawn again from the state before (with the match as it is now: a panel drawn from
         # the match itself, as the fair-play panel is, may differ from what was sent then).
