@@ -309,8 +309,9 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
 
 
 def test_a_drawing_thread_waits_for_the_action_this_worker_is_applying(settings):
-    """While an action holds its match's row, a thread drawing frames draws none (at most
-    DRAWING_YIELDS_MS): the interpreter goes to the action."""
+    """While an action holds its match's row, a thread drawing that match's frames draws none
+    (at most DRAWING_YIELDS_MS): the interpreter goes to the action. Another match's action is
+    not waited for."""
     settings.DRAWING_YIELDS_MS = 60_000
     drawn: list[str] = []
 
@@ -319,7 +320,11 @@ def test_a_drawing_thread_waits_for_the_action_this_worker_is_applying(settings)
         yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
 
     told = SimpleNamespace(match=SimpleNamespace(pk=MATCH_PK), event=SimpleNamespace(version=4))
-    with broadcast.actions.applying():
+    with broadcast.actions.applying(MATCH_PK + 1):  # another match's
+        broadcast._next_messages(told, drawing())
+    assert drawn == ["frame"]
+    drawn.clear()
+    with broadcast.actions.applying(MATCH_PK):
         thread = threading.Thread(target=broadcast._next_messages, args=(told, drawing()))
         thread.start()
         waiting = broadcast.actions.done._waiters  # type: ignore[attr-defined]

@@ -359,32 +359,36 @@ DRAWING_SLICE_SECONDS = 0.002
 
 
 class _Actions:
-    """The actions this worker is applying now (each holds its match's row while it does): a
-    thread drawing frames waits for them before each frame, at most DRAWING_YIELDS_MS, so that
-    the interpreter goes to the thread that holds the row rather than to the drawing (a cast
-    moving at once queues on that row: each swap's hold is every later swap's wait)."""
+    """The actions this worker is applying now, by match (each holds its match's row while it
+    does): a thread drawing a match's frames waits for that match's, before each frame, at most
+    DRAWING_YIELDS_MS, so that the interpreter goes to the thread that holds the row rather
+    than to the drawing (a cast moving at once queues on that row: each swap's hold is every
+    later swap's wait). Another match's actions are not waited for: a worker playing many
+    matches would keep its drawing threads, and the work queued behind them, waiting."""
 
     def __init__(self) -> None:
         self.done = threading.Condition()
-        self.count = 0
+        self.count: dict[int, int] = {}
 
     @contextmanager
-    def applying(self) -> Iterator[None]:
+    def applying(self, match_pk: int) -> Iterator[None]:
         with self.done:
-            self.count += 1
+            self.count[match_pk] = self.count.get(match_pk, 0) + 1
         try:
             yield
         finally:
             with self.done:
-                self.count -= 1
-                if not self.count:
+                left = self.count.pop(match_pk) - 1
+                if left:
+                    self.count[match_pk] = left
+                else:
                     self.done.notify_all()
 
-    def awaited(self, at_most: float) -> None:
-        """Return once no action is being applied, or after ``at_most`` seconds."""
-        if self.count:
+    def awaited(self, match_pk: int, at_most: float) -> None:
+        """Return once no action of the match is being applied, or after ``at_most`` seconds."""
+        if match_pk in self.count:
             with self.done:
-                self.done.wait_for(lambda: not self.count, timeout=at_most)
+                self.done.wait_for(lambda: match_pk not in self.count, timeout=at_most)
 
 
 actions = _Actions()
@@ -399,7 +403,7 @@ def _next_messages(
     until = time.monotonic() + DRAWING_SLICE_SECONDS
     while True:
         if settings.DRAWING_YIELDS_MS:
-            actions.awaited(settings.DRAWING_YIELDS_MS / 1000)
+            actions.awaited(announcement.match.pk, settings.DRAWING_YIELDS_MS / 1000)
         try:
             viewer, frame = next(drawing)
         except StopIteration:

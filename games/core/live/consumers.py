@@ -393,7 +393,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         ``outbox`` for the caller to send once it has answered its sender."""
 
         def collected() -> T:
-            with broadcast.actions.applying(), broadcast.deferred(outbox):
+            with broadcast.actions.applying(self.match.pk), broadcast.deferred(outbox):
                 return change(*args, **kw)
 
         return await database_sync_to_async(collected)()
