@@ -275,9 +275,10 @@ _check: list[bool | None] = [None]
 
 
 def _checking() -> bool:
-    if _check[0] is None:
-        _check[0] = bool(settings.PANEL_MEMO_CHECK)
-    return _check[0]
+    checking = _check[0]
+    if checking is None:
+        checking = _check[0] = bool(settings.PANEL_MEMO_CHECK)
+    return checking
 
 
 @receiver(setting_changed)
