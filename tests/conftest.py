@@ -222,7 +222,13 @@ def _flush_without_truncate() -> None:
     worker serves many tests (``live_worker``) and reads the tables between them (its
     scheduler looks for clocks); TRUNCATE needs every table to itself and deadlocked with such a
     read (seen in a full run), while DELETE takes row locks only. Django's foreign keys on
-    PostgreSQL are checked at commit, so the tables empty in any order in one transaction."""
+    PostgreSQL are checked at commit, so the tables empty in any order in one transaction.
+
+    The matches' table is locked against writes first (reads go on): the worker's scheduler
+    fired a finished test's clock while the tables emptied, its event was written after the
+    events were deleted and before its match was, and the commit failed on the event's key
+    (a clean-clone run). Locked, the scheduler's lock of the match row waits for the flush,
+    and then finds no match."""
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     truncate = DatabaseOperations.sql_flush
@@ -232,7 +238,10 @@ def _flush_without_truncate() -> None:
             return truncate(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+        deletes = [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+        if "core_match" in tables:
+            deletes.insert(0, f"LOCK TABLE {self.quote_name('core_match')} IN EXCLUSIVE MODE;")
+        return deletes
 
     DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
     yield
