@@ -19,30 +19,16 @@ under the lock are what the held time is made of).
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks import frames
+
 DEFAULT_GAMES = "bejeweled-2,bejeweled-2-race,glittering-paths,pointsweeper,seven-gem-swap"
-
-
-def _setup() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
-    os.environ.setdefault("DEBUG", "0")
-    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-    if not os.environ.get("DATABASE_URL"):
-        os.environ["SQLITE_PATH"] = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 @dataclass
@@ -207,7 +193,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=60)
     parser.add_argument("--games", default=DEFAULT_GAMES)
     options = parser.parse_args()
-    _setup()
+    frames.set_up_as_a_worker()
     results = [measure(game, options.events) for game in options.games.split(",")]
     print(report(results))
 

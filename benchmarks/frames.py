@@ -31,7 +31,9 @@ from benchmarks import _baseline
 BASELINE = _baseline.REPORTS / "frames.json"
 
 
-def _setup() -> None:
+def set_up_as_a_worker() -> None:
+    """Django on the benchmark's database (SQLite in a temporary file unless DATABASE_URL),
+    migrated, warmed up and collecting garbage as a worker does."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gemsite.test_settings")
     # As production runs: DEBUG off (no query log, no template debugging), a real secret key.
     os.environ.setdefault("DEBUG", "0")
@@ -303,7 +305,7 @@ def beside_previous(
 
 
 def run(quick: bool = False) -> str:
-    _setup()
+    set_up_as_a_worker()
     from tests.bot_matches import TABLES
 
     events = 20 if quick else EVENTS
@@ -335,7 +337,7 @@ def main() -> None:
     parser.add_argument("--games", default="")
     parser.add_argument("--seed", type=int, default=SEED, help="the matches' seed; 0: random")
     args = parser.parse_args()
-    _setup()
+    set_up_as_a_worker()
     from tests.bot_matches import TABLES
 
     every = [*sorted(TABLES), WHOLE_CAST]

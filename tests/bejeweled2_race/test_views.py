@@ -242,25 +242,34 @@ def test_a_finished_races_replay_opens_at_its_end_and_lists_the_end_once(client,
     assert page.count('class="panel race-mini') == 3  # drawn small, as the live spectators see
 
 
-def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
-    race, settings, monkeypatch
-):
-    """Twelve of a race's fifteen audiences see nothing of a move but the version: their panels
-    are the ones they hold, at the new version, drawn from nothing (PANEL_MEMO_CHECK, on in
-    every other test, draws each such frame again and compares)."""
+def frames_of_move(match: Match, user, seat: int) -> dict:
+    """``user`` swaps the best swap of ``seat``; every audience's frame of it, drawn here."""
+    before = match.state
+    swap_best(match, user, seat)
+    event = match.events.order_by("-version").first()
+    return dict(update_frames(Announcement(match, event, before, match.state)))
+
+
+def on_the_other_worker(monkeypatch, match: Match, user, seat: int) -> dict:
+    """``frames_of_move`` as the other worker draws it: kept in its memory, not this one's,
+    and not yet in the shared cache."""
+    from django.core.cache import cache
+
+    from games.core.render import panelcache
+    from games.core.render.lru import Lru
+
+    here = panelcache._recent
+    monkeypatch.setattr(panelcache, "_recent", Lru(256))
+    frames = frames_of_move(match, user, seat)
+    monkeypatch.setattr(panelcache, "_recent", here)
+    cache.clear()
+    return frames
+
+
+def drawings_counted(monkeypatch) -> list[str]:
+    """The audiences whose panels are drawn from now on, one entry a drawing."""
     from games.core.render import rendering
-    from games.core.render.frame import Frame
 
-    settings.PANEL_MEMO_CHECK = False
-    match, (ada, bob, _), _ = race
-
-    def move(user, seat: int) -> dict[Viewer, Frame]:
-        before = match.state
-        swap_best(match, user, seat)
-        event = match.events.order_by("-version").first()
-        return dict(update_frames(Announcement(match, event, before, match.state)))
-
-    first = move(ada, 0)
     drawn: list[str] = []
     draw = rendering.render_panel_list
 
@@ -269,7 +278,20 @@ def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
         return draw(match, view, **kwargs)
 
     monkeypatch.setattr(rendering, "render_panel_list", counted)
-    second = move(bob, 1)
+    return drawn
+
+
+def test_another_seats_move_draws_no_panel_for_a_seat_it_changes_nothing_for(
+    race, settings, monkeypatch
+):
+    """Twelve of a race's fifteen audiences see nothing of a move but the version: their panels
+    are the ones they hold, at the new version, drawn from nothing (PANEL_MEMO_CHECK, on in
+    every other test, draws each such frame again and compares)."""
+    settings.PANEL_MEMO_CHECK = False
+    match, (ada, bob, _), _ = race
+    first = frames_of_move(match, ada, 0)
+    drawn = drawings_counted(monkeypatch)
+    second = frames_of_move(match, bob, 1)
     assert sorted(drawn) == ["host", "seat-1"]  # the mover and the host's every board
     for viewer in (Viewer(seat=0), Viewer(seat=2), Viewer.spectator()):
         was = {panel.id: panel.digest for panel in first[viewer].panels}
@@ -285,40 +307,18 @@ def test_a_seat_the_other_workers_move_left_alone_is_drawn_from_this_workers_las
     """Two workers take turns drawing a race's versions, so the version before is seldom kept
     where the next is drawn. A seat whose view the moves between left as it was is drawn from
     what this worker last drew for it, not drawn again; its panels are a drawing's."""
-    from django.core.cache import cache
-
-    from games.core.render import panelcache, rendering
-    from games.core.render.frame import Frame, digest
-    from games.core.render.lru import Lru
+    from games.core.render import rendering
+    from games.core.render.frame import digest
 
     settings.PANEL_MEMO_CHECK = False
     match, (ada, bob, _), _ = race
-
-    def move(user, seat: int) -> tuple[Announcement, dict[Viewer, Frame]]:
-        before = match.state
-        swap_best(match, user, seat)
-        event = match.events.order_by("-version").first()
-        told = Announcement(match, event, before, match.state)
-        return told, dict(update_frames(told))
-
-    move(ada, 0)  # this worker
-    here = panelcache._recent
-    monkeypatch.setattr(panelcache, "_recent", Lru(256))
-    move(bob, 1)  # the other worker: kept in its memory, and not yet in the shared cache
-    monkeypatch.setattr(panelcache, "_recent", here)
-    cache.clear()
-    drawn: list[str] = []
     draw = rendering.render_panel_list
-
-    def counted(match, view, **kwargs):
-        drawn.append(view["viewer"]["audience"])
-        return draw(match, view, **kwargs)
-
-    monkeypatch.setattr(rendering, "render_panel_list", counted)
-    told, frames = move(ada, 0)
+    frames_of_move(match, ada, 0)  # this worker
+    on_the_other_worker(monkeypatch, match, bob, 1)
+    drawn = drawings_counted(monkeypatch)
+    frames = frames_of_move(match, ada, 0)
     assert "seat-2" not in drawn  # Cyd's board: neither move touched it
     assert "seat-1" in drawn  # Bob's: this worker's last drawing is from before his move
-    monkeypatch.setattr(rendering, "render_panel_list", draw)
     cyd = Viewer(seat=2)
     fresh = dict(draw(match, view_of(match, cyd), version=match.version, oob=True))
     assert {panel.id: panel.digest for panel in frames[cyd].panels} == {
@@ -332,27 +332,12 @@ def test_a_seats_own_move_after_the_other_workers_is_patched_from_what_this_work
     """Ada's sockets are on this worker; Cyd's move was drawn on the other. Ada's next move is
     patched from the panels her page holds (this worker's drawing of them, moved on), not from
     her panels drawn again from the state before."""
-    from django.core.cache import cache
-
-    from games.core.render import panelcache, rendering
-    from games.core.render.frame import Frame
-    from games.core.render.lru import Lru
+    from games.core.render import rendering
 
     settings.PANEL_MEMO_CHECK = False
     match, (ada, _, cyd), _ = race
-
-    def move(user, seat: int) -> dict[Viewer, Frame]:
-        before = match.state
-        swap_best(match, user, seat)
-        event = match.events.order_by("-version").first()
-        return dict(update_frames(Announcement(match, event, before, match.state)))
-
-    move(ada, 0)  # this worker
-    here = panelcache._recent
-    monkeypatch.setattr(panelcache, "_recent", Lru(256))
-    elsewhere = move(cyd, 2)  # the other worker
-    monkeypatch.setattr(panelcache, "_recent", here)
-    cache.clear()
+    frames_of_move(match, ada, 0)  # this worker
+    elsewhere = on_the_other_worker(monkeypatch, match, cyd, 2)
     drawn_before: list[str] = []
     panels_before = rendering._panels_before
 
@@ -361,7 +346,7 @@ def test_a_seats_own_move_after_the_other_workers_is_patched_from_what_this_work
         return panels_before(match, viewer, *args, **kwargs)
 
     monkeypatch.setattr(rendering, "_panels_before", counted)
-    frames = move(ada, 0)
+    frames = frames_of_move(match, ada, 0)
     seat = Viewer(seat=0)
     assert "seat-0" not in drawn_before
     held = {panel.id: panel.digest for panel in elsewhere[seat].panels}
