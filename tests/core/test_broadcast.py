@@ -18,6 +18,11 @@ from tests.waiting import until, until_async
 MATCH_PK = 7
 
 
+def seatless(pk: int) -> SimpleNamespace:
+    """A match as the send reads it: its key, and no seats (every frame in the second lane)."""
+    return SimpleNamespace(pk=pk, seats=SimpleNamespace(all=list))
+
+
 class RecordingLayer:
     def __init__(self) -> None:
         self.sent: list[int] = []
@@ -44,6 +49,8 @@ def layer(monkeypatch) -> RecordingLayer:
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
     monkeypatch.setattr(broadcast, "frames_drawn", spectators_frame)
     monkeypatch.setattr(broadcast, "_unsent", {})
+    monkeypatch.setattr(broadcast, "_seats_unsent", {})
+    monkeypatch.setattr(broadcast, "_seat_lanes", {})
     monkeypatch.setattr(broadcast, "_in_order", {})
     return recording
 
@@ -56,7 +63,7 @@ def spectators_frame(told, keeping=None):
 
 def announced(version: int) -> broadcast.Outbox:
     """``version`` committed inside ``deferred()``, as the consumer's action path collects it."""
-    match = SimpleNamespace(pk=MATCH_PK)
+    match = seatless(MATCH_PK)
     with broadcast.deferred() as outbox:
         told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
         broadcast.announce(told)  # type: ignore[arg-type]
@@ -71,6 +78,48 @@ async def test_frames_go_out_in_version_order(layer):
     await broadcast.send(fourth)
     await later
     assert layer.sent == [4, 5]
+
+
+async def test_a_later_versions_seats_go_before_an_earlier_versions_spectators_and_host(
+    layer, monkeypatch
+):
+    """A seat's socket takes a version only after the one before: the next mover's own frame
+    waits for the seats' frames of every earlier version, never for their spectators' and
+    host's (issue 40). Each lane still goes in version order."""
+    recording = RecordingGroups()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
+
+    def two_seats_frames(told, keeping=None):
+        version = told.event.version
+        for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
+            yield viewer, SimpleNamespace(as_message=lambda: {"version": version})
+
+    monkeypatch.setattr(broadcast, "frames_drawn", two_seats_frames)
+
+    def seated(version: int) -> broadcast.Outbox:
+        match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: [0, 1]))
+        with broadcast.deferred() as outbox:
+            told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
+            broadcast.announce(told)  # type: ignore[arg-type]
+        return outbox
+
+    fourth, fifth = seated(4), seated(5)
+    later = asyncio.create_task(broadcast.send(fifth))
+    await waits_for_its_turn()  # version 5's seats wait for version 4's
+    await asyncio.wait_for(broadcast.send(fourth), 10)
+    await asyncio.wait_for(later, 10)
+    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in recording.sent]
+    assert sent == [
+        ("seat-0", 4),
+        ("seat-1", 4),
+        ("seat-0", 5),
+        ("seat-1", 5),
+        ("spectators", 4),
+        ("host", 4),
+        ("spectators", 5),
+        ("host", 5),
+    ]
+    assert not broadcast._unsent and not broadcast._seats_unsent and not broadcast._seat_lanes
 
 
 async def test_a_version_never_sent_holds_back_the_next_send_once_and_no_later_one(
@@ -256,7 +305,7 @@ async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version
     committed, go_on, stop = threading.Event(), threading.Event(), asyncio.Event()
 
     def step() -> float:
-        told = SimpleNamespace(match=SimpleNamespace(pk=MATCH_PK), event=SimpleNamespace(version=4))
+        told = SimpleNamespace(match=seatless(MATCH_PK), event=SimpleNamespace(version=4))
         broadcast.announce(told)  # type: ignore[arg-type]
         committed.set()
         go_on.wait(10)  # the step goes on (other matches' bots) while a player moves
@@ -290,7 +339,7 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     with broadcast.deferred() as outbox:
         for match_pk, version in ((7, 4), (8, 9), (9, 2), (8, 10)):
             told = SimpleNamespace(
-                match=SimpleNamespace(pk=match_pk), event=SimpleNamespace(version=version)
+                match=seatless(match_pk), event=SimpleNamespace(version=version)
             )
             broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(outbox), 10)
@@ -301,7 +350,7 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     await until_async(marked_now, "the versions sent marked")
     assert marked == [[(7, [4]), (8, [9, 10]), (9, [2])]]  # together, in one statement
     with broadcast.deferred() as later:
-        told = SimpleNamespace(match=SimpleNamespace(pk=8), event=SimpleNamespace(version=11))
+        told = SimpleNamespace(match=seatless(8), event=SimpleNamespace(version=11))
         broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(later), 10)  # nothing of match 8 holds it back
     assert layer.sent == [4, 9, 10, 2, 11]
@@ -315,17 +364,19 @@ def test_a_drawing_thread_waits_for_the_action_this_worker_is_applying(settings)
     settings.DRAWING_YIELDS_MS = 60_000
     drawn: list[str] = []
 
-    def drawing():
-        drawn.append("frame")
-        yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
+    class Drawing:
+        announcement = SimpleNamespace(match=seatless(MATCH_PK), event=SimpleNamespace(version=4))
 
-    told = SimpleNamespace(match=SimpleNamespace(pk=MATCH_PK), event=SimpleNamespace(version=4))
+        def next(self, seats_only: bool) -> tuple:
+            drawn.append("frame")
+            return Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
+
     with broadcast.actions.applying(MATCH_PK + 1):  # another match's
-        broadcast._next_messages(told, drawing())
+        broadcast._next_messages(Drawing(), alone=True)
     assert drawn == ["frame"]
     drawn.clear()
     with broadcast.actions.applying(MATCH_PK):
-        thread = threading.Thread(target=broadcast._next_messages, args=(told, drawing()))
+        thread = threading.Thread(target=broadcast._next_messages, args=(Drawing(), True))
         thread.start()
         waiting = broadcast.actions.done._waiters  # type: ignore[attr-defined]
         until(lambda: len(waiting) > 0, "the drawing thread waiting for the action")

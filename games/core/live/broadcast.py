@@ -243,32 +243,48 @@ def render(announcements: list[Announcement]) -> list[LayerMessage]:
 # Versions this process committed and has not sent yet, per match, so that frames rendered in
 # parallel still go out in version order (a viewer that sees a gap resyncs, but need not). Events
 # are committed in the threads that apply actions and sent from the event loop: hence the lock.
+# An event's frames go in two lanes, each in version order: the seats' (``_seats_unsent``: the
+# versions whose seats' frames are not sent yet) and then the rest, the spectators' and the
+# host's (``_unsent``: the versions not wholly sent). A seat's socket takes a version only after
+# the one before, so a seat's own move waits for every earlier version's seat frames, never for
+# their spectators' and host's: those are drawn while no seat lane of the match is waiting.
 _unsent: dict[int, set[int]] = {}
+_seats_unsent: dict[int, set[int]] = {}
 _unsent_lock = threading.Lock()
 _in_order: dict[int, asyncio.Condition] = {}
+# The sends of each match whose seats' frames are not sent yet (in the event loop only): the
+# spectators' and the host's frames of earlier versions wait while there are any.
+_seat_lanes: dict[int, int] = {}
 ORDER_WAIT_SECONDS = 2.0
 
 
 def _hold(match_pk: int, version: int) -> None:
     with _unsent_lock:
         _unsent.setdefault(match_pk, set()).add(version)
+        _seats_unsent.setdefault(match_pk, set()).add(version)
 
 
-def _earliest_unsent(match_pk: int) -> int | None:
+def _earliest_unsent(lane: dict[int, set[int]], match_pk: int) -> int | None:
     with _unsent_lock:
-        unsent = _unsent.get(match_pk)
+        unsent = lane.get(match_pk)
         return min(unsent) if unsent else None
+
+
+def _release_from(lane: dict[int, set[int]], match_pk: int, versions: set[int]) -> None:
+    with _unsent_lock:
+        unsent = lane.get(match_pk)
+        if unsent is not None:
+            unsent.difference_update(versions)
+            if not unsent:
+                del lane[match_pk]
 
 
 def _release(match_pk: int, versions: set[int]) -> bool:
     """``versions`` hold nothing back any more; returns whether others of the match still do."""
+    _release_from(_seats_unsent, match_pk, versions)
+    _release_from(_unsent, match_pk, versions)
     with _unsent_lock:
-        unsent = _unsent.get(match_pk)
-        if unsent is not None:
-            unsent.difference_update(versions)
-            if not unsent:
-                del _unsent[match_pk]
-        return match_pk in _unsent
+        return match_pk in _unsent or match_pk in _seats_unsent
 
 
 async def send(outbox: Outbox) -> None:
@@ -314,36 +330,94 @@ async def _send_events(announcements: list[Announcement]) -> None:
         await _send_match_events(match_pk, of_match)
 
 
+class _Drawing:
+    """One announcement's frames as they are drawn, in the order of ``rendering.audiences``:
+    the seats' first (the acting seat's before the others'), then the spectators' and the
+    host's. ``next`` draws in a worker thread; ``keeping`` gets what every audience was sent."""
+
+    def __init__(self, announcement: Announcement) -> None:
+        self.announcement = announcement
+        self.keeping = Keeping()
+        self.frames = frames_drawn(announcement, keeping=self.keeping)
+        self.seats_left: int | None = None  # counted in the drawing thread (reads the seats)
+
+    def next(self, seats_only: bool) -> tuple[Viewer, Frame] | None:
+        """The next frame drawn, or None when there is none (with ``seats_only``: no seat's)."""
+        if self.seats_left is None:
+            self.seats_left = len(self.announcement.match.seats.all())
+        if seats_only and self.seats_left <= 0:
+            return None
+        try:
+            drawn = next(self.frames)
+        except StopIteration:
+            return None
+        self.seats_left -= 1
+        return drawn
+
+
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
     """Each frame goes as soon as it is drawn (in a worker thread), in the order of
-    ``rendering.audiences``: the acting seat's first. Once the frames are out, the later
+    ``rendering.audiences``: the acting seat's first. The seats' frames go once every earlier
+    version's seats' did; the spectators' and the host's once every earlier version's did, and
+    only while no later version's seats' frames wait. Once the frames are out, the later
     versions go on while these are marked sent (a write to the database)."""
     mine = {announcement.event.version for announcement in announcements}
     next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
     released = False
-    keepings: list[Keeping] = []
+    turn = _in_order.setdefault(match_pk, asyncio.Condition())
+    _seat_lanes[match_pk] = _seat_lanes.get(match_pk, 0) + 1
+    seat_lane = True
     try:
-        turn = _in_order.setdefault(match_pk, asyncio.Condition())
+        drawings = [_Drawing(announcement) for announcement in announcements]
         sent = True
         async with turn:
-            await _wait_for_earlier(turn, match_pk, min(mine))
-            for announcement in announcements:
-                keepings.append(keeping := Keeping())
-                drawing = frames_drawn(announcement, keeping=keeping)
-                first = True  # the acting seat's frame goes alone: its player waits for it
-                while messages := await next_messages(announcement, drawing, first):
-                    sent = await send_messages(messages) and sent
-                    first = False
+            await _wait_for_earlier(turn, _seats_unsent, match_pk, min(mine))
+        for drawing in drawings:
+            first = True  # the acting seat's frame goes alone: its player waits for it
+            while messages := await next_messages(drawing, first, seats_only=True):
+                sent = await send_messages(messages) and sent
+                first = False
+        seat_lane = await _seats_sent(turn, match_pk, mine)
+        async with turn:
+            await _wait_for_earlier(turn, _unsent, match_pk, min(mine))
+        for drawing in drawings:
+            while True:
+                if _seat_lanes.get(match_pk):
+                    async with turn:
+                        await _no_seat_lane(turn, match_pk)
+                messages = await next_messages(drawing)
+                if not messages:
+                    break
+                sent = await send_messages(messages) and sent
         released = True
         await _sent(match_pk, mine)
+        keepings = [drawing.keeping for drawing in drawings]
         await database_sync_to_async(_write_kept, thread_sensitive=False)(keepings)
         if sent:
             _mark_soon(match_pk, mine)
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
+        if seat_lane:
+            _seat_lanes_done(match_pk)
         if not released:
             await _sent(match_pk, mine)
+
+
+def _seat_lanes_done(match_pk: int) -> None:
+    left = _seat_lanes.pop(match_pk, 1) - 1
+    if left:
+        _seat_lanes[match_pk] = left
+
+
+async def _seats_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> bool:
+    """The seats' frames of ``versions`` were sent: the next versions' seats may go, and the
+    spectators' and the host's when no seat lane is left. Returns False (no lane held now)."""
+    _release_from(_seats_unsent, match_pk, versions)
+    _seat_lanes_done(match_pk)
+    async with turn:
+        turn.notify_all()
+    return False
 
 
 def _write_kept(keepings: list[Keeping]) -> None:
@@ -360,11 +434,14 @@ DRAWING_SLICE_SECONDS = 0.002
 
 class _Actions:
     """The actions this worker is applying now, by match (each holds its match's row while it
-    does): a thread drawing a match's frames waits for that match's, before each frame, at most
-    DRAWING_YIELDS_MS, so that the interpreter goes to the thread that holds the row rather
-    than to the drawing (a cast moving at once queues on that row: each swap's hold is every
-    later swap's wait). Another match's actions are not waited for: a worker playing many
-    matches would keep its drawing threads, and the work queued behind them, waiting."""
+    does): a thread drawing a match's spectators' or host's frames waits for that match's,
+    before each frame, at most DRAWING_YIELDS_MS, so that the interpreter goes to the thread
+    that holds the row rather than to the drawing (a cast moving at once queues on that row:
+    each swap's hold is every later swap's wait). The seats' frames do not wait: the next
+    mover's own frame waits for them, and in a burst an action of the match is nearly always
+    in flight (twelve quiet seats' frames, each waiting, took 50-100 ms). Another match's
+    actions are not waited for: a worker playing many matches would keep its drawing threads,
+    and the work queued behind them, waiting."""
 
     def __init__(self) -> None:
         self.done = threading.Condition()
@@ -395,20 +472,21 @@ actions = _Actions()
 
 
 def _next_messages(
-    announcement: Announcement, drawing: Iterator[tuple[Viewer, Frame]], alone: bool = False
+    drawing: _Drawing, alone: bool = False, *, seats_only: bool = False
 ) -> list[LayerMessage]:
-    """The layer messages of the next frames ``drawing`` draws: one if ``alone``, else as many
-    as are drawn within DRAWING_SLICE_SECONDS (at least one); none once every one is drawn."""
+    """The layer messages of the next frames ``drawing`` draws (``seats_only``: of the seats'
+    frames): one if ``alone``, else as many as are drawn within DRAWING_SLICE_SECONDS (at least
+    one); none once every one is drawn."""
+    announcement = drawing.announcement
     messages: list[LayerMessage] = []
     until = time.monotonic() + DRAWING_SLICE_SECONDS
     while True:
-        if settings.DRAWING_YIELDS_MS:
+        if settings.DRAWING_YIELDS_MS and not seats_only:
             actions.awaited(announcement.match.pk, settings.DRAWING_YIELDS_MS / 1000)
-        try:
-            viewer, frame = next(drawing)
-        except StopIteration:
+        drawn = drawing.next(seats_only)
+        if drawn is None:
             break
-        messages.append(_message(announcement, viewer, frame))
+        messages.append(_message(announcement, *drawn))
         if alone or time.monotonic() >= until:
             break
     return messages
@@ -419,22 +497,36 @@ def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerM
     return group, {"type": "match.frame", **frame.as_message()}
 
 
-async def _wait_for_earlier(turn: asyncio.Condition, match_pk: int, first: int) -> None:
-    """Wait (holding ``turn``) until this process has sent every version before ``first``, at
-    most ORDER_WAIT_SECONDS. An earlier version still unsent by then is given up on for good:
-    its viewers see the gap and resync, and no later send waits for it again."""
+async def _wait_for_earlier(
+    turn: asyncio.Condition, lane: dict[int, set[int]], match_pk: int, first: int
+) -> None:
+    """Wait (holding ``turn``) until this process has sent ``lane``'s frames of every version
+    before ``first``, at most ORDER_WAIT_SECONDS. An earlier version still unsent by then is
+    given up on for good: its viewers see the gap and resync, and no later send waits for it
+    again."""
 
     def earlier_sent() -> bool:
-        earliest = _earliest_unsent(match_pk)
+        earliest = _earliest_unsent(lane, match_pk)
         return earliest is None or earliest >= first
 
     try:
         await asyncio.wait_for(turn.wait_for(earlier_sent), ORDER_WAIT_SECONDS)
     except TimeoutError:
         with _unsent_lock:
-            given_up = sorted(v for v in _unsent.get(match_pk, ()) if v < first)
-        _release(match_pk, set(given_up))
+            given_up = sorted(v for v in lane.get(match_pk, ()) if v < first)
+        _release_from(lane, match_pk, set(given_up))
         log.warning("match %s: v%s never sent; v%s goes out without it", match_pk, given_up, first)
+
+
+async def _no_seat_lane(turn: asyncio.Condition, match_pk: int) -> None:
+    """Wait (holding ``turn``) until no send of the match has seats' frames left, at most
+    ORDER_WAIT_SECONDS (then the spectators' and the host's go anyway)."""
+    try:
+        await asyncio.wait_for(
+            turn.wait_for(lambda: not _seat_lanes.get(match_pk)), ORDER_WAIT_SECONDS
+        )
+    except TimeoutError:
+        log.warning("match %s: the seats' frames held the others back too long", match_pk)
 
 
 async def _sent(match_pk: int, versions: set[int]) -> None:
