@@ -352,3 +352,46 @@ def test_a_seats_own_move_after_the_other_workers_is_patched_from_what_this_work
     held = {panel.id: panel.digest for panel in elsewhere[seat].panels}
     patched = [panel for panel in frames[seat].panels if panel.patch]
     assert patched and all(panel.base == held[panel.id] for panel in patched)
+
+
+def test_a_seat_the_other_workers_move_left_alone_is_neither_paged_nor_viewed_as_it_was(
+    race, settings, monkeypatch
+):
+    """Its gate's answer is what this worker last paged for it, so the page is that one; and it
+    was the same at the version before, so the view it holds is the one it gets: the state before
+    is not viewed for it, and its patch changes nothing of its game."""
+    from games.core.render import rendering
+
+    settings.PANEL_MEMO_CHECK = False
+    match, (ada, bob, _), _ = race
+    frames_of_move(match, ada, 0)  # this worker
+    on_the_other_worker(monkeypatch, match, bob, 1)
+    viewed_before: list[str] = []
+    game_view = rendering._game_view
+
+    def viewed(match, viewer, state):
+        viewed_before.append(viewer.audience)
+        return game_view(match, viewer, state)
+
+    monkeypatch.setattr(rendering, "_game_view", viewed)
+    paged: list[dict] = []
+    page = type(match.game).paged
+
+    def counted(game, shown):
+        paged.append(shown)
+        return page(game, shown)
+
+    monkeypatch.setattr(type(match.game), "paged", counted)
+    frames = frames_of_move(match, ada, 0)
+    # Ada's move, and the spectators' and host's every board, changed; Bob's answer did not
+    # change with Ada's move (only with his own, since this worker last drew him).
+    # Viewed as it was: the mover's and the host's (every board); not the seats Ada's move left
+    # alone, nor the spectators (their answer did not change with it).
+    assert sorted(viewed_before) == ["host", "seat-0"]
+    # Paged: the four whose answer differs from this worker's last drawing of them (Ada's, the
+    # host's, Bob's and the spectators': Bob moved since), and those two views before; never
+    # Cyd's, whose answer is the one this worker last paged.
+    assert len(paged) == 6
+    for seat in (1, 2):
+        patch = json.loads(frames[Viewer(seat=seat)].head)["patch"]
+        assert [op for op in patch if op[1][0] == "game"] == [], seat

@@ -307,14 +307,32 @@ def frames_drawn(
             # kept it yet (both workers drawing at once) or the cache lost it.
             unkept = True
             log.info("match %s v%s: v%s not kept", match.pk, event.version, event.version - 1)
-        gated, whole = _gated_and_paged(match, match.game.seen(announcement.after, viewer), kept)
+        # What this worker last drew for the audience, when the version before is not kept
+        # with its views (the other worker drew it): the same gate's answer pages alike.
+        drawn = kept if kept is not None and kept.whole is not None else None
+        if drawn is None and announcement.before:
+            drawn = panelcache.latest(match, viewer, before=event.version)
+        gated, whole = _gated_and_paged(match, match.game.seen(announcement.after, viewer), drawn)
         view = view_of(match, viewer, announcement.after, game_view=whole, seats=seats)
         after = sent_view(match, view)
         # A replaced sealed move is its seat's and the host's to know (``Event.kept_from``):
         # anyone else's version passes without the event, as their export reads it.
         seen = None if event.kept_from(viewer) else event.seen_by(viewer)
+        # The gate's answer to the viewer at the version before, where it is needed: for the
+        # base of the patch (not kept), and for a seat's move, to tell who saw nothing change.
+        answered = None
+        if announcement.before and (
+            kept is None
+            or kept.game is None
+            or (with_html and event.seat is not None and not viewer.is_host)
+        ):
+            answered = kept.gated if kept is not None and kept.gated is not None else None
+            if answered is None:
+                answered = match.game.seen(announcement.before, viewer)
         if kept is not None and kept.game is not None:
             before = kept.game
+        elif answered is not None and _same(answered, gated):
+            before = after["game"]  # the same answer, the same view: nothing of it changed
         else:
             before = _game_view(match, viewer, announcement.before)
         head: dict[str, Any] = {
@@ -330,7 +348,7 @@ def frames_drawn(
             known = _notice_drawn(match)
             facts_known = _facts(view, known)
             panels, rendered = _drawn_panels(
-                announcement, viewer, view, gated, kept, read, patches, facts_known
+                announcement, viewer, view, gated, answered, kept, read, patches, facts_known
             )
             # Drawing the panels may have read the host's words (host_notice): the facts then.
             notice = _notice_drawn(match)
@@ -376,6 +394,7 @@ def _drawn_panels(
     viewer: Viewer,
     view: dict[str, Any],
     gated: dict[str, Any],
+    answered: Any,
     kept: Sent | None,
     read: dict[int, Any],
     patches: dict[tuple[str, str], list[Any]],
@@ -390,16 +409,15 @@ def _drawn_panels(
     fifteen audiences) draws nothing for it: its panels are the ones it held, at the new
     version. When what it held was drawn by another worker and is not kept yet, they are
     drawn once, not twice. The host's panels (the host console reads the whole match) and every
-    audience's after a host's operation are always drawn."""
+    audience's after a host's operation are always drawn. ``answered``: the gate's answer to
+    ``viewer`` at the version before (None: not asked; always asked after a seat's move)."""
     match, event = announcement.match, announcement.event
     version = event.version
     quiet = False
     before = None
     if event.seat is not None and not viewer.is_host and announcement.before:
         # The page is drawn from the gate's answer alone: the same answer, the same view.
-        before = kept.gated if kept is not None and kept.gated is not None else None
-        if before is None:
-            before = match.game.seen(announcement.before, viewer)
+        before = answered
         quiet = _same(before, gated)
     same_facts = kept is not None and kept.facts == facts
     if quiet and kept is not None and kept.facts and same_facts:
