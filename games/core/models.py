@@ -134,7 +134,8 @@ class MatchQuerySet(models.QuerySet):
         seat). With ``since`` (the version a player acted on), ``moved_on``: whether an event
         a player acts on came after it. With ``snapshot_every``, ``snapshot_rows``: when the
         next event keeps a snapshot (its version a multiple of it), the snapshots its patch is
-        made from (``replaying.keep_snapshot``), else None.
+        made from (``replaying.keep_snapshot``), else None. ``host_has_spoken``: whether the
+        host ever operated on the match (before this lock).
 
         Every action, clock and host operation takes this lock, and every statement under it
         is a round trip other actions on the match wait for: so it is one statement, written
@@ -157,6 +158,7 @@ class MatchQuerySet(models.QuerySet):
         match = found[0]
         match.keep_seats(_seats_read(db, match.seat_rows))
         del match.seat_rows
+        match.host_has_spoken = bool(match.host_has_spoken)
         if since is not None:
             match.moved_on = bool(match.moved_on)
         if snapshot_every is not None and match.snapshot_rows is not None:
@@ -319,6 +321,12 @@ def _locking_statement(
         f"WHERE s.{q('match_id')} = {match_id}",
     )
     select += " AS seat_rows"
+    # Whether the host ever operated on the match (audit.is_host_operation): if not, the host's
+    # notice is "" and the frames drawn after the action need not read it.
+    select += (
+        f", EXISTS (SELECT 1 FROM {events} h WHERE h.{q('match_id')} = {match_id} "
+        f"AND h.{q('seat')} IS NULL AND h.{q('actor_id')} IS NOT NULL) AS host_has_spoken"
+    )
     if with_snapshots:
         # As replaying._snapshot_rows: from the last whole state on.
         whole = (
@@ -606,7 +614,14 @@ class Event(models.Model):
         indexes = [
             models.Index(
                 fields=["created_at"], name="event_unsent", condition=models.Q(sent_at=None)
-            )
+            ),
+            # A match's host operations (audit._host_events): whether there are any is read
+            # under every action's lock (``MatchQuerySet.locked``), in one step of this index.
+            models.Index(
+                fields=["match", "version"],
+                name="event_host_operations",
+                condition=models.Q(seat=None, actor__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:

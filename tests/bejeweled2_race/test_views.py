@@ -395,3 +395,41 @@ def test_a_seat_the_other_workers_move_left_alone_is_neither_paged_nor_viewed_as
     for seat in (1, 2):
         patch = json.loads(frames[Viewer(seat=seat)].head)["patch"]
         assert [op for op in patch if op[1][0] == "game"] == [], seat
+
+
+def test_a_moves_frames_read_no_host_words_where_the_host_never_spoke(
+    race, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Every frame tells its page the host's notice. Where the lock read that the host never
+    operated on the match, it is "" without reading the host's latest words, even when the
+    version before is not kept here (the other worker drew it); once the host has spoken,
+    they are read."""
+    from django.core.cache import cache
+
+    from games.core.host import audit
+    from games.core.live import broadcast
+    from games.core.match import host_operations
+    from games.core.render import panelcache
+    from games.core.render.lru import Lru
+
+    match, (ada, bob, _), host = race
+    read: list[int] = []
+    words = audit.latest_host_words
+
+    def counted(match):
+        read.append(match.version)
+        return words(match)
+
+    monkeypatch.setattr(audit, "latest_host_words", counted)
+
+    def frames_of_a_move(user, seat: int) -> list:
+        monkeypatch.setattr(panelcache, "_recent", Lru(256))  # drawn on the other worker
+        cache.clear()
+        with broadcast.deferred() as outbox, django_capture_on_commit_callbacks(execute=True):
+            swap_best(match, user, seat)
+        return [update_frames(told) for told in outbox.events]
+
+    assert frames_of_a_move(ada, 0) and read == []
+    host_operations.host_pause(match, host, reason="a moment")
+    host_operations.host_resume(match, host, reason="back")
+    assert frames_of_a_move(bob, 1) and read != []

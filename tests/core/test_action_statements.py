@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games.core.match import deadlines, replaying, services
+from games.core.match import deadlines, host_operations, replaying, services
 from games.core.match.replaying import SNAPSHOT_EVERY
 from games.core.models import Deadline, Event, Match, Seat, Snapshot
 
@@ -152,3 +152,13 @@ def test_a_clock_run_out_is_fired_once_and_set_again_without_cancelling_it(clock
     assert pending.due_at == datetime.fromisoformat(match.state["deadlines"]["turn"])
     assert all(row.cancelled or row.fired_at for row in earlier)
     assert deadlines.fire_due_deadlines(match_id=match.pk) == 0
+
+
+def test_the_lock_says_whether_the_host_ever_operated_on_the_match(tally_match):
+    match, ada, bob, host = tally_match
+    with transaction.atomic():
+        assert Match.objects.locked(match.pk).host_has_spoken is False
+    host_operations.host_pause(match, host, reason="a moment")
+    with transaction.atomic():
+        assert Match.objects.locked(match.pk).host_has_spoken is True
+

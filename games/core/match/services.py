@@ -94,6 +94,8 @@ def append(
         created_at=now,
     )
     event.state = outcome.state
+    if event.seat is None and event.actor_id is not None:  # a host operation (audit's words)
+        match.host_has_spoken = True  # what the lock read is out of date: the notice is read
     # Every write of the event goes in one round trip on PostgreSQL (models.write_together):
     # the event, its snapshot, the clocks that changed, the drafts it used up, the match row.
     db = match._state.db or "default"

@@ -481,7 +481,7 @@ def _drawn_before(
 def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
     """Tell the host notice of the panels (arena's host_notice) the host's latest words without
     asking the database, when they are known: this event's own, none once the game moved on
-    (audit.moves_on), or the version before's."""
+    (audit.moves_on), the version before's, or none when the host never operated on the match."""
     from games.core.host import audit
 
     match, event = announcement.match, announcement.event
@@ -494,6 +494,8 @@ def _know_notice(announcement: Announcement, kept: Sent | None) -> None:
         words = ""
     elif kept is not None and kept.notice is not None:
         words = kept.notice
+    elif getattr(match, "host_has_spoken", None) is False:
+        words = ""  # the lock read that no host operation was ever made (Match.objects.locked)
     else:
         return
     match._host_notice = (match.version, words)
