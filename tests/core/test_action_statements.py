@@ -161,4 +161,3 @@ def test_the_lock_says_whether_the_host_ever_operated_on_the_match(tally_match):
     host_operations.host_pause(match, host, reason="a moment")
     with transaction.atomic():
         assert Match.objects.locked(match.pk).host_has_spoken is True
-

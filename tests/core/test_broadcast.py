@@ -338,9 +338,7 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     with broadcast.deferred() as outbox:
         for match_pk, version in ((7, 4), (8, 9), (9, 2), (8, 10)):
-            told = SimpleNamespace(
-                match=seatless(match_pk), event=SimpleNamespace(version=version)
-            )
+            told = SimpleNamespace(match=seatless(match_pk), event=SimpleNamespace(version=version))
             broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(outbox), 10)
 
