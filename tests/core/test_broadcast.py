@@ -19,7 +19,7 @@ MATCH_PK = 7
 
 
 def seatless(pk: int) -> SimpleNamespace:
-    """A match as the send reads it: its key, and no seats (every frame in the second lane)."""
+    """A match as the send reads it: its key, and no seats."""
     return SimpleNamespace(pk=pk, seats=SimpleNamespace(all=list))
 
 
@@ -49,8 +49,8 @@ def layer(monkeypatch) -> RecordingLayer:
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
     monkeypatch.setattr(broadcast, "frames_drawn", spectators_frame)
     monkeypatch.setattr(broadcast, "_unsent", {})
-    monkeypatch.setattr(broadcast, "_seats_unsent", {})
-    monkeypatch.setattr(broadcast, "_seat_lanes", {})
+    monkeypatch.setattr(broadcast, "_table_unsent", {})
+    monkeypatch.setattr(broadcast, "_table_lanes", {})
     monkeypatch.setattr(broadcast, "_in_order", {})
     return recording
 
@@ -65,7 +65,7 @@ def announced(version: int) -> broadcast.Outbox:
     """``version`` committed inside ``deferred()``, as the consumer's action path collects it."""
     match = seatless(MATCH_PK)
     with broadcast.deferred() as outbox:
-        told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
+        told = SimpleNamespace(match=match, event=SimpleNamespace(version=version, seat=None))
         broadcast.announce(told)  # type: ignore[arg-type]
     return outbox
 
@@ -80,12 +80,13 @@ async def test_frames_go_out_in_version_order(layer):
     assert layer.sent == [4, 5]
 
 
-async def test_a_later_versions_seats_go_before_an_earlier_versions_spectators_and_host(
+async def test_a_later_versions_seats_and_spectators_go_before_an_earlier_versions_host(
     layer, monkeypatch
 ):
-    """A seat's socket takes a version only after the one before: the next mover's own frame
-    waits for the seats' frames of every earlier version, never for their spectators' and
-    host's (issue 40). Each lane still goes in version order."""
+    """A socket takes a version only after the one before: the next mover's own frame waits
+    for the seats' frames of every earlier version, and a spectator for the spectators', never
+    for the host's, which costs more than the rest (issue 40). Each lane goes in version
+    order."""
     recording = RecordingGroups()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
 
@@ -97,29 +98,30 @@ async def test_a_later_versions_seats_go_before_an_earlier_versions_spectators_a
     monkeypatch.setattr(broadcast, "frames_drawn", two_seats_frames)
 
     def seated(version: int) -> broadcast.Outbox:
-        match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: [0, 1]))
+        seats = [SimpleNamespace(index=0), SimpleNamespace(index=1)]
+        match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: seats))
         with broadcast.deferred() as outbox:
-            told = SimpleNamespace(match=match, event=SimpleNamespace(version=version))
+            told = SimpleNamespace(match=match, event=SimpleNamespace(version=version, seat=0))
             broadcast.announce(told)  # type: ignore[arg-type]
         return outbox
 
     fourth, fifth = seated(4), seated(5)
     later = asyncio.create_task(broadcast.send(fifth))
-    await waits_for_its_turn()  # version 5's seats wait for version 4's
+    await waits_for_its_turn()  # version 5's table waits for version 4's
     await asyncio.wait_for(broadcast.send(fourth), 10)
     await asyncio.wait_for(later, 10)
     sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in recording.sent]
     assert sent == [
         ("seat-0", 4),
         ("seat-1", 4),
+        ("spectators", 4),
         ("seat-0", 5),
         ("seat-1", 5),
-        ("spectators", 4),
-        ("host", 4),
         ("spectators", 5),
+        ("host", 4),
         ("host", 5),
     ]
-    assert not broadcast._unsent and not broadcast._seats_unsent and not broadcast._seat_lanes
+    assert not broadcast._unsent and not broadcast._table_unsent and not broadcast._table_lanes
 
 
 async def test_a_version_never_sent_holds_back_the_next_send_once_and_no_later_one(
@@ -305,7 +307,9 @@ async def test_a_scheduler_steps_event_and_a_players_later_one_go_out_in_version
     committed, go_on, stop = threading.Event(), threading.Event(), asyncio.Event()
 
     def step() -> float:
-        told = SimpleNamespace(match=seatless(MATCH_PK), event=SimpleNamespace(version=4))
+        told = SimpleNamespace(
+            match=seatless(MATCH_PK), event=SimpleNamespace(version=4, seat=None)
+        )
         broadcast.announce(told)  # type: ignore[arg-type]
         committed.set()
         go_on.wait(10)  # the step goes on (other matches' bots) while a player moves
@@ -338,7 +342,9 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     with broadcast.deferred() as outbox:
         for match_pk, version in ((7, 4), (8, 9), (9, 2), (8, 10)):
-            told = SimpleNamespace(match=seatless(match_pk), event=SimpleNamespace(version=version))
+            told = SimpleNamespace(
+                match=seatless(match_pk), event=SimpleNamespace(version=version, seat=None)
+            )
             broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(outbox), 10)
 
@@ -348,7 +354,7 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     await until_async(marked_now, "the versions sent marked")
     assert marked == [[(7, [4]), (8, [9, 10]), (9, [2])]]  # together, in one statement
     with broadcast.deferred() as later:
-        told = SimpleNamespace(match=seatless(8), event=SimpleNamespace(version=11))
+        told = SimpleNamespace(match=seatless(8), event=SimpleNamespace(version=11, seat=None))
         broadcast.announce(told)  # type: ignore[arg-type]
     await asyncio.wait_for(broadcast.send(later), 10)  # nothing of match 8 holds it back
     assert layer.sent == [4, 9, 10, 2, 11]
@@ -363,7 +369,9 @@ def test_a_drawing_thread_waits_for_the_action_this_worker_is_applying(settings)
     drawn: list[str] = []
 
     class Drawing:
-        announcement = SimpleNamespace(match=seatless(MATCH_PK), event=SimpleNamespace(version=4))
+        announcement = SimpleNamespace(
+            match=seatless(MATCH_PK), event=SimpleNamespace(version=4, seat=None)
+        )
 
         def next(self, seats_only: bool) -> tuple:
             drawn.append("frame")

@@ -37,7 +37,7 @@ from games.core.match import clock
 from games.core.models import Event, Match
 from games.core.render.frame import Frame
 from games.core.render.panelcache import Keeping
-from games.core.render.rendering import Announcement, frames_drawn
+from games.core.render.rendering import Announcement, audiences, frames_drawn
 
 log = logging.getLogger(__name__)
 
@@ -243,25 +243,27 @@ def render(announcements: list[Announcement]) -> list[LayerMessage]:
 # Versions this process committed and has not sent yet, per match, so that frames rendered in
 # parallel still go out in version order (a viewer that sees a gap resyncs, but need not). Events
 # are committed in the threads that apply actions and sent from the event loop: hence the lock.
-# An event's frames go in two lanes, each in version order: the seats' (``_seats_unsent``: the
-# versions whose seats' frames are not sent yet) and then the rest, the spectators' and the
-# host's (``_unsent``: the versions not wholly sent). A seat's socket takes a version only after
-# the one before, so a seat's own move waits for every earlier version's seat frames, never for
-# their spectators' and host's: those are drawn while no seat lane of the match is waiting.
+# An event's frames go in two lanes, each in version order: the table's, the seats' and the
+# spectators' (``_table_unsent``: the versions whose table frames are not sent yet), and then the
+# host's (``_unsent``: the versions not wholly sent). A socket takes a version only after the one
+# before, so a seat's own move waits for every earlier version's seat frames, and a spectator
+# for every earlier spectators' frame: never for the host's, which reads the whole match (its
+# console) and costs more than the rest of a race's version. The host's frames are drawn while
+# no table lane of the match waits.
 _unsent: dict[int, set[int]] = {}
-_seats_unsent: dict[int, set[int]] = {}
+_table_unsent: dict[int, set[int]] = {}
 _unsent_lock = threading.Lock()
 _in_order: dict[int, asyncio.Condition] = {}
-# The sends of each match whose seats' frames are not sent yet (in the event loop only): the
-# spectators' and the host's frames of earlier versions wait while there are any.
-_seat_lanes: dict[int, int] = {}
+# The sends of each match whose table frames are not sent yet (in the event loop only): the
+# host's frames of earlier versions wait while there are any.
+_table_lanes: dict[int, int] = {}
 ORDER_WAIT_SECONDS = 2.0
 
 
 def _hold(match_pk: int, version: int) -> None:
     with _unsent_lock:
         _unsent.setdefault(match_pk, set()).add(version)
-        _seats_unsent.setdefault(match_pk, set()).add(version)
+        _table_unsent.setdefault(match_pk, set()).add(version)
 
 
 def _earliest_unsent(lane: dict[int, set[int]], match_pk: int) -> int | None:
@@ -281,10 +283,10 @@ def _release_from(lane: dict[int, set[int]], match_pk: int, versions: set[int]) 
 
 def _release(match_pk: int, versions: set[int]) -> bool:
     """``versions`` hold nothing back any more; returns whether others of the match still do."""
-    _release_from(_seats_unsent, match_pk, versions)
+    _release_from(_table_unsent, match_pk, versions)
     _release_from(_unsent, match_pk, versions)
     with _unsent_lock:
-        return match_pk in _unsent or match_pk in _seats_unsent
+        return match_pk in _unsent or match_pk in _table_unsent
 
 
 async def send(outbox: Outbox) -> None:
@@ -332,59 +334,61 @@ async def _send_events(announcements: list[Announcement]) -> None:
 
 class _Drawing:
     """One announcement's frames as they are drawn, in the order of ``rendering.audiences``:
-    the seats' first (the acting seat's before the others'), then the spectators' and the
-    host's. ``next`` draws in a worker thread; ``keeping`` gets what every audience was sent."""
+    the table's first (the acting seat's, the other seats', the spectators'), then the host's.
+    ``next`` draws in a worker thread; ``keeping`` gets what every audience was sent."""
 
     def __init__(self, announcement: Announcement) -> None:
         self.announcement = announcement
         self.keeping = Keeping()
         self.frames = frames_drawn(announcement, keeping=self.keeping)
-        self.seats_left: int | None = None  # counted in the drawing thread (reads the seats)
+        self.table_left: int | None = None  # counted in the drawing thread (reads the seats)
 
-    def next(self, seats_only: bool) -> tuple[Viewer, Frame] | None:
-        """The next frame drawn, or None when there is none (with ``seats_only``: no seat's)."""
-        if self.seats_left is None:
-            self.seats_left = len(self.announcement.match.seats.all())
-        if seats_only and self.seats_left <= 0:
+    def next(self, table_only: bool) -> tuple[Viewer, Frame] | None:
+        """The next frame drawn, or None when there is none (with ``table_only``: no frame of
+        the table's left)."""
+        if self.table_left is None:
+            match, acting = self.announcement.match, self.announcement.event.seat
+            self.table_left = sum(1 for viewer in audiences(match, acting) if not viewer.is_host)
+        if table_only and self.table_left <= 0:
             return None
         try:
             drawn = next(self.frames)
         except StopIteration:
             return None
-        self.seats_left -= 1
+        self.table_left -= 1
         return drawn
 
 
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
     """Each frame goes as soon as it is drawn (in a worker thread), in the order of
-    ``rendering.audiences``: the acting seat's first. The seats' frames go once every earlier
-    version's seats' did; the spectators' and the host's once every earlier version's did, and
-    only while no later version's seats' frames wait. Once the frames are out, the later
+    ``rendering.audiences``: the acting seat's first. The table's frames (the seats' and the
+    spectators') go once every earlier version's did; the host's once every earlier version's
+    did, and only while no later version's table frames wait. Once the frames are out, the later
     versions go on while these are marked sent (a write to the database)."""
     mine = {announcement.event.version for announcement in announcements}
     next_messages = database_sync_to_async(_next_messages, thread_sensitive=False)
     released = False
     turn = _in_order.setdefault(match_pk, asyncio.Condition())
-    _seat_lanes[match_pk] = _seat_lanes.get(match_pk, 0) + 1
-    seat_lane = True
+    _table_lanes[match_pk] = _table_lanes.get(match_pk, 0) + 1
+    table_lane = True
     try:
         drawings = [_Drawing(announcement) for announcement in announcements]
         sent = True
         async with turn:
-            await _wait_for_earlier(turn, _seats_unsent, match_pk, min(mine))
+            await _wait_for_earlier(turn, _table_unsent, match_pk, min(mine))
         for drawing in drawings:
             first = True  # the acting seat's frame goes alone: its player waits for it
-            while messages := await next_messages(drawing, first, seats_only=True):
+            while messages := await next_messages(drawing, first, table_only=True):
                 sent = await send_messages(messages) and sent
                 first = False
-        seat_lane = await _seats_sent(turn, match_pk, mine)
+        table_lane = await _table_sent(turn, match_pk, mine)
         async with turn:
             await _wait_for_earlier(turn, _unsent, match_pk, min(mine))
         for drawing in drawings:
             while True:
-                if _seat_lanes.get(match_pk):
+                if _table_lanes.get(match_pk):
                     async with turn:
-                        await _no_seat_lane(turn, match_pk)
+                        await _no_table_lane(turn, match_pk)
                 messages = await next_messages(drawing)
                 if not messages:
                     break
@@ -398,23 +402,23 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
     except Exception:
         log.exception("broadcast of match %s v%s failed", match_pk, sorted(mine))
     finally:
-        if seat_lane:
-            _seat_lanes_done(match_pk)
+        if table_lane:
+            _table_lanes_done(match_pk)
         if not released:
             await _sent(match_pk, mine)
 
 
-def _seat_lanes_done(match_pk: int) -> None:
-    left = _seat_lanes.pop(match_pk, 1) - 1
+def _table_lanes_done(match_pk: int) -> None:
+    left = _table_lanes.pop(match_pk, 1) - 1
     if left:
-        _seat_lanes[match_pk] = left
+        _table_lanes[match_pk] = left
 
 
-async def _seats_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> bool:
-    """The seats' frames of ``versions`` were sent: the next versions' seats may go, and the
-    spectators' and the host's when no seat lane is left. Returns False (no lane held now)."""
-    _release_from(_seats_unsent, match_pk, versions)
-    _seat_lanes_done(match_pk)
+async def _table_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> bool:
+    """The table's frames of ``versions`` were sent: the next versions' may go, and the host's
+    when no table lane is left. Returns False (no lane held now)."""
+    _release_from(_table_unsent, match_pk, versions)
+    _table_lanes_done(match_pk)
     async with turn:
         turn.notify_all()
     return False
@@ -434,12 +438,12 @@ DRAWING_SLICE_SECONDS = 0.002
 
 class _Actions:
     """The actions this worker is applying now, by match (each holds its match's row while it
-    does): a thread drawing a match's spectators' or host's frames waits for that match's,
-    before each frame, at most DRAWING_YIELDS_MS, so that the interpreter goes to the thread
-    that holds the row rather than to the drawing (a cast moving at once queues on that row:
-    each swap's hold is every later swap's wait). The seats' frames do not wait: the next
-    mover's own frame waits for them, and in a burst an action of the match is nearly always
-    in flight (twelve quiet seats' frames, each waiting, took 50-100 ms). Another match's
+    does): a thread drawing a match's host frames waits for that match's, before each frame,
+    at most DRAWING_YIELDS_MS, so that the interpreter goes to the thread that holds the row
+    rather than to the drawing (a cast moving at once queues on that row: each swap's hold is
+    every later swap's wait). The table's frames do not wait: the next mover's own frame and
+    the spectators wait for them, and in a burst an action of the match is nearly always in
+    flight (twelve quiet seats' frames, each waiting, took 50-100 ms). Another match's
     actions are not waited for: a worker playing many matches would keep its drawing threads,
     and the work queued behind them, waiting."""
 
@@ -472,18 +476,18 @@ actions = _Actions()
 
 
 def _next_messages(
-    drawing: _Drawing, alone: bool = False, *, seats_only: bool = False
+    drawing: _Drawing, alone: bool = False, *, table_only: bool = False
 ) -> list[LayerMessage]:
-    """The layer messages of the next frames ``drawing`` draws (``seats_only``: of the seats'
+    """The layer messages of the next frames ``drawing`` draws (``table_only``: of the table's
     frames): one if ``alone``, else as many as are drawn within DRAWING_SLICE_SECONDS (at least
     one); none once every one is drawn."""
     announcement = drawing.announcement
     messages: list[LayerMessage] = []
     until = time.monotonic() + DRAWING_SLICE_SECONDS
     while True:
-        if settings.DRAWING_YIELDS_MS and not seats_only:
+        if settings.DRAWING_YIELDS_MS and not table_only:
             actions.awaited(announcement.match.pk, settings.DRAWING_YIELDS_MS / 1000)
-        drawn = drawing.next(seats_only)
+        drawn = drawing.next(table_only)
         if drawn is None:
             break
         messages.append(_message(announcement, *drawn))
@@ -518,15 +522,15 @@ async def _wait_for_earlier(
         log.warning("match %s: v%s never sent; v%s goes out without it", match_pk, given_up, first)
 
 
-async def _no_seat_lane(turn: asyncio.Condition, match_pk: int) -> None:
-    """Wait (holding ``turn``) until no send of the match has seats' frames left, at most
-    ORDER_WAIT_SECONDS (then the spectators' and the host's go anyway)."""
+async def _no_table_lane(turn: asyncio.Condition, match_pk: int) -> None:
+    """Wait (holding ``turn``) until no send of the match has table frames left, at most
+    ORDER_WAIT_SECONDS (then the host's go anyway)."""
     try:
         await asyncio.wait_for(
-            turn.wait_for(lambda: not _seat_lanes.get(match_pk)), ORDER_WAIT_SECONDS
+            turn.wait_for(lambda: not _table_lanes.get(match_pk)), ORDER_WAIT_SECONDS
         )
     except TimeoutError:
-        log.warning("match %s: the seats' frames held the others back too long", match_pk)
+        log.warning("match %s: the table's frames held the host's back too long", match_pk)
 
 
 async def _sent(match_pk: int, versions: set[int]) -> None:
