@@ -361,27 +361,29 @@ async def test_a_step_that_commits_events_of_several_matches_holds_back_none_of_
     assert not broadcast._unsent
 
 
-def test_a_drawing_thread_waits_for_the_action_this_worker_is_applying(settings):
-    """While an action holds its match's row, a thread drawing that match's frames draws none
-    (at most DRAWING_YIELDS_MS): the interpreter goes to the action. Another match's action is
-    not waited for."""
+def test_a_drawing_thread_waits_for_the_action_holding_its_matchs_row_here(settings):
+    """While an action holds its match's row on this worker, a thread drawing that match's
+    frames draws none (at most DRAWING_YIELDS_MS): the interpreter goes to the action. An
+    action still waiting for the row, and another match's action, are not waited for."""
     settings.DRAWING_YIELDS_MS = 60_000
     drawn: list[str] = []
 
     class Drawing:
-        announcement = SimpleNamespace(
-            match=seatless(MATCH_PK), event=SimpleNamespace(version=4, seat=None)
-        )
+        announcement = SimpleNamespace(match=seatless(MATCH_PK), event=SimpleNamespace(version=4))
 
-        def next(self, seats_only: bool) -> tuple:
+        def next(self, table_only: bool) -> tuple:
             drawn.append("frame")
             return Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
 
-    with broadcast.actions.applying(MATCH_PK + 1):  # another match's
+    with broadcast.actions.applying(MATCH_PK + 1):  # another match's, holding its row
+        broadcast.actions.row_locked(MATCH_PK + 1)
         broadcast._next_messages(Drawing(), alone=True)
-    assert drawn == ["frame"]
+    with broadcast.actions.applying(MATCH_PK):  # waiting for the row (the other worker's)
+        broadcast._next_messages(Drawing(), alone=True)
+    assert drawn == ["frame", "frame"]
     drawn.clear()
     with broadcast.actions.applying(MATCH_PK):
+        broadcast.actions.row_locked(MATCH_PK)
         thread = threading.Thread(target=broadcast._next_messages, args=(Drawing(), True))
         thread.start()
         waiting = broadcast.actions.done._waiters  # type: ignore[attr-defined]

@@ -437,39 +437,52 @@ DRAWING_SLICE_SECONDS = 0.002
 
 
 class _Actions:
-    """The actions this worker is applying now, by match (each holds its match's row while it
-    does): a thread drawing a match's host frames waits for that match's, before each frame,
+    """The actions this worker is applying now that hold their match's row (locked, until the
+    change is over): a thread drawing that match's frames waits for them, before each frame,
     at most DRAWING_YIELDS_MS, so that the interpreter goes to the thread that holds the row
     rather than to the drawing (a cast moving at once queues on that row: each swap's hold is
-    every later swap's wait). The table's frames do not wait: the next mover's own frame and
-    the spectators wait for them, and in a burst an action of the match is nearly always in
-    flight (twelve quiet seats' frames, each waiting, took 50-100 ms). Another match's
-    actions are not waited for: a worker playing many matches would keep its drawing threads,
-    and the work queued behind them, waiting."""
+    every later swap's wait). An action still waiting for the row (held by the other worker)
+    is not waited for: it holds nothing up, and in a burst one nearly always is (drawing
+    threads that waited for those too took 50-100 ms over twelve quiet seats' frames). Another
+    match's actions are not waited for: a worker playing many matches would keep its drawing
+    threads, and the work queued behind them, waiting."""
 
     def __init__(self) -> None:
         self.done = threading.Condition()
-        self.count: dict[int, int] = {}
+        self.holding: dict[int, int] = {}  # by match: this worker's actions holding its row
+        self.here = threading.local()  # the match of the change this thread applies, if any
 
     @contextmanager
     def applying(self, match_pk: int) -> Iterator[None]:
-        with self.done:
-            self.count[match_pk] = self.count.get(match_pk, 0) + 1
+        """The change this thread applies to the match; ``row_locked`` inside it says that it
+        holds the row from then until it is over."""
+        self.here.match_pk, self.here.holds = match_pk, False
         try:
             yield
         finally:
-            with self.done:
-                left = self.count.pop(match_pk) - 1
-                if left:
-                    self.count[match_pk] = left
-                else:
-                    self.done.notify_all()
+            if self.here.holds:
+                with self.done:
+                    left = self.holding.pop(match_pk) - 1
+                    if left:
+                        self.holding[match_pk] = left
+                    else:
+                        self.done.notify_all()
+            self.here.match_pk, self.here.holds = None, False
+
+    def row_locked(self, match_pk: int) -> None:
+        """This thread locked the match's row (services.lock): inside ``applying`` that match,
+        the drawing threads wait for it from now until the change is over."""
+        if getattr(self.here, "match_pk", None) != match_pk or self.here.holds:
+            return
+        self.here.holds = True
+        with self.done:
+            self.holding[match_pk] = self.holding.get(match_pk, 0) + 1
 
     def awaited(self, match_pk: int, at_most: float) -> None:
-        """Return once no action of the match is being applied, or after ``at_most`` seconds."""
-        if match_pk in self.count:
+        """Return once no action of the match holds its row here, or after ``at_most`` s."""
+        if match_pk in self.holding:
             with self.done:
-                self.done.wait_for(lambda: match_pk not in self.count, timeout=at_most)
+                self.done.wait_for(lambda: match_pk not in self.holding, timeout=at_most)
 
 
 actions = _Actions()
@@ -485,7 +498,7 @@ def _next_messages(
     messages: list[LayerMessage] = []
     until = time.monotonic() + DRAWING_SLICE_SECONDS
     while True:
-        if settings.DRAWING_YIELDS_MS and not table_only:
+        if settings.DRAWING_YIELDS_MS:
             actions.awaited(announcement.match.pk, settings.DRAWING_YIELDS_MS / 1000)
         drawn = drawing.next(table_only)
         if drawn is None:

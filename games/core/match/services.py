@@ -165,13 +165,15 @@ def lock(
     finds the version of the event that user's seat already sent with that id
     (``earlier_version``): ids are unique per seat, so two players' ids never answer for each
     other. With ``since``, whether the match moved on since that version (``moved_on``)."""
-    return Match.objects.locked(
+    match = Match.objects.locked(
         match_id,
         client_action_id=client_action_id,
         user_id=getattr(user, "pk", None),
         since=since,
         snapshot_every=SNAPSHOT_EVERY,
     )
+    broadcast.actions.row_locked(match_id)  # this worker's drawing of it waits for the change
+    return match
 
 
 def _earlier_event(match_pk: int, seat: int, client_action_id: str | None) -> int | None:
