@@ -136,7 +136,8 @@ REDIS_SOCKET_TIMEOUT = float(env_str("REDIS_SOCKET_TIMEOUT", "30"))
 # side by side: with 500 spectators on one worker, pubsub delivered at p99 1.3 s against core's
 # 6.0 s (floors 0.27 s and 2.8 s) on the loaded benchmark machine, so pubsub is the default.
 CHANNEL_LAYER_BACKENDS = {
-    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    # channels-redis's pub/sub layer, with an event's frames sent in one round trip.
+    "pubsub": "games.core.live.layer.PubSubLayer",
     "core": "channels_redis.core.RedisChannelLayer",
 }
 CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")

@@ -392,3 +392,34 @@ def test_a_drawing_thread_waits_for_the_action_holding_its_matchs_row_here(setti
         drawn.append("the action's end")
     thread.join(10)
     assert drawn == ["the action's end", "frame"]
+
+
+class TogetherLayer(RecordingGroups):
+    """A layer that sends several messages in one round trip, or fails to (``broken``)."""
+
+    def __init__(self, broken: bool = False) -> None:
+        super().__init__()
+        self.broken = broken
+        self.together: list[list[str]] = []
+
+    async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
+        if self.broken:
+            raise ConnectionError("Redis went away")
+        self.together.append([group for group, _ in messages])
+        self.sent.extend(messages)
+
+
+async def test_a_versions_frames_go_together_and_one_by_one_when_that_fails(monkeypatch):
+    frames = [(f"match.7.seat-{seat}", {"type": "match.frame", "version": 4}) for seat in (0, 1)]
+    together = TogetherLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: together)
+    assert await broadcast.send_messages(frames)
+    assert together.together == [["match.7.seat-0", "match.7.seat-1"]]
+    # A chat line is never sent twice: it goes alone, whatever goes with it.
+    chat = [("match.7.players", {"type": "chat.message"}), frames[0]]
+    assert await broadcast.send_messages(chat)
+    assert len(together.together) == 1 and together.sent[-2:] == chat
+    broken = TogetherLayer(broken=True)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: broken)
+    assert await broadcast.send_messages(frames)
+    assert broken.sent == frames  # one by one

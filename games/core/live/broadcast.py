@@ -563,10 +563,21 @@ SEND_ATTEMPTS = 3
 async def send_messages(messages: list[LayerMessage]) -> bool:
     """Send each frame to its group, retrying a send the layer failed (a lost Redis connection
     is reopened on the next try); whether every frame went. A frame still lost is healed by
-    the scheduler's heal_unsent and the viewers' pings, whose pongs carry the version."""
+    the scheduler's heal_unsent and the viewers' pings, whose pongs carry the version.
+
+    Frames go in one round trip where the layer can (games/core/live/layer.py); should that
+    fail, they go one by one, the ones that went already again: a connection sends a version
+    once however often it comes. Other messages (a chat line, a draft) go one by one."""
     layer = get_channel_layer()
     if layer is None:
         return True
+    together = getattr(layer, "group_send_many", None)
+    if together is not None and len(messages) > 1 and _frames_only(messages):
+        try:
+            await together(messages)
+            return True
+        except Exception:
+            log.warning("%s frames not sent together; one by one", len(messages), exc_info=True)
     all_sent = True
     for group, message in messages:
         for attempt in range(1, SEND_ATTEMPTS + 1):
@@ -580,3 +591,7 @@ async def send_messages(messages: list[LayerMessage]) -> bool:
                 else:
                     await asyncio.sleep(0.05 * attempt)
     return all_sent
+
+
+def _frames_only(messages: list[LayerMessage]) -> bool:
+    return all(message.get("type") == "match.frame" for _, message in messages)

@@ -1,0 +1,47 @@
+"""games.core.live.layer: several groups' messages in one round trip, each delivered as
+``group_send`` delivers it, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+
+import pytest
+
+from games.core.live.layer import PubSubLayer
+
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.skipif(
+        not os.environ.get("REDIS_URL"),
+        reason="Redis: set REDIS_URL=redis://127.0.0.1:6379/0 (.ci/run does)",
+    ),
+]
+
+
+async def test_messages_sent_together_reach_each_groups_channels_in_order():
+    layer = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-{uuid.uuid4().hex}")
+    try:
+        first, second, both = [await layer.new_channel() for _ in range(3)]
+        for group, channel in (("a", first), ("b", second), ("a", both), ("b", both)):
+            await layer.group_add(group, channel)
+        await layer.group_send_many(
+            [
+                ("a", {"type": "match.frame", "version": 4}),
+                ("b", {"type": "match.frame", "version": 5}),
+                ("a", {"type": "match.frame", "version": 6}),
+            ]
+        )
+
+        async def versions(channel: str, count: int) -> list[int]:
+            return [
+                (await asyncio.wait_for(layer.receive(channel), 10))["version"]
+                for _ in range(count)
+            ]
+
+        assert await versions(first, 2) == [4, 6]
+        assert await versions(second, 1) == [5]
+        assert await versions(both, 3) == [4, 5, 6]
+    finally:
+        await layer.flush()
