@@ -483,6 +483,10 @@ async def measure(quick: bool) -> str:
         f"{logs.count('a frame drawn here whole')}",
         f"versions drawn without the panels of the version before kept (drawn again from the "
         f"state before, for the audiences that changed): {logs.count(' not kept')}",
+        f"host frames that waited 2 s for the seats' and spectators' and went anyway: "
+        f"{logs.count('held the host')}",
+        f"frames sent one by one because the layer did not take them together: "
+        f"{logs.count('not sent together')}",
         f"tracebacks in the workers' logs: {logs.count('Traceback')}",
     ]
     header = [
