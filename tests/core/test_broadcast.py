@@ -423,3 +423,24 @@ async def test_a_versions_frames_go_together_and_one_by_one_when_that_fails(monk
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: broken)
     assert await broadcast.send_messages(frames)
     assert broken.sent == frames  # one by one
+
+
+async def test_the_hosts_frame_waits_for_the_table_at_most_order_wait_seconds(
+    layer, monkeypatch, caplog
+):
+    """A table lane that never ends (its send stuck) holds the host's frames back for
+    ORDER_WAIT_SECONDS at most; then they go, and the wait is logged."""
+    recording = RecordingGroups()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
+
+    def table_and_host(told, keeping=None):
+        for viewer in (Viewer.spectator(), Viewer.host()):
+            yield viewer, SimpleNamespace(as_message=lambda: {"version": told.event.version})
+
+    monkeypatch.setattr(broadcast, "frames_drawn", table_and_host)
+    monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 0.05)
+    broadcast._table_lanes[MATCH_PK] = 1  # another send's table frames, never done
+    await asyncio.wait_for(broadcast.send(announced(4)), 10)
+    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in recording.sent]
+    assert sent == [("spectators", 4), ("host", 4)]
+    assert "held the host's back too long" in caplog.text
