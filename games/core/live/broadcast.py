@@ -381,7 +381,8 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
             while messages := await next_messages(drawing, first, table_only=True):
                 sent = await send_messages(messages) and sent
                 first = False
-        table_lane = await _table_sent(turn, match_pk, mine)
+        await _table_sent(turn, match_pk, mine)
+        table_lane = False
         async with turn:
             await _wait_for_earlier(turn, _unsent, match_pk, min(mine))
         for drawing in drawings:
@@ -414,14 +415,13 @@ def _table_lanes_done(match_pk: int) -> None:
         _table_lanes[match_pk] = left
 
 
-async def _table_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> bool:
+async def _table_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> None:
     """The table's frames of ``versions`` were sent: the next versions' may go, and the host's
-    when no table lane is left. Returns False (no lane held now)."""
+    when no table lane is left."""
     _release_from(_table_unsent, match_pk, versions)
     _table_lanes_done(match_pk)
     async with turn:
         turn.notify_all()
-    return False
 
 
 def _write_kept(keepings: list[Keeping]) -> None:
