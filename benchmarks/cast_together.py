@@ -90,6 +90,7 @@ class Stream:
     first: int = 0  # the full frame's version
     updates: list[tuple[int, float]] = field(default_factory=list)
     resyncs: int = 0
+    messages: int = 0  # websocket messages that carried updates (several may come in one)
 
     def lost(self) -> set[int]:
         """Versions this socket got only after a later one: a page drops the later frame and
@@ -123,6 +124,16 @@ async def connected(url: str, origin: str) -> Any:
     raise AssertionError("unreachable")
 
 
+def _kinds_and_versions(text: str) -> list[tuple[str, int]]:
+    """Each frame's type and version in a message: one frame read from its head alone (the
+    page parses it whole; this load tool only counts), or several that came together (a JSON
+    array, parsed)."""
+    if text.startswith("["):
+        return [(frame.get("type", ""), frame.get("version", 0)) for frame in json.loads(text)]
+    found = VERSION.search(text[:80])
+    return [] if found is None else [(found.group(1), int(found.group(2)))]
+
+
 async def spectator(
     url: str, origin: str, stream: Stream, done: asyncio.Event, gate: asyncio.Semaphore
 ) -> None:
@@ -146,22 +157,21 @@ async def spectator(
             except TimeoutError:
                 continue
             at = time.time()
-            found = VERSION.search(text[:80])
-            if found is None:
-                continue
-            kind, version = found.group(1), int(found.group(2))
-            if kind == "full":
-                stream.first = stream.first or version
-                held = version
-                continue
-            if kind != "update":
-                continue
-            stream.updates.append((version, at))
-            if version == held + 1:
-                held = version
-            elif version > held + 1:
-                stream.resyncs += 1
-                await connection.send(json.dumps({"type": "resync", "since": held}))
+            framed = _kinds_and_versions(text)
+            stream.messages += any(kind == "update" for kind, _ in framed)
+            for kind, version in framed:
+                if kind == "full":
+                    stream.first = stream.first or version
+                    held = version
+                    continue
+                if kind != "update":
+                    continue
+                stream.updates.append((version, at))
+                if version == held + 1:
+                    held = version
+                elif version > held + 1:
+                    stream.resyncs += 1
+                    await connection.send(json.dumps({"type": "resync", "since": held}))
     except websockets.ConnectionClosed:
         pass
     finally:
@@ -308,7 +318,7 @@ async def play(
         worker = workers[n % 2]
         stream = Stream(f"spectator {n}")
         pace.spectators.append(stream)
-        url = f"ws://127.0.0.1:{worker.port}/ws/m/{match.public_id}/"
+        url = f"ws://127.0.0.1:{worker.port}/ws/m/{match.public_id}/?together=1"
         watchers.append(asyncio.create_task(spectator(url, worker.url, stream, done, gate)))
     sockets = {}
     for seat in range(len(match.state["seats"])):
@@ -404,7 +414,14 @@ def row(pace: Pace) -> list[str]:
         f"{ms(percentile(delivery, 0.5))} / {ms(percentile(delivery, 0.95))} / "
         f"{ms(percentile(delivery, 0.99))}",
         str(pace.refused),
+        f"{_per_message(pace.spectators):.2f}",
     ]
+
+
+def _per_message(streams: list[Stream]) -> float:
+    """Update frames per websocket message that carried any (1.00: every frame alone)."""
+    messages = sum(stream.messages for stream in streams)
+    return sum(len(stream.updates) for stream in streams) / messages if messages else 0.0
 
 
 def spawn_scheduler() -> tuple[subprocess.Popen[bytes], Path]:
@@ -492,8 +509,9 @@ async def measure(quick: bool) -> str:
     header = [
         "| run | versions reaching no spectator | versions lost at any socket | resyncs "
         "| ack p50 / p95 / p99 ms | own update p50 / p95 / p99 ms "
-        "| spectator delivery p50 / p95 / p99 ms | swaps refused |",
-        "| --- | --: | --: | --: | --: | --: | --: | --: |",
+        "| spectator delivery p50 / p95 / p99 ms | swaps refused "
+        "| spectators' updates per message |",
+        "| --- | --: | --: | --: | --: | --: | --: | --: | --: |",
     ]
     rows = [f"| {pace.label} | " + " | ".join(row(pace)) + " |" for pace in paces]
     names = list(paces[0].cpu)

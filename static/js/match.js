@@ -43,20 +43,24 @@
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "?since=" + version);
+    // together=1: several frames may come in one message, as an array (docs/protocol.md).
+    socket = new WebSocket(scheme + location.host + root.dataset.wsUrl + "?together=1&since=" + version);
     socket.onopen = () => {
       setConnection("live", "connected");
       document.dispatchEvent(new CustomEvent("gem:open"));
     };
     socket.onmessage = (message) => {
-      const frame = JSON.parse(message.data);
-      // Served: the next drop reconnects quickly again. A socket refused at once (4503: the
-      // server cannot reach Redis or its database) sends no frame, or only its error, so
-      // reconnects keep backing off through an outage instead of coming every half second.
-      if (frame.type !== "error") retry = 0;
-      handle(frame);
-      // Other page parts that ride on this socket (the chat) read every frame from here.
-      document.dispatchEvent(new CustomEvent("gem:frame", { detail: frame }));
+      const data = JSON.parse(message.data);
+      // Frames that came together (an array) are taken one by one, in their order.
+      for (const frame of Array.isArray(data) ? data : [data]) {
+        // Served: the next drop reconnects quickly again. A socket refused at once (4503: the
+        // server cannot reach Redis or its database) sends no frame, or only its error, so
+        // reconnects keep backing off through an outage instead of coming every half second.
+        if (frame.type !== "error") retry = 0;
+        handle(frame);
+        // Other page parts that ride on this socket (the chat) read every frame from here.
+        document.dispatchEvent(new CustomEvent("gem:frame", { detail: frame }));
+      }
     };
     socket.onclose = (closed) => {
       // An action still waiting for its answer may or may not have been applied; the resync

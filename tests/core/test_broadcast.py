@@ -444,3 +444,36 @@ async def test_the_hosts_frame_waits_for_the_table_at_most_order_wait_seconds(
     sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in recording.sent]
     assert sent == [("spectators", 4), ("host", 4)]
     assert "held the host's back too long" in caplog.text
+
+
+async def test_the_spectators_gallery_waits_for_the_workers_table_frames_a_bounded_time(
+    layer, monkeypatch
+):
+    """``table_drawn`` (the spectators' gallery awaits it before handing out) returns at once
+    when this worker draws none of the match's table frames, once the last such send is done,
+    and after its bound when one never is."""
+    await asyncio.wait_for(broadcast.table_drawn(MATCH_PK, at_most=60), 1)  # no lane: at once
+    recording = RecordingGroups()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
+    release = threading.Event()
+
+    def slow_table(told, keeping=None):
+        release.wait(10)  # the drawing, in its thread, until the test lets it go
+        yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
+
+    monkeypatch.setattr(broadcast, "frames_drawn", slow_table)
+    sending = asyncio.create_task(broadcast.send(announced(4)))
+    while not broadcast._table_lanes.get(MATCH_PK):  # the send has begun its table lane
+        await asyncio.sleep(0)
+    waiting = asyncio.create_task(broadcast.table_drawn(MATCH_PK, at_most=60))
+    await asyncio.sleep(0.05)
+    assert not waiting.done()  # the table frames are being drawn
+    release.set()
+    await asyncio.wait_for(waiting, 10)
+    await asyncio.wait_for(sending, 10)
+    assert recording.sent and not broadcast._table_lanes
+    broadcast._table_lanes[MATCH_PK] = 1  # a send whose table frames never end
+    try:
+        await asyncio.wait_for(broadcast.table_drawn(MATCH_PK, at_most=0.05), 5)
+    finally:
+        broadcast._table_lanes.pop(MATCH_PK, None)

@@ -136,6 +136,35 @@ async def test_an_update_that_skips_a_version_makes_the_client_resync_from_its_o
     assert asked == [{"type": "resync", "since": 4}]
 
 
+async def test_frames_that_come_together_are_read_one_by_one_in_order():
+    """A message may carry several frames (a JSON array, docs/protocol.md): the client asks for
+    that with together=1, and reads them one by one, each patching the view in turn."""
+    urls: list[str] = []
+
+    def update(version: int, count: int) -> dict:
+        event = {"version": version, "kind": "added", "seat": 0, "data": {}}
+        patch = [["s", ["count"], count]]
+        return {"type": "update", "version": version, "event": event, "patch": patch}
+
+    async def server(connection) -> None:  # type: ignore[no-untyped-def]
+        urls.append(connection.request.path)
+        await connection.send(json.dumps({"type": "full", "version": 3, "view": {"count": 0}}))
+        await connection.send(json.dumps([update(4, 1), update(5, 3), update(6, 6)]))
+        await connection.send(json.dumps(update(7, 10)))
+        async for _ in connection:  # until the client closes
+            pass
+
+    async with websockets.serve(server, "127.0.0.1", 0) as fake:
+        port = fake.sockets[0].getsockname()[1]
+        client = ArenaClient(f"http://127.0.0.1:{port}")
+        async with client.match_socket("m1") as socket_:
+            await socket_.recv_until("full")
+            await socket_.wait_version(7)
+            assert update_versions(socket_) == [4, 5, 6, 7]
+            assert socket_.view == {"count": 10}
+    assert "together=1" in urls[0]
+
+
 async def test_an_ack_whose_update_never_comes_makes_the_client_ask_for_it():
     """The update of an acknowledged action never comes (its broadcast was lost, say its worker
     died right after the ack): the ack itself shows the client it is behind, and it asks (after

@@ -26,9 +26,9 @@ async def test_a_frame_reaches_every_spectator_through_one_message_of_the_layer(
     handed_out = []
     hand_out = gallery.Gallery.hand_out
 
-    async def counted(self: gallery.Gallery, message: dict[str, Any]) -> None:
-        handed_out.append((self.group, message["type"], len(self.members)))
-        await hand_out(self, message)
+    async def counted(self: gallery.Gallery, messages: list[dict[str, Any]]) -> None:
+        handed_out.append((self.group, [m["type"] for m in messages], len(self.members)))
+        await hand_out(self, messages)
 
     monkeypatch.setattr(gallery.Gallery, "hand_out", counted)
     ada_ws = await connect(match, ada)
@@ -40,7 +40,7 @@ async def test_a_frame_reaches_every_spectator_through_one_message_of_the_layer(
         update = await receive(socket)
         assert (update["type"], update["version"]) == ("update", match.version + 1)
     spectators = group_name(match.pk, Viewer.spectator())
-    assert handed_out == [(spectators, "match.frame", 4)]
+    assert handed_out == [(spectators, ["match.frame"], 4)]
     for socket in (ada_ws, *watchers):
         await socket.disconnect()
 
@@ -91,7 +91,7 @@ class Probe(MatchConsumer):
     async def probe_note(self, message: dict[str, Any]) -> None:
         self.noted.append(message["text"])
         if message.get("then"):  # while handling this one, the gallery hands over another
-            await self.from_gallery({"type": "probe.note", "text": message["then"]})
+            await self.from_gallery([{"type": "probe.note", "text": message["then"]}])
 
     async def probe_fail(self, message: dict[str, Any]) -> None:
         raise RuntimeError("a socket's handler failed")
@@ -103,8 +103,8 @@ async def test_a_spectator_busy_with_a_message_gets_the_gallerys_after_it_in_ord
     await probe.dispatch({"type": "probe.note", "text": "ping", "then": "frame 5"})
     assert probe.noted == ["ping", "frame 5"]
     probe.busy = True  # connecting: what the gallery hands over waits its turn
-    await probe.from_gallery({"type": "probe.note", "text": "frame 6"})
-    await probe.from_gallery({"type": "probe.note", "text": "frame 7"})
+    await probe.from_gallery([{"type": "probe.note", "text": "frame 6"}])
+    await probe.from_gallery([{"type": "probe.note", "text": "frame 7"}])
     assert probe.noted == ["ping", "frame 5"]
     probe.busy = False
     await probe.dispatch({"type": "probe.note", "text": "connected"})
@@ -112,7 +112,7 @@ async def test_a_spectator_busy_with_a_message_gets_the_gallerys_after_it_in_ord
     assert not probe.backlog
     probe.busy = True  # a socket stuck far behind keeps only the newest, and resyncs
     for version in range(8, 8 + BACKLOG_LIMIT + 5):
-        await probe.from_gallery({"type": "probe.note", "text": f"frame {version}"})
+        await probe.from_gallery([{"type": "probe.note", "text": f"frame {version}"}])
     probe.busy = False
     await probe.dispatch({"type": "probe.note", "text": "pong"})
     assert probe.noted[5:] == ["pong"] + [f"frame {v}" for v in range(13, 8 + BACKLOG_LIMIT + 5)]
@@ -138,10 +138,10 @@ async def test_a_spectator_that_fails_does_not_keep_the_frame_from_the_others():
     for probe in (first, failing, last):
         seats.append(await gallery.enter("match.1.spectators", probe, Layer()))
     assert seats[0] is seats[1] is seats[2]
-    await seats[0].hand_out({"type": "probe.note", "text": "v2"})
+    await seats[0].hand_out([{"type": "probe.note", "text": "v2"}])
     failing_gallery = seats[1]
     failing.probe_note = failing.probe_fail  # type: ignore[method-assign]
-    await failing_gallery.hand_out({"type": "probe.note", "text": "v3"})
+    await failing_gallery.hand_out([{"type": "probe.note", "text": "v3"}])
     assert first.noted == last.noted == ["v2", "v3"]
     assert failing.noted == ["v2"]
     for probe in (first, failing, last):
@@ -156,10 +156,10 @@ async def test_a_gallery_the_layer_refuses_is_joined_again_on_a_later_ping(tally
     enter = gallery.enter
     refusals = [ConnectionError("the layer is down")]
 
-    async def flaky(group: str, member: Any, layer: Any) -> gallery.Gallery:
+    async def flaky(group: str, member: Any, layer: Any, turn: Any = None) -> gallery.Gallery:
         if refusals:
             raise refusals.pop()
-        return await enter(group, member, layer)
+        return await enter(group, member, layer, turn)
 
     monkeypatch.setattr(gallery, "enter", flaky)
     watcher = await connect(match, None)
@@ -219,6 +219,98 @@ async def test_a_spectator_waiting_on_an_opener_that_closed_opens_the_gallery_it
     seat = await asyncio.wait_for(waiter, 1)
     assert opener.cancelled()
     assert list(seat.members) == [waiting] and added == ["gallery-2"]
-    await seat.hand_out({"type": "probe.note", "text": "v4"})
+    await seat.hand_out([{"type": "probe.note", "text": "v4"}])
     assert waiting.noted == ["v4"] and closing.noted == []
     await gallery.leave(seat, waiting)
+
+
+async def until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0)
+
+
+class Sending(Probe):
+    """A probe whose notes are sent, and whose sends are recorded, not written to a socket."""
+
+    def __init__(self, together: bool) -> None:
+        super().__init__()
+        self.together = together
+        self.gathered = None
+        self.written: list[str] = []
+
+    async def probe_note(self, message: dict[str, Any]) -> None:
+        await super().probe_note(message)
+        await self.send(text_data=f'"{message["text"]}"')
+
+    async def base_send(self, message: dict[str, Any]) -> None:
+        self.written.append(message["text"])
+
+
+@pytest.mark.parametrize("together", [True, False])
+async def test_what_the_gallery_hands_over_together_goes_as_one_message_where_asked(together):
+    probe = Sending(together)
+    probe.seat_in = object()  # type: ignore[assignment]  (in a gallery)
+    await probe.from_gallery([{"type": "probe.note", "text": "v2"}])
+    notes = [{"type": "probe.note", "text": text} for text in ("v3", "v4", "v5")]
+    await probe.from_gallery(notes)
+    if together:
+        assert probe.written == ['"v2"', '["v3","v4","v5"]']
+    else:
+        assert probe.written == ['"v2"', '"v3"', '"v4"', '"v5"']
+    # One that fails midway still sends what it had gathered, and the next goes alone.
+    with pytest.raises(RuntimeError):
+        await probe.from_gallery([notes[0], {"type": "probe.fail"}, notes[1]])
+    await probe.from_gallery([notes[2]])
+    assert probe.written[-2:] == ['"v3"', '"v5"']
+    assert probe.gathered is None
+
+
+async def test_a_gallery_hands_out_what_came_during_its_turn_together():
+    """The gallery waits its turn (the worker drawing the match's table frames) before each
+    hand-out, and hands out every message that came meanwhile at once, in order."""
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    turns = asyncio.Queue[asyncio.Event]()
+
+    class Layer:
+        async def new_channel(self) -> str:
+            return "gallery-channel"
+
+        async def group_add(self, group: str, channel: str) -> None:
+            pass
+
+        async def group_discard(self, group: str, channel: str) -> None:
+            pass
+
+        async def receive(self, channel: str) -> dict[str, Any]:
+            return await queue.get()
+
+        def waiting(self, channel: str) -> list[dict[str, Any]]:
+            taken = []
+            while not queue.empty():
+                taken.append(queue.get_nowait())
+            return taken
+
+    async def turn() -> None:
+        over = asyncio.Event()
+        await turns.put(over)
+        await over.wait()
+
+    handed: list[list[str]] = []
+
+    class Watcher(Probe):
+        async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+            handed.append([message["text"] for message in messages])
+
+    watcher = Watcher()
+    seat = await gallery.enter("match.3.spectators", watcher, Layer(), turn)
+    await queue.put({"type": "probe.note", "text": "v2"})
+    first_turn = await asyncio.wait_for(turns.get(), 5)
+    for text in ("v3", "v4"):  # they come while the worker draws
+        await queue.put({"type": "probe.note", "text": text})
+    first_turn.set()
+    await asyncio.wait_for(until(lambda: len(handed) == 1), 5)
+    await queue.put({"type": "probe.note", "text": "v5"})
+    (await asyncio.wait_for(turns.get(), 5)).set()
+    await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
+    assert handed == [["v2", "v3", "v4"], ["v5"]]
+    await gallery.leave(seat, watcher)

@@ -45,3 +45,23 @@ async def test_messages_sent_together_reach_each_groups_channels_in_order():
         assert await versions(both, 3) == [4, 5, 6]
     finally:
         await layer.flush()
+
+
+async def test_the_messages_a_channel_received_are_taken_without_waiting_in_order():
+    layer = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-{uuid.uuid4().hex}")
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("spectators", channel)
+        assert layer.waiting(channel) == []
+        for version in (4, 5, 6):
+            await layer.group_send("spectators", {"type": "match.frame", "version": version})
+        first = await asyncio.wait_for(layer.receive(channel), 10)
+        deadline = asyncio.get_running_loop().time() + 10
+        taken: list[dict] = []
+        while len(taken) < 2 and asyncio.get_running_loop().time() < deadline:
+            taken += layer.waiting(channel)  # what came meanwhile, without waiting
+            await asyncio.sleep(0.01)
+        assert [first["version"], *(message["version"] for message in taken)] == [4, 5, 6]
+        assert layer.waiting(channel) == []
+    finally:
+        await layer.flush()

@@ -409,6 +409,28 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
             await _sent(match_pk, mine)
 
 
+# How long a worker's gallery of a match's spectators holds what came while the worker draws the
+# match's table frames (``table_drawn``).
+SPECTATORS_WAIT_SECONDS = 0.05
+
+
+async def table_drawn(match_pk: int, at_most: float = SPECTATORS_WAIT_SECONDS) -> None:
+    """Return once this worker draws none of the match's table frames (the seats' and the
+    spectators'), or after ``at_most`` seconds. The spectators' gallery waits for it before
+    handing out what came: a cast moving at once makes a version every few milliseconds, each
+    worker draws its own, and each seat's next frame waits for the lanes before it; handing
+    each frame to a hundred spectators meanwhile took the interpreter from the drawing, and
+    what came while the lanes were drawn goes to each spectator together."""
+    if not _table_lanes.get(match_pk):
+        return
+    turn = _in_order.setdefault(match_pk, asyncio.Condition())
+    try:
+        async with turn:
+            await asyncio.wait_for(turn.wait_for(lambda: not _table_lanes.get(match_pk)), at_most)
+    except TimeoutError:
+        pass
+
+
 def _table_lanes_done(match_pk: int) -> None:
     left = _table_lanes.pop(match_pk, 1) - 1
     if left:

@@ -15,6 +15,7 @@ import re
 import urllib.parse
 import urllib.request
 import uuid
+from collections import deque
 from http.cookiejar import CookieJar
 from typing import Any
 
@@ -84,6 +85,7 @@ class ArenaClient:
         reconnect: bool = True,
     ) -> MatchSocket:
         query = {"format": "json"} if json_only else {}
+        query["together"] = "1"  # several frames may come in one message (MatchSocket.recv)
         if since is not None:
             query["since"] = str(since)
         ws_base = self.base_url.replace("http://", "ws://").replace("https://", "wss://")
@@ -140,6 +142,7 @@ class MatchSocket:
         self.version = int(since) if since is not None and since.isdigit() else 0
         self._resume = since is not None
         self.frames: list[dict[str, Any]] = []
+        self._came_together: deque[dict[str, Any]] = deque()  # the rest of a message's frames
         # The view at ``version``, patched by each update; None until a full frame brings one
         # (a socket resumed with ``since`` and no view follows the versions only).
         self.view: dict[str, Any] | None = None
@@ -234,8 +237,15 @@ class MatchSocket:
         await self.send_raw(json.dumps(message))
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
-        """The next frame from the server (reconnecting on the way if the connection dropped)."""
-        frame = json.loads(await self._next_text(timeout))
+        """The next frame from the server (reconnecting on the way if the connection dropped).
+        Frames that came together in one message (a JSON array) are returned one by one."""
+        if self._came_together:
+            frame = self._came_together.popleft()
+        else:
+            frame = json.loads(await self._next_text(timeout))
+            if isinstance(frame, list):
+                self._came_together.extend(frame[1:])
+                frame = frame[0]
         self.frames.append(frame)
         kind = frame.get("type")
         if kind == "full":

@@ -9,6 +9,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -100,6 +101,10 @@ class MatchConsumer(AsyncWebsocketConsumer):
     expected = 0  # a version the viewer was told of (an ack, a pong) and awaits
     gap_fills = 0  # versions that never came within HOLD_SECONDS, drawn again here
     drawn_whole = 0  # frames from the layer lacking a panel this connection needs whole
+    # The client takes several frames in one websocket message (a JSON array of them): what the
+    # gallery hands over together goes as one (docs/protocol.md, "Frames together").
+    together = False
+    gathered: list[str] | None = None  # the texts of a gallery's turn, sent once it is over
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
@@ -118,6 +123,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         public_id = self.scope["url_route"]["kwargs"]["public_id"]
         query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         self.with_html = query.get("format", ["html"])[0] != "json"
+        self.together = query.get("together", ["0"])[0] == "1"
         self.bucket = TokenBucket(settings.WS_RATE_PER_SECOND, settings.WS_RATE_BURST)
         self.strikes = 0
         # The newest version this connection has sent, and the panels (id -> hash) the viewer
@@ -232,7 +238,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         """A spectator hears the match through its worker's gallery (games/core/live/gallery.py)."""
         group = group_name(self.match.pk, self.viewer)
         try:
-            self.seat_in = await gallery.enter(group, self, self.channel_layer)
+            self.seat_in = await gallery.enter(
+                group, self, self.channel_layer, partial(broadcast.table_drawn, self.match.pk)
+            )
         except Exception:  # the layer is recovering: serve anyway; pongs carry the version
             log.warning("could not join %s; the client heals through pings", group)
 
@@ -273,14 +281,28 @@ class MatchConsumer(AsyncWebsocketConsumer):
             while self.backlog and not self.busy:
                 await self.dispatch(self.backlog.popleft())
 
-    async def from_gallery(self, message: dict[str, Any]) -> None:
-        """A message of the spectators' group, from this worker's gallery: handled now, or,
+    async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+        """Messages of the spectators' group, from this worker's gallery: handled now, or,
         while this socket is handling something else (connecting, catching up, answering a
-        ping), right after it, as a message on its own channel would have been."""
+        ping), right after it, as messages on its own channel would have been. What they make
+        it send goes as one websocket message where the client takes frames together."""
         if self.busy:
-            self.backlog.append(message)  # the oldest go first past BACKLOG_LIMIT
-        else:
-            await self.dispatch(message)
+            self.backlog.extend(messages)  # the oldest go first past BACKLOG_LIMIT
+            return
+        if not self.together or len(messages) == 1:
+            for message in messages:
+                await self.dispatch(message)
+            return
+        self.gathered = []
+        try:
+            for message in messages:
+                await self.dispatch(message)
+        finally:
+            gathered, self.gathered = self.gathered, None
+            if len(gathered) == 1:
+                await self.send(text_data=gathered[0])
+            elif gathered:
+                await self.send(text_data=f"[{','.join(gathered)}]")
 
     def _current_version(self) -> int:
         return Match.objects.filter(pk=self.match.pk).values_list("version", flat=True).first() or 0
@@ -662,6 +684,9 @@ class MatchConsumer(AsyncWebsocketConsumer):
         message too big) while earlier frames were still being answered. That is normal; the
         frame is dropped and the frames still queued from that connection are not answered."""
         if self.closing:
+            return
+        if self.gathered is not None and text_data is not None and not close:
+            self.gathered.append(text_data)  # sent with the rest of the gallery's turn
             return
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)

@@ -6,7 +6,11 @@ own (a copy of the message decoded, a queue woken, a task made and a wait set up
 of them before the first socket is written to). A gallery is in the spectators' group once per
 worker: it takes each message once and hands it to its spectators' consumers in turn, each the
 way that consumer would have handled it from its own channel (after whatever it is handling
-now: ``Spectator.from_gallery``).
+now: ``Spectator.from_gallery``). The messages that came while it was handing out the last ones
+go to each spectator together (the layer's ``waiting``), so that a socket that asked for it
+sends them as one websocket message (docs/protocol.md, "Frames together"): a cast moving at once
+makes a dozen versions within a few hundred milliseconds, and every websocket message costs its
+worker the same whatever it carries.
 
 Nothing here is state of a match: a gallery holds only the sockets open on its worker, which
 live and die with the worker anyway. Every other audience (a seat, the host) and every other
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
@@ -27,17 +32,24 @@ log = logging.getLogger(__name__)
 HAND_OUT_RUN = 25
 
 
+# What a gallery awaits before handing out what came (the worker's more urgent work of its match
+# first); it returns within a bound of its own.
+Turn = Callable[[], Awaitable[None]]
+
+
 class Spectator(Protocol):
-    async def from_gallery(self, message: dict[str, Any]) -> None:
-        """Handle a message of the gallery's group as if it came on the consumer's channel."""
+    async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+        """Handle messages of the gallery's group, in order, as if they came on the consumer's
+        channel."""
 
 
 class Gallery:
     """The sockets on this worker of one group, behind one channel of the layer."""
 
-    def __init__(self, group: str, layer: Any) -> None:
+    def __init__(self, group: str, layer: Any, turn: Turn | None = None) -> None:
         self.group = group
         self.layer = layer
+        self.turn = turn
         self.members: dict[Spectator, None] = {}  # in the order they came
         self.channel = ""
         self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -70,18 +82,25 @@ class Gallery:
                 log.warning("the gallery of %s could not receive", self.group, exc_info=True)
                 await asyncio.sleep(1)
                 continue
-            await self.hand_out(message)
+            if self.turn is not None:
+                try:
+                    await self.turn()
+                except Exception:  # a turn is a courtesy: the frames go anyway
+                    log.warning("%s: the gallery did not wait its turn", self.group, exc_info=True)
+            waiting = getattr(self.layer, "waiting", None)
+            await self.hand_out([message, *(waiting(self.channel) if waiting else ())])
 
-    async def hand_out(self, message: dict[str, Any]) -> None:
-        """``message`` to every member, one after another; one that fails is logged and the
-        others still get it. Every HAND_OUT_RUN members the worker's other sockets get a turn:
+    async def hand_out(self, messages: list[dict[str, Any]]) -> None:
+        """``messages`` to every member, one after another; one that fails is logged and the
+        others still get them. Every HAND_OUT_RUN members the worker's other sockets get a turn:
         handing a frame to hundreds of spectators takes tens of milliseconds, and a player's
         own frame waiting behind all of it made every move of a cast moving at once late."""
         for count, member in enumerate(tuple(self.members), start=1):
             try:
-                await member.from_gallery(message)
+                await member.from_gallery(messages)
             except Exception:
-                log.exception("a spectator of %s failed on %s", self.group, message.get("type"))
+                kinds = sorted({str(message.get("type")) for message in messages})
+                log.exception("a spectator of %s failed on %s", self.group, ", ".join(kinds))
             if count % HAND_OUT_RUN == 0:
                 await asyncio.sleep(0)
 
@@ -103,16 +122,17 @@ def _here() -> dict[str, Gallery]:
     return _galleries.setdefault(asyncio.get_running_loop(), {})
 
 
-async def enter(group: str, member: Spectator, layer: Any) -> Gallery:
-    """Seat ``member`` in the gallery of ``group`` (opening it for the first spectator); once this
-    returns, every message sent to the group reaches it. Raises when the layer cannot be joined;
-    the member is then in no gallery. A spectator who came while the first one's socket was
-    opening the gallery, and was closed meanwhile, opens it again itself."""
+async def enter(group: str, member: Spectator, layer: Any, turn: Turn | None = None) -> Gallery:
+    """Seat ``member`` in the gallery of ``group`` (opening it for the first spectator, with
+    ``turn`` awaited before each hand-out); once this returns, every message sent to the group
+    reaches it. Raises when the layer cannot be joined; the member is then in no gallery. A
+    spectator who came while the first one's socket was opening the gallery, and was closed
+    meanwhile, opens it again itself."""
     galleries = _here()
     while True:
         gallery = galleries.get(group)
         if gallery is None:
-            gallery = galleries[group] = Gallery(group, layer)
+            gallery = galleries[group] = Gallery(group, layer, turn)
             gallery.members[member] = None
             try:
                 await gallery.open()

@@ -1,4 +1,5 @@
-"""channels-redis's pub/sub layer, with several groups' messages sent in one round trip.
+"""channels-redis's pub/sub layer, with several groups' messages sent in one round trip, and a
+channel's messages already come taken without waiting.
 
 An event's frames are a dozen layer messages or more (one per audience: a race's thirteen seats,
 its spectators, its host), and channels-redis sends each as its own PUBLISH, one after another
@@ -11,6 +12,10 @@ PUBLISHes per Redis shard, under the same lock; Redis delivers each exactly as i
 It reaches into the layer's own parts (its per-loop layer, shards, lock and client) as
 channels-redis 4 has them: tests/core/test_layer.py checks it against a real Redis, and
 ``send_messages`` sends one by one whenever it fails.
+
+``waiting`` takes the messages a channel has received and not yet handed over: a worker's
+gallery (games/core/live/gallery.py) hands its spectators every frame that came while it was
+handing out the last one together.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 
 
 class PubSubLayer(RedisPubSubChannelLayer):
-    """RedisPubSubChannelLayer plus ``group_send_many``."""
+    """RedisPubSubChannelLayer plus ``group_send_many`` and ``waiting``."""
 
     async def group_send_many(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         """Send each (group, message) as ``group_send`` would, each shard's in one pipeline,
@@ -41,3 +46,13 @@ class PubSubLayer(RedisPubSubChannelLayer):
                 for channel, data in publishes:
                     pipeline.publish(channel, data)
                 await pipeline.execute()
+
+    def waiting(self, channel: str) -> list[dict[str, Any]]:
+        """The messages ``channel`` has received and ``receive`` has not returned yet, in the
+        order they came, taken now (none if it has no queue here)."""
+        layer = self._get_layer()
+        queue = layer.channels.get(channel)
+        taken: list[dict[str, Any]] = []
+        while queue is not None and not queue.empty():
+            taken.append(self.deserialize(queue.get_nowait()))
+        return taken
