@@ -268,6 +268,27 @@ def insert_statement(db: str, instance: models.Model) -> Statement:
     return f"INSERT INTO {q(instance._meta.db_table)} ({columns}) VALUES ({marks})", values
 
 
+def mark_events_sent(db: str, sent: dict[int, set[int]], at: datetime) -> None:
+    """Set ``sent_at`` to ``at`` on these events (versions by match) not marked yet, in one
+    UPDATE written here: built by the ORM (a Q per match, compiled), it took 0.5-0.7 ms of the
+    worker's CPU, a tenth of a whole action's (benchmarks.frames)."""
+    if not sent:
+        return
+    connection = connections[db]
+    q = connection.ops.quote_name
+    which, params = [], [connection.ops.adapt_datetimefield_value(at)]
+    for match_pk, versions in sent.items():
+        marks = ", ".join(["%s"] * len(versions))
+        which.append(f"({q('match_id')} = %s AND {q('version')} IN ({marks}))")
+        params += [match_pk, *sorted(versions)]
+    sql = (
+        f"UPDATE {q(Event._meta.db_table)} SET {q('sent_at')} = %s "
+        f"WHERE {q('sent_at')} IS NULL AND ({' OR '.join(which)})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 @functools.cache
 def _locking_statement(
     db: str, with_client_action: bool, with_since: bool, with_snapshots: bool

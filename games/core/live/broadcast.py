@@ -20,8 +20,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from functools import reduce
-from operator import or_
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -29,12 +27,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q
+from django.db import router, transaction
 
 from games.core.game.gamedef import State, Viewer
 from games.core.match import clock
-from games.core.models import Event, Match
+from games.core.models import Event, Match, mark_events_sent
 from games.core.render.frame import Frame
 from games.core.render.panelcache import Keeping
 from games.core.render.rendering import Announcement, audiences, frames_drawn
@@ -158,12 +155,7 @@ def mark_sent(match_pk: int, versions: set[int]) -> None:
 
 def mark_all_sent(sent: dict[int, set[int]]) -> None:
     """``mark_sent`` for several matches' versions (by match), in one statement."""
-    if not sent:
-        return
-    which = reduce(
-        or_, (Q(match_id=pk, version__in=sorted(versions)) for pk, versions in sent.items())
-    )
-    Event.objects.filter(which, sent_at=None).update(sent_at=clock.now())
+    mark_events_sent(router.db_for_write(Event), sent, clock.now())
 
 
 # A worker's sent versions are marked together, once every MARK_SECONDS at most: a cast moving
