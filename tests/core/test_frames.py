@@ -13,6 +13,7 @@ import pytest
 
 from games.core.game.gamedef import Viewer
 from games.core.match.replaying import state_at
+from games.core.render import frame as frame_module
 from games.core.render import htmlpatch, jsondiff, panelcache, rendering
 from games.core.render.frame import PANEL_SEPARATOR, Frame
 from games.core.render.lru import Lru
@@ -113,12 +114,18 @@ def test_a_layer_message_is_one_string_parsed_once_by_each_worker(played):
     announcement = Announcement.stored(match, match.events.order_by("-version").first())
     for _viewer, frame in update_frames(announcement):
         message = frame.as_message()
-        assert sorted(message) == ["digest", "frame", "version"]
+        assert sorted(message) == ["digest", "frame", "head", "version"]
         assert isinstance(message["frame"], bytes)  # compressed JSON: one object
         first, second = (
             Frame.from_message(msgpack.unpackb(msgpack.packb(message))) for _ in range(2)
         )
         assert first is second
+        # The head's text is cut out by its length; a message without it (from a worker of
+        # the code before) is parsed whole, to the same frame.
+        frame_module._parsed.clear()
+        without = {key: value for key, value in message.items() if key != "head"}
+        assert Frame.from_message(without) == first
+        frame_module._parsed.clear()
         assert [panel.packed() for panel in first.panels] == [p.packed() for p in frame.panels]
         assert (first.version, first.head) == (frame.version, frame.head)
         assert (first.audience, first.holders) == (frame.audience, frame.holders)

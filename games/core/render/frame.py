@@ -121,7 +121,8 @@ class Frame:
         packed = f"[{self.version},{self.head},{rest[1:]}".encode()
         digest = hashlib.blake2b(packed, digest_size=16).hexdigest()
         frame = zlib.compress(packed, LAYER_COMPRESSION)
-        return {"version": self.version, "frame": frame, "digest": digest}
+        # Where the head ends (in characters): the receiving worker takes its text as it is.
+        return {"version": self.version, "frame": frame, "digest": digest, "head": len(self.head)}
 
     @classmethod
     def from_message(cls, message: dict[str, Any]) -> Frame:
@@ -130,11 +131,19 @@ class Frame:
         parsed = _parsed.get(message["digest"])
         if parsed is None:
             frame = message["frame"]
-            text = zlib.decompress(frame) if isinstance(frame, bytes) else frame
-            version, head, panels, audience, holders = json.loads(text)
+            text = zlib.decompress(frame).decode() if isinstance(frame, bytes) else frame
+            length = message.get("head")
+            if length is None:  # a message from a worker before the head's length came
+                version, head, panels, audience, holders = json.loads(text)
+                head = dumps(head)  # the text it was: the same separators, keys in order
+            else:  # the head's text cut out, not parsed and said again
+                version = message["version"]
+                start = len(str(version)) + 2
+                head = text[start : start + length]
+                panels, audience, holders = json.loads(f"[{text[start + length + 1 :]}")
             parsed = cls(
                 version=version,
-                head=dumps(head),  # the text it was: the same separators, keys in order
+                head=head,
                 panels=tuple(Panel(*p) for p in panels),
                 audience=audience,
                 holders=tuple(holders),
