@@ -287,7 +287,7 @@ async def play_match(
     done = asyncio.Event()
     streams = [Stream(f"{match.public_id} spectator {n}") for n in range(SPECTATORS)]
     run.streams.extend(streams)
-    url = f"{run.ws}/ws/m/{match.public_id}/"
+    url = f"{run.ws}/ws/m/{match.public_id}/?together=1"  # as the page asks
     watchers = [
         asyncio.create_task(spectator(url, run.url, stream, done, run.gate)) for stream in streams
     ]
