@@ -10,6 +10,7 @@ from typing import Any
 
 from games.core.game.flowkit import iso
 from games.core.game.gamedef import Outcome, State
+from games.core.game.words import listed
 
 GARNETS_PER_SEAT_BEHIND = 2
 """The prize: 2 garnets for every seat that finished behind you (the last earns none; seats
@@ -142,13 +143,19 @@ def _summary(state: State, result: dict[str, Any]) -> str:
         first = f"The host ended the race: {name[str(top[0])]} wins."
     elif len(top) == 1:
         first = f"{name[str(top[0])]} wins the race with {_unit(state, totals[str(top[0])])}."
+    elif len(top) == len(totals) and result["elimination_candidate"] is None:
+        # Every seat tied: first and last are the same players, said once.
+        return (
+            f"All {len(top)} players tie with {_unit(state, totals[str(top[0])])}; the host "
+            "names the Elimination Candidate."
+        )
     else:
-        names = " and ".join(name[str(s)] for s in top)
+        names = listed(name[str(s)] for s in top)
         first = f"{names} share first place with {_unit(state, totals[str(top[0])])}."
     ec = result["elimination_candidate"]
     if ec is not None:
         second = f" {name[str(ec)]} finishes last and is the Elimination Candidate."
     else:
-        names = " and ".join(name[str(s)] for s in result["ec_tied"])
+        names = listed(name[str(s)] for s in result["ec_tied"])
         second = f" {names} share the last place; the host names the Elimination Candidate."
     return first + second

@@ -9,6 +9,7 @@ from typing import Any
 
 from games.core.game.flowkit import iso
 from games.core.game.gamedef import Outcome, State
+from games.core.game.words import listed
 from games.seven_gem_swap import engine
 from games.seven_gem_swap.seats import player_name, seat_keys
 
@@ -87,12 +88,12 @@ def _summary(
             f"{TOP_TOKENS} Tokens of Life."
         )
     else:
-        names = " and ".join(player_name(state, k) for k in placing["top"])
+        names = listed(player_name(state, k) for k in placing["top"])
         share = "each take a Token of Life" if tokens[placing["top"][0]] else "share the top"
         first = f"{names} tie on {totals[placing['top'][0]]} points and {share}."
     if ec is not None:
         second = f" {player_name(state, ec)} is the Elimination Candidate."
     else:
-        names = " and ".join(player_name(state, k) for k in placing["ec_tied"])
+        names = listed(player_name(state, k) for k in placing["ec_tied"])
         second = f" {names} share the lowest total; the host names the Elimination Candidate."
     return first + second

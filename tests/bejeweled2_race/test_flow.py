@@ -172,6 +172,22 @@ def test_classic_in_moves_ends_when_every_seat_used_its_moves_and_ranks_them():
     assert state["deadlines"] == {}
 
 
+def test_a_race_every_seat_ties_says_so_once_and_three_tied_are_listed_as_a_host_says_them():
+    state = begin(3, mode="classic_moves", moves=1)
+    state, outcome = play(state, [(0, best), (1, best), (2, best)])
+    result = gate.view(state, Viewer.spectator())["result"]
+    assert result["top"] == [0, 1, 2] and result["elimination_candidate"] is None
+    points = f"{result['totals']['0']:,} points"
+    assert result["summary"] == (
+        f"All 3 players tie with {points}; the host names the Elimination Candidate."
+    )
+    four = begin(4, mode="classic_moves", moves=1)
+    four, _ = play(four, [(0, best), (1, best), (2, best), (3, worst)])
+    summary = gate.view(four, Viewer.spectator())["result"]["summary"]
+    names = [seat["name"] for seat in four["seats"]]
+    assert summary.startswith(f"{names[0]}, {names[1]} and {names[2]} share first place")
+
+
 def test_classic_against_the_clock_ends_at_the_time_limit_and_refuses_late_moves():
     state = begin(3, mode="classic_time", minutes=2)
     state, _ = play(state, [(0, best), (0, best), (1, best)])

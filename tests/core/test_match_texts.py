@@ -60,3 +60,12 @@ def test_a_seat_freed_for_a_substitute_is_an_open_seat_in_the_games_panels_too(
     page = client.get(match.get_absolute_url()).content.decode()
     status = page.split('id="ps-status"')[1].split("</section>")[0]
     assert "Club bot 2" not in status and "open seat" in status
+
+
+def test_names_are_listed_as_a_host_says_them():
+    from games.core.game.words import listed
+
+    assert listed([]) == ""
+    assert listed(["Ada"]) == "Ada"
+    assert listed(["Ada", "Bob"]) == "Ada and Bob"
+    assert listed(["Ada", "Bob", "Cy", "Dee"]) == "Ada, Bob, Cy and Dee"

@@ -4,7 +4,7 @@ between. Every game's ``describe_event`` and the core's replay, export and host 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 State = dict[str, Any]
@@ -81,6 +81,14 @@ def generic_description(event: dict[str, Any], state: State) -> str:
     ]
     head = f"{seat_name(state, seat)}: {kind.lower()}" if seat is not None else kind
     return f"{head} ({'; '.join(facts)})." if facts else f"{head}."
+
+
+def listed(names: Iterable[str]) -> str:
+    """["A", "B", "C"] -> "A, B and C"; ["A", "B"] -> "A and B"; ["A"] -> "A"."""
+    named = list(names)
+    if len(named) <= 2:
+        return " and ".join(named)
+    return f"{', '.join(named[:-1])} and {named[-1]}"
 
 
 def counted(count: int, word: str) -> str:

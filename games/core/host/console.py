@@ -18,7 +18,7 @@ from games.core.game.gamedef import (
     seat_label,
     state_deadlines,
 )
-from games.core.game.words import clock_left
+from games.core.game.words import clock_left, listed
 from games.core.match.replaying import state_before_finish
 from games.core.models import Match
 
@@ -141,7 +141,7 @@ def _corrected_result(
     if isinstance(candidate, int) and candidate in names:
         return f"{said}; {names[candidate]} becomes the Elimination Candidate"
     if tied:
-        who = " and ".join(names.get(seat, str(seat)) for seat in tied)
+        who = listed(names.get(seat, str(seat)) for seat in tied)
         return f"{said}; {who} tie for Elimination Candidate (you settle it after)"
     return said
 
