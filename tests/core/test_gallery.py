@@ -118,25 +118,36 @@ async def test_a_spectator_busy_with_a_message_gets_the_gallerys_after_it_in_ord
     assert probe.noted[5:] == ["pong"] + [f"frame {v}" for v in range(13, 8 + BACKLOG_LIMIT + 5)]
 
 
+class QueueLayer:
+    """A layer of one gallery's channel: what is put in ``queue`` comes, in order."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def new_channel(self) -> str:
+        return "gallery-channel"
+
+    async def group_add(self, group: str, channel: str) -> None:
+        pass
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        pass
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        return await self.queue.get()
+
+    def waiting(self, channel: str) -> list[dict[str, Any]]:
+        taken = []
+        while not self.queue.empty():
+            taken.append(self.queue.get_nowait())
+        return taken
+
+
 async def test_a_spectator_that_fails_does_not_keep_the_frame_from_the_others():
-    class Layer:
-        async def new_channel(self) -> str:
-            return "gallery-channel"
-
-        async def group_add(self, group: str, channel: str) -> None:
-            pass
-
-        async def group_discard(self, group: str, channel: str) -> None:
-            pass
-
-        async def receive(self, channel: str) -> dict[str, Any]:
-            await asyncio.Event().wait()  # nothing comes
-            raise AssertionError
-
     first, failing, last = Probe(), Probe(), Probe()
     seats = []
     for probe in (first, failing, last):
-        seats.append(await gallery.enter("match.1.spectators", probe, Layer()))
+        seats.append(await gallery.enter("match.1.spectators", probe, QueueLayer()))
     assert seats[0] is seats[1] is seats[2]
     await seats[0].hand_out([{"type": "probe.note", "text": "v2"}])
     failing_gallery = seats[1]
@@ -268,27 +279,9 @@ async def test_what_the_gallery_hands_over_together_goes_as_one_message_where_as
 async def test_a_gallery_hands_out_what_came_during_its_turn_together():
     """The gallery waits its turn (the worker drawing the match's table frames) before each
     hand-out, and hands out every message that came meanwhile at once, in order."""
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    layer = QueueLayer()
+    queue = layer.queue
     turns = asyncio.Queue[asyncio.Event]()
-
-    class Layer:
-        async def new_channel(self) -> str:
-            return "gallery-channel"
-
-        async def group_add(self, group: str, channel: str) -> None:
-            pass
-
-        async def group_discard(self, group: str, channel: str) -> None:
-            pass
-
-        async def receive(self, channel: str) -> dict[str, Any]:
-            return await queue.get()
-
-        def waiting(self, channel: str) -> list[dict[str, Any]]:
-            taken = []
-            while not queue.empty():
-                taken.append(queue.get_nowait())
-            return taken
 
     async def turn() -> None:
         over = asyncio.Event()
@@ -302,7 +295,7 @@ async def test_a_gallery_hands_out_what_came_during_its_turn_together():
             handed.append([message["text"] for message in messages])
 
     watcher = Watcher()
-    seat = await gallery.enter("match.3.spectators", watcher, Layer(), turn)
+    seat = await gallery.enter("match.3.spectators", watcher, layer, turn)
     await queue.put({"type": "probe.note", "text": "v2"})
     first_turn = await asyncio.wait_for(turns.get(), 5)
     for text in ("v3", "v4"):  # they come while the worker draws
