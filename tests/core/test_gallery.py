@@ -307,3 +307,23 @@ async def test_a_gallery_hands_out_what_came_during_its_turn_together():
     await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
     assert handed == [["v2", "v3", "v4"], ["v5"]]
     await gallery.leave(seat, watcher)
+
+
+async def test_a_gallery_whose_layer_cannot_tell_what_waits_hands_out_one_by_one():
+    class Refusing(QueueLayer):
+        def waiting(self, channel: str) -> list[dict[str, Any]]:
+            raise ConnectionError("the layer's queue is not what it was")
+
+    handed: list[list[str]] = []
+
+    class Watcher(Probe):
+        async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+            handed.append([message["text"] for message in messages])
+
+    layer, watcher = Refusing(), Watcher()
+    seat = await gallery.enter("match.4.spectators", watcher, layer)
+    for text in ("v2", "v3"):
+        await layer.queue.put({"type": "probe.note", "text": text})
+    await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
+    assert handed == [["v2"], ["v3"]] and not seat.listening.done()
+    await gallery.leave(seat, watcher)

@@ -87,8 +87,19 @@ class Gallery:
                     await self.turn()
                 except Exception:  # a turn is a courtesy: the frames go anyway
                     log.warning("%s: the gallery did not wait its turn", self.group, exc_info=True)
-            waiting = getattr(self.layer, "waiting", None)
-            await self.hand_out([message, *(waiting(self.channel) if waiting else ())])
+            await self.hand_out([message, *self._waiting()])
+
+    def _waiting(self) -> list[dict[str, Any]]:
+        """What the channel received meanwhile, where the layer tells (games/core/live/layer.py
+        ``waiting``); nothing if it cannot: those messages then come through ``receive``."""
+        waiting = getattr(self.layer, "waiting", None)
+        if waiting is None:
+            return []
+        try:
+            return list(waiting(self.channel))
+        except Exception:
+            log.warning("%s: could not take what the channel received", self.group, exc_info=True)
+            return []
 
     async def hand_out(self, messages: list[dict[str, Any]]) -> None:
         """``messages`` to every member, one after another; one that fails is logged and the
