@@ -394,6 +394,86 @@ def test_a_drawing_thread_waits_for_the_action_holding_its_matchs_row_here(setti
     assert drawn == ["the action's end", "frame"]
 
 
+class PublishingLayer(RecordingGroups):
+    """A layer that also publishes from the drawing thread (``publish_now``), or fails to."""
+
+    def __init__(self, broken: bool = False) -> None:
+        super().__init__()
+        self.broken = broken
+        self.published: list[list[str]] = []  # the groups of each publish, in order
+        self.threads: set[int] = set()
+        self.publishes_from_threads = True
+
+    def publish_now(self, messages: list[tuple[str, dict]]) -> None:
+        self.threads.add(threading.get_ident())
+        if self.broken:
+            raise ConnectionError("Redis went away")
+        self.published.append([group.rsplit(".", 1)[1] for group, _ in messages])
+        self.sent.extend(messages)
+
+
+def two_seats_and_the_host(monkeypatch) -> None:
+    """Frames drawn as ``frames_drawn`` draws a two-seat match's: the seats', the spectators',
+    then the host's."""
+
+    def frames(told, keeping=None):
+        version = told.event.version
+        for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
+            message = {"type": "match.frame", "version": version}
+            yield viewer, SimpleNamespace(as_message=lambda message=message: message)
+
+    monkeypatch.setattr(broadcast, "frames_drawn", frames)
+
+
+def seat_zero_moved(version: int) -> broadcast.Outbox:
+    seats = [SimpleNamespace(index=0), SimpleNamespace(index=1)]
+    match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: seats))
+    with broadcast.deferred() as outbox:
+        told = SimpleNamespace(match=match, event=SimpleNamespace(version=version, seat=0))
+        broadcast.announce(told)  # type: ignore[arg-type]
+    return outbox
+
+
+async def test_the_tables_frames_are_published_from_the_drawing_thread_the_movers_first(
+    layer, monkeypatch
+):
+    """Where the layer can publish from the thread that draws, the table's frames go from
+    there as they are drawn, not through the event loop: the acting seat's alone and first.
+    The host's go through the loop, after them."""
+    publishing = PublishingLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
+    monkeypatch.setattr(broadcast, "DRAWING_SLICE_SECONDS", 3600)  # the rest come together
+    two_seats_and_the_host(monkeypatch)
+    await asyncio.wait_for(broadcast.send(seat_zero_moved(4)), 10)
+    assert publishing.published == [["seat-0"], ["seat-1", "spectators"]]
+    assert threading.get_ident() not in publishing.threads
+    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in publishing.sent]
+    assert sent == [("seat-0", 4), ("seat-1", 4), ("spectators", 4), ("host", 4)]
+    assert not broadcast._unsent and not broadcast._table_unsent and not broadcast._table_lanes
+
+
+async def test_frames_the_drawing_thread_could_not_publish_go_through_the_loop_in_order(
+    layer, monkeypatch
+):
+    broken = PublishingLayer(broken=True)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: broken)
+    two_seats_and_the_host(monkeypatch)
+    await asyncio.wait_for(broadcast.send(seat_zero_moved(4)), 10)
+    await asyncio.wait_for(broadcast.send(seat_zero_moved(5)), 10)
+    assert broken.published == []
+    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in broken.sent]
+    assert sent == [
+        ("seat-0", 4),
+        ("seat-1", 4),
+        ("spectators", 4),
+        ("host", 4),
+        ("seat-0", 5),
+        ("seat-1", 5),
+        ("spectators", 5),
+        ("host", 5),
+    ]
+
+
 class TogetherLayer(RecordingGroups):
     """A layer that sends several messages in one round trip, or fails to (``broken``)."""
 

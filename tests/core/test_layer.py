@@ -65,3 +65,38 @@ async def test_the_messages_a_channel_received_are_taken_without_waiting_in_orde
         assert layer.waiting(channel) == []
     finally:
         await layer.flush()
+
+
+async def test_messages_published_from_another_thread_reach_each_groups_channels_in_order():
+    """``publish_now`` (a drawing thread's send, with no event loop of its own) delivers as
+    ``group_send`` does, to the channels of a loop's layer."""
+    layer = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-{uuid.uuid4().hex}")
+    try:
+        first, both = [await layer.new_channel() for _ in range(2)]
+        for group, channel in (("a", first), ("a", both), ("b", both)):
+            await layer.group_add(group, channel)
+        messages = [
+            ("a", {"type": "match.frame", "version": 4}),
+            ("b", {"type": "match.frame", "version": 5}),
+            ("a", {"type": "match.frame", "version": 6}),
+        ]
+        await asyncio.to_thread(layer.publish_now, messages)
+
+        async def versions(channel: str, count: int) -> list[int]:
+            return [
+                (await asyncio.wait_for(layer.receive(channel), 10))["version"]
+                for _ in range(count)
+            ]
+
+        assert await versions(first, 2) == [4, 6]
+        assert await versions(both, 3) == [4, 5, 6]
+    finally:
+        await layer.flush()
+
+
+def test_publishing_from_a_thread_needs_each_host_as_an_address():
+    assert PubSubLayer(hosts=[os.environ["REDIS_URL"]]).publishes_from_threads
+    layer = PubSubLayer(hosts=[{"host": "127.0.0.1", "port": 6379}], prefix="test")
+    assert not layer.publishes_from_threads  # the drawing thread's frames go through the loop
+    with pytest.raises(ValueError, match="address"):
+        layer.publish_now([("a", {"type": "match.frame", "version": 1})])

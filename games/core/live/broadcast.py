@@ -16,7 +16,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -354,7 +354,8 @@ class _Drawing:
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:
     """Each frame goes as soon as it is drawn (in a worker thread), in the order of
     ``rendering.audiences``: the acting seat's first. The table's frames (the seats' and the
-    spectators') go once every earlier version's did; the host's once every earlier version's
+    spectators') go once every earlier version's did, published from the drawing thread where
+    the layer can (``_table_published``); the host's once every earlier version's
     did, and only while no later version's table frames wait. Once the frames are out, the later
     versions go on while these are marked sent (a write to the database)."""
     mine = {announcement.event.version for announcement in announcements}
@@ -368,11 +369,20 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
         sent = True
         async with turn:
             await _wait_for_earlier(turn, _table_unsent, match_pk, min(mine))
-        for drawing in drawings:
-            first = True  # the acting seat's frame goes alone: its player waits for it
-            while messages := await next_messages(drawing, first, table_only=True):
-                sent = await send_messages(messages) and sent
-                first = False
+        publish = _publisher()
+        if publish is not None:
+            # Drawn and published in one trip to a thread: no turn of the loop between frames.
+            unpublished = await database_sync_to_async(_table_published, thread_sensitive=False)(
+                drawings, publish
+            )
+            if unpublished:
+                sent = await send_messages(unpublished) and sent
+        else:
+            for drawing in drawings:
+                first = True  # the acting seat's frame goes alone: its player waits for it
+                while messages := await next_messages(drawing, first, table_only=True):
+                    sent = await send_messages(messages) and sent
+                    first = False
         await _table_sent(turn, match_pk, mine)
         table_lane = False
         async with turn:
@@ -521,6 +531,42 @@ def _next_messages(
         if alone or time.monotonic() >= until:
             break
     return messages
+
+
+Publish = Callable[[list[LayerMessage]], None]
+
+
+def _publisher() -> Publish | None:
+    """The layer's way to send from the thread that draws (games/core/live/layer.py
+    ``publish_now``), if it has one: a layer in this process (tests, ``make run``) has none."""
+    layer = get_channel_layer()
+    return layer.publish_now if getattr(layer, "publishes_from_threads", False) else None
+
+
+def _table_published(drawings: list[_Drawing], publish: Publish) -> list[LayerMessage]:
+    """Draw the table's frames of ``drawings`` (the seats' and the spectators') and publish
+    them from this thread as they are drawn: the acting seat's frame alone and first, then the
+    rest as many as are drawn within DRAWING_SLICE_SECONDS at a time. The event loop hands out
+    the versions before to a worker's spectators meanwhile; a frame drawn here waits for none
+    of its turns. Returns what could not be published (Redis failed), in order, from the first
+    frame that failed on: the caller sends it through the loop, which retries."""
+    unpublished: list[LayerMessage] = []
+    for drawing in drawings:
+        first = True
+        while messages := _next_messages(drawing, first, table_only=True):
+            first = False
+            if not unpublished:
+                try:
+                    publish(messages)
+                    continue
+                except Exception:
+                    log.warning(
+                        "%s frames not published from the drawing thread; through the loop",
+                        len(messages),
+                        exc_info=True,
+                    )
+            unpublished.extend(messages)
+    return unpublished
 
 
 def _message(announcement: Announcement, viewer: Viewer, frame: Frame) -> LayerMessage:

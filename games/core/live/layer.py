@@ -16,17 +16,68 @@ channels-redis 4 has them: tests/core/test_layer.py checks it against a real Red
 ``waiting`` takes the messages a channel has received and not yet handed over: a worker's
 gallery (games/core/live/gallery.py) hands its spectators every frame that came while it was
 handing out the last one together.
+
+``publish_now`` sends messages from the thread that drew them, through a connection of its own
+(redis-py's synchronous client, thread-safe), not through the event loop: the table's frames of
+a version (the next mover's among them) go as soon as they are drawn, however busy the loop is
+handing out the versions before to hundreds of spectators (games/core/live/broadcast.py).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+import redis
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import _consistent_hash, decode_hosts
+
+# A thread publishing waits at most this long for Redis (the layer's own connections wait
+# longer: a subscriber's read may idle); a publish that fails goes again through the event loop.
+PUBLISH_TIMEOUT_SECONDS = 2.0
 
 
 class PubSubLayer(RedisPubSubChannelLayer):
-    """RedisPubSubChannelLayer plus ``group_send_many`` and ``waiting``."""
+    """RedisPubSubChannelLayer plus ``group_send_many``, ``waiting`` and ``publish_now``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._publishers: list[redis.Redis] | None = None
+        self._publishers_made = threading.Lock()
+
+    @property
+    def publishes_from_threads(self) -> bool:
+        """Whether ``publish_now`` can reach every host (each given as an address, as
+        settings.py gives it; a Sentinel's is not)."""
+        return all("address" in host for host in self._hosts())
+
+    def publish_now(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
+        """Send each (group, message) as ``group_send`` would, in the order given, from any
+        thread and without an event loop: each shard's in one pipeline. Raises when Redis does
+        not take them (the caller sends them again through the loop)."""
+        publishers = self._sync_publishers()
+        prefix = self._kwargs.get("prefix", "asgi")
+        by_shard: dict[int, list[tuple[str, bytes]]] = {}
+        for group, message in messages:
+            channel = f"{prefix}__group__{group}"  # RedisPubSubLoopLayer's group channel
+            shard = _consistent_hash(channel, len(publishers))
+            by_shard.setdefault(shard, []).append((channel, self.serialize(message)))
+        for shard, publishes in by_shard.items():
+            pipeline = publishers[shard].pipeline(transaction=False)
+            for channel, data in publishes:
+                pipeline.publish(channel, data)
+            pipeline.execute()
+
+    def _sync_publishers(self) -> list[redis.Redis]:
+        """One synchronous client per shard, in the layer's order of its hosts (made once)."""
+        with self._publishers_made:
+            if self._publishers is None:
+                self._publishers = [_publisher(host) for host in self._hosts()]
+            return self._publishers
+
+    def _hosts(self) -> list[dict[str, Any]]:
+        hosts = self._kwargs.get("hosts", self._args[0] if self._args else None)
+        return decode_hosts(hosts)
 
     async def group_send_many(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
         """Send each (group, message) as ``group_send`` would, each shard's in one pipeline,
@@ -56,3 +107,14 @@ class PubSubLayer(RedisPubSubChannelLayer):
         while queue is not None and not queue.empty():
             taken.append(self.deserialize(queue.get_nowait()))
         return taken
+
+
+def _publisher(host: dict[str, Any]) -> redis.Redis:
+    """A synchronous client of one of the layer's hosts (given as an address and options)."""
+    options = dict(host)
+    address = options.pop("address", None)
+    if address is None:
+        raise ValueError("publish_now needs each Redis host given as an address")
+    timeout = options.get("socket_timeout") or PUBLISH_TIMEOUT_SECONDS
+    options["socket_timeout"] = min(timeout, PUBLISH_TIMEOUT_SECONDS)
+    return redis.Redis.from_url(address, **options)
