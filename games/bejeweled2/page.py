@@ -1,6 +1,8 @@
 """What the Bejeweled 2 page draws from a view (``view.view``'s answer, never the state):
-``page(shown)`` adds the board as a grid, the pieces' looks, the idle hint, the level and Action
-bars and the next puzzle. Everything added is derived from the view alone."""
+``page(shown)`` adds the board as a grid, the pieces' looks, the level and Action bars and the
+next puzzle; ``idle_hint_of(shown)`` is the swap the player's page hints after a few idle seconds,
+asked for by the page when it is idle (docs/protocol.md, "hint"). Everything is derived from the
+view alone."""
 
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ PIECE_LABELS = {
 }
 BOARD_CAPTION = "Columns A to H, rows 1 (top) to 8."
 # What ``page`` adds that the page's script reads (bejeweled2.js paints each step's board with
-# the pieces' looks and shows the idle hint), so frames carry it; everything else it adds only
-# the panels draw, and the game's ``page_only`` lists it (tests/core/test_page_only.py).
-SCRIPT_READS = ("pieces", "idle_hint")
+# the pieces' looks), so frames carry it; everything else it adds only the panels draw, and the
+# game's ``page_only`` lists it (tests/core/test_page_only.py).
+SCRIPT_READS = ("pieces",)
 
 
 def piece_css(piece: str) -> str:
@@ -97,21 +99,26 @@ def _grid(board: str, marked: tuple[tuple[str, str], ...], caption: str) -> dict
     return {"name": "board", "caption": caption, "rows": rows}
 
 
+def idle_hint_of(shown: dict[str, Any]) -> list[str] | None:
+    """The swap the player's page hints after a few idle seconds (the best on the board), from
+    what ``view`` lets this viewer see; None for anyone but the player, or with no swap to make.
+    Searched when the idle page asks for it, not with every move's frames: a search of every
+    swap, a third of a move's drawing."""
+    if not shown.get("you") or "swap" not in shown.get("actions", ()):
+        return None
+    move = engine.best_move(shown["board"], specials=MODES[shown["mode"]].specials)
+    return list(move) if move else None
+
+
 def page(shown: dict[str, Any]) -> dict[str, Any]:
     """``shown`` (what ``view`` lets this viewer see) with what the page draws from it: the grid,
-    the pieces' looks, the idle hint, the level and Action bars, the next puzzle."""
+    the pieces' looks, the level and Action bars, the next puzzle."""
     marks = {}
     if shown["hint"]:
         marks = {shown["hint"]["a"]: "hint", shown["hint"]["b"]: "hint"}
     # One caption for every viewer, so the grid is drawn once per move for all audiences
     # (the player's instructions are in the step text under the board).
     shown["grid"] = board_grid(shown["board"], marks, BOARD_CAPTION)
-    # A hint the player's page shows after a few idle seconds; only the player's page uses
-    # it, so only the player's view pays for the search.
-    specials = MODES[shown["mode"]].specials
-    playing = shown["you"] and "swap" in shown["actions"]
-    move = engine.best_move(shown["board"], specials=specials) if playing else None
-    shown["idle_hint"] = list(move) if move else None
     shown["pieces"] = PIECES
     progress = shown["level_progress"]
     shown["level_percent"] = (

@@ -1,6 +1,6 @@
 """What the Bejeweled 2 race's page draws from a view (``view.view``'s answer, never the state):
-a seat's own board as Bejeweled 2's page draws it, with the idle hint. Everything added is
-derived from the view alone."""
+a seat's own board as Bejeweled 2's page draws it, and the idle hint its page asks for.
+Everything is derived from the view alone."""
 
 from __future__ import annotations
 
@@ -17,21 +17,25 @@ SCRIPT_READS = bj2_page.SCRIPT_READS
 
 def page(shown: dict[str, Any]) -> dict[str, Any]:
     """What the page draws from the view: a seat's own board as Bejeweled 2 draws it (its grid,
-    the idle hint, the bars); the small boards are drawn by the template from their rows.
-
-    Every event draws every seat's view twice (before and after) though one board changed, so
-    the idle hint (a search of every swap) is remembered by board, not searched again."""
+    the bars); the small boards are drawn by the template from their rows."""
     if shown.get("board") is not None:
-        playing = "swap" in shown["actions"]
-        you, shown["you"] = shown["you"], False  # Bejeweled 2 searches its hint for "you" only
         bj2_page.page(shown)
-        shown["you"] = you
-        move = idle_hint(shown["board"]) if playing and not shown["race"]["over"] else None
-        shown["idle_hint"] = list(move) if move else None
     return shown
 
 
-@lru_cache(maxsize=4096)
+def idle_hint_of(shown: dict[str, Any]) -> list[str] | None:
+    """The swap a seat's page hints after a few idle seconds, on its own board (Bejeweled 2's
+    best move); None for a spectator or the host, once the race is over or the seat cannot
+    swap."""
+    if shown.get("board") is None or "swap" not in shown.get("actions", ()):
+        return None
+    if shown["race"]["over"]:
+        return None
+    move = idle_hint(shown["board"])
+    return list(move) if move else None
+
+
+@lru_cache(maxsize=256)
 def idle_hint(board: str) -> tuple[str, str] | None:
-    """The swap the page hints after a few idle seconds: Bejeweled 2's best move."""
+    """Bejeweled 2's best move on ``board`` (a seat's idle page asks again for the same)."""
     return engine.best_move(board)

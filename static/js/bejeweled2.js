@@ -1,8 +1,8 @@
 // Bejeweled 2 page: choosing a swap on the shared grid (click a gem then a neighbour, or drag),
 // the refusal of an illegal swap, the cascade of each move played step by step from its event's
-// steps (each carries the board after it: the engine's, drawn as it is), the idle hint and the
-// Action bar. It never decides a rule: the server's view (gemArena.view()), its events and
-// its refusals do.
+// steps (each carries the board after it: the engine's, drawn as it is), the idle hint (asked of
+// the server when the page has been idle) and the Action bar. It never decides a rule: the
+// server's view (gemArena.view()), its events and its refusals do.
 (function () {
   "use strict";
 
@@ -391,21 +391,38 @@
     }
   }
 
+  // The version the page asked its idle hint at (-1: none asked since the last move).
+  let hintAsked = -1;
+
   function restartIdle() {
     clearTimeout(idleTimer);
     clearHint();
-    const view = game();
-    if (!canSwap(view) || !view.idle_hint) return;
+    hintAsked = -1;
+    if (!canSwap(game())) return;
     idleTimer = setTimeout(() => {
       if (window.gemSteps.playing) { restartIdle(); return; }
-      const current = game();
-      if (!canSwap(current) || !current.idle_hint) return;
-      for (const name of current.idle_hint) {
-        const cell = button(name);
-        if (cell) cell.classList.add("idle-hint", "hint");
-      }
+      if (!canSwap(game())) return;
+      // The server searches the board for the hint only now that the page has been idle
+      // (docs/protocol.md, "hint"); its answer names the version it was searched at.
+      hintAsked = window.gemArena.version;
+      window.gemArena.sendMessage({ type: "hint" });
     }, IDLE_MS);
   }
+
+  function showHint(frame) {
+    // The answer to this page's own ask, at the version the page still shows, and only while
+    // the player can swap: a move made meanwhile started the idle wait again.
+    if (hintAsked < 0 || frame.version !== hintAsked || frame.version !== window.gemArena.version) return;
+    if (!frame.move || !canSwap(game()) || window.gemSteps.playing) return;
+    for (const name of frame.move) {
+      const cell = button(name);
+      if (cell) cell.classList.add("idle-hint", "hint");
+    }
+  }
+
+  document.addEventListener("gem:frame", (event) => {
+    if (event.detail.type === "hint") showHint(event.detail);
+  });
 
   // --- the Action bar --------------------------------------------------------------------------
 

@@ -81,7 +81,7 @@ def test_the_view_draws_the_board_as_the_shared_grid():
     first = view["board"][0]
     assert grid["rows"][0][0]["css"] == piece_css(first)
     assert grid["rows"][0][0]["label"].startswith("A1, ")
-    assert view["idle_hint"] == list(engine.best_move(view["board"]))
+    assert "idle_hint" not in view  # searched when the idle page asks (GAME.idle_hint)
     assert view["level_percent"] == 0 and view["bar"] is None
 
 
@@ -89,7 +89,7 @@ def test_a_spectator_sees_what_the_player_sees_but_never_the_seed():
     state = played(started()).state
     player, spectator = GAME.view(state, Viewer(0)), GAME.view(state, Viewer.spectator())
     assert player["you"] and not spectator["you"]
-    own = {"you", "idle_hint"}  # the idle hint is the player's page's only
+    own = {"you"}
     assert {k: v for k, v in player.items() if k not in own} == {
         k: v for k, v in spectator.items() if k not in own
     }
@@ -120,9 +120,17 @@ def test_the_board_grid_marks_cells():
 
 def test_only_the_player_is_given_the_idle_hint():
     state = played(started()).state
-    assert GAME.view(state, Viewer(0))["idle_hint"] == list(engine.best_move(state["board"]))
-    assert GAME.view(state, Viewer.spectator())["idle_hint"] is None
-    assert GAME.view(state, Viewer.host())["idle_hint"] is None
+    assert GAME.idle_hint(state, Viewer(0)) == list(engine.best_move(state["board"]))
+    assert GAME.idle_hint(state, Viewer.spectator()) is None
+    assert GAME.idle_hint(state, Viewer.host()) is None
+
+
+def test_the_idle_hint_follows_the_modes_scoring_and_ends_with_the_game():
+    state = played(started(mode="original")).state
+    board = state["board"]
+    assert GAME.idle_hint(state, Viewer(0)) == list(engine.best_move(board, specials=False))
+    over = {**state, "phase": "over"}
+    assert GAME.idle_hint(over, Viewer(0)) is None
 
 
 def test_an_illegal_swap_is_refused():

@@ -488,9 +488,12 @@ def test_a_seat_page_hints_its_own_best_swap_and_spectators_get_no_hint():
     state = begin(2, mode="classic_time")
     state = act(state, 1, worst(state, 1)).state
     for seat in (0, 1):
+        best = list(engine.best_move(board(state, seat)))
+        assert game.idle_hint(state, Viewer(seat=seat)) == best
         view = game.view(state, Viewer(seat=seat))
-        assert view["idle_hint"] == list(engine.best_move(board(state, seat)))
+        assert "idle_hint" not in view  # searched when the idle page asks, not in every frame
         assert view["grid"]["rows"][0][0]["cell"] == "A1"
-    assert "idle_hint" not in game.view(state, Viewer.spectator())
+    assert game.idle_hint(state, Viewer.spectator()) is None
+    assert game.idle_hint(state, Viewer.host()) is None
     over = flow.timeout(state, flow.RACE, at(300)).state
-    assert game.view(over, Viewer(seat=0))["idle_hint"] is None
+    assert game.idle_hint(over, Viewer(seat=0)) is None

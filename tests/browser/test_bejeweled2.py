@@ -137,6 +137,32 @@ def test_a_player_swaps_by_clicks_and_a_spectator_follows(login_context, make_us
     shoot(player, f"over-{size[0]}")
 
 
+def test_an_idle_players_page_marks_the_servers_hint_and_a_spectators_marks_none(
+    login_context, make_user
+):
+    """The hint is searched when the idle page asks (docs/protocol.md, "hint"), not carried by
+    every frame: after six idle seconds the player's two gems of the best swap are marked."""
+    make_user("ada")
+    player = login_context("ada")
+    player.goto("/play/bejeweled-2/")
+    player.get_by_role("button", name="Play Bejeweled 2 · Classic").click()
+    player.wait_for_url("**/m/*/")
+    match = Match.objects.get(game_key="bejeweled-2")
+    spectator = login_context(None)
+    spectator.goto(match.get_absolute_url())
+    for page in (player, spectator):
+        expect(page.locator("#connection")).to_have_text("connected")
+    hinted = player.locator("#bj2-board .cell.idle-hint")
+    expect(hinted).to_have_count(2, timeout=30_000)
+    marked = {hinted.nth(n).get_attribute("data-cell") for n in range(2)}
+    assert marked == set(engine.best_move(match.state["board"]))
+    shoot(player, "idle-hint")
+    expect(spectator.locator("#bj2-board .cell.idle-hint")).to_have_count(0)
+    # A click takes the mark away; the page waits to be idle again before asking again.
+    player.locator("#bj2-board [data-cell]").first.click()
+    expect(hinted).to_have_count(0)
+
+
 def test_the_action_bar_drains_and_a_puzzle_offers_restart(login_context, make_user):
     make_user("ada")
     player = login_context("ada")

@@ -314,6 +314,12 @@ class GameDefinition:
         """``view`` made from ``seen``'s answer: what a page draws from it added (none here)."""
         return shown
 
+    def idle_hint(self, state: State, viewer: Viewer) -> Any:
+        """The move ``viewer``'s page hints after a few idle seconds, from what the gate lets
+        that viewer see, or None (none here). The page asks for it when it has been idle
+        (docs/protocol.md, ``hint``), so no move's frames pay for the search."""
+        return None
+
     def warm_up(self) -> None:
         """Load anything slow (compiled kernels, tables) before the first bot move or analysis."""
 
@@ -481,6 +487,12 @@ class FlowGame(GameDefinition):
         if not state or "phase" not in state:
             return {}
         return self.flow_module.view(state, viewer)
+
+    def idle_hint(self, state: State, viewer: Viewer) -> Any:
+        """The page module's ``idle_hint_of`` the gate's answer to ``viewer``, if it has one."""
+        hint = getattr(self.page_module, "idle_hint_of", None)
+        shown = self.seen(state, viewer) if hint is not None else None
+        return hint(shown) if shown else None
 
     def bot_action(
         self, view: dict[str, Any], seat: int, level: str, now: datetime

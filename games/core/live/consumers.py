@@ -378,6 +378,18 @@ class MatchConsumer(AsyncWebsocketConsumer):
             await self._act(message)
         elif message["type"] == "chat":
             await self._chat(message)
+        elif message["type"] == "hint":
+            await self._send(await database_sync_to_async(self._idle_hint)())
+
+    def _idle_hint(self) -> dict[str, Any]:
+        """The move the idle page of this connection's user hints, at the match's version now:
+        from what the game's gate lets them see as the seats stand now (a player replaced a
+        moment ago, whose connection has not heard it yet, is a spectator here; a spectator's
+        or the host's hint is none)."""
+        match = Match.objects.filter(pk=self.match.pk).with_seats().get()
+        viewer = match.viewer_for(self.scope.get("user"))
+        move = match.game.idle_hint(match.state, viewer) if match.state else None
+        return {"type": "hint", "version": match.version, "move": move}
 
     async def _act(self, message: dict[str, Any]) -> None:
         # What the action's path committed is sent whatever the answer: a clock it found due

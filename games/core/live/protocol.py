@@ -15,7 +15,7 @@ CLOSE_SESSION_ENDED = 4401
 CLOSE_UNAVAILABLE = 4503
 MAX_RATE_STRIKES = 20
 
-CLIENT_TYPES = {"action", "draft", "resync", "ping", "chat"}
+CLIENT_TYPES = {"action", "draft", "resync", "ping", "chat", "hint"}
 CHAT_OPS = {"post", "mute", "unmute", "history"}
 
 
