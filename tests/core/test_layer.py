@@ -100,3 +100,15 @@ def test_publishing_from_a_thread_needs_each_host_as_an_address():
     assert not layer.publishes_from_threads  # the drawing thread's frames go through the loop
     with pytest.raises(ValueError, match="address"):
         layer.publish_now([("a", {"type": "match.frame", "version": 1})])
+
+
+def test_a_thread_publishing_waits_for_redis_at_most_the_publish_timeout():
+    """A drawing thread whose Redis is gone gives up within PUBLISH_TIMEOUT_SECONDS (its frames
+    then go through the loop, which retries), however long the layer's own connections wait."""
+    from games.core.live.layer import PUBLISH_TIMEOUT_SECONDS
+
+    host = {"address": os.environ["REDIS_URL"], "socket_timeout": 30, "socket_connect_timeout": 5}
+    layer = PubSubLayer(hosts=[host], prefix="test")
+    (publisher,) = layer._sync_publishers()
+    options = publisher.connection_pool.connection_kwargs
+    assert options["socket_timeout"] == options["socket_connect_timeout"] == PUBLISH_TIMEOUT_SECONDS

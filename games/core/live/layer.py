@@ -32,8 +32,9 @@ import redis
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import _consistent_hash, decode_hosts
 
-# A thread publishing waits at most this long for Redis (the layer's own connections wait
-# longer: a subscriber's read may idle); a publish that fails goes again through the event loop.
+# A thread publishing waits at most this long for Redis to connect or answer (the layer's own
+# connections wait longer: a subscriber's read may idle); a publish that fails goes again
+# through the event loop.
 PUBLISH_TIMEOUT_SECONDS = 2.0
 
 
@@ -115,6 +116,6 @@ def _publisher(host: dict[str, Any]) -> redis.Redis:
     address = options.pop("address", None)
     if address is None:
         raise ValueError("publish_now needs each Redis host given as an address")
-    timeout = options.get("socket_timeout") or PUBLISH_TIMEOUT_SECONDS
-    options["socket_timeout"] = min(timeout, PUBLISH_TIMEOUT_SECONDS)
+    for name in ("socket_timeout", "socket_connect_timeout"):
+        options[name] = min(options.get(name) or PUBLISH_TIMEOUT_SECONDS, PUBLISH_TIMEOUT_SECONDS)
     return redis.Redis.from_url(address, **options)
