@@ -90,22 +90,8 @@ async def test_a_later_versions_seats_and_spectators_go_before_an_earlier_versio
     recording = RecordingGroups()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
 
-    def two_seats_frames(told, keeping=None):
-        version = told.event.version
-        for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
-            yield viewer, SimpleNamespace(as_message=lambda: {"version": version})
-
-    monkeypatch.setattr(broadcast, "frames_drawn", two_seats_frames)
-
-    def seated(version: int) -> broadcast.Outbox:
-        seats = [SimpleNamespace(index=0), SimpleNamespace(index=1)]
-        match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: seats))
-        with broadcast.deferred() as outbox:
-            told = SimpleNamespace(match=match, event=SimpleNamespace(version=version, seat=0))
-            broadcast.announce(told)  # type: ignore[arg-type]
-        return outbox
-
-    fourth, fifth = seated(4), seated(5)
+    two_seats_and_the_host(monkeypatch)
+    fourth, fifth = seat_zero_moved(4), seat_zero_moved(5)
     later = asyncio.create_task(broadcast.send(fifth))
     await waits_for_its_turn()  # version 5's table waits for version 4's
     await asyncio.wait_for(broadcast.send(fourth), 10)
