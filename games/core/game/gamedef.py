@@ -491,7 +491,9 @@ class FlowGame(GameDefinition):
     def idle_hint(self, state: State, viewer: Viewer) -> Any:
         """The page module's ``idle_hint_of`` the gate's answer to ``viewer``, if it has one."""
         hint = getattr(self.page_module, "idle_hint_of", None)
-        shown = self.seen(state, viewer) if hint is not None else None
+        if hint is None:
+            return None
+        shown = self.seen(state, viewer)
         return hint(shown) if shown else None
 
     def bot_action(
