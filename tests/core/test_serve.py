@@ -86,3 +86,19 @@ def test_a_worker_lets_a_drawing_thread_hold_the_interpreter_a_millisecond_at_mo
         assert sys.getswitchinterval() == pytest.approx(0.001)
     finally:
         sys.setswitchinterval(before)
+
+
+@pytest.mark.usefixtures("restored_collector")
+def test_the_scheduler_settles_its_collector_as_a_worker_does(monkeypatch):
+    from django.core.management import call_command
+
+    from games.core.management.commands import run_scheduler
+
+    async def ran() -> None:
+        ran.started = gc.get_freeze_count()
+
+    monkeypatch.setattr(run_scheduler, "run_forever", ran)
+    gc.unfreeze()
+    call_command("run_scheduler")
+    assert ran.started > 0  # what it loaded was frozen before its loops started
+    assert gc.get_threshold() == (settings.GC_GEN0_THRESHOLD, settings.GC_GEN1_EVERY, 50)
