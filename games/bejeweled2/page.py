@@ -106,7 +106,18 @@ def idle_hint_of(shown: dict[str, Any]) -> list[str] | None:
     swap, a third of a move's drawing."""
     if not shown.get("you") or "swap" not in shown.get("actions", ()):
         return None
-    move = engine.best_move(shown["board"], specials=MODES[shown["mode"]].specials)
+    return best_swap(shown["board"], MODES[shown["mode"]].specials)
+
+
+@lru_cache(maxsize=256)
+def _best(board: str, specials: bool) -> tuple[str, str] | None:
+    return engine.best_move(board, specials=specials)
+
+
+def best_swap(board: str, specials: bool = True) -> list[str] | None:
+    """The engine's best swap on ``board``, as the page marks it; remembered by board (an idle
+    page may ask again for the same, and asking costs a search of every swap)."""
+    move = _best(board, specials)
     return list(move) if move else None
 
 

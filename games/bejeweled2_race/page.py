@@ -4,10 +4,8 @@ Everything is derived from the view alone."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from games.bejeweled2 import engine
 from games.bejeweled2 import page as bj2_page
 
 # What ``page`` adds that the page's script reads (Bejeweled 2's, on a seat's own board), so
@@ -31,11 +29,4 @@ def idle_hint_of(shown: dict[str, Any]) -> list[str] | None:
         return None
     if shown["race"]["over"]:
         return None
-    move = idle_hint(shown["board"])
-    return list(move) if move else None
-
-
-@lru_cache(maxsize=256)
-def idle_hint(board: str) -> tuple[str, str] | None:
-    """Bejeweled 2's best move on ``board`` (a seat's idle page asks again for the same)."""
-    return engine.best_move(board)
+    return bj2_page.best_swap(shown["board"])
