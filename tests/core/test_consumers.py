@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import zlib
 from datetime import timedelta
@@ -12,9 +13,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
+from games.core.live import acting
 from games.core.match import host_operations, seating, services
 from gemsite.routing import websocket_urlpatterns
-from tests.sockets import frames_before, pong_comes_next, receive, version_is
+from tests.sockets import PATIENCE_SECONDS, frames_before, pong_comes_next, receive, version_is
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,6 +89,40 @@ async def test_a_draft_reaches_every_tab_of_its_seat_with_the_id_that_sent_it(ta
     )
     for socket in (first, second):
         await socket.disconnect()
+
+
+async def test_actions_waiting_together_go_under_one_hold_and_every_viewer_gets_each_version(
+    tally, monkeypatch
+):
+    match, ada, bob, _ = tally
+    locks = []
+    lock = services.lock
+    monkeypatch.setattr(services, "lock", lambda *a, **kw: locks.append(a) or lock(*a, **kw))
+    ada_ws, bob_ws, watcher = [await connect(match, user) for user in (ada, bob, None)]
+    version = [(await receive(socket))["version"] for socket in (ada_ws, bob_ws, watcher)][0]
+    acting._applying.acquire()  # the thread that applies changes is busy until both wait
+    try:
+        for socket, action_id in ((ada_ws, "a1"), (bob_ws, "b1")):
+            action = {"type": "add", "amount": 2}
+            await socket.send_json_to({"type": "action", "id": action_id, "action": action})
+        await asyncio.wait_for(waiting(match.pk, 2), PATIENCE_SECONDS)
+    finally:
+        acting._applying.release()
+    for socket, action_id, made in ((ada_ws, "a1", version + 1), (bob_ws, "b1", version + 2)):
+        ack = next(f for f in [await receive(socket) for _ in range(3)] if f["type"] == "ack")
+        assert (ack["id"], ack["version"], ack["duplicate"]) == (action_id, made, False)
+    assert len(locks) == 1
+    assert [f["version"] for f in await frames_before(watcher, version_is(version + 2))] == [
+        version + 1
+    ]
+    for socket in (ada_ws, bob_ws, watcher):
+        await socket.disconnect()
+
+
+async def waiting(match_pk: int, count: int) -> None:
+    """Until ``count`` actions of the match wait for the thread that applies changes."""
+    while len(acting._waiting.get(match_pk, [])) < count:
+        await asyncio.sleep(0.01)
 
 
 async def test_an_update_carries_only_the_panels_that_changed(tally):
@@ -367,7 +403,7 @@ async def test_an_action_while_the_database_is_down_gets_a_clear_error(tally, mo
     def down(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(services, "submit_action", down)
+    monkeypatch.setattr(services, "submit_actions", down)
     await socket.send_json_to(
         {"type": "action", "id": "d1", "version": full["version"], "action": {"type": "add"}}
     )

@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
+from games.core.live import broadcast
 from games.core.match import deadlines, host_operations, seating, services
 from games.core.models import Deadline, Event, Match
 
@@ -275,3 +276,123 @@ def test_a_finished_match_takes_only_what_its_game_still_offers_the_host(
     assert match.status == Match.Status.FINISHED
     assert match.result == {"winner": 1, "last": 0, "host_reason": "a tie for last"}
     assert match.events.last().public == {"host_reason": "a tie for last"}
+
+
+# --- actions that arrive together (services.submit_actions) -----------------------------------
+
+
+@pytest.fixture
+def locks_taken(monkeypatch):
+    """How many times the match row was locked."""
+    taken = []
+    lock = services.lock
+
+    def counted(*args, **kwargs):
+        taken.append(args)
+        return lock(*args, **kwargs)
+
+    monkeypatch.setattr(services, "lock", counted)
+    return taken
+
+
+def add(user, amount, action_id=None, version=None):
+    return services.SeatAction(user, {"type": "add", "amount": amount}, action_id, version)
+
+
+def test_actions_that_arrive_together_take_one_hold_and_each_makes_its_own_event(
+    clock, tally_match, locks_taken
+):
+    match, ada, bob, _ = tally_match
+    answers = services.submit_actions(
+        match.pk, [add(ada, 1, "a1", 3), add(bob, 2, "b1"), add(ada, 3, "a2")]
+    )
+    assert [(a.version, a.duplicate) for a in answers] == [(4, False), (5, False), (6, False)]
+    assert len(locks_taken) == 1
+    match.refresh_from_db()
+    assert match.version == 6 and match.state["total"] == 6
+    events = list(match.events.filter(version__gt=3).order_by("version"))
+    assert [(e.seat, e.client_action_id, e.actor_id) for e in events] == [
+        (0, "a1", ada.pk),
+        (1, "b1", bob.pk),
+        (0, "a2", ada.pk),
+    ]
+    # The same events as the actions one at a time would have made: each replays to its state.
+    assert [e.action for e in events] == [{"type": "add", "amount": n} for n in (1, 2, 3)]
+
+
+def test_a_refused_action_among_others_changes_nothing_and_the_others_go_on(
+    clock, tally_match, locks_taken
+):
+    match, ada, bob, _ = tally_match
+    answers = services.submit_actions(
+        match.pk,
+        [
+            add(ada, 1),
+            add(ada, 1),  # not ada's turn now
+            services.SeatAction(bob, "add"),  # malformed
+            add(bob, 2, version=3),  # ada's move came since version 3
+            add(bob, 2, version=4),
+        ],
+    )
+    assert answers[0].version == 4
+    assert [answers[n].code for n in (1, 2, 3)] == [
+        "not_your_turn",
+        "malformed_action",
+        "stale_version",
+    ]
+    assert answers[4].version == 5
+    assert len(locks_taken) == 1
+    match.refresh_from_db()
+    assert match.version == 5 and match.state["total"] == 3
+
+
+def test_an_action_id_used_before_sends_every_action_alone_and_it_gets_its_earlier_event(
+    clock, tally_match
+):
+    match, ada, bob, _ = tally_match
+    first = services.submit_action(match, ada, {"type": "add", "amount": 1}, client_action_id="x")
+    answers = services.submit_actions(
+        match.pk, [add(bob, 2, "y"), add(ada, 1, "x"), add(ada, 3, "z"), add(ada, 3, "z")]
+    )
+    assert first.version == 4
+    assert [(a.version, a.duplicate) for a in answers[:2]] == [(5, False), (4, True)]
+    assert (answers[2].version, answers[2].duplicate) == (6, False)
+    assert (answers[3].version, answers[3].duplicate) == (6, True)
+    match.refresh_from_db()
+    assert match.version == 6 and match.state["total"] == 6
+
+
+def test_an_action_that_finds_a_clock_run_out_goes_alone_after_the_clock_fires(
+    clock, tally_match, locks_taken, monkeypatch
+):
+    match, ada, bob, _ = tally_match
+    append = services.append
+    appended = []
+
+    def then_the_clock_runs(*args, **kwargs):  # bob's 30 s run out while ada's move is recorded
+        event = append(*args, **kwargs)
+        if not appended:
+            clock.advance(31)
+        appended.append(event.kind)
+        return event
+
+    monkeypatch.setattr(services, "append", then_the_clock_runs)
+    answers = services.submit_actions(match.pk, [add(ada, 1), add(bob, 2)])
+    assert answers[0].version == 4
+    assert answers[1].code == "not_your_turn"  # judged after the timeout: ada's turn again
+    match.refresh_from_db()
+    assert [e.kind for e in match.events.filter(version__gt=3)] == ["added", "turn_skipped"]
+    assert match.state["total"] == 1 and match.state["turn"] == 0
+    assert len(locks_taken) == 4  # the two together; bob's alone, the clock's, bob's again
+
+
+def test_each_event_of_actions_together_is_announced_with_the_match_as_it_made_it(
+    clock, tally_match, django_capture_on_commit_callbacks
+):
+    match, ada, bob, _ = tally_match
+    with broadcast.deferred() as outbox, django_capture_on_commit_callbacks(execute=True):
+        services.submit_actions(match.pk, [add(ada, 3), add(bob, 3), add(ada, 3), add(bob, 3)])
+    shown = [(a.event.version, a.match.version, a.match.status) for a in outbox.events]
+    live, finished = Match.Status.LIVE, Match.Status.FINISHED
+    assert shown == [(4, 4, live), (5, 5, live), (6, 6, live), (7, 7, finished)]
+    assert [a.after["total"] for a in outbox.events] == [3, 6, 9, 12]

@@ -22,7 +22,7 @@ from django.db import DatabaseError
 from django.db.models import Q
 
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.live import broadcast, gallery, outage, protocol
+from games.core.live import acting, broadcast, gallery, outage, protocol
 from games.core.live.broadcast import group_name, user_group_name
 from games.core.match import authority, chat, clock, services
 from games.core.match.replaying import state_at
@@ -396,15 +396,13 @@ class MatchConsumer(AsyncWebsocketConsumer):
         # fires on the way, and its event stands even when the action is then refused.
         outbox = broadcast.Outbox()
         try:
-            accepted = await self._change(
-                outbox,
-                services.submit_action,
-                self.match,
+            given = services.SeatAction(
                 self.scope.get("user"),
                 message["action"],
                 client_action_id=message["id"],
                 expected_version=message.get("version"),
             )
+            accepted = await acting.act(self.match.pk, given, outbox)
         except ActionError as refusal:
             await self._send_error(refusal, message["id"])
         else:

@@ -10,12 +10,14 @@ the scheduler fires (deadlines.py).
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 
@@ -297,39 +299,157 @@ def _apply_locked(
         earlier = getattr(locked, "earlier_version", None)
         if earlier is not None:
             return Accepted(version=earlier, duplicate=True)
-        now = clock.now()
-        refusal = _check_playable(locked)
-        if refusal is not None:
-            raise refusal
-        if any(due <= now for due in state_deadlines(locked.state).values()):
-            raise _DeadlineDue
-        game = locked.game
-        if action["type"] not in game.unversioned_actions and _moved_on_since(
-            locked, expected_version
-        ):
-            raise ActionError(
-                f"the match moved on (version {locked.version}, you sent "
-                f"{expected_version}); refresh and try again",
-                code="stale_version",
-            )
-        ledger.check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
-        action, seal = _unsealed(action)
-        move = Move("act", now, seat=seat.index, action=action)
-        outcome = run_rules(play, game, locked.state, move)
-        if action["type"] in game.sealed_actions and locked.server_seed:
-            locked.fairness = fairness.with_receipt(
-                locked.fairness,
-                seat=seat.index,
-                kind=action["type"],
-                version=locked.version + 1,
-                move=action,
-                seal=seal,
-                replaced=(outcome.private.get(seat.index) or {}).get("replaced") is True,
-            )
-        append(
-            locked, outcome, move, actor=actor, client_action_id=client_action_id or None, now=now
+        return _act_locked(locked, seat, action, actor, client_action_id, expected_version)
+
+
+def _act_locked(
+    locked: Match,
+    seat: Seat,
+    action: dict[str, Any],
+    actor: Any,
+    client_action_id: str | None,
+    expected_version: int | None,
+) -> Accepted:
+    """Judge and record ``seat``'s action on the locked match. A refusal raises before anything
+    of the match changes (the row, the object), so another action may follow under the lock."""
+    now = clock.now()
+    refusal = _check_playable(locked)
+    if refusal is not None:
+        raise refusal
+    if any(due <= now for due in state_deadlines(locked.state).values()):
+        raise _DeadlineDue
+    game = locked.game
+    if action["type"] not in game.unversioned_actions and _moved_on_since(locked, expected_version):
+        raise ActionError(
+            f"the match moved on (version {locked.version}, you sent "
+            f"{expected_version}); refresh and try again",
+            code="stale_version",
         )
-        return Accepted(version=locked.version)
+    ledger.check_affordable(locked, seat, game.action_cost(locked.state, seat.index, action))
+    action, seal = _unsealed(action)
+    move = Move("act", now, seat=seat.index, action=action)
+    outcome = run_rules(play, game, locked.state, move)
+    if action["type"] in game.sealed_actions and locked.server_seed:
+        locked.fairness = fairness.with_receipt(
+            locked.fairness,
+            seat=seat.index,
+            kind=action["type"],
+            version=locked.version + 1,
+            move=action,
+            seal=seal,
+            replaced=(outcome.private.get(seat.index) or {}).get("replaced") is True,
+        )
+    append(locked, outcome, move, actor=actor, client_action_id=client_action_id or None, now=now)
+    return Accepted(version=locked.version)
+
+
+# --- actions that arrive together ------------------------------------------------------------
+# A cast moving at once queues on its match's row: each action's hold (the lock, the rules, the
+# write, the commit: a few round trips, each waiting for the interpreter on its return) is every
+# later action's wait. The actions a worker has waiting for one match when it gets to them are
+# applied under one hold instead, each its own event and version, in the order they came.
+
+
+@dataclass(frozen=True)
+class SeatAction:
+    """One player's action as ``submit_action`` takes it."""
+
+    user: Any
+    action: Any
+    client_action_id: str | None = None
+    expected_version: int | None = None
+
+
+Answer = Accepted | ActionError
+
+
+def submit_actions(match_pk: int, actions: list[SeatAction]) -> list[Answer]:
+    """Apply players' actions on one match in order, under one hold of its row where they can
+    be: each answered as ``submit_action`` would have answered it alone, in the same order (an
+    accepted version, a duplicate's earlier version, or the refusal, which changes nothing).
+    Those that cannot share the hold go alone after the others: any after a clock found run out
+    (the clock fires first), and all of them when one repeats an action id already used (the
+    database refuses the write and the hold's work is undone: alone, each finds its earlier
+    event)."""
+    answers: list[Answer | None] = [None] * len(actions)
+    valid = []
+    for index, given in enumerate(actions):
+        try:
+            _validate_envelope(given.action, given.client_action_id, given.expected_version)
+        except ActionError as refusal:
+            answers[index] = refusal
+        else:
+            valid.append(index)
+    together: list[Answer] = []
+    if len(valid) > 1:
+        try:
+            together = _apply_together(match_pk, [actions[index] for index in valid])
+        except IntegrityError:
+            together = []
+    for index, answer in zip(valid, together, strict=False):
+        answers[index] = answer
+    for index in valid[len(together) :]:
+        given = actions[index]
+        try:
+            answers[index] = _apply_seat_action(
+                match_pk,
+                partial(_seat_of, given.user),
+                given.action,
+                actor=given.user,
+                client_action_id=given.client_action_id,
+                expected_version=given.expected_version,
+            )
+        except ActionError as refusal:
+            answers[index] = refusal
+    assert all(answer is not None for answer in answers)
+    return cast(list[Answer], answers)
+
+
+def _seat_of(user: Any, locked: Match) -> Seat | None:
+    return locked.seat_of(user)
+
+
+def _apply_together(match_pk: int, actions: list[SeatAction]) -> list[Answer]:
+    """The answers of the first actions of ``actions``, applied under one hold of the row, up to
+    one that finds a clock run out (it and those after it are left to go alone)."""
+    answers: list[Answer] = []
+    first = actions[0]
+    with transaction.atomic():
+        locked = lock(
+            match_pk,
+            client_action_id=first.client_action_id,
+            user=first.user,
+            since=first.expected_version,
+        )
+        for given in actions:
+            match = locked
+            if answers:  # each event's own match object; what the lock read was the first's
+                match = copy.copy(locked)
+                match.__dict__.pop("moved_on", None)
+            seat = match.seat_of(given.user)
+            try:
+                if seat is None:
+                    raise ActionError("you do not hold a seat in this match", code="not_seated")
+                earlier = None if answers else getattr(locked, "earlier_version", None)
+                if earlier is not None:
+                    answers.append(Accepted(version=earlier, duplicate=True))
+                    continue
+                answers.append(
+                    _act_locked(
+                        match,
+                        seat,
+                        given.action,
+                        given.user,
+                        given.client_action_id,
+                        given.expected_version,
+                    )
+                )
+                locked = match
+            except ActionError as refusal:
+                answers.append(refusal)
+            except _DeadlineDue:
+                break
+    return answers
 
 
 def _unsealed(action: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:

@@ -1,0 +1,61 @@
+"""The seats' actions this worker applies. Those waiting for one match when the thread that
+applies changes gets to them go together, under one hold of the match's row
+(``services.submit_actions``): a whole cast moving at once queues on that row, and each hold is
+every later action's wait. Each action is still its own event and version, answered as it
+would have been alone."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from channels.db import database_sync_to_async
+
+from games.core.live import broadcast
+from games.core.match import services
+
+
+@dataclass
+class _Waiting:
+    given: services.SeatAction
+    answer: services.Answer | Exception | None = None
+
+
+_waiting: dict[int, list[_Waiting]] = {}  # by match, in the order they came
+_waiting_lock = threading.Lock()
+# One batch at a time: the thread that applies changes is one, so a batch taken by an earlier
+# trip is done before a later trip looks for its own action (and finds it answered).
+_applying = threading.Lock()
+
+
+async def act(
+    match_pk: int, given: services.SeatAction, outbox: broadcast.Outbox
+) -> services.Accepted:
+    """Apply ``given`` with whatever else of the match waits here by then; what the trip that
+    applied them commits waits in ``outbox`` of the caller whose trip it was. Raises the action's
+    refusal (ActionError) or whatever its batch raised."""
+    waiting = _Waiting(given)
+    with _waiting_lock:
+        _waiting.setdefault(match_pk, []).append(waiting)
+    await database_sync_to_async(_apply_waiting)(match_pk, outbox)
+    answer = waiting.answer
+    if isinstance(answer, Exception):
+        raise answer
+    assert answer is not None, "an action taken by a batch is answered before the next trip"
+    return answer
+
+
+def _apply_waiting(match_pk: int, outbox: broadcast.Outbox) -> None:
+    with _applying:
+        with _waiting_lock:
+            taken = _waiting.pop(match_pk, [])
+        if not taken:
+            return  # an earlier trip took this one's action with its own
+        answers: list[services.Answer | Exception]
+        try:
+            with broadcast.actions.applying(match_pk), broadcast.deferred(outbox):
+                answers = [*services.submit_actions(match_pk, [w.given for w in taken])]
+        except Exception as error:  # each waiting action's caller raises it, as alone
+            answers = [error] * len(taken)
+        for waiting, answer in zip(taken, answers, strict=True):
+            waiting.answer = answer
