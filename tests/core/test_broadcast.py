@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 
 from games.core.game.gamedef import Viewer
 from games.core.live import broadcast
+from games.core.render import rendering
 from tests.sockets import frames_before, version_is
 from tests.waiting import until, until_async
 
@@ -55,7 +56,7 @@ def layer(monkeypatch) -> RecordingLayer:
     return recording
 
 
-def spectators_frame(told, keeping=None):
+def spectators_frame(told, keeping=None, next_movers=()):
     """An announcement's frames as ``frames_drawn`` yields them: the spectators' alone."""
     message = {"version": told.event.version}
     yield Viewer.spectator(), SimpleNamespace(as_message=lambda: message)
@@ -125,7 +126,9 @@ async def test_a_version_never_sent_holds_back_the_next_send_once_and_no_later_o
 async def test_a_send_whose_frames_cannot_be_rendered_holds_back_nothing(layer, monkeypatch):
     fourth = announced(4)
     with monkeypatch.context() as broken:
-        broken.setattr(broadcast, "frames_drawn", lambda announcement, keeping: iter([1 / 0]))
+        broken.setattr(
+            broadcast, "frames_drawn", lambda announcement, keeping, next_movers: iter([1 / 0])
+        )
         await broadcast.send(fourth)  # logged, not raised: the viewers' pings heal it
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     await asyncio.wait_for(broadcast.send(announced(5)), 10)
@@ -402,7 +405,7 @@ def two_seats_and_the_host(monkeypatch) -> None:
     """Frames drawn as ``frames_drawn`` draws a two-seat match's: the seats', the spectators',
     then the host's."""
 
-    def frames(told, keeping=None):
+    def frames(told, keeping=None, next_movers=()):
         version = told.event.version
         for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
             message = {"type": "match.frame", "version": version}
@@ -436,6 +439,67 @@ async def test_the_tables_frames_are_published_from_the_drawing_thread_the_mover
     sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in publishing.sent]
     assert sent == [("seat-0", 4), ("seat-1", 4), ("spectators", 4), ("host", 4)]
     assert not broadcast._unsent and not broadcast._table_unsent and not broadcast._table_lanes
+
+
+def seats_moved(*moves: tuple[int, int], seats: int = 3) -> broadcast.Outbox:
+    """One send of several versions (``moves``: version, acting seat), as the actions that
+    share one hold of the row commit them."""
+    held = [SimpleNamespace(index=index) for index in range(seats)]
+    match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: held))
+    with broadcast.deferred() as outbox:
+        for version, seat in moves:
+            told = SimpleNamespace(match=match, event=SimpleNamespace(version=version, seat=seat))
+            broadcast.announce(told)  # type: ignore[arg-type]
+    return outbox
+
+
+async def test_versions_sent_together_draw_every_next_movers_frames_before_the_rest(
+    layer, monkeypatch
+):
+    """Seat 0's move made version 4 and seat 2's version 5, in one send: seat 2's own frame of
+    5 waits for its frame of 4, so both go before the other frames of 4 (seat 1's, the
+    spectators'). Every audience still gets its frames in version order."""
+    publishing = PublishingLayer()
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
+    monkeypatch.setattr(broadcast, "DRAWING_SLICE_SECONDS", 3600)  # the rest come together
+
+    def in_the_order_of_the_audiences(told, keeping=None, next_movers=()):
+        for viewer in rendering.audiences(told.match, told.event.seat, next_movers):
+            message = {"type": "match.frame", "version": told.event.version}
+            yield viewer, SimpleNamespace(as_message=lambda message=message: message)
+
+    monkeypatch.setattr(broadcast, "frames_drawn", in_the_order_of_the_audiences)
+    await asyncio.wait_for(broadcast.send(seats_moved((4, 0), (5, 2))), 10)
+    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in publishing.sent]
+    assert sent == [
+        ("seat-0", 4),
+        ("seat-2", 4),
+        ("seat-2", 5),
+        ("seat-1", 4),
+        ("spectators", 4),
+        ("seat-0", 5),
+        ("seat-1", 5),
+        ("spectators", 5),
+        ("host", 4),
+        ("host", 5),
+    ]
+    assert publishing.published[:3] == [["seat-0"], ["seat-2"], ["seat-2"]]  # each alone
+
+
+def test_the_next_movers_are_drawn_right_after_the_acting_seat_each_once():
+    seats = [SimpleNamespace(index=index) for index in range(4)]
+    match = SimpleNamespace(seats=SimpleNamespace(all=lambda: seats))
+    drawn = rendering.audiences(match, 1, [3, 1, 0, 3])  # type: ignore[arg-type]
+    assert [viewer.audience for viewer in drawn] == [
+        "seat-1",
+        "seat-3",
+        "seat-0",
+        "seat-2",
+        "spectators",
+        "host",
+    ]
+    plain = rendering.audiences(match, None)  # type: ignore[arg-type]
+    assert [viewer.audience for viewer in plain][:4] == ["seat-0", "seat-1", "seat-2", "seat-3"]
 
 
 async def test_frames_the_drawing_thread_could_not_publish_go_through_the_loop_in_order(
@@ -499,7 +563,7 @@ async def test_the_hosts_frame_waits_for_the_table_at_most_order_wait_seconds(
     recording = RecordingGroups()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
 
-    def table_and_host(told, keeping=None):
+    def table_and_host(told, keeping=None, next_movers=()):
         for viewer in (Viewer.spectator(), Viewer.host()):
             yield viewer, SimpleNamespace(as_message=lambda: {"version": told.event.version})
 
@@ -523,7 +587,7 @@ async def test_the_spectators_gallery_waits_for_the_workers_table_frames_a_bound
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
     release = threading.Event()
 
-    def slow_table(told, keeping=None):
+    def slow_table(told, keeping=None, next_movers=()):
         release.wait(10)  # the drawing, in its thread, until the test lets it go
         yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
 

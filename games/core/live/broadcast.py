@@ -16,7 +16,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -329,11 +329,14 @@ class _Drawing:
     the table's first (the acting seat's, the other seats', the spectators'), then the host's.
     ``next`` draws in a worker thread; ``keeping`` gets what every audience was sent."""
 
-    def __init__(self, announcement: Announcement) -> None:
+    def __init__(self, announcement: Announcement, next_movers: Sequence[int] = ()) -> None:
         self.announcement = announcement
         self.keeping = Keeping()
-        self.frames = frames_drawn(announcement, keeping=self.keeping)
+        self.frames = frames_drawn(announcement, keeping=self.keeping, next_movers=next_movers)
         self.table_left: int | None = None  # counted in the drawing thread (reads the seats)
+        # The acting seat's frame and the next movers' come first (``rendering.audiences``).
+        acting = announcement.event.seat
+        self.movers_first = (acting is not None) + len(set(next_movers) - {acting})
 
     def next(self, table_only: bool) -> tuple[Viewer, Frame] | None:
         """The next frame drawn, or None when there is none (with ``table_only``: no frame of
@@ -365,7 +368,10 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
     _table_lanes[match_pk] = _table_lanes.get(match_pk, 0) + 1
     table_lane = True
     try:
-        drawings = [_Drawing(announcement) for announcement in announcements]
+        drawings = [
+            _Drawing(announcement, _movers_after(announcements, index))
+            for index, announcement in enumerate(announcements)
+        ]
         sent = True
         async with turn:
             await _wait_for_earlier(turn, _table_unsent, match_pk, min(mine))
@@ -543,29 +549,45 @@ def _publisher() -> Publish | None:
     return layer.publish_now if getattr(layer, "publishes_from_threads", False) else None
 
 
+def _movers_after(announcements: list[Announcement], index: int) -> list[int]:
+    """The seats whose moves make the versions after ``announcements[index]`` in this send."""
+    later = announcements[index + 1 :]
+    return [a.event.seat for a in later if a.event.seat is not None]
+
+
 def _table_published(drawings: list[_Drawing], publish: Publish) -> list[LayerMessage]:
     """Draw the table's frames of ``drawings`` (the seats' and the spectators') and publish
-    them from this thread as they are drawn: the acting seat's frame alone and first, then the
-    rest as many as are drawn within DRAWING_SLICE_SECONDS at a time. The event loop hands out
-    the versions before to a worker's spectators meanwhile; a frame drawn here waits for none
-    of its turns. Returns what could not be published (Redis failed), in order, from the first
-    frame that failed on: the caller sends it through the loop, which retries."""
+    them from this thread as they are drawn: first every version's movers' frames (its acting
+    seat's alone and first, then those of the seats acting in the versions after it here,
+    whose own frames wait for them), then the rest of each version's, as many as are drawn
+    within DRAWING_SLICE_SECONDS at a time. Each audience still gets its frames in version
+    order: a seat drawn early is drawn early in every version up to its own move. The event
+    loop hands out the versions before to a worker's spectators meanwhile; a frame drawn here
+    waits for none of its turns. Returns what could not be published (Redis failed), in order,
+    from the first frame that failed on: the caller sends it through the loop, which
+    retries."""
     unpublished: list[LayerMessage] = []
+
+    def published(messages: list[LayerMessage]) -> None:
+        if not unpublished:
+            try:
+                publish(messages)
+                return
+            except Exception:
+                log.warning(
+                    "%s frames not published from the drawing thread; through the loop",
+                    len(messages),
+                    exc_info=True,
+                )
+        unpublished.extend(messages)
+
     for drawing in drawings:
-        first = True
-        while messages := _next_messages(drawing, first, table_only=True):
-            first = False
-            if not unpublished:
-                try:
-                    publish(messages)
-                    continue
-                except Exception:
-                    log.warning(
-                        "%s frames not published from the drawing thread; through the loop",
-                        len(messages),
-                        exc_info=True,
-                    )
-            unpublished.extend(messages)
+        for _ in range(drawing.movers_first):
+            if messages := _next_messages(drawing, True, table_only=True):
+                published(messages)
+    for drawing in drawings:
+        while messages := _next_messages(drawing, table_only=True):
+            published(messages)
     return unpublished
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -287,10 +287,13 @@ def frames_drawn(
     *,
     with_html: bool = True,
     keeping: Keeping | None = None,
+    next_movers: Sequence[int] = (),
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
-    be sent before the next is drawn, in the order of ``audiences``. What each audience was
-    sent is kept once the last is drawn, or left in ``keeping`` for the caller to write."""
+    be sent before the next is drawn, in the order of ``audiences`` (``next_movers``: the seats
+    whose moves make the versions drawn next, drawn first after the acting seat). What each
+    audience was sent is kept once the last is drawn, or left in ``keeping`` for the caller to
+    write."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
@@ -298,7 +301,7 @@ def frames_drawn(
     holders = seat_holders(match)
     seats = list(match.seats.all())
     unkept = False
-    for viewer in audiences(match, event.seat) if viewers is None else viewers:
+    for viewer in audiences(match, event.seat, next_movers) if viewers is None else viewers:
         kept = (
             panelcache.kept(match, event.version - 1, viewer, read) if announcement.before else None
         )
@@ -507,13 +510,18 @@ def _notice_drawn(match: Match) -> str | None:
     return known[1] if known is not None and known[0] == match.version else None
 
 
-def audiences(match: Match, acting: int | None = None) -> list[Viewer]:
+def audiences(
+    match: Match, acting: int | None = None, next_movers: Sequence[int] = ()
+) -> list[Viewer]:
     """Every distinct kind of viewer of a match, in the order their frames are drawn and sent:
     the ``acting`` seat (the one whose move it is, if any: its player sees the move at once),
     each other seat (a seat's socket takes a version only after the one before, so the next
     mover's own frame waits for these; after another seat's move they are mostly drawn from
-    nothing), the spectators (the many: one message a worker, handed to each) and the host."""
-    seats = [Viewer(seat=seat.index) for seat in match.seats.all()]
-    first = [viewer for viewer in seats if viewer.seat == acting]
-    others = [viewer for viewer in seats if viewer.seat != acting]
-    return [*first, *others, Viewer.spectator(), Viewer.host()]
+    nothing), those of ``next_movers`` first (the seats whose moves make the versions drawn
+    next: their own frames wait for this one), then the spectators (the many: one message a
+    worker, handed to each) and the host."""
+    indexes = [seat.index for seat in match.seats.all()]
+    rank = {seat: place for place, seat in reversed(list(enumerate(next_movers)))}
+    others = sorted((i for i in indexes if i != acting), key=lambda i: rank.get(i, len(rank)))
+    first = [acting] if acting in indexes else []
+    return [*(Viewer(seat=i) for i in [*first, *others]), Viewer.spectator(), Viewer.host()]
