@@ -97,7 +97,7 @@ async def test_a_later_versions_seats_and_spectators_go_before_an_earlier_versio
     await waits_for_its_turn()  # version 5's table waits for version 4's
     await asyncio.wait_for(broadcast.send(fourth), 10)
     await asyncio.wait_for(later, 10)
-    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in recording.sent]
+    sent = by_audience(recording)
     assert sent == [
         ("seat-0", 4),
         ("seat-1", 4),
@@ -383,6 +383,11 @@ def test_a_drawing_thread_waits_for_the_action_holding_its_matchs_row_here(setti
     assert drawn == ["the action's end", "frame"]
 
 
+def by_audience(layer: RecordingGroups) -> list[tuple[str, int]]:
+    """What ``layer`` sent, as (audience, version) pairs in order."""
+    return [(group.rsplit(".", 1)[1], message["version"]) for group, message in layer.sent]
+
+
 class PublishingLayer(RecordingGroups):
     """A layer that also publishes from the drawing thread (``publish_now``), or fails to."""
 
@@ -436,7 +441,7 @@ async def test_the_tables_frames_are_published_from_the_drawing_thread_the_mover
     await asyncio.wait_for(broadcast.send(seat_zero_moved(4)), 10)
     assert publishing.published == [["seat-0"], ["seat-1", "spectators"]]
     assert threading.get_ident() not in publishing.threads
-    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in publishing.sent]
+    sent = by_audience(publishing)
     assert sent == [("seat-0", 4), ("seat-1", 4), ("spectators", 4), ("host", 4)]
     assert not broadcast._unsent and not broadcast._table_unsent and not broadcast._table_lanes
 
@@ -470,7 +475,7 @@ async def test_versions_sent_together_draw_every_next_movers_frames_before_the_r
 
     monkeypatch.setattr(broadcast, "frames_drawn", in_the_order_of_the_audiences)
     await asyncio.wait_for(broadcast.send(seats_moved((4, 0), (5, 2))), 10)
-    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in publishing.sent]
+    sent = by_audience(publishing)
     assert sent == [
         ("seat-0", 4),
         ("seat-2", 4),
@@ -511,7 +516,7 @@ async def test_frames_the_drawing_thread_could_not_publish_go_through_the_loop_i
     await asyncio.wait_for(broadcast.send(seat_zero_moved(4)), 10)
     await asyncio.wait_for(broadcast.send(seat_zero_moved(5)), 10)
     assert broken.published == []
-    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in broken.sent]
+    sent = by_audience(broken)
     assert sent == [
         ("seat-0", 4),
         ("seat-1", 4),
@@ -571,7 +576,7 @@ async def test_the_hosts_frame_waits_for_the_table_at_most_order_wait_seconds(
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 0.05)
     broadcast._table_lanes[MATCH_PK] = 1  # another send's table frames, never done
     await asyncio.wait_for(broadcast.send(announced(4)), 10)
-    sent = [(group.rsplit(".", 1)[1], message["version"]) for group, message in recording.sent]
+    sent = by_audience(recording)
     assert sent == [("spectators", 4), ("host", 4)]
     assert "held the host's back too long" in caplog.text
 
