@@ -9,6 +9,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import User
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from games.bejeweled2 import engine
@@ -19,6 +20,13 @@ from tests.browser.pages import ARTIFACTS, serious_axe_violations, shoot_both_si
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SELECTED = re.compile(r"\bselected\b")
+# Every small board laid out (a box of its own), and at least ``least`` of them on the first row.
+SIDE_BY_SIDE = """(least) => {
+  const minis = [...document.querySelectorAll(".race-mini")];
+  if (!minis.length || minis.some((mini) => !mini.getClientRects().length)) return false;
+  const tops = minis.map((mini) => Math.round(mini.getBoundingClientRect().top));
+  return tops.filter((top) => top === tops[0]).length >= least;
+}"""
 BOTS = {1: "greedy", 2: "random", 3: "relaxed", 4: "greedy", 5: "random", 6: "relaxed"}
 
 
@@ -94,12 +102,18 @@ def test_a_player_races_by_clicks_while_spectators_watch_every_board(login_conte
     shoot_both_sizes(host, "race-host")
     shoot_both_sizes(player, "race-player")
     # The small boards sit side by side: two on a phone's row, more on a desktop's.
+    # The bots race on meanwhile, and a read right after the resize once caught two of the seven
+    # boards (the two just past level 1) at the page's top: the rows are read when every board
+    # has a box and the first row holds enough of them (within the wait's patience).
     for size, least in (({"width": 375, "height": 812}, 2), ({"width": 1280, "height": 800}, 4)):
         spectator.set_viewport_size(size)
-        tops = spectator.eval_on_selector_all(
-            ".race-mini", "els => els.map((e) => Math.round(e.getBoundingClientRect().top))"
-        )
-        assert tops.count(tops[0]) >= least, (size, tops)
+        try:
+            spectator.wait_for_function(SIDE_BY_SIDE, arg=least)
+        except PlaywrightTimeoutError:
+            tops = spectator.eval_on_selector_all(
+                ".race-mini", "els => els.map((e) => Math.round(e.getBoundingClientRect().top))"
+            )
+            raise AssertionError((size, tops)) from None
         width = spectator.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], (size, width)
 
