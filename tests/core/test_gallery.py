@@ -327,3 +327,27 @@ async def test_a_gallery_whose_layer_cannot_tell_what_waits_hands_out_one_by_one
     await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
     assert handed == [["v2"], ["v3"]] and not seat.listening.done()
     await gallery.leave(seat, watcher)
+
+
+async def test_a_gallery_gathers_what_comes_soon_after_a_hand_out(monkeypatch):
+    """A lone message in a quiet gallery goes at once; one that comes soon after a hand-out (the
+    match moves fast) waits GATHER_SECONDS for what comes next, and both go together."""
+    monkeypatch.setattr(gallery, "GATHER_AFTER_SECONDS", 60)
+    monkeypatch.setattr(gallery, "GATHER_SECONDS", 1.0)
+    layer = QueueLayer()
+    handed: list[list[str]] = []
+
+    class Watcher(Probe):
+        async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+            handed.append([message["text"] for message in messages])
+
+    watcher = Watcher()
+    seat = await gallery.enter("match.5.spectators", watcher, layer)
+    await layer.queue.put({"type": "probe.note", "text": "v2"})
+    await asyncio.wait_for(until(lambda: handed == [["v2"]]), 5)
+    await layer.queue.put({"type": "probe.note", "text": "v3"})
+    await asyncio.wait_for(until(layer.queue.empty), 5)  # taken: the gallery gathers
+    await layer.queue.put({"type": "probe.note", "text": "v4"})
+    await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
+    assert handed == [["v2"], ["v3", "v4"]]
+    await gallery.leave(seat, watcher)
