@@ -331,9 +331,16 @@ async def test_a_gallery_whose_layer_cannot_tell_what_waits_hands_out_one_by_one
 
 async def test_a_gallery_gathers_what_comes_soon_after_a_hand_out(monkeypatch):
     """A lone message in a quiet gallery goes at once; one that comes soon after a hand-out (the
-    match moves fast) waits GATHER_SECONDS for what comes next, and both go together."""
+    match moves fast) waits at most GATHER_SECONDS for what comes next, and both go together."""
     monkeypatch.setattr(gallery, "GATHER_AFTER_SECONDS", 60)
-    monkeypatch.setattr(gallery, "GATHER_SECONDS", 1.0)
+    pauses: list[float] = []
+    gathered = asyncio.Event()
+
+    async def pause(seconds: float) -> None:  # the window stays open until the test closes it
+        pauses.append(seconds)
+        await gathered.wait()
+
+    monkeypatch.setattr(gallery, "_pause", pause)
     layer = QueueLayer()
     handed: list[list[str]] = []
 
@@ -345,9 +352,12 @@ async def test_a_gallery_gathers_what_comes_soon_after_a_hand_out(monkeypatch):
     seat = await gallery.enter("match.5.spectators", watcher, layer)
     await layer.queue.put({"type": "probe.note", "text": "v2"})
     await asyncio.wait_for(until(lambda: handed == [["v2"]]), 5)
+    assert pauses == []  # the first after a quiet spell: at once
     await layer.queue.put({"type": "probe.note", "text": "v3"})
-    await asyncio.wait_for(until(layer.queue.empty), 5)  # taken: the gallery gathers
+    await asyncio.wait_for(until(lambda: pauses), 5)  # taken: the gallery gathers
     await layer.queue.put({"type": "probe.note", "text": "v4"})
+    gathered.set()
     await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
     assert handed == [["v2"], ["v3", "v4"]]
+    assert 0 <= pauses[0] <= gallery.GATHER_SECONDS
     await gallery.leave(seat, watcher)

@@ -41,6 +41,7 @@ HAND_OUT_RUN = 25
 # message) and the worker's event loop, writing half as many, answered the seats sooner.
 GATHER_SECONDS = 0.04
 GATHER_AFTER_SECONDS = 0.25
+_pause = asyncio.sleep  # how a gallery waits while it gathers (a test waits for an event instead)
 
 
 # What a gallery awaits before handing out what came (the worker's more urgent work of its match
@@ -103,7 +104,7 @@ class Gallery:
                     log.warning("%s: the gallery did not wait its turn", self.group, exc_info=True)
             if came - self.handed_at < GATHER_AFTER_SECONDS:
                 # The match moves fast: what comes next goes with this one.
-                await asyncio.sleep(max(0.0, came + GATHER_SECONDS - loop.time()))
+                await _pause(max(0.0, came + GATHER_SECONDS - loop.time()))
             await self.hand_out([message, *self._waiting()])
             self.handed_at = loop.time()
 
