@@ -56,7 +56,7 @@ def layer(monkeypatch) -> RecordingLayer:
     return recording
 
 
-def spectators_frame(told, keeping=None, next_movers=()):
+def spectators_frame(told, keeping=None, next_movers=(), unwatched=frozenset()):
     """An announcement's frames as ``frames_drawn`` yields them: the spectators' alone."""
     message = {"version": told.event.version}
     yield Viewer.spectator(), SimpleNamespace(as_message=lambda: message)
@@ -126,9 +126,7 @@ async def test_a_version_never_sent_holds_back_the_next_send_once_and_no_later_o
 async def test_a_send_whose_frames_cannot_be_rendered_holds_back_nothing(layer, monkeypatch):
     fourth = announced(4)
     with monkeypatch.context() as broken:
-        broken.setattr(
-            broadcast, "frames_drawn", lambda announcement, keeping, next_movers: iter([1 / 0])
-        )
+        broken.setattr(broadcast, "frames_drawn", lambda announcement, **_: iter([1 / 0]))
         await broadcast.send(fourth)  # logged, not raised: the viewers' pings heal it
     monkeypatch.setattr(broadcast, "ORDER_WAIT_SECONDS", 3600)
     await asyncio.wait_for(broadcast.send(announced(5)), 10)
@@ -397,6 +395,10 @@ class PublishingLayer(RecordingGroups):
         self.published: list[list[str]] = []  # the groups of each publish, in order
         self.threads: set[int] = set()
         self.publishes_from_threads = True
+        self.unheard: set[str] = set()  # the audiences no socket listens to
+
+    def listened(self, groups: list[str]) -> set[str]:
+        return {group for group in groups if group.rsplit(".", 1)[1] not in self.unheard}
 
     def publish_now(self, messages: list[tuple[str, dict]]) -> None:
         self.threads.add(threading.get_ident())
@@ -410,7 +412,7 @@ def two_seats_and_the_host(monkeypatch) -> None:
     """Frames drawn as ``frames_drawn`` draws a two-seat match's: the seats', the spectators',
     then the host's."""
 
-    def frames(told, keeping=None, next_movers=()):
+    def frames(told, keeping=None, next_movers=(), unwatched=frozenset()):
         version = told.event.version
         for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
             message = {"type": "match.frame", "version": version}
@@ -458,6 +460,15 @@ def seats_moved(*moves: tuple[int, int], seats: int = 3) -> broadcast.Outbox:
     return outbox
 
 
+def in_the_order_of_the_audiences(told, keeping=None, next_movers=(), unwatched=frozenset()):
+    """Frames as ``frames_drawn`` yields them: every audience's but the ``unwatched``, in the
+    order of ``rendering.audiences``."""
+    for viewer in rendering.audiences(told.match, told.event.seat, next_movers):
+        if viewer.audience not in unwatched:
+            message = {"type": "match.frame", "version": told.event.version}
+            yield viewer, SimpleNamespace(as_message=lambda message=message: message)
+
+
 async def test_versions_sent_together_draw_every_next_movers_frames_before_the_rest(
     layer, monkeypatch
 ):
@@ -467,11 +478,6 @@ async def test_versions_sent_together_draw_every_next_movers_frames_before_the_r
     publishing = PublishingLayer()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
     monkeypatch.setattr(broadcast, "DRAWING_SLICE_SECONDS", 3600)  # the rest come together
-
-    def in_the_order_of_the_audiences(told, keeping=None, next_movers=()):
-        for viewer in rendering.audiences(told.match, told.event.seat, next_movers):
-            message = {"type": "match.frame", "version": told.event.version}
-            yield viewer, SimpleNamespace(as_message=lambda message=message: message)
 
     monkeypatch.setattr(broadcast, "frames_drawn", in_the_order_of_the_audiences)
     await asyncio.wait_for(broadcast.send(seats_moved((4, 0), (5, 2))), 10)
@@ -489,6 +495,28 @@ async def test_versions_sent_together_draw_every_next_movers_frames_before_the_r
         ("host", 5),
     ]
     assert publishing.published[:3] == [["seat-0"], ["seat-2"], ["seat-2"]]  # each alone
+
+
+async def test_an_audience_no_socket_listens_to_is_not_drawn_and_the_host_still_goes_last(
+    layer, monkeypatch
+):
+    """Seat 1's player has no page open (asked of the layer once the version committed): its
+    frames are not drawn. The table's frames are the ones left, the movers' first, and the
+    host's still go after them, through the loop."""
+    publishing = PublishingLayer()
+    publishing.unheard = {"seat-1"}
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
+    monkeypatch.setattr(broadcast, "DRAWING_SLICE_SECONDS", 3600)  # the rest come together
+    monkeypatch.setattr(broadcast, "frames_drawn", in_the_order_of_the_audiences)
+    await asyncio.wait_for(broadcast.send(seats_moved((4, 0), (5, 2))), 10)
+    assert publishing.published == [
+        ["seat-0"],
+        ["seat-2"],
+        ["seat-2"],
+        ["spectators"],
+        ["seat-0", "spectators"],
+    ]
+    assert by_audience(publishing)[-2:] == [("host", 4), ("host", 5)]
 
 
 def test_the_next_movers_are_drawn_right_after_the_acting_seat_each_once():
@@ -568,7 +596,7 @@ async def test_the_hosts_frame_waits_for_the_table_at_most_order_wait_seconds(
     recording = RecordingGroups()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
 
-    def table_and_host(told, keeping=None, next_movers=()):
+    def table_and_host(told, keeping=None, next_movers=(), unwatched=frozenset()):
         for viewer in (Viewer.spectator(), Viewer.host()):
             yield viewer, SimpleNamespace(as_message=lambda: {"version": told.event.version})
 
@@ -592,7 +620,7 @@ async def test_the_spectators_gallery_waits_for_the_workers_table_frames_a_bound
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recording)
     release = threading.Event()
 
-    def slow_table(told, keeping=None, next_movers=()):
+    def slow_table(told, keeping=None, next_movers=(), unwatched=frozenset()):
         release.wait(10)  # the drawing, in its thread, until the test lets it go
         yield Viewer.spectator(), SimpleNamespace(as_message=lambda: {"version": 4})
 
@@ -612,3 +640,15 @@ async def test_the_spectators_gallery_waits_for_the_workers_table_frames_a_bound
         await asyncio.wait_for(broadcast.table_drawn(MATCH_PK, at_most=0.05), 5)
     finally:
         broadcast._table_lanes.pop(MATCH_PK, None)
+
+
+def test_every_audience_is_drawn_when_the_layer_cannot_say_who_listens(monkeypatch):
+    publishing = PublishingLayer()
+
+    def redis_gone(groups: list[str]) -> set[str]:
+        raise ConnectionError("Redis went away")
+
+    publishing.listened = redis_gone  # type: ignore[method-assign]
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
+    every = [Viewer(seat=0), Viewer.spectator(), Viewer.host()]
+    assert broadcast._listened(MATCH_PK, every) == every

@@ -321,6 +321,45 @@ async def add(socket, version: int, action_id: str) -> None:
     )
 
 
+async def test_no_frame_is_drawn_for_an_audience_with_no_page_open_and_a_late_one_misses_none(
+    tally, monkeypatch
+):
+    """Bob and the host have no page open when Ada moves: only her seat's frame is drawn. They
+    open theirs after (each its whole view), and Bob's move reaches each page as an update of
+    the version it holds, not as a resync."""
+    from games.core.live import broadcast
+
+    match, ada, bob, host = tally
+    drawn: list[tuple[int, str]] = []
+    frames_drawn = broadcast.frames_drawn
+
+    def recorded(told, **kwargs):
+        for viewer, frame in frames_drawn(told, **kwargs):
+            drawn.append((told.event.version, viewer.audience))
+            yield viewer, frame
+
+    monkeypatch.setattr(broadcast, "frames_drawn", recorded)
+    ada_ws = await connect(match, ada)
+    version = (await receive(ada_ws))["version"]
+    await add(ada_ws, version, "a1")
+    await frames_before(ada_ws, version_is(version + 1))
+    bob_ws, host_ws = await connect(match, bob), await connect(match, host)
+    for socket in (bob_ws, host_ws):
+        assert (await receive(socket))["version"] == version + 1
+    await add(bob_ws, version + 1, "b1")
+    for socket in (ada_ws, bob_ws, host_ws):  # each page's next update, no resync before it
+        before = await frames_before(socket, version_is(version + 2))
+        assert [frame["type"] for frame in before] in ([], ["ack"])
+    assert [audience for made, audience in drawn if made == version + 1] == ["seat-0"]
+    assert [audience for made, audience in drawn if made == version + 2] == [
+        "seat-1",
+        "seat-0",
+        "host",
+    ]
+    for socket in (ada_ws, bob_ws, host_ws):
+        await socket.disconnect()
+
+
 async def test_a_viewer_only_behind_is_sent_only_what_its_connection_has_not_sent(tally):
     match, ada, *_ = tally
     socket = await connect(match, ada)

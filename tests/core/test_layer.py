@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from games.core.live.layer import PubSubLayer
+from tests.waiting import until_async
 
 pytestmark = [
     pytest.mark.redis,
@@ -112,3 +113,25 @@ def test_a_thread_publishing_waits_for_redis_at_most_the_publish_timeout():
     (publisher,) = layer._sync_publishers()
     options = publisher.connection_pool.connection_kwargs
     assert options["socket_timeout"] == options["socket_connect_timeout"] == PUBLISH_TIMEOUT_SECONDS
+
+
+async def test_a_group_is_listened_to_while_a_channel_of_any_worker_is_in_it():
+    """``listened`` asks Redis from any thread: a group a channel joined is listened to (once
+    a message sent to it arrived, its subscription is known to be in), one never joined is
+    not, nor one whose last channel left."""
+    layer = PubSubLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-{uuid.uuid4().hex}")
+    try:
+        channel = await layer.new_channel()
+        await layer.group_add("seat-0", channel)
+        await layer.group_send("seat-0", {"type": "match.frame", "version": 4})
+        assert (await asyncio.wait_for(layer.receive(channel), 10))["version"] == 4
+        asked = await asyncio.to_thread(layer.listened, ["seat-0", "host"])
+        assert asked == {"seat-0"}
+        await layer.group_discard("seat-0", channel)
+
+        async def left() -> bool:
+            return await asyncio.to_thread(layer.listened, ["seat-0", "host"]) == set()
+
+        await until_async(left, "the group's last channel left it")
+    finally:
+        await layer.flush()

@@ -25,7 +25,7 @@ from weakref import WeakKeyDictionary
 
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import router, transaction
 
@@ -224,7 +224,9 @@ def heal_unsent(now: datetime | None = None) -> int:
 
 
 def render(announcements: list[Announcement]) -> list[LayerMessage]:
-    """The layer messages for ``announcements``: (group, message), rendered from memory."""
+    """The layer messages for ``announcements``: (group, message), rendered from memory, for
+    every audience (the heal, and changes sent outside an event loop: a host's operation; the
+    consumer's path draws only the audiences listened to, ``_Drawing``)."""
     return [
         _message(announcement, viewer, frame)
         for announcement in announcements
@@ -326,32 +328,77 @@ async def _send_events(announcements: list[Announcement]) -> None:
 
 class _Drawing:
     """One announcement's frames as they are drawn, in the order of ``rendering.audiences``:
-    the table's first (the acting seat's, the other seats', the spectators'), then the host's.
-    ``next`` draws in a worker thread; ``keeping`` gets what every audience was sent."""
+    the table's first (the acting seat's, the other seats', the spectators'), then the host's,
+    each only if a socket listens to it (``_listened``). ``next`` draws in a worker thread;
+    ``keeping`` gets what every audience drawn was sent."""
 
     def __init__(self, announcement: Announcement, next_movers: Sequence[int] = ()) -> None:
         self.announcement = announcement
+        self.next_movers = next_movers
         self.keeping = Keeping()
-        self.frames = frames_drawn(announcement, keeping=self.keeping, next_movers=next_movers)
-        self.table_left: int | None = None  # counted in the drawing thread (reads the seats)
-        # The acting seat's frame and the next movers' come first (``rendering.audiences``).
-        acting = announcement.event.seat
-        self.movers_first = (acting is not None) + len(set(next_movers) - {acting})
+        self.frames: Iterator[tuple[Viewer, Frame]] | None = None
+        self.table_left = 0  # counted in the drawing thread (reads the seats and Redis)
+        self._movers_first = 0
+
+    def _begin(self) -> Iterator[tuple[Viewer, Frame]]:
+        """Which audiences are drawn, asked once the version committed: a socket that joins
+        its audience later reads the match after it joined, at this version or a later one,
+        so it misses no frame left undrawn here."""
+        if self.frames is None:
+            match, acting = self.announcement.match, self.announcement.event.seat
+            every = audiences(match, acting)
+            listened = _listened(match.pk, every)
+            unwatched = frozenset(v.audience for v in every if v not in listened)
+            self.table_left = sum(1 for v in listened if not v.is_host)
+            # The acting seat's frame and the next movers' come first (``rendering.audiences``).
+            movers = {acting, *self.next_movers} - {None}
+            self._movers_first = sum(1 for v in listened if v.seat in movers)
+            self.frames = frames_drawn(
+                self.announcement,
+                keeping=self.keeping,
+                next_movers=self.next_movers,
+                unwatched=unwatched,
+            )
+        return self.frames
+
+    @property
+    def movers_first(self) -> int:
+        """How many of the first frames are the movers' (the acting seat's, the next movers')."""
+        self._begin()
+        return self._movers_first
 
     def next(self, table_only: bool) -> tuple[Viewer, Frame] | None:
         """The next frame drawn, or None when there is none (with ``table_only``: no frame of
         the table's left)."""
-        if self.table_left is None:
-            match, acting = self.announcement.match, self.announcement.event.seat
-            self.table_left = sum(1 for viewer in audiences(match, acting) if not viewer.is_host)
+        frames = self._begin()
         if table_only and self.table_left <= 0:
             return None
         try:
-            drawn = next(self.frames)
+            drawn = next(frames)
         except StopIteration:
             return None
         self.table_left -= 1
         return drawn
+
+
+def _listened(match_pk: int, viewers: list[Viewer]) -> list[Viewer]:
+    """Those of ``viewers`` whose audience a socket listens to now, on any worker (the layer
+    asked; every one where it cannot tell): a frame no socket would take is not drawn."""
+    groups = {group_name(match_pk, viewer): viewer for viewer in viewers}
+    layer = get_channel_layer()
+    try:
+        if isinstance(layer, InMemoryChannelLayer):
+            heard = {group for group in groups if layer.groups.get(group)}
+        elif getattr(layer, "publishes_from_threads", False):
+            heard = layer.listened(list(groups))
+        else:
+            return viewers
+    except Exception:
+        log.warning(
+            "could not ask which audiences are listened to; drawing every one", exc_info=True
+        )
+        return viewers
+    return [viewer for group, viewer in groups.items() if group in heard]
 
 
 async def _send_match_events(match_pk: int, announcements: list[Announcement]) -> None:

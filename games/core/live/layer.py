@@ -21,6 +21,8 @@ handing out the last one together.
 (redis-py's synchronous client, thread-safe), not through the event loop: the table's frames of
 a version (the next mover's among them) go as soon as they are drawn, however busy the loop is
 handing out the versions before to hundreds of spectators (games/core/live/broadcast.py).
+``listened`` asks Redis, from the same thread, which of a match's audiences any worker listens
+to: the frames of one no socket holds are not drawn.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ PUBLISH_TIMEOUT_SECONDS = 2.0
 
 
 class PubSubLayer(RedisPubSubChannelLayer):
-    """RedisPubSubChannelLayer plus ``group_send_many``, ``waiting`` and ``publish_now``."""
+    """RedisPubSubChannelLayer plus ``group_send_many``, ``waiting``, ``publish_now`` and
+    ``listened``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -68,6 +71,23 @@ class PubSubLayer(RedisPubSubChannelLayer):
             for channel, data in publishes:
                 pipeline.publish(channel, data)
             pipeline.execute()
+
+    def listened(self, groups: list[str]) -> set[str]:
+        """Those of ``groups`` some worker listens to now (a socket of it is in the group), asked
+        of Redis from any thread: PUBSUB NUMSUB, one round trip per shard. A group no worker
+        listens to would take a message to no one. Raises when Redis does not answer."""
+        publishers = self._sync_publishers()
+        prefix = self._kwargs.get("prefix", "asgi")
+        by_shard: dict[int, dict[str, str]] = {}
+        for group in groups:
+            channel = f"{prefix}__group__{group}"
+            by_shard.setdefault(_consistent_hash(channel, len(publishers)), {})[channel] = group
+        heard: set[str] = set()
+        for shard, of_shard in by_shard.items():
+            for asked, listeners in publishers[shard].pubsub_numsub(*of_shard):
+                if listeners:
+                    heard.add(of_shard[asked.decode() if isinstance(asked, bytes) else asked])
+        return heard
 
     def _sync_publishers(self) -> list[redis.Redis]:
         """One synchronous client per shard, in the layer's order of its hosts (made once)."""

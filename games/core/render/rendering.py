@@ -288,12 +288,13 @@ def frames_drawn(
     with_html: bool = True,
     keeping: Keeping | None = None,
     next_movers: Sequence[int] = (),
+    unwatched: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[Viewer, Frame]]:
     """``update_frames`` one viewer at a time, each frame as soon as it is drawn, so that it can
     be sent before the next is drawn, in the order of ``audiences`` (``next_movers``: the seats
-    whose moves make the versions drawn next, drawn first after the acting seat). What each
-    audience was sent is kept once the last is drawn, or left in ``keeping`` for the caller to
-    write."""
+    whose moves make the versions drawn next, drawn first after the acting seat; ``unwatched``:
+    the audiences no socket listens to, not drawn). What each audience was sent is kept once
+    the last is drawn, or left in ``keeping`` for the caller to write."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
@@ -302,6 +303,8 @@ def frames_drawn(
     seats = list(match.seats.all())
     unkept = False
     for viewer in audiences(match, event.seat, next_movers) if viewers is None else viewers:
+        if viewer.audience in unwatched:
+            continue
         kept = (
             panelcache.kept(match, event.version - 1, viewer, read) if announcement.before else None
         )
