@@ -233,6 +233,9 @@ GC_GEN1_EVERY = env_int("GC_GEN1_EVERY", 3)
 # How long a thread drawing frames may hold the interpreter before the event loop (which writes
 # to every socket) takes it back, in microseconds (Python's own default: 5,000; serve.py).
 GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000)
+# Whether a worker's sockets send what they are given at once when nothing is buffered before it
+# (games/core/live/writes.py), rather than on the event loop's next turn as Twisted does.
+SEND_AT_ONCE = env_bool("SEND_AT_ONCE", default=True)
 # How long a thread drawing frames waits, before each frame, for the actions this worker is
 # applying (each holds its match's row), in milliseconds; 0: it does not wait. A cast of 13
 # swapping at once (benchmarks/cast_together.py, quick, two rounds each): acks p50 / p95 at

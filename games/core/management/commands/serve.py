@@ -102,6 +102,7 @@ class Command(BaseCommand):
         from daphne.server import Server, twisted_loop
 
         from games.core.live.scheduler import run_forever
+        from games.core.live.writes import send_at_once
         from gemsite.asgi import application
 
         def when_ready() -> None:
@@ -115,6 +116,8 @@ class Command(BaseCommand):
             warm_up()
             settle_garbage_collector(settings.GC_GEN0_THRESHOLD)
             share_the_interpreter(settings.GIL_SWITCH_MICROSECONDS)
+            if settings.SEND_AT_ONCE:
+                send_at_once()
             if os.environ.get("GC_PAUSE_LOG"):
                 log_garbage_collections(os.environ["GC_PAUSE_LOG"])
             self.stdout.write(
