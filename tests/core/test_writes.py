@@ -29,6 +29,22 @@ class Reactor:
             self.writers.remove(writer)
 
 
+class Producer:
+    """A producer that counts how often it is asked for more."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def resumeProducing(self) -> None:  # noqa: N802 (Twisted's names)
+        self.asked += 1
+
+    def pauseProducing(self) -> None:  # noqa: N802
+        pass
+
+    def stopProducing(self) -> None:  # noqa: N802
+        pass
+
+
 @pytest.fixture
 def connection() -> Iterator[tuple[tcp.Connection, socket.socket, Reactor]]:
     """A Twisted connection on one end of a socket pair (the other end the test reads), sending
@@ -61,6 +77,29 @@ def test_a_write_with_nothing_buffered_is_sent_without_asking_the_reactor(connec
     made.write(b"frame one")
     assert read_all(theirs, 9) == b"frame one"
     assert reactor.writers == []
+
+
+def test_a_connection_upgraded_from_http_sends_at_once_too(connection):
+    """Twisted's HTTP channel registers itself as the connection's push producer, and a
+    websocket keeps the connection it was upgraded on: its frames go at once as well."""
+    made, theirs, reactor = connection
+    made.registerProducer(Producer(), True)
+    made.write(b"frame one")
+    assert read_all(theirs, 9) == b"frame one"
+    assert reactor.writers == []
+
+
+def test_a_pull_producers_connection_writes_as_twisted_does(connection):
+    """A pull producer is asked for more each time the buffer empties (Twisted's doWrite): its
+    writes go Twisted's way, so that it is asked."""
+    made, theirs, reactor = connection
+    producer = Producer()
+    made.registerProducer(producer, False)
+    made.write(b"a chunk")
+    assert reactor.writers == [made]
+    made.doWrite()  # the chunk went, the buffer is empty: the producer is asked for the next
+    assert read_all(theirs, 7) == b"a chunk"
+    assert producer.asked == 2
 
 
 def test_what_the_socket_does_not_take_waits_and_every_later_write_waits_behind_it(connection):

@@ -11,7 +11,9 @@ during a burst of moves cost it mostly waiting.
 ``send_at_once`` makes Twisted's TCP and Unix connections (``tcp.Connection`` and what derives
 from it) try the send first when their buffer is empty, as asyncio's own transports do: what
 the socket takes is gone, what it does not (a slow reader, a full buffer) is buffered as before,
-and everything after it waits behind it in order. A connection with a producer registered, one
+and everything after it waits behind it in order. A push producer (every websocket has one: the
+HTTP channel it was upgraded from registers itself) is paused, as before, only when data is
+buffered. A connection with a pull producer (asked for more each time the buffer empties), one
 speaking TLS, one closing, or one whose send fails goes Twisted's own way.
 tests/core/test_writes.py checks it against the installed Twisted on real sockets.
 """
@@ -35,7 +37,7 @@ def _write(self: Any, data: bytes) -> None:
         and not self.TLS
         and not self.disconnecting
         and not self._writeDisconnected
-        and self.producer is None
+        and (self.producer is None or self.streamingProducer)
         and not self._tempDataBuffer
         and self.offset >= len(self.dataBuffer)
     ):
