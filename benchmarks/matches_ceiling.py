@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import itertools
 import math
+import multiprocessing
 import os
 import random
 import shutil
@@ -43,6 +44,7 @@ import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -66,6 +68,13 @@ LATER_SECONDS = (0, 2, 5, 10, 20, 40, 80, 160, 320)
 STALL_SECONDS = 45.0  # a match where no version came for this long is left and replaced
 PROBE_SECONDS = 0.5
 CONNECT_AT_ONCE = 20
+THINKERS = 2  # the bots' processes, one a core
+THINKING = "the bots' thinking (players' browsers)"
+# The players' browsers are not on a server: here their thinking yields the cores to the server's
+# processes and this one's timing loop when both want one (it still takes what is idle).
+THINKING_NICENESS = 10
+PRESSED = 0.25  # a quarter of the time some task waited for a core: the cores are the limit
+PRESSURE = Path("/proc/pressure/cpu")  # Linux's CPU pressure (PSI), where the kernel keeps it
 TIMEOUT = 120.0
 ENDED = ("finished", "aborted")
 BASELINE = _baseline.REPORTS / "matches_ceiling.json"
@@ -93,6 +102,7 @@ class Step:
     pings: dict[str, list[float]] = field(default_factory=dict)
     lag: list[float] = field(default_factory=list)  # the load generator's loop
     cpu: dict[str, float] = field(default_factory=dict)  # share of one core
+    waited: float | None = None  # the share of the window some task waited for a core (PSI)
     finished: int = 0
     stalled: int = 0
 
@@ -122,6 +132,7 @@ class Run:
     from_database: set[str] = field(default_factory=set)
     errors: Counter[str] = field(default_factory=Counter)
     gate: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CONNECT_AT_ONCE))
+    thinkers: Any = None  # the bots' processes (``thinkers``)
 
     @property
     def ws(self) -> str:
@@ -131,14 +142,40 @@ class Run:
 # --- the bots -----------------------------------------------------------------------------------
 
 
-def bot_decides(game: Any, shown: dict[str, Any], seat: int, level: str) -> dict[str, Any] | None:
+def bot_decides(key: str, shown: dict[str, Any], seat: int, level: str) -> dict[str, Any] | None:
     """The bot's action on ``shown`` as at the first moment from now it would act."""
-    now = datetime.now(UTC)
+    from games.core.game.registry import get_game
+
+    game, now = get_game(key), datetime.now(UTC)
     for later in LATER_SECONDS:
         action = game.bot_action(shown, seat, level, now + timedelta(seconds=later))
         if action is not None:
             return action
     return None
+
+
+def thinking_ready(keys: list[str]) -> None:
+    """A process of the players' thinking: Django set up (the run's environment is inherited),
+    the games warmed up."""
+    import django
+
+    os.nice(THINKING_NICENESS)
+    django.setup()
+    warm_up(keys)
+
+
+def thinkers(keys: list[str]) -> ProcessPoolExecutor:
+    """The bots decide in processes of their own. Players think in their own browsers; in a
+    thread of this process a bot's search (a Bejeweled DM proof, a Seven Gem Swap plan) held the
+    interpreter while this process's event loop timed every socket's ack and frame: at N=24 the
+    loop lagged 173-191 ms at p99, and the step's ack p99 (183-271 ms) carried it. They run
+    niced (``THINKING_NICENESS``)."""
+    return ProcessPoolExecutor(
+        max_workers=THINKERS,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=thinking_ready,
+        initargs=(keys,),
+    )
 
 
 def seat_view(match_pk: int, seat: int) -> dict[str, Any]:
@@ -152,17 +189,16 @@ def seat_view(match_pk: int, seat: int) -> dict[str, Any]:
 async def choose(
     run: Run, game: Any, view: dict[str, Any], match_pk: int, seat: int, level: str
 ) -> dict[str, Any] | None:
-    shown = view.get("game")
+    shown: dict[str, Any] | None = view.get("game")
     if not shown:
         return None
-    # In a thread: a bot's search (a Bejeweled DM proof, a Seven Gem Swap plan) would otherwise
-    # hold the load generator's loop, and every socket's ack would wait for it.
+    loop = asyncio.get_running_loop()
     try:
-        return await asyncio.to_thread(bot_decides, game, shown, seat, level)
+        return await loop.run_in_executor(run.thinkers, bot_decides, game.key, shown, seat, level)
     except (KeyError, TypeError, IndexError, AttributeError):
         run.from_database.add(game.key)  # the page's view lacks what this bot reads
     shown = await asyncio.to_thread(seat_view, match_pk, seat)
-    return await asyncio.to_thread(bot_decides, game, shown, seat, level)
+    return await loop.run_in_executor(run.thinkers, bot_decides, game.key, shown, seat, level)
 
 
 # --- a table: one slot of N, a match of one game after another ------------------------------------
@@ -391,11 +427,15 @@ def children(pid: int) -> list[int]:
         return []
 
 
-def processes_of(topology: Any, database: str, redis_port: int) -> dict[str, list[int]]:
+def processes_of(
+    topology: Any, database: str, redis_port: int, thinking: ProcessPoolExecutor | None = None
+) -> dict[str, list[int]]:
     """The pids of each process (or group) measured, found now (PostgreSQL backends come and go)."""
     found: dict[str, list[int]] = {
         name: [process.pid] for name, process in topology.processes.items() if name != "nginx"
     }
+    if thinking is not None:  # the processes a pool has started so far
+        found[THINKING] = list(getattr(thinking, "_processes", None) or {})
     nginx = topology.processes["nginx"].pid
     found["nginx"] = [nginx, *children(nginx)]
     found["PostgreSQL (this database's backends)"] = []
@@ -421,6 +461,16 @@ def cpu_of(pids: dict[str, list[int]]) -> dict[str, dict[int, float]]:
     return seconds
 
 
+def cpu_waited() -> float | None:
+    """Seconds in all that some runnable task of the machine waited for a core (PSI "some"),
+    or None where the kernel does not say."""
+    try:
+        some = PRESSURE.read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    return int(some.rsplit("total=", 1)[1]) / 1e6
+
+
 @dataclass
 class Meter:
     """The CPU of each process over a window (a share of one core)."""
@@ -430,14 +480,21 @@ class Meter:
     own: Any = None
     machine: tuple[float, float] = (0.0, 0.0)
     clock: float = 0.0
+    pressure: float | None = None
+    waited: float | None = None  # of the last window, once stopped
 
     def start(self) -> None:
         self.before = cpu_of(self.find())
         self.own, self.machine, self.clock = os.times(), machine_busy(), time.monotonic()
+        self.pressure = cpu_waited()
 
     def stop(self) -> dict[str, float]:
         after = cpu_of(self.find())
         wall = time.monotonic() - self.clock
+        waited = cpu_waited()
+        self.waited = (
+            None if waited is None or self.pressure is None else (waited - self.pressure) / wall
+        )
         shares = {
             name: sum(at - self.before.get(name, {}).get(pid, 0.0) for pid, at in group.items())
             / wall
@@ -495,8 +552,8 @@ async def measure(quick: bool, database: str) -> str:
     env.update(DB_POOL_SIZE="20", SCHEDULER_POLL_SECONDS="0.5")
     topology = Topology(workers=2, env=env)
     await asyncio.to_thread(topology.start)
-    run = Run(topology.url, Step(0))
-    meter = Meter(lambda: processes_of(topology, database, redis_port))
+    run = Run(topology.url, Step(0), thinkers=thinkers(keys))
+    meter = Meter(lambda: processes_of(topology, database, redis_port, run.thinkers))
     results: list[Step] = []
     stopped_by = "the last step"
     load_before = os.getloadavg()
@@ -527,9 +584,11 @@ async def measure(quick: bool, database: str) -> str:
             resyncs_before = sum(s.resyncs for s in run.streams)
             meter.start()
             run.step = step
-            await asyncio.sleep(window)
+            with _live.collector_paused():  # collected in the ramp, between the windows
+                await asyncio.sleep(window)
             step.seconds = window
             step.cpu = meter.stop()
+            step.waited = meter.waited
             run.step = Step(count)
             step.spectator_lost = sum(len(s.lost()) for s in run.streams) - lost_before
             step.spectator_resyncs = sum(s.resyncs for s in run.streams) - resyncs_before
@@ -551,6 +610,7 @@ async def measure(quick: bool, database: str) -> str:
         await asyncio.gather(*pending, return_exceptions=True)
         logs = "".join(topology.log(name) for name in topology.processes)
         await asyncio.to_thread(topology.stop)
+        run.thinkers.shutdown(cancel_futures=True)
         shutil.rmtree(topology.workdir, ignore_errors=True)  # its logs are read above
         await asyncio.to_thread(connections.close_all)
     load_after = os.getloadavg()
@@ -567,7 +627,12 @@ def summary(step: Step) -> str:
         f"{step.rate:.1f} actions/s, ack p50/p99 {ms(percentile(step.acks, 0.5))}/"
         f"{ms(percentile(step.acks, 0.99))} ms, lost {step.lost}, "
         + ", ".join(f"{name} {100 * share:.0f}%" for name, share in step.cpu.items())
+        + f", waited for a core {waited(step)}"
     )
+
+
+def waited(step: Step) -> str:
+    return "-" if step.waited is None else f"{100 * step.waited:.0f}%"
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -586,13 +651,21 @@ def saturated(step: Step) -> str:
     others = {
         name: share
         for name, share in step.cpu.items()
-        if name != "whole machine (every user)" and not name.startswith("load")
+        if name not in ("whole machine (every user)", THINKING) and not name.startswith("load")
     }
     top = max(others, key=others.__getitem__) if others else "?"
     if single[busiest] >= 0.85:
         return (
             f"{busiest}'s CPU: {100 * single[busiest]:.0f}% of the one core it can use "
             f"(the machine at {100 * machine:.0f}% of {cores} cores)"
+        )
+    if step.waited is not None and step.waited >= PRESSED:
+        return (
+            f"the machine's {cores} cores: some runnable task waited for one "
+            f"{100 * step.waited:.0f}% of the window (the kernel's CPU pressure), though they "
+            f"were {100 * machine:.0f}% of {100 * cores}% busy on average (the most by {top}, "
+            f"{100 * others.get(top, 0.0):.0f}%; the bots' thinking "
+            f"{100 * step.cpu.get(THINKING, 0.0):.0f}%, niced)"
         )
     if machine >= 0.9 * cores:
         generator = step.cpu.get("load generator (this process)", 0.0)
@@ -737,6 +810,9 @@ def report(
             + " |"
             for name in names
         ),
+        "| some task waiting for a core (the kernel's CPU pressure), % of the window | "
+        + " | ".join(waited(step) for step in steps)
+        + " |",
         "",
     ]
     if last is not None:

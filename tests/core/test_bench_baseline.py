@@ -283,3 +283,32 @@ def test_the_kept_ceiling_figures_are_readable() -> None:
     stopped_at = previous.facts["games_at"]
     assert stopped_at > held and f"N={stopped_at}" in previous.figures
     assert previous.facts["stopped_by"].startswith(f"N={stopped_at}:")
+
+
+def test_the_cores_are_named_first_to_saturate_when_tasks_waited_for_them() -> None:
+    pressed = step(48, 300)
+    pressed.cpu["whole machine (every user)"] = 1.5
+    pressed.cpu[matches_ceiling.THINKING] = 0.3
+    pressed.waited = 0.52
+
+    said = matches_ceiling.saturated(pressed)
+
+    assert said.startswith("the machine's")
+    assert "waited for one 52% of the window" in said
+    assert "the most by worker-2, 15%" in said
+    pressed.waited = 0.1
+    assert matches_ceiling.saturated(pressed).startswith("none yet: the busiest process worker-2")
+
+
+def test_the_time_tasks_waited_for_a_core_is_read_from_the_kernels_pressure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pressure = tmp_path / "cpu"
+    pressure.write_text(
+        "some avg10=1.00 avg60=9.06 avg300=13.70 total=2500000\n"
+        "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+    )
+    monkeypatch.setattr(matches_ceiling, "PRESSURE", pressure)
+    assert matches_ceiling.cpu_waited() == pytest.approx(2.5)
+    monkeypatch.setattr(matches_ceiling, "PRESSURE", tmp_path / "absent")
+    assert matches_ceiling.cpu_waited() is None
