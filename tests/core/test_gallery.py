@@ -80,6 +80,76 @@ async def test_seats_and_the_host_keep_a_channel_each_and_the_last_spectator_clo
         await socket.disconnect()
 
 
+async def test_spectators_in_one_state_are_sent_what_the_first_worked_out(tally, monkeypatch):
+    """A hundred spectators of a match mostly hold the same version and panels: the first of
+    a hand-out works each frame out, the others in its state send the same text and take the
+    same state. A page in another state (json) works out its own."""
+    match, ada, bob, _host = tally
+    worked_out: list[bool] = []
+    own = MatchConsumer._from_gallery
+
+    async def counted(self: MatchConsumer, messages: list[dict[str, Any]]) -> None:
+        worked_out.append(self.with_html)
+        await own(self, messages)
+
+    monkeypatch.setattr(MatchConsumer, "_from_gallery", counted)
+    seats = [await connect(match, ada), await connect(match, bob)]
+    watchers = [await connect(match, None) for _ in range(4)]
+    json_page = await connect(match, None, "format=json")
+    for socket in (*seats, *watchers, json_page):
+        assert (await receive(socket))["type"] == "full"
+    for move, version in enumerate((match.version + 1, match.version + 2)):
+        await add(seats[move], version - 1, f"s{move}")  # Ada's turn, then Bob's
+        updates = [await receive(socket) for socket in watchers]
+        assert updates[0]["version"] == version
+        assert "html" in updates[0] or "html_patch" in updates[0]
+        assert all(update == updates[0] for update in updates)
+        as_json = await receive(json_page)
+        assert (as_json["version"], "html" in as_json) == (version, False)
+        assert sorted(worked_out) == [False] * (move + 1) + [True] * (move + 1)
+    held = [c for c in gallery._here()[group_name(match.pk, Viewer.spectator())].members]
+    assert len({frozenset(c.panels_sent.items()) for c in held if c.with_html}) == 1
+    assert {c.sent_version for c in held} == {match.version + 2}
+    for socket in (*seats, *watchers, json_page):
+        await socket.disconnect()
+
+
+async def test_a_spectator_who_takes_a_seat_is_decided_again_while_the_others_share(
+    tally, make_user
+):
+    """Cy watches among anonymous spectators and takes Bob's freed seat: the spectators' frame
+    of that version says the seats changed hands. The others send it as one worked it out;
+    Cy's socket decides its viewer again and sends the seat's whole view, never a spectator's
+    frame taken from another socket."""
+    from asgiref.sync import sync_to_async
+
+    from games.core.match import host_operations, seating
+
+    match, _, _, host = tally
+    cy = await sync_to_async(make_user)("cy")
+    await sync_to_async(host_operations.host_replace_seat)(match, host, 1, "", "left")
+    first = await connect(match, None)
+    cy_ws = await connect(match, cy)
+    others = [await connect(match, None) for _ in range(2)]
+    for socket in (first, cy_ws, *others):
+        assert (await receive(socket))["view"]["viewer"]["audience"] == "spectators"
+
+    def take_the_seat() -> int:
+        seating.take_seat(match, cy, match.seats.get(index=1).invite_token)
+        match.refresh_from_db()
+        return match.version
+
+    version = await sync_to_async(take_the_seat)()
+    updates = [await receive(socket) for socket in (first, *others)]
+    assert [(u["type"], u["version"]) for u in updates] == [("update", version)] * 3
+    assert updates[1] == updates[0] == updates[2]
+    as_seat = await receive(cy_ws)
+    assert (as_seat["type"], as_seat["version"]) == ("full", version)
+    assert as_seat["view"]["viewer"]["audience"] == "seat-1"
+    for socket in (first, cy_ws, *others):
+        await socket.disconnect()
+
+
 class Probe(MatchConsumer):
     """A consumer whose handlers only note what they were handed, in order."""
 
@@ -291,7 +361,9 @@ async def test_a_gallery_hands_out_what_came_during_its_turn_together():
     handed: list[list[str]] = []
 
     class Watcher(Probe):
-        async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+        async def from_gallery(
+            self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
+        ) -> None:
             handed.append([message["text"] for message in messages])
 
     watcher = Watcher()
@@ -317,7 +389,9 @@ async def test_a_gallery_whose_layer_cannot_tell_what_waits_hands_out_one_by_one
     handed: list[list[str]] = []
 
     class Watcher(Probe):
-        async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+        async def from_gallery(
+            self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
+        ) -> None:
             handed.append([message["text"] for message in messages])
 
     layer, watcher = Refusing(), Watcher()
@@ -345,7 +419,9 @@ async def test_a_gallery_gathers_what_comes_soon_after_a_hand_out(monkeypatch):
     handed: list[list[str]] = []
 
     class Watcher(Probe):
-        async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+        async def from_gallery(
+            self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
+        ) -> None:
             handed.append([message["text"] for message in messages])
 
     watcher = Watcher()

@@ -8,6 +8,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -47,6 +48,15 @@ log = logging.getLogger(__name__)
 # Versions being drawn again for the spectators of this worker (one drawing for all of them):
 # (match, audience, with html, since, until) -> the frames (None: still on their way).
 _drawing_again: dict[tuple[int, str, bool, int, int], asyncio.Future[list[Frame] | None]] = {}
+
+
+@dataclass(frozen=True)
+class _Handed:
+    """What a spectator's socket sent for a hand-out, and its state after."""
+
+    texts: list[str]
+    sent_version: int
+    panels_sent: dict[str, str]
 
 
 class TokenBucket:
@@ -105,6 +115,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
     # gallery hands over together goes as one (docs/protocol.md, "Frames together").
     together = False
     gathered: list[str] | None = None  # the texts of a gallery's turn, sent once it is over
+    recorded: list[str] | None = None  # what a gallery's turn sent, for others in this state
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Channels' consumer; a socket whose channel the layer cannot open (Redis is down:
@@ -281,14 +292,82 @@ class MatchConsumer(AsyncWebsocketConsumer):
             while self.backlog and not self.busy:
                 await self.dispatch(self.backlog.popleft())
 
-    async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+    async def from_gallery(
+        self, messages: list[dict[str, Any]], handed: gallery.Handed | None = None
+    ) -> None:
         """Messages of the spectators' group, from this worker's gallery: handled now, or,
         while this socket is handling something else (connecting, catching up, answering a
         ping), right after it, as messages on its own channel would have been. What they make
-        it send goes as one websocket message where the client takes frames together."""
+        it send goes as one websocket message where the client takes frames together.
+
+        ``handed``: what the hand-out's earlier members were sent, by their state then
+        (``_handed_key``). In the state of an earlier member, this socket sends what that one
+        sent and takes its state after; the first in each state works the frames out and
+        leaves what it sent there for the rest."""
         if self.busy:
             self.backlog.extend(messages)  # the oldest go first past BACKLOG_LIMIT
             return
+        key = self._handed_key(messages) if handed is not None else None
+        if key is not None and handed is not None:
+            if key in handed:
+                earlier = handed[key]
+                if earlier is not None:
+                    await self._send_as_handed(earlier)
+                    return
+                key = None  # that state's frames are this socket's own to work out
+            else:
+                self.recorded = []
+        try:
+            await self._from_gallery(messages)
+        finally:
+            if key is not None and handed is not None:
+                recorded, self.recorded = self.recorded, None
+                # Shared only if it left nothing pending (held, a gap, a new viewer).
+                handed[key] = (
+                    _Handed(recorded or [], self.sent_version, dict(self.panels_sent))
+                    if self._handed_key(messages) is not None and self.viewer.audience == key[0]
+                    else None
+                )
+
+    def _handed_key(self, messages: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+        """The state ``messages`` are handed to, where what this socket sends for them is
+        what any socket of its audience in the same state sends: frames only, this viewer
+        still the one each was drawn for, nothing held, awaited, being drawn again or
+        handled. None otherwise (worked out by this socket alone)."""
+        if not all(message.get("type") == "match.frame" for message in messages):
+            return None
+        if (
+            self.closing
+            or self.busy
+            or self.backlog
+            or self.held
+            or self.awaiting_view
+            or self.gap_timer is not None
+            or self.gap_filling is not None
+            or self.expected > self.sent_version
+            or self.ordering.locked()
+        ):
+            return None
+        for message in messages:
+            frame = Frame.from_message(message)
+            if not authority.still_right(self.viewer, self.user_pk, frame.holders):
+                return None
+        return (
+            self.viewer.audience,
+            self.with_html,
+            self.together,
+            self.sent_version,
+            frozenset(self.panels_sent.items()),
+        )
+
+    async def _send_as_handed(self, earlier: _Handed) -> None:
+        """Send what a socket of this audience in this state was sent, and take its state."""
+        self.sent_version = earlier.sent_version
+        self.panels_sent = dict(earlier.panels_sent)
+        for text in earlier.texts:
+            await self.send(text_data=text)
+
+    async def _from_gallery(self, messages: list[dict[str, Any]]) -> None:
         if not self.together or len(messages) == 1:
             for message in messages:
                 await self.dispatch(message)
@@ -698,6 +777,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         if self.gathered is not None and text_data is not None and not close:
             self.gathered.append(text_data)  # sent with the rest of the gallery's turn
             return
+        if self.recorded is not None and text_data is not None:
+            self.recorded.append(text_data)  # for the hand-out's members in this state
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Disconnected:

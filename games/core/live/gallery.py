@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
@@ -49,10 +49,19 @@ _pause = asyncio.sleep  # how a gallery waits while it gathers (a test waits for
 Turn = Callable[[], Awaitable[None]]
 
 
+# What the members of one hand-out were sent, by the state each was in when handed the messages
+# (games/core/live/consumers.py ``MatchConsumer.from_gallery``): a member in the same state as
+# an earlier one takes what that one was sent instead of working it out again. A hundred
+# spectators of a match mostly hold the same version and panels: one works each frame out.
+Handed = dict[Hashable, Any]
+
+
 class Spectator(Protocol):
-    async def from_gallery(self, messages: list[dict[str, Any]]) -> None:
+    async def from_gallery(
+        self, messages: list[dict[str, Any]], handed: Handed | None = None
+    ) -> None:
         """Handle messages of the gallery's group, in order, as if they came on the consumer's
-        channel."""
+        channel; ``handed`` is shared by the members of one hand-out."""
 
 
 class Gallery:
@@ -125,9 +134,10 @@ class Gallery:
         others still get them. Every HAND_OUT_RUN members the worker's other sockets get a turn:
         handing a frame to hundreds of spectators takes tens of milliseconds, and a player's
         own frame waiting behind all of it made every move of a cast moving at once late."""
+        handed: Handed = {}
         for count, member in enumerate(tuple(self.members), start=1):
             try:
-                await member.from_gallery(messages)
+                await member.from_gallery(messages, handed)
             except Exception:
                 kinds = sorted({str(message.get("type")) for message in messages})
                 log.exception("a spectator of %s failed on %s", self.group, ", ".join(kinds))
