@@ -652,3 +652,52 @@ def test_every_audience_is_drawn_when_the_layer_cannot_say_who_listens(monkeypat
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
     every = [Viewer(seat=0), Viewer.spectator(), Viewer.host()]
     assert broadcast._listened(MATCH_PK, every) == every
+
+
+async def test_what_the_table_was_sent_is_kept_once_its_frames_are_out_and_again_with_the_host(
+    layer, monkeypatch
+):
+    """The other worker draws the next version at the same moment (a cast moving at once) and
+    draws each audience from what was sent at this one: kept right after the table's frames,
+    not after the host's, it is there sooner. The host's audience is kept with the rest once
+    its frame is drawn."""
+    from games.core.render import panelcache
+
+    happened: list[tuple[str, ...]] = []
+    publishing = PublishingLayer()
+    publish_now, group_send = publishing.publish_now, publishing.group_send
+
+    def published(messages: list[tuple[str, dict]]) -> None:
+        publish_now(messages)
+        happened.append(("published", *(group.rsplit(".", 1)[1] for group, _ in messages)))
+
+    async def sent(group: str, message: dict) -> None:
+        await group_send(group, message)
+        happened.append(("sent", group.rsplit(".", 1)[1]))
+
+    def kept(match, version, audiences) -> None:
+        happened.append(("kept", str(version), *sorted(v.audience for v in audiences)))
+
+    monkeypatch.setattr(publishing, "publish_now", published)
+    monkeypatch.setattr(publishing, "group_send", sent)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
+    monkeypatch.setattr(broadcast, "DRAWING_SLICE_SECONDS", 3600)  # the rest come together
+    monkeypatch.setattr(panelcache, "keep", kept)
+
+    def frames(told, keeping=None, next_movers=(), unwatched=frozenset()):
+        drawn: dict[Viewer, object] = {}
+        keeping.match, keeping.version, keeping.sent = told.match, told.event.version, drawn
+        for viewer in (Viewer(seat=0), Viewer(seat=1), Viewer.spectator(), Viewer.host()):
+            drawn[viewer] = object()
+            message = {"type": "match.frame", "version": told.event.version}
+            yield viewer, SimpleNamespace(as_message=lambda message=message: message)
+
+    monkeypatch.setattr(broadcast, "frames_drawn", frames)
+    await asyncio.wait_for(broadcast.send(seat_zero_moved(4)), 10)
+    assert happened == [
+        ("published", "seat-0"),
+        ("published", "seat-1", "spectators"),
+        ("kept", "4", "seat-0", "seat-1", "spectators"),
+        ("sent", "host"),
+        ("kept", "4", "host", "seat-0", "seat-1", "spectators"),
+    ]

@@ -125,7 +125,11 @@ class Keeping:
     match: Match | None = None
     version: int = 0
     sent: dict[Viewer, Sent] = field(default_factory=dict)
+    written: int = 0  # how many audiences the last write held
 
     def write(self) -> None:
-        if self.match is not None and self.sent:
+        """Write what the audiences drawn so far were sent, unless no audience was drawn since
+        the last write (the seats' and spectators' go first, the host's, drawn later, after)."""
+        if self.match is not None and len(self.sent) > self.written:
             keep(self.match, self.version, self.sent)
+            self.written = len(self.sent)

@@ -294,14 +294,17 @@ def frames_drawn(
     be sent before the next is drawn, in the order of ``audiences`` (``next_movers``: the seats
     whose moves make the versions drawn next, drawn first after the acting seat; ``unwatched``:
     the audiences no socket listens to, not drawn). What each audience was sent is kept once
-    the last is drawn, or left in ``keeping`` for the caller to write."""
+    the last is drawn, or left in ``keeping`` for the caller to write (each audience as it is
+    drawn: the caller may write those drawn so far)."""
     match, event = announcement.match, announcement.event
     patches: dict[tuple[str, str], list[Any]] = {}  # panel diffs shared by audiences
     read: dict[int, Any] = {}  # the shared cache's record of the version before, read once
-    sent = {}
+    sent: dict[Viewer, Sent] = {}
     holders = seat_holders(match)
     seats = list(match.seats.all())
     unkept = False
+    if keeping is not None and viewers is None:
+        keeping.match, keeping.version, keeping.sent = match, event.version, sent
     for viewer in audiences(match, event.seat, next_movers) if viewers is None else viewers:
         if viewer.audience in unwatched:
             continue
@@ -369,8 +372,8 @@ def frames_drawn(
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, dumps(head), panels, False, viewer.audience, holders)
         yield viewer, frame
-    if sent and keeping is not None and viewers is None:
-        keeping.match, keeping.version, keeping.sent = match, event.version, sent
+    if keeping is not None and viewers is None:
+        pass  # the caller writes it
     elif sent:
         # A connection catching up draws its own audience alone: it adds to nothing kept.
         panelcache.keep(match, event.version, sent, first=viewers is not None)
