@@ -635,7 +635,7 @@ def _table_published(drawings: list[_Drawing], publish: Publish) -> list[LayerMe
     for drawing in drawings:
         while messages := _next_messages(drawing, table_only=True):
             published(messages)
-        _kept_early(drawing)
+    _kept_early(drawings[-1])  # the versions before it here: this worker drew the next
     return unpublished
 
 
