@@ -372,9 +372,7 @@ def frames_drawn(
             head["panel_ids"] = [panel.id for panel in panels]
         frame = Frame(event.version, dumps(head), panels, False, viewer.audience, holders)
         yield viewer, frame
-    if keeping is not None and viewers is None:
-        pass  # the caller writes it
-    elif sent:
+    if sent and (keeping is None or viewers is not None):  # else the caller writes ``keeping``
         # A connection catching up draws its own audience alone: it adds to nothing kept.
         panelcache.keep(match, event.version, sent, first=viewers is not None)
 
