@@ -102,10 +102,12 @@ async def test_actions_waiting_together_go_under_one_hold_and_every_viewer_gets_
     version = [(await receive(socket))["version"] for socket in (ada_ws, bob_ws, watcher)][0]
     acting._applying.acquire()  # the thread that applies changes is busy until both wait
     try:
-        for socket, action_id in ((ada_ws, "a1"), (bob_ws, "b1")):
+        # One at a time: the game takes turns, and the two consumers run side by side, so Bob's
+        # action sent at once could be queued before Ada's (and refused: not his turn).
+        for queued, (socket, action_id) in enumerate(((ada_ws, "a1"), (bob_ws, "b1")), 1):
             action = {"type": "add", "amount": 2}
             await socket.send_json_to({"type": "action", "id": action_id, "action": action})
-        await asyncio.wait_for(waiting(match.pk, 2), PATIENCE_SECONDS)
+            await asyncio.wait_for(waiting(match.pk, queued), PATIENCE_SECONDS)
     finally:
         acting._applying.release()
     for socket, action_id, made in ((ada_ws, "a1", version + 1), (bob_ws, "b1", version + 2)):
