@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import zlib
 from datetime import timedelta
 
@@ -11,10 +12,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django import db
 from django.contrib.auth.models import AnonymousUser
+from django.db import transaction
 
 from games.core.live import acting
 from games.core.match import host_operations, seating, services
+from games.core.models import Match
 from gemsite.routing import websocket_urlpatterns
 from tests.sockets import PATIENCE_SECONDS, frames_before, pong_comes_next, receive, version_is
 
@@ -119,6 +123,54 @@ async def test_actions_waiting_together_go_under_one_hold_and_every_viewer_gets_
     ]
     for socket in (ada_ws, bob_ws, watcher):
         await socket.disconnect()
+
+
+async def test_an_action_that_comes_while_the_row_is_awaited_joins_that_hold(tally, monkeypatch):
+    match, ada, bob, _ = tally
+    locks = []
+    lock = services.lock
+    monkeypatch.setattr(services, "lock", lambda *a, **kw: locks.append(a) or lock(*a, **kw))
+    ada_ws, bob_ws, watcher = [await connect(match, user) for user in (ada, bob, None)]
+    version = [(await receive(socket))["version"] for socket in (ada_ws, bob_ws, watcher)][0]
+    row_held, let_go = threading.Event(), threading.Event()
+    holder = threading.Thread(target=hold_the_row, args=(match.pk, row_held, let_go))
+    holder.start()  # another worker's hold: Ada's action waits for the row
+    try:
+        assert await asyncio.to_thread(row_held.wait, PATIENCE_SECONDS)
+        add = {"type": "add", "amount": 2}
+        await ada_ws.send_json_to({"type": "action", "id": "a1", "action": add})
+        await asyncio.wait_for(awaiting_the_row(match.pk), PATIENCE_SECONDS)
+        await bob_ws.send_json_to({"type": "action", "id": "b1", "action": add})
+        await asyncio.wait_for(waiting(match.pk, 1), PATIENCE_SECONDS)
+    finally:
+        let_go.set()
+        await asyncio.to_thread(holder.join, PATIENCE_SECONDS)
+    for socket, action_id, made in ((ada_ws, "a1", version + 1), (bob_ws, "b1", version + 2)):
+        ack = next(f for f in [await receive(socket) for _ in range(3)] if f["type"] == "ack")
+        assert (ack["id"], ack["version"], ack["duplicate"]) == (action_id, made, False)
+    assert len(locks) == 1
+    assert [f["version"] for f in await frames_before(watcher, version_is(version + 2))] == [
+        version + 1
+    ]
+    for socket in (ada_ws, bob_ws, watcher):
+        await socket.disconnect()
+
+
+def hold_the_row(match_pk: int, held: threading.Event, let_go: threading.Event) -> None:
+    try:
+        with transaction.atomic():
+            Match.objects.select_for_update().get(pk=match_pk)
+            held.set()
+            let_go.wait(PATIENCE_SECONDS)
+    finally:
+        db.connection.close()
+
+
+async def awaiting_the_row(match_pk: int) -> None:
+    """Until the thread that applies changes has taken the match's waiting actions (and waits
+    for its row)."""
+    while not acting._applying.locked() or acting._waiting.get(match_pk):
+        await asyncio.sleep(0.01)
 
 
 async def waiting(match_pk: int, count: int) -> None:

@@ -320,6 +320,39 @@ def test_actions_that_arrive_together_take_one_hold_and_each_makes_its_own_event
     assert [e.action for e in events] == [{"type": "add", "amount": n} for n in (1, 2, 3)]
 
 
+def test_actions_that_came_while_the_row_was_awaited_join_its_hold_after_the_others(
+    clock, tally_match, locks_taken
+):
+    match, ada, bob, _ = tally_match
+    asked_with_the_row_locked = []
+
+    def joining():
+        asked_with_the_row_locked.append(len(locks_taken))
+        return [add(bob, 2, "b1"), services.SeatAction(ada, "add"), add(ada, 3, "a2")]
+
+    answers = services.submit_actions(match.pk, [add(ada, 1, "a1")], joining)
+    assert asked_with_the_row_locked == [1]
+    assert (answers[0].version, answers[1].version, answers[3].version) == (4, 5, 6)
+    assert answers[2].code == "malformed_action"
+    assert len(locks_taken) == 1
+    match.refresh_from_db()
+    assert match.version == 6 and match.state["total"] == 6
+    events = match.events.filter(version__gt=3).order_by("version")
+    assert [(e.seat, e.client_action_id) for e in events] == [(0, "a1"), (1, "b1"), (0, "a2")]
+
+
+def test_actions_joining_a_hold_undone_by_a_used_action_id_each_go_alone(clock, tally_match):
+    match, ada, bob, _ = tally_match
+    first = services.submit_action(match, ada, {"type": "add", "amount": 1}, client_action_id="x")
+    answers = services.submit_actions(
+        match.pk, [add(bob, 2, "y")], lambda: [add(ada, 1, "x"), add(ada, 3, "z")]
+    )
+    assert [(a.version, a.duplicate) for a in answers] == [(5, False), (4, True), (6, False)]
+    assert first.version == 4
+    match.refresh_from_db()
+    assert match.version == 6 and match.state["total"] == 6
+
+
 def test_a_refused_action_among_others_changes_nothing_and_the_others_go_on(
     clock, tally_match, locks_taken
 ):

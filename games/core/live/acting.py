@@ -1,8 +1,10 @@
 """The seats' actions this worker applies. Those waiting for one match when the thread that
 applies changes gets to them go together, under one hold of the match's row
 (``services.submit_actions``): a whole cast moving at once queues on that row, and each hold is
-every later action's wait. Each action is still its own event and version, answered as it
-would have been alone."""
+every later action's wait. Those that come while its trip waits for the row (the other worker
+holds it) join that hold once it is locked, rather than wait for it to end and lock the row again
+behind the other worker's next hold. Each action is still its own event and version, answered as
+it would have been alone."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ async def act(
     waiting = _Waiting(given)
     with _waiting_lock:
         _waiting.setdefault(match_pk, []).append(waiting)
-    await database_sync_to_async(_apply_waiting)(match_pk, outbox)
+    await database_sync_to_async(_apply_waiting)(match_pk, waiting, outbox)
     answer = waiting.answer
     if isinstance(answer, Exception):
         raise answer
@@ -45,16 +47,25 @@ async def act(
     return answer
 
 
-def _apply_waiting(match_pk: int, outbox: broadcast.Outbox) -> None:
+def _apply_waiting(match_pk: int, mine: _Waiting, outbox: broadcast.Outbox) -> None:
     with _applying:
         with _waiting_lock:
             taken = _waiting.pop(match_pk, [])
         if not taken:
             return  # an earlier trip took this one's action with its own
+
+        def joining() -> list[services.SeatAction]:
+            """Those that came while this trip waited for the row: they join its hold."""
+            with _waiting_lock:
+                late = _waiting.pop(match_pk, [])
+            taken.extend(late)
+            return [w.given for w in late]
+
         answers: list[services.Answer | Exception]
         try:
             with broadcast.actions.applying(match_pk), broadcast.deferred(outbox):
-                answers = [*services.submit_actions(match_pk, [w.given for w in taken])]
+                given = [w.given for w in taken]
+                answers = [*services.submit_actions(match_pk, given, joining)]
         except Exception as error:  # each waiting action's caller raises it, as alone
             answers = [error] * len(taken)
         for waiting, answer in zip(taken, answers, strict=True):

@@ -363,33 +363,54 @@ class SeatAction:
 Answer = Accepted | ActionError
 
 
-def submit_actions(match_pk: int, actions: list[SeatAction]) -> list[Answer]:
+def submit_actions(
+    match_pk: int,
+    actions: list[SeatAction],
+    joining: Callable[[], list[SeatAction]] | None = None,
+) -> list[Answer]:
     """Apply players' actions on one match in order, under one hold of its row where they can
     be: each answered as ``submit_action`` would have answered it alone, in the same order (an
     accepted version, a duplicate's earlier version, or the refusal, which changes nothing).
     Those that cannot share the hold go alone after the others: any after a clock found run out
     (the clock fires first), and all of them when one repeats an action id already used (the
     database refuses the write and the hold's work is undone: alone, each finds its earlier
-    event)."""
-    answers: list[Answer | None] = [None] * len(actions)
-    valid = []
-    for index, given in enumerate(actions):
-        try:
-            _validate_envelope(given.action, given.client_action_id, given.expected_version)
-        except ActionError as refusal:
-            answers[index] = refusal
-        else:
-            valid.append(index)
+    event).
+
+    ``joining``, asked once the row is locked: the actions that came while the lock was waited
+    for (the other worker held the row). They join the hold after ``actions`` and are answered
+    after them, in the order it gave them."""
+    taken: list[SeatAction] = []
+    answers: list[Answer | None] = []
+    valid: list[int] = []  # the indexes in ``taken`` of the well-formed ones, in order
+
+    def admit(more: list[SeatAction]) -> list[SeatAction]:
+        """Take ``more`` in; a malformed one is refused at once. Returns the well-formed."""
+        admitted = []
+        for given in more:
+            taken.append(given)
+            answers.append(None)
+            try:
+                _validate_envelope(given.action, given.client_action_id, given.expected_version)
+            except ActionError as refusal:
+                answers[-1] = refusal
+            else:
+                valid.append(len(taken) - 1)
+                admitted.append(given)
+        return admitted
+
+    first = admit(actions)
     together: list[Answer] = []
-    if len(valid) > 1:
+    if len(first) > 1 or (first and joining is not None):
         try:
-            together = _apply_together(match_pk, [actions[index] for index in valid])
+            together = _apply_together(
+                match_pk, first, (lambda: admit(joining())) if joining is not None else None
+            )
         except IntegrityError:
             together = []
     for index, answer in zip(valid, together, strict=False):
         answers[index] = answer
     for index in valid[len(together) :]:
-        given = actions[index]
+        given = taken[index]
         try:
             answers[index] = _apply_seat_action(
                 match_pk,
@@ -409,9 +430,14 @@ def _seat_of(user: Any, locked: Match) -> Seat | None:
     return locked.seat_of(user)
 
 
-def _apply_together(match_pk: int, actions: list[SeatAction]) -> list[Answer]:
-    """The answers of the first actions of ``actions``, applied under one hold of the row, up to
-    one that finds a clock run out (it and those after it are left to go alone)."""
+def _apply_together(
+    match_pk: int,
+    actions: list[SeatAction],
+    joining: Callable[[], list[SeatAction]] | None = None,
+) -> list[Answer]:
+    """The answers of the first actions of ``actions`` and then of those ``joining`` gives once
+    the row is locked, applied under one hold of the row, up to one that finds a clock run out
+    (it and those after it are left to go alone)."""
     answers: list[Answer] = []
     first = actions[0]
     with transaction.atomic():
@@ -421,6 +447,8 @@ def _apply_together(match_pk: int, actions: list[SeatAction]) -> list[Answer]:
             user=first.user,
             since=first.expected_version,
         )
+        if joining is not None:
+            actions = [*actions, *joining()]
         for given in actions:
             match = locked
             if answers:  # each event's own match object; what the lock read was the first's
