@@ -48,11 +48,16 @@ async def act(
 
 
 def _apply_waiting(match_pk: int, mine: _Waiting, outbox: broadcast.Outbox) -> None:
+    """Apply ``mine`` with whatever else of the match waits, unless an earlier trip did: then
+    this trip is over at once, and those that came since wait for their own trips (queued after
+    this one). Taking them here made this action's player wait for their row and hold too."""
     with _applying:
+        if mine.answer is not None:
+            return
         with _waiting_lock:
             taken = _waiting.pop(match_pk, [])
         if not taken:
-            return  # an earlier trip took this one's action with its own
+            return  # (never: an action is answered by the trip that takes it)
 
         def joining() -> list[services.SeatAction]:
             """Those that came while this trip waited for the row: they join its hold."""
