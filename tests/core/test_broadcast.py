@@ -11,7 +11,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games.core.game.gamedef import Viewer
-from games.core.live import broadcast
+from games.core.live import acting, broadcast
+from games.core.match import services
 from games.core.render import rendering
 from tests.sockets import frames_before, version_is
 from tests.waiting import until, until_async
@@ -51,6 +52,7 @@ def layer(monkeypatch) -> RecordingLayer:
     monkeypatch.setattr(broadcast, "frames_drawn", spectators_frame)
     monkeypatch.setattr(broadcast, "_unsent", {})
     monkeypatch.setattr(broadcast, "_table_unsent", {})
+    monkeypatch.setattr(broadcast, "_movers_unsent", {})
     monkeypatch.setattr(broadcast, "_table_lanes", {})
     monkeypatch.setattr(broadcast, "_in_order", {})
     return recording
@@ -450,9 +452,11 @@ async def test_the_tables_frames_are_published_from_the_drawing_thread_the_mover
 
 def seats_moved(*moves: tuple[int, int], seats: int = 3) -> broadcast.Outbox:
     """One send of several versions (``moves``: version, acting seat), as the actions that
-    share one hold of the row commit them."""
+    share one hold of the row commit them. Its seats' players are their indexes."""
     held = [SimpleNamespace(index=index) for index in range(seats)]
-    match = SimpleNamespace(pk=MATCH_PK, seats=SimpleNamespace(all=lambda: held))
+    match = SimpleNamespace(
+        pk=MATCH_PK, seats=SimpleNamespace(all=lambda: held), seat_of=lambda user: held[user]
+    )
     with broadcast.deferred() as outbox:
         for version, seat in moves:
             told = SimpleNamespace(match=match, event=SimpleNamespace(version=version, seat=seat))
@@ -495,6 +499,48 @@ async def test_versions_sent_together_draw_every_next_movers_frames_before_the_r
         ("host", 5),
     ]
     assert publishing.published[:3] == [["seat-0"], ["seat-2"], ["seat-2"]]  # each alone
+
+
+async def test_a_coming_movers_own_frame_waits_for_the_earlier_movers_not_the_whole_table(
+    layer, monkeypatch
+):
+    """Seat 0's move made version 4 while seat 2's action waited for its turn here, then made
+    version 5 (each its own send). Seat 2's frame of 4 is drawn with seat 0's, first; its own
+    frame of 5 goes once they are out, while the rest of 4's table (seat 1's, the spectators')
+    is still being drawn: it is drawn here only after seat 2's own frame of 5 went."""
+    publishing = PublishingLayer()
+    own_frame_out = threading.Event()
+    publish_now = publishing.publish_now
+
+    def published(messages: list[tuple[str, dict]]) -> None:
+        publish_now(messages)
+        if ("seat-2", 5) in by_audience(publishing):
+            own_frame_out.set()
+
+    monkeypatch.setattr(publishing, "publish_now", published)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: publishing)
+    monkeypatch.setattr(broadcast, "DRAWING_SLICE_SECONDS", 3600)  # the rest come together
+
+    def rest_of_four_after_the_own_frame(told, keeping=None, next_movers=(), unwatched=()):
+        for viewer, frame in in_the_order_of_the_audiences(told, keeping, next_movers):
+            if (told.event.version, viewer.audience) == (4, "seat-1"):
+                assert own_frame_out.wait(10), "seat 2's own frame of 5 waited for 4's table"
+            yield viewer, frame
+
+    monkeypatch.setattr(broadcast, "frames_drawn", rest_of_four_after_the_own_frame)
+    coming = acting._Waiting(services.SeatAction(2, {"type": "swap"}))  # seat 2's player
+    monkeypatch.setitem(acting._waiting, MATCH_PK, [coming])
+    fourth, fifth = seats_moved((4, 0)), seats_moved((5, 2))
+    await asyncio.wait_for(asyncio.gather(broadcast.send(fourth), broadcast.send(fifth)), 20)
+    assert publishing.published == [
+        ["seat-0"],
+        ["seat-2"],
+        ["seat-2"],
+        ["seat-1", "spectators"],
+        ["seat-0", "seat-1", "spectators"],
+    ]
+    assert [v for audience, v in by_audience(publishing) if audience == "host"] == [4, 5]
+    assert not broadcast._unsent and not broadcast._table_unsent and not broadcast._movers_unsent
 
 
 async def test_an_audience_no_socket_listens_to_is_not_drawn_and_the_host_still_goes_last(

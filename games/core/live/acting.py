@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from channels.db import database_sync_to_async
 
@@ -28,6 +29,19 @@ _waiting_lock = threading.Lock()
 # One batch at a time: the thread that applies changes is one, so a batch taken by an earlier
 # trip is done before a later trip looks for its own action (and finds it answered).
 _applying = threading.Lock()
+
+
+# By match, the actions a trip has taken and not answered yet (waiting for the row, or applied
+# and not committed).
+_taken: dict[int, list[_Waiting]] = {}
+
+
+def coming(match_pk: int) -> list[Any]:
+    """The users whose actions on the match this worker has taken in and not applied yet, in
+    the order they came (from any thread)."""
+    with _waiting_lock:
+        ahead = [*_taken.get(match_pk, ()), *_waiting.get(match_pk, ())]
+    return [waiting.given.user for waiting in ahead if waiting.answer is None]
 
 
 async def act(
@@ -56,6 +70,7 @@ def _apply_waiting(match_pk: int, mine: _Waiting, outbox: broadcast.Outbox) -> N
             return
         with _waiting_lock:
             taken = _waiting.pop(match_pk, [])
+            _taken[match_pk] = taken
         if not taken:
             return  # (never: an action is answered by the trip that takes it)
 
@@ -63,7 +78,7 @@ def _apply_waiting(match_pk: int, mine: _Waiting, outbox: broadcast.Outbox) -> N
             """Those that came while this trip waited for the row: they join its hold."""
             with _waiting_lock:
                 late = _waiting.pop(match_pk, [])
-            taken.extend(late)
+                taken.extend(late)
             return [w.given for w in late]
 
         answers: list[services.Answer | Exception]
@@ -75,3 +90,6 @@ def _apply_waiting(match_pk: int, mine: _Waiting, outbox: broadcast.Outbox) -> N
             answers = [error] * len(taken)
         for waiting, answer in zip(taken, answers, strict=True):
             waiting.answer = answer
+        with _waiting_lock:
+            if _taken.get(match_pk) is taken:
+                del _taken[match_pk]

@@ -246,6 +246,11 @@ def render(announcements: list[Announcement]) -> list[LayerMessage]:
 # no table lane of the match waits.
 _unsent: dict[int, set[int]] = {}
 _table_unsent: dict[int, set[int]] = {}
+# The first of the table's lanes: the versions whose movers' frames (``_Drawing.movers_first``)
+# are not sent yet. A later version's movers' frames wait only for these, not for the rest of
+# the earlier versions' tables: the seats about to move are drawn first in those (``_coming``),
+# so a player's own move reaches them while the earlier versions' other frames are still drawn.
+_movers_unsent: dict[int, set[int]] = {}
 _unsent_lock = threading.Lock()
 _in_order: dict[int, asyncio.Condition] = {}
 # The sends of each match whose table frames are not sent yet (in the event loop only): the
@@ -258,6 +263,7 @@ def _hold(match_pk: int, version: int) -> None:
     with _unsent_lock:
         _unsent.setdefault(match_pk, set()).add(version)
         _table_unsent.setdefault(match_pk, set()).add(version)
+        _movers_unsent.setdefault(match_pk, set()).add(version)
 
 
 def _earliest_unsent(lane: dict[int, set[int]], match_pk: int) -> int | None:
@@ -277,10 +283,11 @@ def _release_from(lane: dict[int, set[int]], match_pk: int, versions: set[int]) 
 
 def _release(match_pk: int, versions: set[int]) -> bool:
     """``versions`` hold nothing back any more; returns whether others of the match still do."""
+    _release_from(_movers_unsent, match_pk, versions)
     _release_from(_table_unsent, match_pk, versions)
     _release_from(_unsent, match_pk, versions)
     with _unsent_lock:
-        return match_pk in _unsent or match_pk in _table_unsent
+        return match_pk in _unsent or match_pk in _table_unsent or match_pk in _movers_unsent
 
 
 async def send(outbox: Outbox) -> None:
@@ -420,17 +427,26 @@ async def _send_match_events(match_pk: int, announcements: list[Announcement]) -
             for index, announcement in enumerate(announcements)
         ]
         sent = True
-        async with turn:
-            await _wait_for_earlier(turn, _table_unsent, match_pk, min(mine))
         publish = _publisher()
         if publish is not None:
-            # Drawn and published in one trip to a thread: no turn of the loop between frames.
-            unpublished = await database_sync_to_async(_table_published, thread_sensitive=False)(
-                drawings, publish
-            )
+            # Each part drawn and published in one trip to a thread: no turn of the loop
+            # between frames. The movers' once the earlier versions' movers' are out, the rest
+            # once the earlier versions' tables are.
+            async with turn:
+                await _wait_for_earlier(turn, _movers_unsent, match_pk, min(mine))
+            published = database_sync_to_async(_table_published, thread_sensitive=False)
+            unpublished = await published(drawings, publish, movers=True)
+            if unpublished:
+                sent = await send_messages(unpublished) and sent
+            await _movers_sent(turn, match_pk, mine)
+            async with turn:
+                await _wait_for_earlier(turn, _table_unsent, match_pk, min(mine))
+            unpublished = await published(drawings, publish, movers=False)
             if unpublished:
                 sent = await send_messages(unpublished) and sent
         else:
+            async with turn:
+                await _wait_for_earlier(turn, _table_unsent, match_pk, min(mine))
             for drawing in drawings:
                 first = True  # the acting seat's frame goes alone: its player waits for it
                 while messages := await next_messages(drawing, first, table_only=True):
@@ -492,9 +508,17 @@ def _table_lanes_done(match_pk: int) -> None:
         _table_lanes[match_pk] = left
 
 
+async def _movers_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> None:
+    """The movers' frames of ``versions`` were sent: the next versions' movers' may go."""
+    _release_from(_movers_unsent, match_pk, versions)
+    async with turn:
+        turn.notify_all()
+
+
 async def _table_sent(turn: asyncio.Condition, match_pk: int, versions: set[int]) -> None:
     """The table's frames of ``versions`` were sent: the next versions' may go, and the host's
     when no table lane is left."""
+    _release_from(_movers_unsent, match_pk, versions)
     _release_from(_table_unsent, match_pk, versions)
     _table_lanes_done(match_pk)
     async with turn:
@@ -602,17 +626,32 @@ def _movers_after(announcements: list[Announcement], index: int) -> list[int]:
     return [a.event.seat for a in later if a.event.seat is not None]
 
 
-def _table_published(drawings: list[_Drawing], publish: Publish) -> list[LayerMessage]:
+def _coming(match: Match) -> list[int]:
+    """The seats of ``match`` whose actions this worker has taken in and not applied yet, in
+    the order they came: their players' own frames of the next versions wait for these."""
+    from games.core.live import acting  # acting sends through this module
+
+    seats = []
+    for user in acting.coming(match.pk):
+        seat = match.seat_of(user)
+        if seat is not None and seat.index not in seats:
+            seats.append(seat.index)
+    return seats
+
+
+def _table_published(
+    drawings: list[_Drawing], publish: Publish, *, movers: bool
+) -> list[LayerMessage]:
     """Draw the table's frames of ``drawings`` (the seats' and the spectators') and publish
-    them from this thread as they are drawn: first every version's movers' frames (its acting
-    seat's alone and first, then those of the seats acting in the versions after it here,
-    whose own frames wait for them), then the rest of each version's, as many as are drawn
-    within DRAWING_SLICE_SECONDS at a time. Each audience still gets its frames in version
-    order: a seat drawn early is drawn early in every version up to its own move. The event
-    loop hands out the versions before to a worker's spectators meanwhile; a frame drawn here
-    waits for none of its turns. Returns what could not be published (Redis failed), in order,
-    from the first frame that failed on: the caller sends it through the loop, which
-    retries."""
+    them from this thread as they are drawn: with ``movers``, every version's movers' frames
+    (its acting seat's alone and first, then those of the seats acting in the versions after
+    it, here or in actions this worker has yet to apply, whose own frames wait for them);
+    else the rest of each version's, as many as are drawn within DRAWING_SLICE_SECONDS at a
+    time. Each audience still gets its frames in version order: a seat drawn early is drawn
+    early in every version up to its own move. The event loop hands out the versions before
+    to a worker's spectators meanwhile; a frame drawn here waits for none of its turns.
+    Returns what could not be published (Redis failed), in order, from the first frame that
+    failed on: the caller sends it through the loop, which retries."""
     unpublished: list[LayerMessage] = []
 
     def published(messages: list[LayerMessage]) -> None:
@@ -628,10 +667,14 @@ def _table_published(drawings: list[_Drawing], publish: Publish) -> list[LayerMe
                 )
         unpublished.extend(messages)
 
-    for drawing in drawings:
-        for _ in range(drawing.movers_first):
-            if messages := _next_messages(drawing, True, table_only=True):
-                published(messages)
+    if movers:
+        coming = _coming(drawings[-1].announcement.match)
+        for drawing in drawings:
+            drawing.next_movers = [*drawing.next_movers, *coming]
+            for _ in range(drawing.movers_first):
+                if messages := _next_messages(drawing, True, table_only=True):
+                    published(messages)
+        return unpublished
     for drawing in drawings:
         while messages := _next_messages(drawing, table_only=True):
             published(messages)
