@@ -44,6 +44,9 @@ def coming(match_pk: int) -> list[Any]:
     return [waiting.given.user for waiting in ahead if waiting.answer is None]
 
 
+broadcast.actions.coming = coming
+
+
 async def act(
     match_pk: int, given: services.SeatAction, outbox: broadcast.Outbox
 ) -> services.Accepted:

@@ -552,6 +552,9 @@ class _Actions:
         self.done = threading.Condition()
         self.holding: dict[int, int] = {}  # by match: this worker's actions holding its row
         self.here = threading.local()  # the match of the change this thread applies, if any
+        # The users whose actions on a match this worker has taken in and not applied yet, in
+        # the order they came: told by games/core/live/acting.py (which sends through here).
+        self.coming: Callable[[int], list[Any]] = lambda match_pk: []
 
     @contextmanager
     def applying(self, match_pk: int) -> Iterator[None]:
@@ -629,10 +632,8 @@ def _movers_after(announcements: list[Announcement], index: int) -> list[int]:
 def _coming(match: Match) -> list[int]:
     """The seats of ``match`` whose actions this worker has taken in and not applied yet, in
     the order they came: their players' own frames of the next versions wait for these."""
-    from games.core.live import acting  # acting sends through this module
-
     seats = []
-    for user in acting.coming(match.pk):
+    for user in actions.coming(match.pk):
         seat = match.seat_of(user)
         if seat is not None and seat.index not in seats:
             seats.append(seat.index)
