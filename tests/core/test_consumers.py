@@ -95,15 +95,45 @@ async def test_a_draft_reaches_every_tab_of_its_seat_with_the_id_that_sent_it(ta
         await socket.disconnect()
 
 
-async def test_actions_waiting_together_go_under_one_hold_and_every_viewer_gets_each_version(
-    tally, monkeypatch
-):
-    match, ada, bob, _ = tally
-    locks = []
+@pytest.fixture
+def locks(monkeypatch) -> list[tuple]:
+    """The match rows locked (``services.lock``), in order."""
+    taken: list[tuple] = []
     lock = services.lock
-    monkeypatch.setattr(services, "lock", lambda *a, **kw: locks.append(a) or lock(*a, **kw))
-    ada_ws, bob_ws, watcher = [await connect(match, user) for user in (ada, bob, None)]
-    version = [(await receive(socket))["version"] for socket in (ada_ws, bob_ws, watcher)][0]
+    monkeypatch.setattr(services, "lock", lambda *a, **kw: taken.append(a) or lock(*a, **kw))
+    return taken
+
+
+async def ada_bob_and_a_watcher(tally) -> tuple[list[WebsocketCommunicator], int]:
+    """Ada's, Bob's and a spectator's sockets, their first frames read, and the version."""
+    match, ada, bob, _ = tally
+    sockets = [await connect(match, user) for user in (ada, bob, None)]
+    return sockets, [(await receive(socket))["version"] for socket in sockets][0]
+
+
+async def answered_under_one_hold(
+    sockets: list[WebsocketCommunicator], version: int, locks: list[tuple]
+) -> None:
+    """Ada's "a1" made the next version and Bob's "b1" the one after, under one lock of the
+    row, and the spectator got each version."""
+    ada_ws, bob_ws, watcher = sockets
+    for socket, action_id, made in ((ada_ws, "a1", version + 1), (bob_ws, "b1", version + 2)):
+        ack = next(f for f in [await receive(socket) for _ in range(3)] if f["type"] == "ack")
+        assert (ack["id"], ack["version"], ack["duplicate"]) == (action_id, made, False)
+    assert len(locks) == 1
+    assert [f["version"] for f in await frames_before(watcher, version_is(version + 2))] == [
+        version + 1
+    ]
+    for socket in sockets:
+        await socket.disconnect()
+
+
+async def test_actions_waiting_together_go_under_one_hold_and_every_viewer_gets_each_version(
+    tally, locks
+):
+    match = tally[0]
+    sockets, version = await ada_bob_and_a_watcher(tally)
+    ada_ws, bob_ws, _ = sockets
     acting._applying.acquire()  # the thread that applies changes is busy until both wait
     try:
         # One at a time: the game takes turns, and the two consumers run side by side, so Bob's
@@ -114,24 +144,13 @@ async def test_actions_waiting_together_go_under_one_hold_and_every_viewer_gets_
             await asyncio.wait_for(waiting(match.pk, queued), PATIENCE_SECONDS)
     finally:
         acting._applying.release()
-    for socket, action_id, made in ((ada_ws, "a1", version + 1), (bob_ws, "b1", version + 2)):
-        ack = next(f for f in [await receive(socket) for _ in range(3)] if f["type"] == "ack")
-        assert (ack["id"], ack["version"], ack["duplicate"]) == (action_id, made, False)
-    assert len(locks) == 1
-    assert [f["version"] for f in await frames_before(watcher, version_is(version + 2))] == [
-        version + 1
-    ]
-    for socket in (ada_ws, bob_ws, watcher):
-        await socket.disconnect()
+    await answered_under_one_hold(sockets, version, locks)
 
 
-async def test_an_action_that_comes_while_the_row_is_awaited_joins_that_hold(tally, monkeypatch):
-    match, ada, bob, _ = tally
-    locks = []
-    lock = services.lock
-    monkeypatch.setattr(services, "lock", lambda *a, **kw: locks.append(a) or lock(*a, **kw))
-    ada_ws, bob_ws, watcher = [await connect(match, user) for user in (ada, bob, None)]
-    version = [(await receive(socket))["version"] for socket in (ada_ws, bob_ws, watcher)][0]
+async def test_an_action_that_comes_while_the_row_is_awaited_joins_that_hold(tally, locks):
+    match = tally[0]
+    sockets, version = await ada_bob_and_a_watcher(tally)
+    ada_ws, bob_ws, _ = sockets
     row_held, let_go = threading.Event(), threading.Event()
     holder = threading.Thread(target=hold_the_row, args=(match.pk, row_held, let_go))
     holder.start()  # another worker's hold: Ada's action waits for the row
@@ -145,15 +164,7 @@ async def test_an_action_that_comes_while_the_row_is_awaited_joins_that_hold(tal
     finally:
         let_go.set()
         await asyncio.to_thread(holder.join, PATIENCE_SECONDS)
-    for socket, action_id, made in ((ada_ws, "a1", version + 1), (bob_ws, "b1", version + 2)):
-        ack = next(f for f in [await receive(socket) for _ in range(3)] if f["type"] == "ack")
-        assert (ack["id"], ack["version"], ack["duplicate"]) == (action_id, made, False)
-    assert len(locks) == 1
-    assert [f["version"] for f in await frames_before(watcher, version_is(version + 2))] == [
-        version + 1
-    ]
-    for socket in (ada_ws, bob_ws, watcher):
-        await socket.disconnect()
+    await answered_under_one_hold(sockets, version, locks)
 
 
 def hold_the_row(match_pk: int, held: threading.Event, let_go: threading.Event) -> None:
