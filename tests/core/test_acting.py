@@ -31,5 +31,6 @@ def test_a_trip_whose_action_an_earlier_trip_answered_leaves_the_later_ones_to_t
     finally:
         acting._waiting.pop(match.pk, None)
     assert later.answer == services.Accepted(version=4, duplicate=False)
+    assert match.pk not in acting._taken  # nothing kept of a match once its actions are answered
     match.refresh_from_db()
     assert match.version == 4 and match.state["total"] == 2

@@ -73,26 +73,33 @@ def _apply_waiting(match_pk: int, mine: _Waiting, outbox: broadcast.Outbox) -> N
             return
         with _waiting_lock:
             taken = _waiting.pop(match_pk, [])
+            if not taken:
+                return  # (never: an action is answered by the trip that takes it)
             _taken[match_pk] = taken
-        if not taken:
-            return  # (never: an action is answered by the trip that takes it)
-
-        def joining() -> list[services.SeatAction]:
-            """Those that came while this trip waited for the row: they join its hold."""
-            with _waiting_lock:
-                late = _waiting.pop(match_pk, [])
-                taken.extend(late)
-            return [w.given for w in late]
-
-        answers: list[services.Answer | Exception]
         try:
-            with broadcast.actions.applying(match_pk), broadcast.deferred(outbox):
-                given = [w.given for w in taken]
-                answers = [*services.submit_actions(match_pk, given, joining)]
-        except Exception as error:  # each waiting action's caller raises it, as alone
-            answers = [error] * len(taken)
-        for waiting, answer in zip(taken, answers, strict=True):
-            waiting.answer = answer
+            _apply_taken(match_pk, taken, outbox)
+        finally:
+            with _waiting_lock:
+                if _taken.get(match_pk) is taken:
+                    del _taken[match_pk]
+
+
+def _apply_taken(match_pk: int, taken: list[_Waiting], outbox: broadcast.Outbox) -> None:
+    """Apply ``taken`` and those that join its hold, and answer each."""
+
+    def joining() -> list[services.SeatAction]:
+        """Those that came while this trip waited for the row: they join its hold."""
         with _waiting_lock:
-            if _taken.get(match_pk) is taken:
-                del _taken[match_pk]
+            late = _waiting.pop(match_pk, [])
+            taken.extend(late)
+        return [w.given for w in late]
+
+    answers: list[services.Answer | Exception]
+    try:
+        with broadcast.actions.applying(match_pk), broadcast.deferred(outbox):
+            given = [w.given for w in taken]
+            answers = [*services.submit_actions(match_pk, given, joining)]
+    except Exception as error:  # each waiting action's caller raises it, as alone
+        answers = [error] * len(taken)
+    for waiting, answer in zip(taken, answers, strict=True):
+        waiting.answer = answer
