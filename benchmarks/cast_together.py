@@ -464,7 +464,11 @@ def spawn_scheduler() -> tuple[subprocess.Popen[bytes], Path]:
     return process, log
 
 
-async def measure(quick: bool) -> str:
+async def measure(
+    quick: bool, race_paces: tuple[float, ...] | None = None, seven: bool = True
+) -> str:
+    """Every race pace of ``race_paces`` (PACES unless given) and, with ``seven``, the Seven Gem
+    Swap round closing; the report's markdown."""
     from tests.live_server import Worker
 
     spectators = 40 if quick else 200
@@ -483,7 +487,7 @@ async def measure(quick: bool) -> str:
             "worker 2": workers[1].process.pid,
             "scheduler": scheduler.pid,
         }
-        for seconds in PACES:
+        for seconds in PACES if race_paces is None else race_paces:
             match = await asyncio.to_thread(make_race, f"Cast at {seconds} s", moves)
 
             async def racing(seat: int, socket: Any, pace: Pace, start: float) -> None:
@@ -493,15 +497,16 @@ async def measure(quick: bool) -> str:
             await play(workers, processes, match, pace, spectators, racing)
             print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
             paces.append(pace)
-        match = await asyncio.to_thread(make_seven, "Seven at once")
+        if seven:
+            match = await asyncio.to_thread(make_seven, "Seven at once")
 
-        async def submitting(seat: int, socket: Any, pace: Pace, start: float) -> None:
-            await seven_seat_plays(seat, socket, pace, start, rounds)
+            async def submitting(seat: int, socket: Any, pace: Pace, start: float) -> None:
+                await seven_seat_plays(seat, socket, pace, start, rounds)
 
-        pace = Pace(SUBMIT_SECONDS, f"Seven Gem Swap, {SEVEN} seats within {SUBMIT_SECONDS} s")
-        await play(workers, processes, match, pace, spectators, submitting)
-        print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
-        paces.append(pace)
+            pace = Pace(SUBMIT_SECONDS, f"Seven Gem Swap, {SEVEN} seats within {SUBMIT_SECONDS} s")
+            await play(workers, processes, match, pace, spectators, submitting)
+            print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
+            paces.append(pace)
     finally:
         for worker in workers:
             await asyncio.to_thread(worker.stop)

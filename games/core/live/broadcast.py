@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import router, transaction
 
 from games.core.game.gamedef import State, Viewer
+from games.core.live import tracing
 from games.core.match import clock
 from games.core.models import Event, Match, mark_events_sent
 from games.core.render.frame import Frame
@@ -561,9 +562,19 @@ class _Actions:
         """The change this thread applies to the match; ``row_locked`` inside it says that it
         holds the row from then until it is over."""
         self.here.match_pk, self.here.holds = match_pk, False
+        began = time.perf_counter()
         try:
             yield
         finally:
+            if tracing.enabled() and self.here.holds:
+                held_since, cpu_since = self.here.locked_at
+                tracing.mark(
+                    "trip",
+                    match_pk,
+                    f"{(time.perf_counter() - began) * 1000:.2f}",
+                    f"{(time.perf_counter() - held_since) * 1000:.2f}",
+                    f"{(time.thread_time() - cpu_since) * 1000:.2f}",
+                )
             if self.here.holds:
                 with self.done:
                     left = self.holding.pop(match_pk) - 1
@@ -579,6 +590,7 @@ class _Actions:
         if getattr(self.here, "match_pk", None) != match_pk or self.here.holds:
             return
         self.here.holds = True
+        self.here.locked_at = (time.perf_counter(), time.thread_time())
         with self.done:
             self.holding[match_pk] = self.holding.get(match_pk, 0) + 1
 
@@ -656,6 +668,9 @@ def _table_published(
     unpublished: list[LayerMessage] = []
 
     def published(messages: list[LayerMessage]) -> None:
+        if tracing.enabled():
+            for group, message in messages:
+                tracing.mark("published", group, message["version"], "movers" if movers else "rest")
         if not unpublished:
             try:
                 publish(messages)

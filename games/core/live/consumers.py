@@ -23,7 +23,7 @@ from django.db import DatabaseError
 from django.db.models import Q
 
 from games.core.game.gamedef import ActionError, Viewer
-from games.core.live import acting, broadcast, gallery, outage, protocol
+from games.core.live import acting, broadcast, gallery, outage, protocol, tracing
 from games.core.live.broadcast import group_name, user_group_name
 from games.core.match import authority, chat, clock, services
 from games.core.match.replaying import state_at
@@ -485,6 +485,7 @@ class MatchConsumer(AsyncWebsocketConsumer):
         except ActionError as refusal:
             await self._send_error(refusal, message["id"])
         else:
+            tracing.mark("ack", self.match.pk, self.viewer.seat, accepted.version)
             await self._send(
                 {
                     "type": "ack",
@@ -611,6 +612,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for this connection's viewer as the seats stand now (``authority.still_right``); a frame
         that says the seats changed hands decides the viewer again first."""
         frame = Frame.from_message(message)
+        if self.viewer.seat is not None:
+            tracing.mark("came", self.match.pk, self.viewer.seat, frame.version)
         if not authority.still_right(self.viewer, self.user_pk, frame.holders):
             await self._decide_again()
         if frame.audience != self.viewer.audience:
@@ -672,6 +675,8 @@ class MatchConsumer(AsyncWebsocketConsumer):
                 return  # the seats changed hands: the next frame decides the viewer again
             frame = drawn
         self.sent_version = max(self.sent_version, frame.version)
+        if self.viewer.seat is not None:
+            tracing.mark("sent", self.match.pk, self.viewer.seat, frame.version)
         if frame.full:
             self.awaiting_view = False
         await self.send(text_data=frame.text(self.with_html, self.panels_sent))

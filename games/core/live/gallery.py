@@ -27,6 +27,8 @@ from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
+from games.core.live import tracing
+
 log = logging.getLogger(__name__)
 
 
@@ -106,6 +108,7 @@ class Gallery:
                 continue
             loop = asyncio.get_running_loop()
             came = loop.time()
+            tracing.mark("gallery_came", self.group, message.get("version"))
             if self.turn is not None:
                 try:
                     await self.turn()
@@ -114,7 +117,11 @@ class Gallery:
             if came - self.handed_at < GATHER_AFTER_SECONDS:
                 # The match moves fast: what comes next goes with this one.
                 await _pause(max(0.0, came + GATHER_SECONDS - loop.time()))
-            await self.hand_out([message, *self._waiting()])
+            messages = [message, *self._waiting()]
+            versions = [str(m.get("version")) for m in messages]
+            tracing.mark("handing", self.group, ",".join(versions))
+            await self.hand_out(messages)
+            tracing.mark("handed", self.group, ",".join(versions))
             self.handed_at = loop.time()
 
     def _waiting(self) -> list[dict[str, Any]]:
