@@ -321,3 +321,30 @@ def test_the_page_applies_a_frames_patch_as_the_server_does():
             assert made is None, ops
         else:
             assert text(made) == text(expected), ops
+
+
+@pytest.mark.parametrize("smallest", [True, False], ids=["snapshots", "frames"])
+def test_a_patch_applied_as_a_new_value_leaves_the_old_one_as_it_was(smallest):
+    """``applied`` gives what ``apply`` gives, copying only what the patch changes: the value
+    held before is the same afterwards, and shares whatever the patch did not touch."""
+    rng = random.Random(21)
+    for _ in range(2000):
+        old = random_json(rng)
+        new = mutate(rng, copy.deepcopy(old)) if rng.random() < 0.8 else random_json(rng)
+        ops = json.loads(json.dumps(diff(old, new, smallest=smallest)))
+        held = text(old)
+        assert text(jsondiff.applied(old, ops)) == text(new), (old, new, ops)
+        assert text(old) == held
+    view = {"board": [[1, 2], [3, 4]], "scores": [5, 6], "me": {"seat": 0}}
+    after = jsondiff.applied(view, [["s", ["board", 1, 0], 9], ["a", ["scores"], [7]]])
+    assert after == {"board": [[1, 2], [9, 4]], "scores": [5, 6, 7], "me": {"seat": 0}}
+    assert view == {"board": [[1, 2], [3, 4]], "scores": [5, 6], "me": {"seat": 0}}
+    assert after["board"][0] is view["board"][0] and after["me"] is view["me"]
+
+
+@pytest.mark.parametrize("ops", MISFITS)
+def test_a_patch_that_does_not_fit_leaves_the_value_held_as_it_was(ops):
+    held = copy.deepcopy(BEFORE)
+    with pytest.raises(PatchError):
+        jsondiff.applied(held, [["s", ["phase"], "changed first"], *ops])
+    assert held == BEFORE

@@ -8,7 +8,6 @@ pure).
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import random
 import re
@@ -255,9 +254,7 @@ class MatchSocket:
             if frame["version"] == self.version + 1:
                 try:
                     if self.view is not None:
-                        self.view = jsondiff.apply(
-                            copy.deepcopy(self.view), frame["patch"], frame.get("event")
-                        )
+                        self.view = jsondiff.applied(self.view, frame["patch"], frame.get("event"))
                 except jsondiff.PatchError:
                     await self.resync(0)  # the view no longer fits: ask for it whole
                 else:

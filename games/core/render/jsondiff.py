@@ -160,6 +160,64 @@ def apply(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
     return data
 
 
+def applied(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
+    """``data`` changed by ``ops`` as ``apply`` changes it, but as a new value: ``data`` is left
+    as it was, whether the patch fits or raises PatchError. Only the objects and lists on the
+    operations' paths are copied (each once, shallowly); the rest is shared with ``data``. A
+    client (games/core/live/client.py) keeps the view it holds whole when a patch does not fit,
+    without copying the whole view for every frame."""
+    holder = [data]  # the root is copied as any container on a path is
+    copied: set[int] = set()
+
+    def writable(path: list[Any]) -> Any:
+        """The container at ``path``, copied unless this call copied it already."""
+        node: Any = holder
+        for key in [0, *path]:
+            try:
+                child = node[key]
+            except (KeyError, IndexError, TypeError):
+                raise PatchError(f"no {key!r} on the way to {path}") from None
+            if id(child) not in copied and isinstance(child, dict | list):
+                child = dict(child) if isinstance(child, dict) else list(child)
+                node[key] = child
+                copied.add(id(child))
+            node = child
+        return node
+
+    for op in ops:
+        kind, path = op[0], op[1]
+        if kind == "s" or kind == "e":
+            value = op[2] if kind == "s" else _at(event, op[2])
+            if not path:
+                holder[0] = value
+                continue
+            parent, key = writable(path[:-1]), path[-1]
+            if isinstance(parent, list):
+                if not isinstance(key, int) or not 0 <= key < len(parent):
+                    raise PatchError(f"no index {key!r} in the list at {path[:-1]}")
+            elif not isinstance(parent, dict):
+                raise PatchError(f"nothing to set {key!r} on at {path[:-1]}")
+            parent[key] = value
+        elif kind == "d":
+            parent = writable(path[:-1]) if path else None
+            if not isinstance(parent, dict) or path[-1] not in parent:
+                raise PatchError(f"nothing to delete at {path}")
+            del parent[path[-1]]
+        elif kind == "a" or kind == "t":
+            target = writable(path)
+            if not isinstance(target, list):
+                raise PatchError(f"no list at {path}")
+            if kind == "a":
+                target.extend(op[2])
+            elif isinstance(op[2], int) and 0 <= op[2] <= len(target):
+                del target[op[2] :]
+            else:
+                raise PatchError(f"no cut of {len(target)} items to {op[2]!r} at {path}")
+        else:
+            raise PatchError(f"unknown patch operation {kind!r}")
+    return holder[0]
+
+
 # Snapshots.
 
 
