@@ -499,26 +499,25 @@ async def measure(
             "worker 2": workers[1].process.pid,
             "scheduler": scheduler.pid,
         }
+
+        async def played(pace: Pace, match: Any, plays: Any) -> None:
+            await play(workers, processes, match, pace, spectators, plays)
+            print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
+            paces.append(pace)
+
+        async def racing(seat: int, socket: Any, pace: Pace, start: float) -> None:
+            await race_seat_plays(seat, socket, pace, start, moves)
+
+        async def submitting(seat: int, socket: Any, pace: Pace, start: float) -> None:
+            await seven_seat_plays(seat, socket, pace, start, rounds)
+
         for seconds in PACES if race_paces is None else race_paces:
             match = await asyncio.to_thread(make_race, f"Cast at {seconds} s", moves)
-
-            async def racing(seat: int, socket: Any, pace: Pace, start: float) -> None:
-                await race_seat_plays(seat, socket, pace, start, moves)
-
-            pace = Pace(seconds, f"race, a swap every {seconds} s")
-            await play(workers, processes, match, pace, spectators, racing)
-            print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
-            paces.append(pace)
+            await played(Pace(seconds, f"race, a swap every {seconds} s"), match, racing)
         if seven:
             match = await asyncio.to_thread(make_seven, "Seven at once")
-
-            async def submitting(seat: int, socket: Any, pace: Pace, start: float) -> None:
-                await seven_seat_plays(seat, socket, pace, start, rounds)
-
-            pace = Pace(SUBMIT_SECONDS, f"Seven Gem Swap, {SEVEN} seats within {SUBMIT_SECONDS} s")
-            await play(workers, processes, match, pace, spectators, submitting)
-            print(f"{pace.label}: {row(pace)}", file=sys.stderr, flush=True)
-            paces.append(pace)
+            label = f"Seven Gem Swap, {SEVEN} seats within {SUBMIT_SECONDS} s"
+            await played(Pace(SUBMIT_SECONDS, label), match, submitting)
     finally:
         for worker in workers:
             await asyncio.to_thread(worker.stop)

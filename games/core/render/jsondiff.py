@@ -126,38 +126,7 @@ def apply(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
     """``data`` changed by ``ops`` (in place; the changed data is returned, as a patch may
     replace the root itself). ``event``: what ``e`` operations read from. The values set are
     ``ops``' own objects, not copies. Raises PatchError if an operation does not fit."""
-    for op in ops:
-        kind, path = op[0], op[1]
-        if kind == "s" or kind == "e":
-            value = op[2] if kind == "s" else _at(event, op[2])
-            if not path:
-                data = value
-                continue
-            parent, key = _at(data, path[:-1]), path[-1]
-            if isinstance(parent, list):
-                if not isinstance(key, int) or not 0 <= key < len(parent):
-                    raise PatchError(f"no index {key!r} in the list at {path[:-1]}")
-            elif not isinstance(parent, dict):
-                raise PatchError(f"nothing to set {key!r} on at {path[:-1]}")
-            parent[key] = value
-        elif kind == "d":
-            parent = _at(data, path[:-1]) if path else None
-            if not isinstance(parent, dict) or path[-1] not in parent:
-                raise PatchError(f"nothing to delete at {path}")
-            del parent[path[-1]]
-        elif kind == "a" or kind == "t":
-            target = _at(data, path)
-            if not isinstance(target, list):
-                raise PatchError(f"no list at {path}")
-            if kind == "a":
-                target.extend(op[2])
-            elif isinstance(op[2], int) and 0 <= op[2] <= len(target):
-                del target[op[2] :]
-            else:
-                raise PatchError(f"no cut of {len(target)} items to {op[2]!r} at {path}")
-        else:
-            raise PatchError(f"unknown patch operation {kind!r}")
-    return data
+    return _patched(data, ops, event, copying=False)
 
 
 def applied(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
@@ -166,11 +135,18 @@ def applied(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
     operations' paths are copied (each once, shallowly); the rest is shared with ``data``. A
     client (games/core/live/client.py) keeps the view it holds whole when a patch does not fit,
     without copying the whole view for every frame."""
-    holder = [data]  # the root is copied as any container on a path is
+    return _patched(data, ops, event, copying=True)
+
+
+def _patched(data: Any, ops: Patch, event: dict[str, Any] | None, *, copying: bool) -> Any:
+    holder = [data]  # the root, copied (``copying``) as any container on a path is
     copied: set[int] = set()
 
-    def writable(path: list[Any]) -> Any:
-        """The container at ``path``, copied unless this call copied it already."""
+    def reached(path: list[Any]) -> Any:
+        """The value at ``path``; with ``copying``, each container on the way is copied unless
+        this call copied it already."""
+        if not copying:
+            return _at(holder[0], path)
         node: Any = holder
         for key in [0, *path]:
             try:
@@ -191,7 +167,7 @@ def applied(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
             if not path:
                 holder[0] = value
                 continue
-            parent, key = writable(path[:-1]), path[-1]
+            parent, key = reached(path[:-1]), path[-1]
             if isinstance(parent, list):
                 if not isinstance(key, int) or not 0 <= key < len(parent):
                     raise PatchError(f"no index {key!r} in the list at {path[:-1]}")
@@ -199,12 +175,12 @@ def applied(data: Any, ops: Patch, event: dict[str, Any] | None = None) -> Any:
                 raise PatchError(f"nothing to set {key!r} on at {path[:-1]}")
             parent[key] = value
         elif kind == "d":
-            parent = writable(path[:-1]) if path else None
+            parent = reached(path[:-1]) if path else None
             if not isinstance(parent, dict) or path[-1] not in parent:
                 raise PatchError(f"nothing to delete at {path}")
             del parent[path[-1]]
         elif kind == "a" or kind == "t":
-            target = writable(path)
+            target = reached(path)
             if not isinstance(target, list):
                 raise PatchError(f"no list at {path}")
             if kind == "a":
