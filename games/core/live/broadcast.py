@@ -566,8 +566,9 @@ class _Actions:
         try:
             yield
         finally:
-            if tracing.enabled() and self.here.holds:
-                held_since, cpu_since = self.here.locked_at
+            locked_at = getattr(self.here, "locked_at", None)
+            if tracing.enabled() and self.here.holds and locked_at is not None:
+                held_since, cpu_since = locked_at
                 tracing.mark(
                     "trip",
                     match_pk,
@@ -590,7 +591,10 @@ class _Actions:
         if getattr(self.here, "match_pk", None) != match_pk or self.here.holds:
             return
         self.here.holds = True
-        self.here.locked_at = (time.perf_counter(), time.thread_time())
+        # Read only when traced: a lock is on every action's path.
+        self.here.locked_at = (
+            (time.perf_counter(), time.thread_time()) if tracing.enabled() else None
+        )
         with self.done:
             self.holding[match_pk] = self.holding.get(match_pk, 0) + 1
 

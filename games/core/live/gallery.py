@@ -118,10 +118,12 @@ class Gallery:
                 # The match moves fast: what comes next goes with this one.
                 await _pause(max(0.0, came + GATHER_SECONDS - loop.time()))
             messages = [message, *self._waiting()]
-            versions = [str(m.get("version")) for m in messages]
-            tracing.mark("handing", self.group, ",".join(versions))
+            versions = (
+                ",".join(str(m.get("version")) for m in messages) if tracing.enabled() else ""
+            )
+            tracing.mark("handing", self.group, versions)
             await self.hand_out(messages)
-            tracing.mark("handed", self.group, ",".join(versions))
+            tracing.mark("handed", self.group, versions)
             self.handed_at = loop.time()
 
     def _waiting(self) -> list[dict[str, Any]]:
