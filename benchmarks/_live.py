@@ -149,6 +149,41 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+SPEED_GAME_MOVES = 300
+SPEED_GAME_SEED = 40
+
+
+def speed_game() -> list[tuple[str, str]]:
+    """A seeded Endless game of Bejeweled 2, ``SPEED_GAME_MOVES`` best swaps (each the hint's
+    search of every swap, then the move played out with its cascades; a stuck board
+    reshuffled): the same moves on every machine."""
+    from games.bejeweled2 import engine
+
+    board = engine.generate_board(SPEED_GAME_SEED)
+    played = []
+    for n in range(SPEED_GAME_MOVES):
+        move = engine.best_move(board)
+        if move is None:
+            board = engine.reshuffle(board, SPEED_GAME_SEED + n)
+            move = engine.best_move(board)
+            assert move is not None, "a reshuffled board has a legal swap"
+        board = engine.swap(board, *move, SPEED_GAME_SEED + n).board
+        played.append(move)
+    return played
+
+
+def machine_speed(tries: int = 5) -> float:
+    """The CPU seconds of ``speed_game`` on this machine, the median of ``tries``: the machines
+    of different sessions run the same code at different speeds, so a live benchmark's report
+    says how fast its machine was, and two reports compare only beside it."""
+    times = []
+    for _ in range(tries):
+        started = time.process_time()
+        speed_game()
+        times.append(time.process_time() - started)
+    return sorted(times)[len(times) // 2]
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f}"
 

@@ -490,6 +490,7 @@ async def measure(
     workers = [Worker(scheduler=False), Worker(scheduler=False)]
     scheduler, scheduler_log = spawn_scheduler()
     paces = []
+    speed = _live.machine_speed()
     load_before = os.getloadavg()
     try:
         for worker in workers:
@@ -575,7 +576,9 @@ async def measure(
             "later one reached it first (a page then drops the frame and resyncs). Times from "
             "the swap sent. The machine's load average (1 min) was "
             f"{load_before[0]:.1f} before the run and {load_after[0]:.1f} after it "
-            f"({os.cpu_count()} cores). Targets: no version lost, no resync, the own update "
+            f"({os.cpu_count()} cores). The machine's speed: {1000 * speed:.0f} ms of CPU for "
+            "`benchmarks._live.speed_game` (a faster core takes less; compare two reports' "
+            "latencies only beside it). Targets: no version lost, no resync, the own update "
             "at p95 within 150 ms at 1.5 s and 300 ms at 0.7 s, spectator delivery at p99 "
             "within 250 ms at 1.5 s.",
             "",
