@@ -29,6 +29,12 @@ def finished_match(transactional_db, make_user, clock):
     return match
 
 
+# What the page did, for a failure's message: two clean-clone runs saw ArrowLeft take the replay
+# to event 1 and then to the last instead of one step back, and no run in between repeated it; the
+# next one will say which key, click, change or request did it.
+WHAT_THE_PAGE_DID = (Path(__file__).parent / "what_the_page_did.js").read_text()
+
+
 def version_of(page) -> int:
     return int(page.locator("#replay-step").get_attribute("data-version"))
 
@@ -36,7 +42,11 @@ def version_of(page) -> int:
 def at_step(page, version: int) -> None:
     """The replay shows ``version``, and htmx has settled the step in (its address pushed, the
     swap done): a key pressed before then would click a link of the step it replaces."""
-    expect(page.locator("#replay-step")).to_have_attribute("data-version", str(version))
+    try:
+        expect(page.locator("#replay-step")).to_have_attribute("data-version", str(version))
+    except AssertionError as failed:
+        did = "\n".join(page.evaluate("window.whatThePageDid || []"))
+        raise AssertionError(f"{failed}\nWhat the page did:\n{did}") from None
     page.wait_for_function(
         "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
     )
@@ -51,6 +61,7 @@ def test_the_replay_opens_at_the_last_round_and_steps_by_keys_marks_and_autoplay
     page = login_context(None)
     # The page's timers run on a clock the test can move on by hand (it runs on by itself too).
     page.clock.install()
+    page.add_init_script(WHAT_THE_PAGE_DID)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"/m/{match.public_id}/replay/")
     expect(page.locator("#replay-step")).to_have_attribute("data-version", str(last_round))
