@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 import benchmarks
+from benchmarks import _live
 
 REPORTS = Path(__file__).resolve().parent / "reports"
 
@@ -36,7 +37,13 @@ def benchmark_names() -> list[str]:
 
 
 def machine() -> str:
-    return f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}"
+    """What ran the benchmarks, with how fast its cores were (``_live.machine_speed``: every
+    session's machine differs, and two reports' times compare only beside it)."""
+    speed = _live.machine_speed()
+    return (
+        f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}, "
+        f"{1000 * speed:.0f} ms of CPU for `benchmarks._live.speed_game`"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
