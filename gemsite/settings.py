@@ -166,7 +166,7 @@ if _redis_url:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.core.live.layer.MemoryLayer"}}
 
 # The cache keeps what saves work, never what is needed (the panels each audience was sent, the
 # base of the next frame's patches): shared by the workers on Redis, else in the process.

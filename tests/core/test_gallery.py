@@ -14,6 +14,7 @@ from games.core.game.gamedef import Viewer
 from games.core.live import gallery
 from games.core.live.broadcast import group_name
 from games.core.live.consumers import BACKLOG_LIMIT, MatchConsumer
+from games.core.live.layer import MemoryLayer
 from tests.core import test_consumers
 from tests.core.test_consumers import add, connect, receive
 
@@ -436,4 +437,84 @@ async def test_a_gallery_gathers_what_comes_soon_after_a_hand_out(monkeypatch):
     await asyncio.wait_for(until(lambda: len(handed) == 2), 5)
     assert handed == [["v2"], ["v3", "v4"]]
     assert 0 <= pauses[0] <= gallery.GATHER_SECONDS
+    await gallery.leave(seat, watcher)
+
+
+async def test_the_memory_layer_tells_what_waits_in_order_and_leaves_out_the_expired():
+    layer = MemoryLayer()
+    channel = await layer.new_channel()
+    for text in ("v2", "v3", "v4"):
+        await layer.send(channel, {"type": "probe.note", "text": text})
+    assert [message["text"] for message in layer.waiting(channel)] == ["v2", "v3", "v4"]
+    assert layer.waiting(channel) == [] and layer.waiting("specific.never!used") == []
+    stale = MemoryLayer(expiry=-1)  # every message past its expiry as it is sent
+    await stale.send(channel, {"type": "probe.note", "text": "v5"})
+    assert stale.waiting(channel) == []
+
+
+async def test_a_fast_match_on_the_memory_layer_loses_no_spectator_frame(monkeypatch):
+    """``make run``'s layer (one process, no Redis): while a match moves faster than the gallery's
+    turns, the gallery takes what came during its gather at once. It took one message a turn,
+    the rest piled up past the channel's capacity (100) and the layer dropped them: every
+    spectator then waited a hold for each missing version to be drawn again."""
+    monkeypatch.setattr(gallery, "GATHER_AFTER_SECONDS", 60)
+    layer = MemoryLayer()
+    group = "match.9.spectators"
+    sent: list[str] = []
+
+    async def frame() -> None:
+        if len(sent) < 300:
+            sent.append(f"v{len(sent) + 2}")
+            await layer.group_send(group, {"type": "probe.note", "text": sent[-1]})
+
+    async def pause(seconds: float) -> None:  # four more frames come while the gallery gathers
+        for _ in range(4):
+            await frame()
+
+    monkeypatch.setattr(gallery, "_pause", pause)
+    handed: list[str] = []
+
+    class Watcher(Probe):
+        async def from_gallery(
+            self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
+        ) -> None:
+            handed.extend(message["text"] for message in messages)
+            await frame()  # and one more while it hands them out
+
+    watcher = Watcher()
+    seat = await gallery.enter(group, watcher, layer)
+    await frame()
+    await asyncio.wait_for(until(lambda: len(handed) == len(sent) == 300), 10)
+    assert handed == sent
+    await gallery.leave(seat, watcher)
+
+
+async def test_a_gallery_whose_layer_keeps_no_queue_does_not_gather(monkeypatch):
+    """A layer with no ``waiting`` (channels-redis's core layer) could hand over nothing that
+    came during a gather: each message goes as it comes rather than waiting for nothing."""
+    monkeypatch.setattr(gallery, "GATHER_AFTER_SECONDS", 60)
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(gallery, "_pause", pause)
+
+    class NoQueue(QueueLayer):
+        waiting = None  # type: ignore[assignment]
+
+    handed: list[list[str]] = []
+
+    class Watcher(Probe):
+        async def from_gallery(
+            self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
+        ) -> None:
+            handed.append([message["text"] for message in messages])
+
+    layer, watcher = NoQueue(), Watcher()
+    seat = await gallery.enter("match.10.spectators", watcher, layer)
+    for text in ("v2", "v3", "v4"):
+        await layer.queue.put({"type": "probe.note", "text": text})
+    await asyncio.wait_for(until(lambda: len(handed) == 3), 5)
+    assert handed == [["v2"], ["v3"], ["v4"]] and pauses == []
     await gallery.leave(seat, watcher)

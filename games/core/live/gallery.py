@@ -114,8 +114,9 @@ class Gallery:
                     await self.turn()
                 except Exception:  # a turn is a courtesy: the frames go anyway
                     log.warning("%s: the gallery did not wait its turn", self.group, exc_info=True)
-            if came - self.handed_at < GATHER_AFTER_SECONDS:
-                # The match moves fast: what comes next goes with this one.
+            if came - self.handed_at < GATHER_AFTER_SECONDS and self._takes_waiting():
+                # The match moves fast: what comes next goes with this one. (A layer that
+                # cannot hand over what waits would only make each message wait, one by one.)
                 await _pause(max(0.0, came + GATHER_SECONDS - loop.time()))
             messages = [message, *self._waiting()]
             versions = (
@@ -125,6 +126,9 @@ class Gallery:
             await self.hand_out(messages)
             tracing.mark("handed", self.group, versions)
             self.handed_at = loop.time()
+
+    def _takes_waiting(self) -> bool:
+        return getattr(self.layer, "waiting", None) is not None
 
     def _waiting(self) -> list[dict[str, Any]]:
         """What the channel received meanwhile, where the layer tells (games/core/live/layer.py

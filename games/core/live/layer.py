@@ -17,6 +17,9 @@ channels-redis 4 has them: tests/core/test_layer.py checks it against a real Red
 gallery (games/core/live/gallery.py) hands its spectators every frame that came while it was
 handing out the last one together.
 
+``MemoryLayer`` is channels' in-memory layer (one process: ``make run``, the tests without
+Redis) with the same ``waiting``.
+
 ``publish_now`` sends messages from the thread that drew them, through a connection of its own
 (redis-py's synchronous client, thread-safe), not through the event loop: the table's frames of
 a version (the next mover's among them) go as soon as they are drawn, however busy the loop is
@@ -28,9 +31,11 @@ to: the frames of one no socket holds are not drawn.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import redis
+from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import _consistent_hash, decode_hosts
 
@@ -127,6 +132,27 @@ class PubSubLayer(RedisPubSubChannelLayer):
         taken: list[dict[str, Any]] = []
         while queue is not None and not queue.empty():
             taken.append(self.deserialize(queue.get_nowait()))
+        return taken
+
+
+class MemoryLayer(InMemoryChannelLayer):
+    """channels' in-memory layer plus ``waiting``. Without it a gallery took one message a turn
+    (each turn up to its wait for the drawing and its gather), so a player moving every 15 ms
+    piled its spectators' frames up past the channel's capacity (100): the layer dropped the
+    rest, and every spectator waited a hold (1 s) for each missing version to be drawn again,
+    or for its next ping when the last one was lost."""
+
+    def waiting(self, channel: str) -> list[dict[str, Any]]:
+        """The messages ``channel`` has received and ``receive`` has not returned yet, in the
+        order they came, taken now; those past their expiry are left out, as ``receive`` leaves
+        them."""
+        queue = self.channels.get(channel)
+        now = time.time()
+        taken: list[dict[str, Any]] = []
+        while queue is not None and not queue.empty():
+            expires, message = queue.get_nowait()
+            if expires >= now:
+                taken.append(message)
         return taken
 
 
