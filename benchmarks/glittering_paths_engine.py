@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from games.glittering_paths import engine
+from games.glittering_paths import engine, pathfinding
 
 SEEDS = 50
 QUICK_SEEDS = 10
@@ -21,9 +21,9 @@ STRESS = 10
 ENUMERATED = 5
 
 
-def _timed(board: engine.Board, player: str) -> tuple[float, engine._Search, tuple]:
+def _timed(board: engine.Board, player: str) -> tuple[float, pathfinding._Search, tuple]:
     clock = time.perf_counter()
-    search = engine._Search(board, player)
+    search = pathfinding._Search(board, player)
     found = search.run()
     return time.perf_counter() - clock, search, found
 

@@ -19,6 +19,7 @@ import pkgutil
 import platform
 import sys
 import time
+import traceback
 from datetime import datetime
 from pathlib import Path
 
@@ -54,14 +55,19 @@ def main(argv: list[str] | None = None) -> int:
     names = args.names or benchmark_names()
     started = datetime.now()
     sections = []
+    failed = []
     for name in names:
-        module = importlib.import_module(f"benchmarks.{name}")
-        run = getattr(module, "run", None)
-        if run is None:
-            continue
-        print(f"== {name}", file=sys.stderr, flush=True)
         clock = time.perf_counter()
-        section = run(quick=args.quick)
+        try:
+            run = getattr(importlib.import_module(f"benchmarks.{name}"), "run", None)
+            if run is None:
+                continue
+            print(f"== {name}", file=sys.stderr, flush=True)
+            section = run(quick=args.quick)
+        except Exception:  # the others still run, and the report says which failed and how
+            traceback.print_exc()
+            failed.append(name)
+            section = f"## {name}\n\nFailed:\n\n```\n{traceback.format_exc()[-3000:]}```\n"
         elapsed = time.perf_counter() - clock
         sections.append(f"{section.rstrip()}\n\n_{name}: {elapsed:.0f} s in all._\n")
     kind = "quick run" if args.quick else "full run"
@@ -80,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         partial.replace(target)
         print(f"wrote {target}", file=sys.stderr)
     print(report)
-    return 0
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
