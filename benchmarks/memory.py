@@ -20,7 +20,7 @@ import gc
 import os
 from dataclasses import dataclass
 
-from benchmarks.frames import _Clock, _setup
+from benchmarks.frames import _Clock, set_up_as_a_worker
 
 GAME = "pointsweeper"
 
@@ -116,7 +116,7 @@ def report(readings: list[Reading]) -> str:
 
 def run(quick: bool = False, matches: int = 3, every: int = 25) -> str:
     """The report's section (``make bench``); a quick run plays one match."""
-    _setup()
+    set_up_as_a_worker()
     readings = play_matches(1 if quick else matches, every)
     return "\n".join(
         [

@@ -221,12 +221,34 @@ def rebuild_times(played: Played, before: bool = False) -> tuple[list[float], li
             state = replaying.rebuild(played.match, version)
             cpu.append((time.process_time() - started_cpu) * 1000)
             wall.append((time.perf_counter() - started) * 1000)
-            assert state == played.made[version], (played.game_key, version)
+            made = played.made[version]
+            assert state == made, (
+                f"{played.game_key} v{version} rebuilt unlike the state it made "
+                f"({'before' if before else 'after'}): {_first_difference(state, made)}"
+            )
     finally:
         if before:
             Snapshot.objects.filter(match=played.match).delete()
             Snapshot.objects.bulk_create(Snapshot(match=played.match, **row) for row in own)
     return wall, cpu
+
+
+def _first_difference(rebuilt: Any, made: Any, path: str = "") -> str:
+    """Where ``rebuilt`` first differs from ``made``: the path, and both values there."""
+    if isinstance(rebuilt, dict) and isinstance(made, dict):
+        for key in sorted(set(rebuilt) | set(made), key=str):
+            if rebuilt.get(key, _ABSENT) != made.get(key, _ABSENT):
+                return _first_difference(
+                    rebuilt.get(key, _ABSENT), made.get(key, _ABSENT), f"{path}/{key}"
+                )
+    elif isinstance(rebuilt, list) and isinstance(made, list) and len(rebuilt) == len(made):
+        for index, (one, other) in enumerate(zip(rebuilt, made, strict=True)):
+            if one != other:
+                return _first_difference(one, other, f"{path}[{index}]")
+    return f"{path or '/'}: rebuilt {str(rebuilt)[:300]}, made {str(made)[:300]}"
+
+
+_ABSENT = "(absent)"
 
 
 def interval_trade(played: Played, every: int, whole: bool = False) -> tuple[int, float, float]:
