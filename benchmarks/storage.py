@@ -97,7 +97,10 @@ def play(game_key: str, levels: list[str], settings: dict, step: int, most: int)
 
     def recording(match, outcome, *args, **kwargs):  # type: ignore[no-untyped-def]
         event = append(match, outcome, *args, **kwargs)
-        played.made[event.version] = json.loads(json.dumps(outcome.state))
+        # Only this match's: in make bench's one process the database is the first benchmark's,
+        # and the bots and clocks run here move on the matches other benchmarks left in it too.
+        if match.pk == played.match.pk:
+            played.made[event.version] = json.loads(json.dumps(outcome.state))
         return event
 
     keep = services.keep_snapshot
