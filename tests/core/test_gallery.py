@@ -489,6 +489,19 @@ async def test_a_fast_match_on_the_memory_layer_loses_no_spectator_frame(monkeyp
     await gallery.leave(seat, watcher)
 
 
+class HandOuts(Probe):
+    """A spectator that keeps the texts of each hand-out it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handed: list[list[str]] = []
+
+    async def from_gallery(
+        self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
+    ) -> None:
+        self.handed.append([message["text"] for message in messages])
+
+
 async def test_a_gallery_whose_layer_keeps_no_queue_does_not_gather(monkeypatch):
     """A layer with no ``waiting`` (channels-redis's core layer) could hand over nothing that
     came during a gather: each message goes as it comes rather than waiting for nothing."""
@@ -503,18 +516,10 @@ async def test_a_gallery_whose_layer_keeps_no_queue_does_not_gather(monkeypatch)
     class NoQueue(QueueLayer):
         waiting = None  # type: ignore[assignment]
 
-    handed: list[list[str]] = []
-
-    class Watcher(Probe):
-        async def from_gallery(
-            self, messages: list[dict[str, Any]], _shared: gallery.Handed | None = None
-        ) -> None:
-            handed.append([message["text"] for message in messages])
-
-    layer, watcher = NoQueue(), Watcher()
+    layer, watcher = NoQueue(), HandOuts()
     seat = await gallery.enter("match.10.spectators", watcher, layer)
     for text in ("v2", "v3", "v4"):
         await layer.queue.put({"type": "probe.note", "text": text})
-    await asyncio.wait_for(until(lambda: len(handed) == 3), 5)
-    assert handed == [["v2"], ["v3"], ["v4"]] and pauses == []
+    await asyncio.wait_for(until(lambda: len(watcher.handed) == 3), 5)
+    assert watcher.handed == [["v2"], ["v3"], ["v4"]] and pauses == []
     await gallery.leave(seat, watcher)
